@@ -1,0 +1,12 @@
+/** Native ESM TypeScript through swc; every test talks to real PostgreSQL, Redis and a bus. */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2024' } }],
+  },
+  testMatch: ['<rootDir>/{proto,services,gateway,scripts,k8s}/**/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/.data/'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

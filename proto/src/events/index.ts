@@ -1,0 +1,13 @@
+import type { z } from 'zod';
+import { eventChanged } from './catalog.ts';
+import { deadLetter } from './bus.ts';
+
+/** The registry of event types: topic name → payload schema, owned by the producing service. */
+export const eventSchemas = {
+  'event.changed': eventChanged,
+  'bus.dead-letter': deadLetter,
+} satisfies Record<string, z.ZodType>;
+
+export type EventType = keyof typeof eventSchemas;
+export type EventPayload<T extends EventType> = z.infer<(typeof eventSchemas)[T]>;
+export const DEAD_LETTER_TOPIC = 'bus.dead-letter';

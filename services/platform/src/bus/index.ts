@@ -1,0 +1,79 @@
+import { eventSchemas } from '@ticketing/proto';
+import type { BaseConfig } from '../config.ts';
+import type { Knex } from '../db.ts';
+import type { Logger } from '../logger.ts';
+import type { Metrics } from '../metrics.ts';
+import { startConsumers, type EventHandlers } from './consumer.ts';
+import { createKafkaTransport } from './kafka-transport.ts';
+import { createOutbox, type EventRegistry, type Outbox } from './outbox.ts';
+import { createPostgresTransport } from './postgres-transport.ts';
+import { startRelay } from './relay.ts';
+import type { Subscription, Transport } from './transport.ts';
+
+export type { EventHandler, EventHandlers, HandlerContext } from './consumer.ts';
+export type { EventRegistry, Outbox } from './outbox.ts';
+export type { BusMessage, Delivery, DeliveryHandler, Subscription, Transport } from './transport.ts';
+export { busMigrations } from './migrations.ts';
+export { createKafkaTransport, createPostgresTransport, createOutbox, startConsumers, startRelay };
+
+/** Picks the transport the configuration names: Kafka in production, the PostgreSQL log on a bare machine. */
+export function createTransport(config: BaseConfig, clientId: string, logger: Logger): Transport {
+  if (config.BUS === 'kafka') {
+    if (!config.KAFKA_BROKERS) throw new Error('BUS=kafka needs KAFKA_BROKERS');
+    return createKafkaTransport({ brokers: config.KAFKA_BROKERS.split(','), clientId, logger });
+  }
+  return createPostgresTransport({ url: config.DATABASE_URL, schema: config.BUS_SCHEMA, logger });
+}
+
+export interface BusOptions {
+  group: string;
+  schema: string;
+  url: string;
+  db: Knex;
+  transport: Transport;
+  logger: Logger;
+  metrics: Metrics;
+  schemas?: EventRegistry;
+  maxAttempts?: number;
+}
+
+export interface Bus {
+  outbox: Outbox;
+  /** Starts the outbox relay and, when given, the service's consumers. */
+  start(handlers?: EventHandlers): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createBus(options: BusOptions): Bus {
+  const { group, schema, url, db, transport, logger, metrics, schemas = eventSchemas } = options;
+  const channel = `${schema}_outbox`;
+  const outbox = createOutbox(schemas, channel);
+  const running: { close(): Promise<void> }[] = [];
+  let subscription: Subscription | undefined;
+  return {
+    outbox,
+    async start(handlers) {
+      running.push(await startRelay({ db, url, schema, channel, transport, logger, metrics }));
+      if (handlers && Object.keys(handlers).length > 0) {
+        subscription = await startConsumers({
+          group,
+          handlers,
+          schemas,
+          transport,
+          db,
+          outbox,
+          logger,
+          metrics,
+          maxAttempts: options.maxAttempts,
+        });
+      }
+    },
+    ping: () => transport.ping(),
+    async close() {
+      await subscription?.close();
+      await Promise.all(running.map((part) => part.close()));
+      await transport.close();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import type { Logger } from '../logger.ts';
+import type { BusMessage, DeliveryHandler, Subscription, Transport } from './transport.ts';
+
+export interface KafkaTransportOptions {
+  brokers: string[];
+  clientId: string;
+  logger: Logger;
+  /** How soon a crashed member's partitions move to the others. */
+  sessionTimeoutMs?: number;
+  /** Partitions one member works on in parallel (order is kept within each). */
+  partitionsConsumedConcurrently?: number;
+}
+
+const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'info',
+  [logLevel.DEBUG]: 'debug',
+};
+
+/** Topic = event type, key = aggregate id (so one aggregate's events stay in one partition, in order). */
+export function createKafkaTransport(options: KafkaTransportOptions): Transport {
+  const { brokers, clientId, logger, sessionTimeoutMs = 10_000, partitionsConsumedConcurrently = 2 } = options;
+  const kafka = new Kafka({
+    clientId,
+    brokers,
+    retry: { initialRetryTime: 200, retries: 10 },
+    logLevel: logLevel.WARN,
+    logCreator:
+      () =>
+      ({ level, log }) => {
+        const { message, ...extra } = log;
+        logger[LEVELS[level] ?? 'info']({ kafka: extra }, message);
+      },
+  });
+  const consumers = new Set<Consumer>();
+  let producer: Promise<Producer> | undefined;
+  let admin: Promise<Admin> | undefined;
+
+  const connected = <T extends { connect(): Promise<void> }>(client: T) => client.connect().then(() => client);
+  // One request in flight keeps a retried batch from overtaking the next one.
+  const getProducer = () =>
+    (producer ??= connected(kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: true })).catch((error) => {
+      producer = undefined;
+      throw error;
+    }));
+  const getAdmin = () =>
+    (admin ??= connected(kafka.admin()).catch((error) => {
+      admin = undefined;
+      throw error;
+    }));
+
+  async function publish(messages: BusMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const byTopic = new Map<string, { key: string; value: string }[]>();
+    for (const { topic, key, value } of messages) {
+      byTopic.set(topic, [...(byTopic.get(topic) ?? []), { key, value }]);
+    }
+    const client = await getProducer();
+    await client.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })),
+    });
+  }
+
+  async function subscribe(group: string, topics: string[], handler: DeliveryHandler): Promise<Subscription> {
+    const consumer = kafka.consumer({
+      groupId: group,
+      sessionTimeout: sessionTimeoutMs,
+      heartbeatInterval: Math.max(500, Math.floor(sessionTimeoutMs / 5)),
+      allowAutoTopicCreation: true,
+      retry: { initialRetryTime: 200, retries: 20 },
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning: true });
+    consumers.add(consumer);
+    await consumer.run({
+      partitionsConsumedConcurrently,
+      // A throw leaves the offset uncommitted: kafkajs pauses and delivers the message again.
+      eachMessage: async ({ topic, partition, message }) =>
+        handler({
+          topic,
+          partition,
+          offset: message.offset,
+          key: message.key?.toString() ?? '',
+          value: message.value?.toString() ?? '',
+        }),
+    });
+    return {
+      async close() {
+        consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  return {
+    publish,
+    subscribe,
+    async ping() {
+      await (await getAdmin()).describeCluster();
+    },
+    async close() {
+      await Promise.all([...consumers].map((consumer) => consumer.disconnect()));
+      consumers.clear();
+      if (producer) await (await producer).disconnect().catch(() => {});
+      if (admin) await (await admin).disconnect().catch(() => {});
+    },
+  };
+}

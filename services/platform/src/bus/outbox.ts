@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Envelope } from '@ticketing/proto';
+import { trace } from '../context.ts';
+import type { Knex } from '../db.ts';
+
+export type EventRegistry = Record<string, z.ZodType>;
+
+export interface Outbox<R extends EventRegistry = EventRegistry> {
+  /**
+   * Records an event in the caller's transaction: it is published if and only if that transaction commits.
+   * Call it after the state change that locks the aggregate, so one aggregate's events keep their order.
+   */
+  add<T extends keyof R & string>(
+    trx: Knex.Transaction,
+    type: T,
+    key: string,
+    payload: z.input<R[T]>,
+  ): Promise<Envelope>;
+}
+
+export function createOutbox<R extends EventRegistry>(schemas: R, channel: string): Outbox<R> {
+  return {
+    async add(trx, type, key, payload) {
+      const schema = schemas[type];
+      if (!schema) throw new Error(`unknown event type ${type}`);
+      const context = trace.current();
+      const id = randomUUID();
+      const envelope: Envelope = {
+        id,
+        type,
+        occurredAt: new Date().toISOString(),
+        correlationId: context?.requestId ?? id,
+        causationId: context?.causationId ?? null,
+        key,
+        payload: schema.parse(payload),
+      };
+      await trx('outbox').insert({ id, topic: type, key, envelope });
+      await trx.raw('select pg_notify(?, ?)', [channel, '']);
+      return envelope;
+    },
+  };
+}

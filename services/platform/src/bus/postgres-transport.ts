@@ -1,0 +1,205 @@
+import { crc32 } from 'node:zlib';
+import pg from 'pg';
+import type { Logger } from '../logger.ts';
+import type { BusMessage, Delivery, DeliveryHandler, Subscription, Transport } from './transport.ts';
+import { createWaker } from './wake.ts';
+
+export interface PostgresTransportOptions {
+  url: string;
+  schema: string;
+  logger: Logger;
+  partitions?: number;
+  pollMs?: number;
+  batchSize?: number;
+}
+
+/**
+ * A durable log in PostgreSQL with Kafka's semantics: topics split into partitions by key, one offset per
+ * (group, topic, partition), and a partition read by one group member at a time (row lock, SKIP LOCKED).
+ * Offsets are handed out under the partition's head row lock, so they commit in order and no reader skips one.
+ */
+export function createPostgresTransport(options: PostgresTransportOptions): Transport {
+  const { url, schema, logger, partitions = 4, pollMs = 1000, batchSize = 100 } = options;
+  const pool = new pg.Pool({ connectionString: url, max: 6 });
+  pool.on('error', (error) => logger.warn({ err: error }, 'bus pool client error'));
+  const id = pg.escapeIdentifier;
+  const s = id(schema);
+  const channel = `${schema}_log`;
+  const subscriptions = new Set<Subscription>();
+  let ready: Promise<void> | undefined;
+
+  const ensureSchema = () =>
+    (ready ??= inTransaction(async (client) => {
+      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`bus-schema:${schema}`]);
+      await client.query(`create schema if not exists ${s}`);
+      await client.query(`create table if not exists ${s}.heads (
+        topic text not null, partition int not null, next_offset bigint not null,
+        primary key (topic, partition))`);
+      await client.query(`create table if not exists ${s}.log (
+        topic text not null, partition int not null, "offset" bigint not null,
+        key text not null, value text not null, created_at timestamptz not null default now(),
+        primary key (topic, partition, "offset"))`);
+      await client.query(`create table if not exists ${s}.offsets (
+        group_id text not null, topic text not null, partition int not null, next_offset bigint not null default 0,
+        primary key (group_id, topic, partition))`);
+    }).catch((error) => {
+      ready = undefined;
+      throw error;
+    }));
+
+  async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const result = await work(client);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  const partitionOf = (key: string) => crc32(key) % partitions;
+
+  async function publish(messages: BusMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await ensureSchema();
+    // Group per partition, keeping each key's order; lock heads in one global order to avoid deadlocks.
+    const groups = new Map<string, { topic: string; partition: number; items: BusMessage[] }>();
+    for (const message of messages) {
+      const partition = partitionOf(message.key);
+      const name = `${message.topic}\u0000${partition}`;
+      const group = groups.get(name) ?? { topic: message.topic, partition, items: [] };
+      group.items.push(message);
+      groups.set(name, group);
+    }
+    const ordered = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, group]) => group);
+    await inTransaction(async (client) => {
+      for (const { topic, partition, items } of ordered) {
+        const head = await client.query<{ next_offset: string }>(
+          `insert into ${s}.heads (topic, partition, next_offset) values ($1, $2, $3)
+           on conflict (topic, partition) do update set next_offset = heads.next_offset + excluded.next_offset
+           returning next_offset`,
+          [topic, partition, items.length],
+        );
+        const first = Number(head.rows[0]!.next_offset) - items.length;
+        await client.query(
+          `insert into ${s}.log (topic, partition, "offset", key, value)
+           select $1, $2, $3::bigint + ordinality - 1, key, value
+           from unnest($4::text[], $5::text[]) with ordinality as m(key, value)`,
+          [topic, partition, first, items.map((m) => m.key), items.map((m) => m.value)],
+        );
+      }
+      await client.query('select pg_notify($1, $2)', [channel, '']);
+    });
+  }
+
+  async function subscribe(group: string, topics: string[], handler: DeliveryHandler): Promise<Subscription> {
+    await ensureSchema();
+    const assignments = topics.flatMap((topic) =>
+      Array.from({ length: partitions }, (_, partition) => ({ topic, partition })),
+    );
+    await pool.query(
+      `insert into ${s}.offsets (group_id, topic, partition)
+       select $1, topic, partition from unnest($2::text[], $3::int[]) as a(topic, partition)
+       on conflict do nothing`,
+      [group, assignments.map((a) => a.topic), assignments.map((a) => a.partition)],
+    );
+
+    const waker = createWaker();
+    const listener = new pg.Client({ connectionString: url });
+    listener.on('notification', () => waker.wake());
+    listener.on('error', (error) => logger.warn({ err: error }, 'bus listener error'));
+    await listener.connect();
+    await listener.query(`listen ${id(channel)}`);
+
+    let closed = false;
+    let failures = 0;
+    // Members start at different partitions so two members of a group spread out at once.
+    const start = Math.floor(Math.random() * assignments.length);
+
+    /** Reads one partition under its offset row lock; commits the offset past what was handled. */
+    const drain = ({ topic, partition }: { topic: string; partition: number }) =>
+      inTransaction(async (client) => {
+        const claimed = await client.query<{ next_offset: string }>(
+          `select next_offset from ${s}.offsets where group_id = $1 and topic = $2 and partition = $3
+           for update skip locked`,
+          [group, topic, partition],
+        );
+        if (claimed.rowCount === 0) return false;
+        const from = Number(claimed.rows[0]!.next_offset);
+        const rows = await client.query<{ offset: string; key: string; value: string }>(
+          `select "offset", key, value from ${s}.log where topic = $1 and partition = $2 and "offset" >= $3
+           order by "offset" limit $4`,
+          [topic, partition, from, batchSize],
+        );
+        let next = from;
+        let failure: unknown;
+        for (const row of rows.rows) {
+          if (closed) break;
+          const delivery: Delivery = { topic, partition, offset: row.offset, key: row.key, value: row.value };
+          try {
+            await handler(delivery);
+            next = Number(row.offset) + 1;
+          } catch (error) {
+            failure = error;
+            break;
+          }
+        }
+        if (next > from) {
+          await client.query(
+            `update ${s}.offsets set next_offset = $4 where group_id = $1 and topic = $2 and partition = $3`,
+            [group, topic, partition, next],
+          );
+        }
+        if (failure) throw failure;
+        return rows.rows.length > 0;
+      });
+
+    const loop = (async () => {
+      while (!closed) {
+        let progressed = false;
+        try {
+          for (let i = 0; i < assignments.length && !closed; i++) {
+            if (await drain(assignments[(start + i) % assignments.length]!)) progressed = true;
+          }
+          failures = 0;
+        } catch (error) {
+          failures++;
+          logger.warn({ err: error, group }, 'bus delivery failed; retrying');
+          await waker.sleep(Math.min(100 * 2 ** failures, 5000));
+          continue;
+        }
+        if (!progressed) await waker.sleep(pollMs);
+      }
+    })();
+
+    const subscription: Subscription = {
+      async close() {
+        closed = true;
+        waker.wake();
+        await loop;
+        await listener.end().catch(() => {});
+        subscriptions.delete(subscription);
+      },
+    };
+    subscriptions.add(subscription);
+    return subscription;
+  }
+
+  return {
+    publish,
+    subscribe,
+    async ping() {
+      await ensureSchema();
+      await pool.query('select 1');
+    },
+    async close() {
+      await Promise.all([...subscriptions].map((subscription) => subscription.close()));
+      await pool.end();
+    },
+  };
+}

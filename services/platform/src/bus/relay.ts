@@ -1,0 +1,101 @@
+import pg from 'pg';
+import { Gauge } from 'prom-client';
+import type { Knex } from '../db.ts';
+import type { Logger } from '../logger.ts';
+import type { Metrics } from '../metrics.ts';
+import type { Transport } from './transport.ts';
+import { createWaker } from './wake.ts';
+
+export interface RelayOptions {
+  db: Knex;
+  url: string;
+  schema: string;
+  channel: string;
+  transport: Transport;
+  logger: Logger;
+  metrics: Metrics;
+  pollMs?: number;
+  batchSize?: number;
+}
+
+const KEEP_PUBLISHED_DAYS = 7;
+const CLEANUP_EVERY_MS = 10 * 60_000;
+
+/**
+ * Publishes the outbox in order and marks rows published only after the transport accepted them: a crash in
+ * between publishes them again (consumers drop the duplicate). One replica relays at a time (advisory lock).
+ */
+export async function startRelay(options: RelayOptions): Promise<{ close(): Promise<void> }> {
+  const { db, url, schema, channel, transport, logger, metrics, pollMs = 1000, batchSize = 200 } = options;
+  new Gauge({
+    name: 'bus_outbox_pending',
+    help: 'Outbox rows written but not yet published',
+    registers: [metrics.registry],
+    async collect() {
+      const [row] = await db('outbox').whereNull('published_at').count({ n: '*' });
+      this.set(Number(row?.n ?? 0));
+    },
+  });
+
+  const waker = createWaker();
+  const listener = new pg.Client({ connectionString: url });
+  listener.on('notification', () => waker.wake());
+  listener.on('error', (error) => logger.warn({ err: error }, 'outbox listener error'));
+  await listener.connect();
+  await listener.query(`listen ${pg.escapeIdentifier(channel)}`);
+
+  const relayBatch = () =>
+    db.transaction(async (trx) => {
+      const lock = await trx.raw('select pg_try_advisory_xact_lock(hashtext(?)) as ok', [`outbox:${schema}`]);
+      if (!lock.rows[0].ok) return 0;
+      const rows: { seq: number; topic: string; key: string; envelope: unknown }[] = await trx('outbox')
+        .whereNull('published_at')
+        .orderBy('seq')
+        .limit(batchSize)
+        .select('seq', 'topic', 'key', 'envelope');
+      if (rows.length === 0) return 0;
+      await transport.publish(
+        rows.map((row) => ({ topic: row.topic, key: row.key, value: JSON.stringify(row.envelope) })),
+      );
+      await trx('outbox')
+        .whereIn(
+          'seq',
+          rows.map((row) => row.seq),
+        )
+        .update({ published_at: trx.fn.now() });
+      return rows.length;
+    });
+
+  let closed = false;
+  let failures = 0;
+  let lastCleanup = 0;
+  const loop = (async () => {
+    while (!closed) {
+      try {
+        const published = await relayBatch();
+        failures = 0;
+        if (Date.now() - lastCleanup > CLEANUP_EVERY_MS) {
+          lastCleanup = Date.now();
+          await db('outbox')
+            .where('published_at', '<', db.raw(`now() - interval '${KEEP_PUBLISHED_DAYS} days'`))
+            .delete();
+        }
+        if (published === batchSize) continue;
+        await waker.sleep(pollMs);
+      } catch (error) {
+        failures++;
+        logger.warn({ err: error }, 'outbox relay failed; retrying');
+        await waker.sleep(Math.min(100 * 2 ** failures, 5000));
+      }
+    }
+  })();
+
+  return {
+    async close() {
+      closed = true;
+      waker.wake();
+      await loop;
+      await listener.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import knex, { type Knex } from 'knex';
+import pg from 'pg';
+
+export type { Knex };
+
+// `date` columns stay 'YYYY-MM-DD' strings: a JS Date would shift them by the server's time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+// bigint counters fit in a JS number for this product's volumes.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** A knex migration kept in code, so migrations load the same way under Node and under the test runner. */
+export interface Migration {
+  name: string;
+  up(db: Knex): Promise<void>;
+  down?(db: Knex): Promise<void>;
+}
+
+/** A pool whose unqualified tables resolve to the service's own schema. */
+export function createDb(url: string, schema: string, poolMax: number): Knex {
+  return knex({
+    client: 'pg',
+    connection: url,
+    searchPath: [schema, 'public'],
+    pool: { min: 0, max: poolMax },
+    acquireConnectionTimeout: 10000,
+  });
+}
+
+/** Creates the schema and runs pending migrations; knex's lock keeps concurrent replicas from racing. */
+export async function migrate(db: Knex, schema: string, migrations: Migration[]): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`schema:${schema}`]);
+    await trx.raw('create schema if not exists ??', [schema]);
+  });
+  const byName = new Map(migrations.map((migration) => [migration.name, migration]));
+  await db.migrate.latest({
+    schemaName: schema,
+    tableName: 'knex_migrations',
+    migrationSource: {
+      getMigrations: async () => migrations.map((migration) => migration.name),
+      getMigrationName: (name: string) => name,
+      getMigration: async (name: string) => {
+        const migration = byName.get(name)!;
+        return { up: migration.up, down: migration.down ?? (async () => {}) };
+      },
+    },
+  });
+}

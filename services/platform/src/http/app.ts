@@ -1,0 +1,40 @@
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import type { Router } from '@koa/router';
+import type { Logger } from '../logger.ts';
+import type { Metrics } from '../metrics.ts';
+import { AppError } from '../errors.ts';
+import { errorMiddleware } from './errors.ts';
+import { health, type ReadinessCheck } from './health.ts';
+import { observe } from './observe.ts';
+import { requestId } from './request-id.ts';
+
+export interface HttpAppOptions {
+  logger: Logger;
+  metrics: Metrics;
+  readiness: Record<string, ReadinessCheck>;
+  router?: Router;
+  /** JSON bodies above this are refused with 413 before any parsing work. */
+  jsonLimit?: string;
+}
+
+/** The Koa app every service serves: ids, logs, metrics, errors as `{message}`, health and its routes. */
+export function createHttpApp({ logger, metrics, readiness, router, jsonLimit = '100kb' }: HttpAppOptions): Koa {
+  const app = new Koa({ proxy: true });
+  app.silent = true;
+  app.use(requestId());
+  app.use(observe(logger, metrics));
+  app.use(errorMiddleware(logger));
+  app.use(health(readiness, metrics));
+  app.use(koaBody({ json: true, jsonStrict: true, jsonLimit, multipart: false, urlencoded: false, text: false }));
+  if (router) {
+    app.use(router.routes());
+    const methodNotAllowed = () => new AppError(405, 'Método não permitido');
+    app.use(router.allowedMethods({ throw: true, methodNotAllowed, notImplemented: methodNotAllowed }));
+  }
+  app.use(async (ctx) => {
+    ctx.status = 404;
+    ctx.body = { message: 'Rota não encontrada' };
+  });
+  return app;
+}

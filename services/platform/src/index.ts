@@ -1,0 +1,28 @@
+export { baseConfigSchema, loadConfig, ConfigError, type BaseConfig } from './config.ts';
+export { trace, type TraceContext } from './context.ts';
+export { createLogger, type Logger } from './logger.ts';
+export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests } from './errors.ts';
+export { createHttpApp } from './http/app.ts';
+export { REQUEST_ID_HEADER } from './http/request-id.ts';
+export { createMetrics, type Metrics } from './metrics.ts';
+export { createDb, migrate, type Knex, type Migration } from './db.ts';
+export { createRedis, type Redis } from './redis.ts';
+export {
+  createTokenVerifier,
+  requireUser,
+  requireAdmin,
+  TOKEN_ISSUER,
+  TOKEN_AUDIENCE,
+  type AuthUser,
+  type TokenVerifier,
+} from './auth.ts';
+export * from './bus/index.ts';
+export {
+  defineService,
+  startService,
+  runService,
+  type ServiceDefinition,
+  type ServiceDeps,
+  type ServiceParts,
+  type RunningService,
+} from './service.ts';

@@ -1,0 +1,39 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One registry per service instance, so several services can share a test process. */
+export function createMetrics(service: string) {
+  const registry = new Registry();
+  registry.setDefaultLabels({ service });
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    httpRequests: new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests by route and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    busLag: new Histogram({
+      name: 'bus_consume_lag_seconds',
+      help: 'Time from an event occurring to its handling, by topic',
+      labelNames: ['topic'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120, 600],
+      registers: [registry],
+    }),
+    busHandled: new Counter({
+      name: 'bus_events_handled_total',
+      help: 'Events handled by outcome (handled, duplicate, dead_lettered, failed_attempt)',
+      labelNames: ['topic', 'outcome'],
+      registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,163 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Router } from '@koa/router';
+import type { DestinationStream } from 'pino';
+import { z } from 'zod';
+import { createTokenVerifier, type TokenVerifier } from './auth.ts';
+import {
+  createBus,
+  createTransport,
+  busMigrations,
+  type Bus,
+  type EventHandlers,
+  type EventRegistry,
+  type Outbox,
+} from './bus/index.ts';
+import { baseConfigSchema, ConfigError, loadConfig, type BaseConfig } from './config.ts';
+import { createDb, migrate, type Knex, type Migration } from './db.ts';
+import { createHttpApp } from './http/app.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import { createRedis, type Redis } from './redis.ts';
+
+/** What a service's `setup` receives: its configuration and the shared runtime, already connected. */
+export interface ServiceDeps<C> {
+  config: C;
+  db: Knex;
+  redis: Redis;
+  logger: Logger;
+  metrics: Metrics;
+  outbox: Outbox;
+  verifyToken: TokenVerifier;
+}
+
+export interface ServiceParts {
+  router?: Router;
+  consumers?: EventHandlers;
+  close?(): Promise<void>;
+}
+
+export interface ServiceDefinition<S extends z.ZodRawShape = z.ZodRawShape> {
+  /** Also the schema, the consumer group and the logger name. */
+  name: string;
+  config?: S;
+  migrations: Migration[];
+  jsonLimit?: string;
+  setup(deps: ServiceDeps<BaseConfig & z.infer<z.ZodObject<S>>>): ServiceParts | Promise<ServiceParts>;
+}
+
+export function defineService<S extends z.ZodRawShape>(definition: ServiceDefinition<S>): ServiceDefinition<S> {
+  return definition;
+}
+
+export interface RunningService<C = BaseConfig> extends ServiceDeps<C> {
+  name: string;
+  url: string;
+  schema: string;
+  bus: Bus;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  verifyToken?: TokenVerifier;
+  logStream?: DestinationStream;
+  eventSchemas?: EventRegistry;
+  maxAttempts?: number;
+}
+
+/** Boots a service: config, database + migrations, Redis, bus (relay and consumers), then HTTP. */
+export async function startService<S extends z.ZodRawShape>(
+  definition: ServiceDefinition<S>,
+  env: Record<string, string | undefined>,
+  options: StartOptions = {},
+): Promise<RunningService<BaseConfig & z.infer<z.ZodObject<S>>>> {
+  const config = loadConfig(baseConfigSchema.extend(definition.config ?? ({} as S)), env) as BaseConfig &
+    z.infer<z.ZodObject<S>>;
+  const schema = config.DB_SCHEMA ?? definition.name.replaceAll('-', '_');
+  const logger = createLogger(definition.name, config.LOG_LEVEL, options.logStream);
+  const metrics = createMetrics(definition.name);
+  const db = createDb(config.DATABASE_URL, schema, config.DB_POOL_MAX);
+  const redis = createRedis(config.REDIS_URL, config.REDIS_PREFIX);
+  const opened: { close(): Promise<unknown> }[] = [
+    { close: () => db.destroy() },
+    { close: () => redis.quit().catch(() => redis.disconnect()) },
+  ];
+  try {
+    await migrate(db, schema, [...busMigrations, ...definition.migrations]);
+    await redis.connect();
+    const transport = createTransport(config, definition.name, logger);
+    const bus = createBus({
+      group: definition.name,
+      schema,
+      url: config.DATABASE_URL,
+      db,
+      transport,
+      logger,
+      metrics,
+      schemas: options.eventSchemas,
+      maxAttempts: options.maxAttempts,
+    });
+    opened.unshift({ close: () => bus.close() });
+    const verifyToken =
+      options.verifyToken ?? createTokenVerifier(config.JWKS_URL ?? 'http://127.0.0.1:3001/.well-known/jwks.json');
+    const deps: ServiceDeps<typeof config> = { config, db, redis, logger, metrics, outbox: bus.outbox, verifyToken };
+    const parts = await definition.setup(deps);
+    if (parts.close) opened.unshift({ close: parts.close });
+    await bus.start(parts.consumers);
+
+    const app = createHttpApp({
+      logger,
+      metrics,
+      router: parts.router,
+      jsonLimit: definition.jsonLimit,
+      readiness: { db: () => db.raw('select 1'), redis: () => redis.ping(), bus: () => bus.ping() },
+    });
+    const server = app.listen(config.PORT, config.HOST);
+    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+    const { port } = server.address() as AddressInfo;
+    logger.info({ port }, 'service listening');
+
+    return {
+      ...deps,
+      name: definition.name,
+      url: `http://127.0.0.1:${port}`,
+      schema,
+      bus,
+      server,
+      async close() {
+        // Stop taking requests, let in-flight ones finish briefly, then release everything in reverse order.
+        const stopped = new Promise((resolve) => server.close(resolve));
+        server.closeIdleConnections();
+        await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+        server.closeAllConnections();
+        for (const part of opened) await part.close().catch((error) => logger.warn({ err: error }, 'close failed'));
+      },
+    };
+  } catch (error) {
+    for (const part of opened) await part.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** The entry point of a service process: exits with a clear message on bad configuration, stops on SIGTERM. */
+export async function runService<S extends z.ZodRawShape>(definition: ServiceDefinition<S>): Promise<void> {
+  let service: RunningService<unknown>;
+  try {
+    service = await startService(definition, process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) console.error(`${definition.name}: ${error.message}`);
+    else console.error(`${definition.name}: failed to start:`, error);
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    service.logger.info({ signal }, 'stopping');
+    await service.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}

@@ -1,0 +1,133 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { Redis } from 'ioredis';
+import knex from 'knex';
+import type { z } from 'zod';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER, createTokenVerifier, type AuthUser, type TokenVerifier } from './auth.ts';
+import { startService, type RunningService, type ServiceDefinition, type StartOptions } from './service.ts';
+import type { BaseConfig } from './config.ts';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A name no other test file uses, for schemas, key prefixes and consumer groups. */
+export const uniqueName = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`;
+
+/** Polls until `probe` returns something truthy; fails with the last value seen. */
+export async function waitFor<T>(
+  probe: () => Promise<T> | T,
+  { timeoutMs = 15_000, intervalMs = 25 } = {},
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  for (;;) {
+    last = await probe();
+    if (last) return last as NonNullable<T>;
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms (last value: ${JSON.stringify(last)})`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Signs tokens the way the identity service does, with a key pair made for the test run. */
+export async function createTestIssuer() {
+  const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
+  const kid = randomUUID();
+  const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
+  const verifyToken: TokenVerifier = createTokenVerifier({ keys: [jwk] });
+  async function sign(user: Partial<AuthUser> = {}, { expiresIn = '1h', key = privateKey } = {}) {
+    const claims = {
+      email: user.email ?? `${randomUUID()}@example.com`,
+      name: user.name ?? 'Pessoa Teste',
+      adm: user.isAdmin ?? false,
+    };
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: 'EdDSA', kid })
+      .setSubject(user.id ?? randomUUID())
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(expiresIn)
+      .sign(key);
+  }
+  return { jwks: { keys: [jwk] }, verifyToken, sign };
+}
+
+/** Structured log lines a service wrote, for asserting what it logged. */
+export function captureLogs() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, callback) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      callback();
+    },
+  });
+  return { stream, lines };
+}
+
+export interface TestServiceOptions extends StartOptions {
+  env?: Record<string, string>;
+  /** Services of one test that talk through the bus share its schema. */
+  busSchema?: string;
+}
+
+export type TestService<C> = RunningService<C> & { stop(): Promise<void> };
+
+/** Starts a service in-process on a free port against the machine's PostgreSQL and Redis, in fresh schemas. */
+export async function startTestService<S extends z.ZodRawShape>(
+  definition: ServiceDefinition<S>,
+  options: TestServiceOptions = {},
+): Promise<TestService<BaseConfig & z.infer<z.ZodObject<S>>>> {
+  const schema = uniqueName(definition.name.replaceAll('-', '_'));
+  const busSchema = options.busSchema ?? uniqueName('bus');
+  const prefix = `${uniqueName('t')}:`;
+  const service = await startService(
+    definition,
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: TEST_DATABASE_URL,
+      REDIS_URL: TEST_REDIS_URL,
+      DB_SCHEMA: schema,
+      BUS: 'postgres',
+      BUS_SCHEMA: busSchema,
+      REDIS_PREFIX: prefix,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DB_POOL_MAX: '5',
+      ...options.env,
+    },
+    options,
+  );
+  return {
+    ...service,
+    async stop() {
+      await service.close();
+      await dropSchemas([schema, ...(options.busSchema ? [] : [busSchema])]);
+      await deleteKeys(prefix);
+    },
+  };
+}
+
+export async function dropSchemas(schemas: string[]): Promise<void> {
+  const db = knex({ client: 'pg', connection: TEST_DATABASE_URL, pool: { min: 0, max: 1 } });
+  try {
+    for (const schema of schemas) await db.raw('drop schema if exists ?? cascade', [schema]);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}

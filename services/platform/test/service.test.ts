@@ -1,0 +1,125 @@
+import { Router } from '@koa/router';
+import { z } from 'zod';
+import { badRequest, defineService, requireAdmin } from '../src/index.ts';
+import { captureLogs, createTestIssuer, startTestService, waitFor, type TestService } from '../src/testing.ts';
+
+const schemas = { 'probe.happened': z.object({ n: z.number() }) };
+
+const probe = defineService({
+  name: 'probe',
+  migrations: [
+    {
+      name: '001_seen',
+      up: (db) => db.schema.createTable('seen', (t) => t.integer('n').primary()),
+    },
+  ],
+  setup({ db, outbox, verifyToken }) {
+    const router = new Router();
+    router.post('/things', async (ctx) => {
+      const body = z.object({ n: z.number({ error: 'n deve ser um número' }) }).parse(ctx.request.body);
+      if (body.n < 0) throw badRequest('n não pode ser negativo');
+      await db.transaction((trx) => outbox.add(trx, 'probe.happened' as never, String(body.n), body));
+      ctx.status = 202;
+      ctx.body = { ok: true };
+    });
+    router.get('/admin', requireAdmin(verifyToken), (ctx) => {
+      ctx.body = { ok: true };
+    });
+    router.get('/boom', () => {
+      throw new Error('secret internal detail');
+    });
+    return {
+      router,
+      consumers: {
+        'probe.happened': async (payload: { n: number }, { trx }) => {
+          await trx('seen').insert({ n: payload.n });
+        },
+      },
+    };
+  },
+});
+
+let service: TestService<unknown>;
+let issuer: Awaited<ReturnType<typeof createTestIssuer>>;
+const logs = captureLogs();
+
+beforeAll(async () => {
+  issuer = await createTestIssuer();
+  service = await startTestService(probe, {
+    verifyToken: issuer.verifyToken,
+    eventSchemas: schemas,
+    logStream: logs.stream,
+    env: { LOG_LEVEL: 'info' },
+  });
+});
+afterAll(() => service.stop());
+
+const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+  fetch(service.url + path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+
+test('health, readiness and metrics answer', async () => {
+  expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ status: 'ok' });
+  const ready = await fetch(`${service.url}/readyz`);
+  expect(ready.status).toBe(200);
+  expect(await ready.json()).toEqual({ status: 'ok', checks: { db: 'ok', redis: 'ok', bus: 'ok' } });
+  const metrics = await (await fetch(`${service.url}/metrics`)).text();
+  expect(metrics).toContain('http_request_duration_seconds');
+  expect(metrics).toContain('bus_outbox_pending');
+});
+
+test('a change and its event commit together and the event is consumed once', async () => {
+  const response = await post('/things', JSON.stringify({ n: 7 }), { 'x-request-id': 'req-abc-123' });
+  expect(response.status).toBe(202);
+  expect(response.headers.get('x-request-id')).toBe('req-abc-123');
+  await waitFor(async () => (await service.db('seen').where({ n: 7 })).length === 1);
+  const [row] = await service.db('outbox').where({ key: '7' });
+  expect(row.envelope).toMatchObject({
+    type: 'probe.happened',
+    correlationId: 'req-abc-123',
+    causationId: null,
+    payload: { n: 7 },
+  });
+  await waitFor(async () => (await service.db('inbox').where({ event_id: row.id, outcome: 'handled' })).length === 1);
+  expect(logs.lines.some((line) => line.requestId === 'req-abc-123' && line.msg === 'request')).toBe(true);
+});
+
+test('bad input is a 400 with a pt-BR message, never a 500', async () => {
+  for (const [body, message] of [
+    ['{"n": "x"}', 'n deve ser um número'],
+    ['{"n": -1}', 'n não pode ser negativo'],
+    ['{not json', 'Requisição inválida: verifique os dados enviados (JSON malformado?)'],
+  ]) {
+    const response = await post('/things', body!);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message });
+  }
+  const huge = await post('/things', JSON.stringify({ n: 1, pad: 'x'.repeat(200_000) }));
+  expect(huge.status).toBe(413);
+  expect(((await huge.json()) as { message: string }).message).toBe('Requisição grande demais');
+});
+
+test('unknown errors are a bare 500 and unknown routes a 404', async () => {
+  const boom = await fetch(`${service.url}/boom`);
+  expect(boom.status).toBe(500);
+  expect(await boom.json()).toEqual({ message: 'Erro interno' });
+  expect(logs.lines.some((line) => line.msg === 'unhandled error')).toBe(true);
+  const missing = await fetch(`${service.url}/nothing`);
+  expect(missing.status).toBe(404);
+  expect(await missing.json()).toEqual({ message: 'Rota não encontrada' });
+  const wrongMethod = await fetch(`${service.url}/things`, { method: 'DELETE' });
+  expect(wrongMethod.status).toBe(405);
+});
+
+test('admin routes refuse anonymous, invalid, expired and non-admin tokens', async () => {
+  const get = (token?: string) =>
+    fetch(`${service.url}/admin`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  expect((await get()).status).toBe(401);
+  expect((await get('garbage')).status).toBe(401);
+  expect((await get(await issuer.sign({ isAdmin: true }, { expiresIn: '-1m' }))).status).toBe(401);
+  const other = await createTestIssuer();
+  expect((await get(await other.sign({ isAdmin: true }))).status).toBe(401);
+  const user = await get(await issuer.sign({ isAdmin: false }));
+  expect(user.status).toBe(403);
+  expect(await user.json()).toEqual({ message: 'Acesso restrito a administradores' });
+  expect((await get(await issuer.sign({ isAdmin: true }))).status).toBe(200);
+});
