@@ -3,7 +3,7 @@ export { trace, type TraceContext } from './context.ts';
 export { createLogger, type Logger } from './logger.ts';
 export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests } from './errors.ts';
 export { createHttpApp } from './http/app.ts';
-export { REQUEST_ID_HEADER } from './http/request-id.ts';
+export { REQUEST_ID_HEADER, requestId } from './http/request-id.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
 export { createDb, migrate, type Knex, type Migration } from './db.ts';
 export { createRedis, type Redis } from './redis.ts';
@@ -26,3 +26,5 @@ export {
   type ServiceParts,
   type RunningService,
 } from './service.ts';
+export { errorMiddleware } from './http/errors.ts';
+export { observe } from './http/observe.ts';
