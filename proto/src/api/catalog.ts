@@ -80,13 +80,21 @@ export const eventSearchSchema = z.object({
   q: z.string({ error: 'Busca inválida' }).max(100, 'Busca deve ter no máximo 100 caracteres').optional(),
 });
 
-export const holdSchema = z.strictObject({
-  quantity: z
-    .number({ error: 'Quantidade deve ser um número inteiro' })
-    .int('Quantidade deve ser um número inteiro')
-    .min(1, 'Quantidade deve ser pelo menos 1')
-    .max(100, 'Quantidade deve ser no máximo 100'),
-});
+export const holdSchema = z.strictObject(
+  {
+    quantity: z
+      .number({ error: 'Quantidade deve ser um número inteiro' })
+      .int('Quantidade deve ser um número inteiro')
+      .min(1, 'Quantidade deve ser pelo menos 1')
+      .max(100, 'Quantidade deve ser no máximo 100'),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Campo desconhecido: ${issue.keys.join(', ')}`
+        : 'Dados da reserva inválidos',
+  },
+);
 
 export type CreateEvent = z.infer<typeof createEventSchema>;
 export type UpdateEvent = z.infer<typeof updateEventSchema>;

@@ -11,3 +11,4 @@ export const eventSchemas = {
 export type EventType = keyof typeof eventSchemas;
 export type EventPayload<T extends EventType> = z.infer<(typeof eventSchemas)[T]>;
 export const DEAD_LETTER_TOPIC = 'bus.dead-letter';
+export { deadLetter as deadLetterSchema };

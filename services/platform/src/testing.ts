@@ -15,15 +15,17 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 export const uniqueName = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`;
 
 /** Polls until `probe` returns something truthy; fails with the last value seen. */
+type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
+
 export async function waitFor<T>(
   probe: () => Promise<T> | T,
   { timeoutMs = 15_000, intervalMs = 25 } = {},
-): Promise<NonNullable<T>> {
+): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   for (;;) {
     last = await probe();
-    if (last) return last as NonNullable<T>;
+    if (last) return last as Truthy<T>;
     if (Date.now() > deadline)
       throw new Error(`condition not met within ${timeoutMs} ms (last value: ${JSON.stringify(last)})`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));

@@ -12,6 +12,8 @@ export interface KafkaTransportOptions {
   partitionsConsumedConcurrently?: number;
 }
 
+const JOIN_WARNING_MS = 30_000;
+
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
   [logLevel.ERROR]: 'error',
   [logLevel.WARN]: 'warn',
@@ -72,6 +74,13 @@ export function createKafkaTransport(options: KafkaTransportOptions): Transport 
       allowAutoTopicCreation: true,
       retry: { initialRetryTime: 200, retries: 20 },
     });
+    // Subscribed means joined: until then the group's partitions belong to the other members.
+    const joined = new Promise<void>((resolve) => {
+      const stop = consumer.on(consumer.events.GROUP_JOIN, () => {
+        stop();
+        resolve();
+      });
+    });
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
     consumers.add(consumer);
@@ -87,6 +96,12 @@ export function createKafkaTransport(options: KafkaTransportOptions): Transport 
           value: message.value?.toString() ?? '',
         }),
     });
+    const timeout = setTimeout(
+      () => logger.warn({ group }, 'still waiting to join the consumer group'),
+      JOIN_WARNING_MS,
+    );
+    await joined;
+    clearTimeout(timeout);
     return {
       async close() {
         consumers.delete(consumer);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { Envelope } from '@ticketing/proto';
+import { DEAD_LETTER_TOPIC, deadLetterSchema, type Envelope } from '@ticketing/proto';
 import { trace } from '../context.ts';
 import type { Knex } from '../db.ts';
 
@@ -20,9 +20,11 @@ export interface Outbox<R extends EventRegistry = EventRegistry> {
 }
 
 export function createOutbox<R extends EventRegistry>(schemas: R, channel: string): Outbox<R> {
+  // The platform itself produces dead letters, whatever the service's own registry says.
+  const registry: EventRegistry = { ...schemas, [DEAD_LETTER_TOPIC]: deadLetterSchema };
   return {
     async add(trx, type, key, payload) {
-      const schema = schemas[type];
+      const schema = registry[type];
       if (!schema) throw new Error(`unknown event type ${type}`);
       const context = trace.current();
       const id = randomUUID();

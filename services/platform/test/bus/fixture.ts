@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { createDb, migrate, type Knex } from '../../src/db.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createMetrics } from '../../src/metrics.ts';
+import {
+  busMigrations,
+  createKafkaTransport,
+  createOutbox,
+  createPostgresTransport,
+  startConsumers,
+  startRelay,
+  type EventHandlers,
+  type Transport,
+} from '../../src/bus/index.ts';
+
+/** Everything one contract scenario needs, shared by the test process and the processes it kills. */
+export interface FixtureSettings {
+  kind: 'postgres' | 'kafka';
+  databaseUrl: string;
+  schema: string;
+  busSchema: string;
+  brokers: string[];
+  topic: string;
+}
+
+export const thingHappened = z.object({ n: z.number().int(), poison: z.boolean().default(false) });
+
+export function newSettings(kind: FixtureSettings['kind']): FixtureSettings {
+  const id = randomBytes(4).toString('hex');
+  const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
+  if (kind === 'kafka' && brokers.length === 0) {
+    throw new Error('KAFKA_BROKERS is not set: `npm test` starts a Kafka-protocol mock cluster and sets it');
+  }
+  return {
+    kind,
+    databaseUrl: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+    schema: `contract_${id}`,
+    busSchema: `bus_contract_${id}`,
+    brokers,
+    topic: `contract.${id}.thing-happened`,
+  };
+}
+
+const handledTable = {
+  name: '0001_handled',
+  async up(db: Knex) {
+    // No key on event_id on purpose: an event applied twice would show up as two rows.
+    await db.schema.createTable('handled', (t) => {
+      t.bigIncrements('seq');
+      t.uuid('event_id').notNullable();
+      t.text('key').notNullable();
+      t.integer('n').notNullable();
+      t.text('member').notNullable();
+    });
+  },
+};
+
+export async function openFixture(settings: FixtureSettings) {
+  const logger = createLogger('contract', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const metrics = createMetrics('contract');
+  const db = createDb(settings.databaseUrl, settings.schema, 8);
+  await migrate(db, settings.schema, [...busMigrations, handledTable]);
+  const channel = `${settings.schema}_outbox`;
+  const schemas = { [settings.topic]: thingHappened };
+  const outbox = createOutbox(schemas, channel);
+  const closers: { close(): Promise<unknown> }[] = [];
+
+  const transport = (clientId = 'contract'): Transport => {
+    const made =
+      settings.kind === 'kafka'
+        ? createKafkaTransport({ brokers: settings.brokers, clientId, logger, sessionTimeoutMs: 6000 })
+        : createPostgresTransport({ url: settings.databaseUrl, schema: settings.busSchema, logger, pollMs: 200 });
+    closers.push(made);
+    return made;
+  };
+
+  return {
+    db,
+    settings,
+    transport,
+    /** Commits `items` as events of the topic, one transaction each, in order. */
+    async stage(items: { key: string; n: number; poison?: boolean }[]) {
+      const ids: string[] = [];
+      for (const item of items) {
+        await db.transaction(async (trx) => {
+          const envelope = await outbox.add(trx, settings.topic, item.key, { n: item.n, poison: item.poison ?? false });
+          ids.push(envelope.id);
+        });
+      }
+      return ids;
+    },
+    async relay(over: Transport) {
+      const relay = await startRelay({
+        db,
+        url: settings.databaseUrl,
+        schema: settings.schema,
+        channel,
+        transport: over,
+        logger,
+        metrics,
+        pollMs: 200,
+      });
+      closers.unshift(relay);
+      return relay;
+    },
+    /** A member of `group` that records each event it applies, failing on poison. */
+    async consume(over: Transport, group: string, member: string, handlers?: EventHandlers) {
+      const subscription = await startConsumers({
+        group,
+        schemas,
+        transport: over,
+        db,
+        outbox,
+        logger,
+        metrics,
+        maxAttempts: 3,
+        retryDelayMs: () => 20,
+        handlers: handlers ?? {
+          [settings.topic]: async (payload: z.infer<typeof thingHappened>, { trx, event }) => {
+            if (payload.poison) throw new Error(`cannot handle ${payload.n}`);
+            await trx('handled').insert({ event_id: event.id, key: event.key, n: payload.n, member });
+          },
+        },
+      });
+      closers.unshift(subscription);
+      return subscription;
+    },
+    handled: (): Promise<{ event_id: string; key: string; n: number; member: string }[]> =>
+      db('handled').orderBy('seq').select('event_id', 'key', 'n', 'member'),
+    async close() {
+      for (const closer of closers) await closer.close().catch(() => {});
+      await db.raw('drop schema if exists ?? cascade', [settings.schema]);
+      if (settings.kind === 'postgres') await db.raw('drop schema if exists ?? cascade', [settings.busSchema]);
+      await db.destroy();
+    },
+  };
+}
+
+export type Fixture = Awaited<ReturnType<typeof openFixture>>;

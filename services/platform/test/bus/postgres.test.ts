@@ -1,0 +1,3 @@
+import { busContract } from './contract.ts';
+
+busContract('postgres');
