@@ -37,31 +37,11 @@ COPY . .
 
 # ---------------------------------------------------------------------------------------
 # Dependency manifests only, so the npm ci layer is rebuilt only when a manifest changes.
-# devDependencies (test and build tools, the `node` binary package) are dropped from every
-# package.json and from package-lock.json: the runtime never needs them, and the image then
-# depends only on the lock entries of production dependencies.
 FROM context AS manifests
 RUN set -eu; \
     mkdir -p /manifests; \
-    cp package-lock.json /manifests/; \
-    if [ -f .npmrc ]; then cp .npmrc /manifests/; fi; \
-    find . -name package.json -not -path '*/node_modules/*' -exec cp --parents {} /manifests/ \; ; \
-    cd /manifests; \
-    find . -name package.json -exec node -e ' \
-      const fs = require("node:fs"); \
-      for (const file of process.argv.slice(1)) { \
-        const pkg = JSON.parse(fs.readFileSync(file, "utf8")); \
-        delete pkg.devDependencies; \
-        fs.writeFileSync(file, JSON.stringify(pkg, null, 2) + "\n"); \
-      }' {} + ; \
-    node -e ' \
-      const fs = require("node:fs"); \
-      const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8")); \
-      for (const [key, entry] of Object.entries(lock.packages)) { \
-        if (entry.dev === true) delete lock.packages[key]; \
-        else if (!key.includes("node_modules/")) delete entry.devDependencies; \
-      } \
-      fs.writeFileSync("package-lock.json", JSON.stringify(lock, null, 2) + "\n");'
+    cp package-lock.json .npmrc /manifests/; \
+    find . -name package.json -not -path '*/node_modules/*' -exec cp --parents {} /manifests/ \;
 
 # ---------------------------------------------------------------------------------------
 # Production dependencies of the workspaces this app needs (its own, platform, proto).

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
 import type { Logger } from '../logger.ts';
 import type { BusMessage, DeliveryHandler, Subscription, Transport } from './transport.ts';
 
@@ -10,6 +10,8 @@ export interface KafkaTransportOptions {
   sessionTimeoutMs?: number;
   /** Partitions one member works on in parallel (order is kept within each). */
   partitionsConsumedConcurrently?: number;
+  /** How long an idle fetch waits on the broker; it also bounds how long a disconnect takes. */
+  maxWaitTimeMs?: number;
 }
 
 const JOIN_WARNING_MS = 30_000;
@@ -23,7 +25,14 @@ const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
 
 /** Topic = event type, key = aggregate id (so one aggregate's events stay in one partition, in order). */
 export function createKafkaTransport(options: KafkaTransportOptions): Transport {
-  const { brokers, clientId, logger, sessionTimeoutMs = 10_000, partitionsConsumedConcurrently = 2 } = options;
+  const {
+    brokers,
+    clientId,
+    logger,
+    sessionTimeoutMs = 10_000,
+    partitionsConsumedConcurrently = 2,
+    maxWaitTimeMs = 5000,
+  } = options;
   const kafka = new Kafka({
     clientId,
     brokers,
@@ -43,7 +52,13 @@ export function createKafkaTransport(options: KafkaTransportOptions): Transport 
   const connected = <T extends { connect(): Promise<void> }>(client: T) => client.connect().then(() => client);
   // One request in flight keeps a retried batch from overtaking the next one.
   const getProducer = () =>
-    (producer ??= connected(kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: true })).catch((error) => {
+    (producer ??= connected(
+      kafka.producer({
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: true,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      }),
+    ).catch((error) => {
       producer = undefined;
       throw error;
     }));
@@ -72,6 +87,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): Transport 
       sessionTimeout: sessionTimeoutMs,
       heartbeatInterval: Math.max(500, Math.floor(sessionTimeoutMs / 5)),
       allowAutoTopicCreation: true,
+      maxWaitTimeInMs: maxWaitTimeMs,
       retry: { initialRetryTime: 200, retries: 20 },
     });
     // Subscribed means joined: until then the group's partitions belong to the other members.

@@ -69,7 +69,13 @@ export async function openFixture(settings: FixtureSettings) {
   const transport = (clientId = 'contract'): Transport => {
     const made =
       settings.kind === 'kafka'
-        ? createKafkaTransport({ brokers: settings.brokers, clientId, logger, sessionTimeoutMs: 6000 })
+        ? createKafkaTransport({
+            brokers: settings.brokers,
+            clientId,
+            logger,
+            sessionTimeoutMs: 6000,
+            maxWaitTimeMs: 500,
+          })
         : createPostgresTransport({ url: settings.databaseUrl, schema: settings.busSchema, logger, pollMs: 200 });
     closers.push(made);
     return made;
