@@ -28,3 +28,4 @@ export {
 } from './service.ts';
 export { errorMiddleware } from './http/errors.ts';
 export { observe } from './http/observe.ts';
+export { parseInput } from './http/parse-input.ts';

@@ -1,0 +1,173 @@
+import type { Knex } from '@ticketing/platform';
+import type { CatalogEvent } from '../domain/catalog-event.ts';
+import { containsPattern, searchTerms, searchTextOf } from './search-text.ts';
+
+interface EventRow {
+  id: string;
+  title: string;
+  description: string;
+  date: Date;
+  location: string;
+  price: string;
+  image_url: string | null;
+  max_attendees: number | null;
+  current_attendees: number;
+  is_active: boolean;
+  listed: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = [
+  'id',
+  'title',
+  'description',
+  'date',
+  'location',
+  'price',
+  'image_url',
+  'max_attendees',
+  'current_attendees',
+  'is_active',
+  'listed',
+  'created_at',
+  'updated_at',
+] as const;
+
+function toEvent(row: EventRow): CatalogEvent {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    date: row.date,
+    location: row.location,
+    price: row.price,
+    imageUrl: row.image_url,
+    maxAttendees: row.max_attendees,
+    currentAttendees: row.current_attendees,
+    isActive: row.is_active,
+    listed: row.listed,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export interface NewEvent {
+  title: string;
+  description: string;
+  date: Date;
+  location: string;
+  price: string;
+  imageUrl: string | null;
+  maxAttendees: number | null;
+  listed: boolean;
+}
+
+export type EventChanges = Partial<NewEvent & { isActive: boolean }>;
+
+/** Active, listed events still to come, soonest first; every word of `query` must appear (accents and case aside). */
+export async function listUpcoming(db: Knex, query?: string): Promise<CatalogEvent[]> {
+  const builder = db('events').select(COLUMNS).where({ is_active: true, listed: true }).where('date', '>', db.fn.now());
+  for (const term of searchTerms(query)) builder.whereRaw(`search_text like ? escape '\\'`, [containsPattern(term)]);
+  const rows = (await builder.orderBy([
+    { column: 'date', order: 'asc' },
+    { column: 'title', order: 'asc' },
+    { column: 'id', order: 'asc' },
+  ])) as EventRow[];
+  return rows.map(toEvent);
+}
+
+export async function findEvent(db: Knex, id: string): Promise<CatalogEvent | undefined> {
+  const row = (await db('events').select(COLUMNS).where({ id }).first()) as EventRow | undefined;
+  return row && toEvent(row);
+}
+
+/** Reads an event and locks its row until the transaction ends. */
+export async function findEventForUpdate(trx: Knex.Transaction, id: string): Promise<CatalogEvent | undefined> {
+  const row = (await trx('events').select(COLUMNS).where({ id }).forUpdate().first()) as EventRow | undefined;
+  return row && toEvent(row);
+}
+
+export async function hasAnyEvent(db: Knex): Promise<boolean> {
+  return (await db('events').first('id')) !== undefined;
+}
+
+export async function insertEvent(trx: Knex.Transaction, event: NewEvent): Promise<CatalogEvent> {
+  const [row] = (await trx('events')
+    .insert({
+      title: event.title,
+      description: event.description,
+      date: event.date,
+      location: event.location,
+      price: event.price,
+      image_url: event.imageUrl,
+      max_attendees: event.maxAttendees,
+      listed: event.listed,
+      search_text: searchTextOf(event),
+    })
+    .returning(COLUMNS)) as EventRow[];
+  return toEvent(row!);
+}
+
+/** Applies `changes` to `current` (read under lock) and keeps the search text in step with the new values. */
+export async function updateEvent(
+  trx: Knex.Transaction,
+  current: CatalogEvent,
+  changes: EventChanges,
+): Promise<CatalogEvent> {
+  const next = { ...current, ...changes };
+  const columns: Record<string, unknown> = {
+    title: next.title,
+    description: next.description,
+    date: next.date,
+    location: next.location,
+    price: next.price,
+    image_url: next.imageUrl,
+    max_attendees: next.maxAttendees,
+    listed: next.listed,
+    is_active: next.isActive,
+    search_text: searchTextOf(next),
+    updated_at: trx.fn.now(),
+  };
+  const [row] = (await trx('events').where({ id: current.id }).update(columns).returning(COLUMNS)) as EventRow[];
+  return toEvent(row!);
+}
+
+/** Deactivates an active event in one statement; undefined when it is missing or already inactive. */
+export async function deactivateEvent(trx: Knex.Transaction, id: string): Promise<CatalogEvent | undefined> {
+  const [row] = (await trx('events')
+    .where({ id, is_active: true })
+    .update({ is_active: false, updated_at: trx.fn.now() })
+    .returning(COLUMNS)) as EventRow[];
+  return row && toEvent(row);
+}
+
+/**
+ * Takes `quantity` spots in one conditional statement: the event must be active, still to come and have room.
+ * Concurrent callers queue on the row lock and each re-checks the condition against the committed count, so
+ * the limit holds however many arrive at once. Undefined when the condition fails.
+ */
+export async function takeSpots(
+  trx: Knex.Transaction,
+  id: string,
+  quantity: number,
+): Promise<CatalogEvent | undefined> {
+  const [row] = (await trx('events')
+    .where({ id, is_active: true })
+    .where('date', '>', trx.fn.now())
+    .where((condition) =>
+      condition.whereNull('max_attendees').orWhereRaw('current_attendees + ? <= max_attendees', [quantity]),
+    )
+    .update({ current_attendees: trx.raw('current_attendees + ?', [quantity]), updated_at: trx.fn.now() })
+    .returning(COLUMNS)) as EventRow[];
+  return row && toEvent(row);
+}
+
+/** Gives `quantity` spots back (the check constraint keeps the count from going below zero). */
+export async function returnSpots(trx: Knex.Transaction, id: string, quantity: number): Promise<CatalogEvent> {
+  const [row] = (await trx('events')
+    .where({ id })
+    .update({ current_attendees: trx.raw('current_attendees - ?', [quantity]), updated_at: trx.fn.now() })
+    .returning(COLUMNS)) as EventRow[];
+  return toEvent(row!);
+}

@@ -1,0 +1,58 @@
+import type { Knex } from '@ticketing/platform';
+
+export interface Hold {
+  id: string;
+  eventId: string;
+  quantity: number;
+  createdAt: Date;
+  releasedAt: Date | null;
+}
+
+interface HoldRow {
+  id: string;
+  event_id: string;
+  quantity: number;
+  created_at: Date;
+  released_at: Date | null;
+}
+
+const toHold = (row: HoldRow): Hold => ({
+  id: row.id,
+  eventId: row.event_id,
+  quantity: row.quantity,
+  createdAt: row.created_at,
+  releasedAt: row.released_at,
+});
+
+/**
+ * Records a hold for an existing event. False when the event does not exist or the hold id is taken; a
+ * concurrent insert of the same id waits for the other transaction and then reports the id as taken.
+ */
+export async function insertHold(
+  trx: Knex.Transaction,
+  hold: { id: string; eventId: string; quantity: number },
+): Promise<boolean> {
+  const result = await trx.raw<{ rows: unknown[] }>(
+    `insert into holds (id, event_id, quantity)
+     select ?::text, events.id, ?::integer from events where events.id = ?
+     on conflict (id) do nothing
+     returning id`,
+    [hold.id, hold.quantity, hold.eventId],
+  );
+  return result.rows.length === 1;
+}
+
+export async function findHold(db: Knex, id: string): Promise<Hold | undefined> {
+  const row = (await db<HoldRow>('holds').where({ id }).first()) as HoldRow | undefined;
+  return row && toHold(row);
+}
+
+/** Marks a hold of this event released in one conditional statement; undefined when there was nothing to release. */
+export async function releaseHold(trx: Knex.Transaction, id: string, eventId: string): Promise<Hold | undefined> {
+  const [row] = (await trx<HoldRow>('holds')
+    .where({ id, event_id: eventId })
+    .whereNull('released_at')
+    .update({ released_at: trx.fn.now() })
+    .returning('*')) as HoldRow[];
+  return row && toHold(row);
+}

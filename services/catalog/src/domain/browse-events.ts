@@ -1,0 +1,16 @@
+import { notFound } from '@ticketing/platform';
+import { findEvent, listUpcoming } from '../data/events-repository.ts';
+import { assertEventId, messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
+
+/** The public listing: upcoming, active and listed events, soonest first, optionally narrowed by a search. */
+export function listEvents(deps: Pick<CatalogDeps, 'db'>, search: { q?: string | undefined }): Promise<CatalogEvent[]> {
+  return listUpcoming(deps.db, search.q);
+}
+
+/** One active event by id, listed or not, past or not: a direct link keeps working. */
+export async function getEvent(deps: Pick<CatalogDeps, 'db'>, id: string): Promise<CatalogEvent> {
+  assertEventId(id);
+  const event = await findEvent(deps.db, id);
+  if (!event || !event.isActive) throw notFound(messages.eventNotFound);
+  return event;
+}

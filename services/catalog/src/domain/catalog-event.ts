@@ -1,0 +1,91 @@
+import type { Knex, Logger, Outbox } from '@ticketing/platform';
+import { badRequest, notFound } from '@ticketing/platform';
+import { catalogMessages, type EventPayload } from '@ticketing/proto';
+
+/** An event of the catalog as the use cases see it. */
+export interface CatalogEvent {
+  id: string;
+  title: string;
+  description: string;
+  date: Date;
+  location: string;
+  /** Decimal string with two places, as stored in `numeric(10,2)`: "150.00". */
+  price: string;
+  imageUrl: string | null;
+  maxAttendees: number | null;
+  currentAttendees: number;
+  isActive: boolean;
+  listed: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What every catalog use case needs. A transaction may stand in for `db`: the use case then nests in it. */
+export interface CatalogDeps {
+  db: Knex;
+  outbox: Outbox;
+  logger: Logger;
+}
+
+export const messages = {
+  ...catalogMessages,
+  invalidDate: 'Data inválida: use o formato ISO 8601 com fuso horário',
+  dateOutOfRange: 'Data fora do intervalo permitido (entre 2000 e 2100)',
+  invalidHoldId: 'Identificador de reserva inválido: use até 100 letras, números, "_", "-" ou ":"',
+  holdQuantityMismatch: 'Esta reserva já foi registrada com outra quantidade',
+  holdOtherEvent: 'Esta reserva já foi registrada para outro evento',
+  holdReleased: 'Esta reserva já foi liberada',
+  maxBelowCurrent: (max: number, current: number) =>
+    `Não é possível reduzir o limite para ${max} participantes: o evento já tem ${current} inscritos`,
+} as const;
+
+/** Spots still free: never below zero; null when the event has no limit. */
+export function remainingSpots(event: Pick<CatalogEvent, 'maxAttendees' | 'currentAttendees'>): number | null {
+  return event.maxAttendees === null ? null : Math.max(0, event.maxAttendees - event.currentAttendees);
+}
+
+const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HOLD_ID = /^[A-Za-z0-9_:-]{1,100}$/;
+
+/** An id that is not a UUID names no event: the caller sees "not found", never a database error. */
+export function assertEventId(id: string): void {
+  if (!EVENT_ID.test(id)) throw notFound(messages.eventNotFound);
+}
+
+export function assertHoldId(id: string): void {
+  if (!HOLD_ID.test(id)) throw badRequest(messages.invalidHoldId);
+}
+
+const EARLIEST = Date.UTC(2000, 0, 1);
+const LATEST = Date.UTC(2100, 0, 1);
+
+/**
+ * An ISO 8601 instant the database can store unchanged. A calendar day that does not exist (31 February)
+ * is refused rather than rolled over into the next month.
+ */
+export function parseEventDate(value: string): Date {
+  const date = new Date(value);
+  const parts = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (Number.isNaN(date.getTime()) || !parts) throw badRequest(messages.invalidDate);
+  const [, year, month, day] = parts.map(Number) as [number, number, number, number];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) throw badRequest(messages.invalidDate);
+  if (date.getTime() < EARLIEST || date.getTime() >= LATEST) throw badRequest(messages.dateOutOfRange);
+  return date;
+}
+
+/** Tells the other services what an event looks like now; written in the transaction that changed it. */
+export async function announceChange(outbox: Outbox, trx: Knex.Transaction, event: CatalogEvent): Promise<void> {
+  const payload: EventPayload<'event.changed'> = {
+    eventId: event.id,
+    title: event.title,
+    date: event.date.toISOString(),
+    location: event.location,
+    price: event.price,
+    isActive: event.isActive,
+    listed: event.listed,
+    maxAttendees: event.maxAttendees,
+    currentAttendees: event.currentAttendees,
+  };
+  await outbox.add(trx, 'event.changed', event.id, payload);
+}

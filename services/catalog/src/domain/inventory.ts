@@ -1,0 +1,81 @@
+import { conflict, notFound } from '@ticketing/platform';
+import { findEvent, returnSpots, takeSpots } from '../data/events-repository.ts';
+import { findHold, insertHold, releaseHold as markReleased, type Hold } from '../data/holds-repository.ts';
+import {
+  announceChange,
+  assertEventId,
+  assertHoldId,
+  messages,
+  type CatalogDeps,
+  type CatalogEvent,
+} from './catalog-event.ts';
+
+export interface HoldResult {
+  hold: Hold;
+  event: CatalogEvent;
+}
+
+/**
+ * Holds `quantity` spots of an event under the caller's id (an order, a courtesy redemption). The spots are
+ * taken by one conditional statement in the transaction that records the hold. Repeating a hold answers what
+ * the first one did without counting twice.
+ */
+export async function holdSpots(
+  deps: CatalogDeps,
+  request: { eventId: string; holdId: string; quantity: number },
+): Promise<HoldResult> {
+  const { eventId, holdId, quantity } = request;
+  assertEventId(eventId);
+  assertHoldId(holdId);
+  const result = await deps.db.transaction(async (trx) => {
+    const inserted = await insertHold(trx, { id: holdId, eventId, quantity });
+    if (!inserted) return { ...(await existingHold(trx, request)), created: false };
+    const event = await takeSpots(trx, eventId, quantity);
+    if (!event) {
+      const current = await findEvent(trx, eventId);
+      const reason = current!.isActive && current!.date.getTime() > Date.now() ? 'sold_out' : 'unavailable';
+      deps.logger.info({ eventId, holdId, quantity, reason }, 'hold refused');
+      throw conflict(reason === 'sold_out' ? messages.soldOut : messages.unavailable);
+    }
+    await announceChange(deps.outbox, trx, event);
+    return { hold: (await findHold(trx, holdId))!, event, created: true };
+  });
+  if (result.created) deps.logger.info({ eventId, holdId, quantity }, 'spots held');
+  return { hold: result.hold, event: result.event };
+}
+
+/** The answer to a repeated hold: the same hold again, or why this id cannot mean this request. */
+async function existingHold(
+  db: CatalogDeps['db'],
+  request: { eventId: string; holdId: string; quantity: number },
+): Promise<HoldResult> {
+  const hold = await findHold(db, request.holdId);
+  if (!hold) throw notFound(messages.eventNotFound);
+  if (hold.eventId !== request.eventId) throw conflict(messages.holdOtherEvent);
+  if (hold.quantity !== request.quantity) throw conflict(messages.holdQuantityMismatch);
+  if (hold.releasedAt) throw conflict(messages.holdReleased);
+  return { hold, event: (await findEvent(db, hold.eventId))! };
+}
+
+/** Gives a hold's spots back to the event; releasing it again changes nothing and answers the same. */
+export async function releaseHold(
+  deps: CatalogDeps,
+  request: { eventId: string; holdId: string },
+): Promise<HoldResult> {
+  const { eventId, holdId } = request;
+  assertEventId(eventId);
+  assertHoldId(holdId);
+  const result = await deps.db.transaction(async (trx) => {
+    const released = await markReleased(trx, holdId, eventId);
+    if (released) {
+      const event = await returnSpots(trx, eventId, released.quantity);
+      await announceChange(deps.outbox, trx, event);
+      return { hold: released, event, changed: true };
+    }
+    const hold = await findHold(trx, holdId);
+    if (!hold || hold.eventId !== eventId) throw notFound(messages.holdNotFound);
+    return { hold, event: (await findEvent(trx, eventId))!, changed: false };
+  });
+  if (result.changed) deps.logger.info({ eventId, holdId, quantity: result.hold.quantity }, 'hold released');
+  return { hold: result.hold, event: result.event };
+}

@@ -1,0 +1,40 @@
+import { Router } from '@koa/router';
+import { parseInput, requireAdmin, type TokenVerifier } from '@ticketing/platform';
+import { createEventSchema, eventSearchSchema, updateEventSchema } from '@ticketing/proto';
+import type { CatalogDeps } from '../domain/catalog-event.ts';
+import { getEvent, listEvents } from '../domain/browse-events.ts';
+import { createEvent, deactivateEvent, updateEvent } from '../domain/manage-events.ts';
+
+import { toEventView } from './views.ts';
+
+/** The public catalog and its administration, routed by the gateway under /api. */
+export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier): Router {
+  const router = new Router({ prefix: '/api/events' });
+  const admin = requireAdmin(verifyToken);
+
+  router.get('/', async (ctx) => {
+    const search = parseInput(eventSearchSchema, ctx.query);
+    ctx.body = (await listEvents(deps, search)).map(toEventView);
+  });
+
+  router.get('/:id', async (ctx) => {
+    ctx.body = toEventView(await getEvent(deps, ctx.params.id!));
+  });
+
+  router.post('/', admin, async (ctx) => {
+    const input = parseInput(createEventSchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = toEventView(await createEvent(deps, input));
+  });
+
+  router.patch('/:id', admin, async (ctx) => {
+    const input = parseInput(updateEventSchema, ctx.request.body);
+    ctx.body = toEventView(await updateEvent(deps, ctx.params.id!, input));
+  });
+
+  router.delete('/:id', admin, async (ctx) => {
+    ctx.body = toEventView(await deactivateEvent(deps, ctx.params.id!));
+  });
+
+  return router;
+}

@@ -1,0 +1,19 @@
+import { Router } from '@koa/router';
+import { defineService } from '@ticketing/platform';
+import { catalogMigrations } from './data/migrations.ts';
+import { eventRoutes } from './http/events-routes.ts';
+import { holdRoutes } from './http/holds-routes.ts';
+
+/** Events, their listing and search, and the inventory of spots held against them. */
+export const catalogService = defineService({
+  name: 'catalog',
+  migrations: catalogMigrations,
+  setup({ db, outbox, logger, verifyToken }) {
+    const deps = { db, outbox, logger };
+    const router = new Router();
+    for (const routes of [eventRoutes(deps, verifyToken), holdRoutes(deps)]) {
+      router.use(routes.routes());
+    }
+    return { router };
+  },
+});

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { EventView } from '@ticketing/proto';
+import { captureLogs, createTestIssuer, startTestService, type TestService } from '@ticketing/platform/testing';
+import { catalogService } from '../src/index.ts';
+
+export const DAY = 24 * 60 * 60 * 1000;
+
+/** An ISO instant `days` from now (negative for the past). */
+export const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+
+export interface Catalog {
+  service: TestService<unknown>;
+  logs: ReturnType<typeof captureLogs>;
+  adminToken: string;
+  userToken: string;
+  request(method: string, path: string, options?: { body?: unknown; raw?: string; token?: string }): Promise<Response>;
+  /** Creates an event as an administrator through the API and returns what it answered. */
+  createEvent(fields?: Record<string, unknown>): Promise<EventView>;
+  /** The `event.changed` payloads written for an event, oldest first. */
+  changes(eventId: string): Promise<Record<string, unknown>[]>;
+}
+
+/** The catalog running in-process against real PostgreSQL and Redis, with an issuer for admin and user tokens. */
+export async function startCatalog(): Promise<Catalog> {
+  const issuer = await createTestIssuer();
+  const logs = captureLogs();
+  const service = await startTestService(catalogService, {
+    verifyToken: issuer.verifyToken,
+    logStream: logs.stream,
+    env: { LOG_LEVEL: 'info' },
+  });
+  const adminToken = await issuer.sign({ isAdmin: true, name: 'Admin' });
+  const userToken = await issuer.sign({ isAdmin: false });
+
+  const request: Catalog['request'] = (method, path, options = {}) => {
+    const headers: Record<string, string> = {};
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return fetch(service.url + path, { method, headers, body });
+  };
+
+  return {
+    service,
+    logs,
+    adminToken,
+    userToken,
+    request,
+    async createEvent(fields = {}) {
+      const response = await request('POST', '/api/events', {
+        token: adminToken,
+        body: {
+          title: `Evento ${randomUUID()}`,
+          description: 'Um encontro para profissionais da indústria farmacêutica.',
+          date: inDays(30),
+          location: 'São Paulo – SP',
+          price: '150.00',
+          ...fields,
+        },
+      });
+      if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+      return (await response.json()) as EventView;
+    },
+    async changes(eventId) {
+      const rows = await service.db('outbox').where({ key: eventId }).orderBy('seq');
+      return rows.map((row: { topic: string; envelope: { type: string; payload: Record<string, unknown> } }) => {
+        expect(row.topic).toBe('event.changed');
+        expect(row.envelope.type).toBe('event.changed');
+        return row.envelope.payload;
+      });
+    },
+  };
+}
