@@ -85,7 +85,10 @@ RUN apt-get update \
 ARG APP_DIR
 ARG ENTRY
 ARG PORT=3000
+# The gateway's /healthz reports every service, so its own liveness is /readyz.
+ARG HEALTHCHECK_PATH=/healthz
 ENV NODE_ENV=production \
+    HEALTHCHECK_PATH=${HEALTHCHECK_PATH} \
     APP_DIR=${APP_DIR} \
     APP_ENTRY=${ENTRY} \
     PORT=${PORT}
@@ -98,7 +101,7 @@ USER node
 EXPOSE ${PORT}
 
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+process.env.HEALTHCHECK_PATH,{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # Exec form cannot expand build arguments: the entry was persisted in APP_ENTRY.

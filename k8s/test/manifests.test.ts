@@ -589,7 +589,8 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     expect(containerPortNumber(container, 'http')).toBe(app.port);
     expect(envValue(container, 'PORT')).toEqual({ name: 'PORT', value: String(app.port) });
 
-    expect(container.livenessProbe?.httpGet?.path).toBe('/healthz');
+    // The gateway's /healthz reports every service, so a service outage must not restart gateways.
+    expect(container.livenessProbe?.httpGet?.path).toBe(app.name === 'gateway' ? '/readyz' : '/healthz');
     expect(containerPortNumber(container, container.livenessProbe.httpGet.port)).toBe(app.port);
     expect(container.readinessProbe?.httpGet?.path).toBe('/readyz');
     expect(containerPortNumber(container, container.readinessProbe.httpGet.port)).toBe(app.port);
@@ -849,7 +850,8 @@ describe('docker-compose.yml', () => {
     }
 
     expect(Array.isArray(service.healthcheck?.test)).toBe(true);
-    expect(service.healthcheck.test.join(' ')).toContain('/healthz');
+    expect(service.healthcheck.test.join(' ')).toContain('process.env.HEALTHCHECK_PATH');
+    if (app.name === 'gateway') expect(service.build.args.HEALTHCHECK_PATH).toBe('/readyz');
     expect(service.healthcheck.disable).not.toBe(true);
 
     const dependsOn: Obj = service.depends_on;
@@ -913,7 +915,8 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/NODE_ENV=production/);
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*\/healthz/m);
+    expect(dockerfile).toMatch(/^ARG HEALTHCHECK_PATH=\/healthz$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n?.*process\.env\.HEALTHCHECK_PATH/m);
     expect(dockerfile).toMatch(/^CMD \[.*APP_ENTRY.*\]$/m);
   });
 });

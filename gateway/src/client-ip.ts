@@ -1,0 +1,24 @@
+import { isIPv6 } from 'node:net';
+import type { Context } from 'koa';
+
+/**
+ * The caller's address. Koa reads the socket address, or the X-Forwarded-For entries added by the
+ * trusted proxies when TRUST_PROXY says there are some (the app is built with `proxy`/`maxIpsCount`).
+ */
+export function clientIp(ctx: Context): string {
+  const ip = ctx.ip || ctx.req.socket.remoteAddress || '';
+  return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice('::ffff:'.length) : ip;
+}
+
+/** IPv4 addresses count one by one; an IPv6 client usually owns a whole /64, so it counts as one. */
+export function addressGroup(ip: string): string {
+  if (!isIPv6(ip)) return ip;
+  const [head = '', tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group || '0', 16).toString(16))
+    .join(':')}::/64`;
+}

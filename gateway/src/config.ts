@@ -1,0 +1,46 @@
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { baseConfigSchema } from '@ticketing/platform';
+import { z } from 'zod';
+
+/** The repository root (the image's working directory): relative paths in the settings start here. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** An empty variable (`CATALOG_URL=`) means the same as an absent one. */
+const blankAsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+/** Base URL of a service; absent when that service does not run in this deployment. */
+const upstreamUrl = z.preprocess(
+  blankAsUnset,
+  z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://catalog:3002' }).optional(),
+);
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const gatewayConfigSchema = baseConfigSchema
+  .pick({ HOST: true, REDIS_URL: true, REDIS_PREFIX: true, LOG_LEVEL: true })
+  .extend({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    IDENTITY_URL: upstreamUrl,
+    CATALOG_URL: upstreamUrl,
+    ORDERS_URL: upstreamUrl,
+    PAYMENTS_URL: upstreamUrl,
+    COURTESY_URL: upstreamUrl,
+    TICKETS_VERIFIER_URL: upstreamUrl,
+    /** Builds of the frontends; it may not exist yet (the placeholder page is served meanwhile). */
+    STATIC_DIR: z
+      .string()
+      .min(1)
+      .default('frontends/dist')
+      .transform((dir) => (isAbsolute(dir) ? dir : resolve(REPO_ROOT, dir))),
+    AUTH_RATE_LIMIT_POINTS: positiveInt(20),
+    AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+    PROXY_TIMEOUT_MS: positiveInt(30_000),
+    /**
+     * How many proxies in front of the gateway append a trusted X-Forwarded-For entry (0: the gateway
+     * is the edge and the client is the socket address; 1: e.g. behind one ingress controller).
+     */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  });
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -1,0 +1,129 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import {
+  createLogger,
+  createMetrics,
+  createRedis,
+  errorMiddleware,
+  observe,
+  requestId,
+  type Logger,
+  type Metrics,
+  type Redis,
+} from '@ticketing/platform';
+import type { GatewayConfig } from './config.ts';
+import { gatewayEndpoints } from './health.ts';
+import { apiProxy, apiRoutes, createConnectionPools, NOT_FOUND_MESSAGE } from './proxy.ts';
+import { authRateLimit } from './rate-limit.ts';
+import { configuredUpstreams } from './routes.ts';
+import { PUBLIC_DIR, staticSite } from './static.ts';
+
+export interface GatewayOptions {
+  /** Where the JSON logs go (stdout by default). */
+  logStream?: Parameters<typeof createLogger>[2];
+  /** The folder with the placeholder page and `images/` (the gateway's `public` folder by default). */
+  publicDir?: string;
+}
+
+export interface RunningGateway {
+  server: Server;
+  url: string;
+  logger: Logger;
+  metrics: Metrics;
+  close(): Promise<void>;
+}
+
+/** In-flight requests get this long to finish when the gateway stops. */
+const DRAIN_MS = 10_000;
+
+/** Closes the Redis connection, whether it is up or waiting to reconnect after an outage. */
+async function disconnect(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') {
+    await redis.quit().catch(() => redis.disconnect());
+    return;
+  }
+  // While ioredis waits to reconnect its socket is already closed, yet `disconnect()` would still arm a
+  // 2 s timer to force that socket shut, keeping the process alive for nothing. Drop the dead socket first.
+  const connector = (redis as unknown as { connector?: { stream?: { destroyed?: boolean } } }).connector;
+  if (connector?.stream?.destroyed) connector.stream = undefined;
+  redis.disconnect();
+}
+
+/** Starts the gateway: request ids, logs and metrics, health, `/api` routing, rate limits and proxy, then the site. */
+export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
+  const logger = createLogger('gateway', config.LOG_LEVEL, options.logStream);
+  const metrics = createMetrics('gateway');
+  const upstreams = configuredUpstreams(config);
+  const pools = createConnectionPools();
+  const redis = createRedis(config.REDIS_URL, config.REDIS_PREFIX);
+  let stopping = false;
+
+  // ioredis reconnects by itself; report an outage once, not on every attempt.
+  let redisDown = false;
+  redis.on('error', (error) => {
+    if (!redisDown) logger.warn({ err: error }, 'redis unavailable: rate limits fall back to memory');
+    redisDown = true;
+  });
+  redis.on('ready', () => {
+    if (redisDown) logger.info('redis available again');
+    redisDown = false;
+  });
+  // Starting without Redis is allowed: the limiter has an in-memory fallback.
+  await redis.connect().catch(() => {});
+
+  const app = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
+  app.silent = true;
+  app.use(requestId());
+  app.use(observe(logger, metrics));
+  app.use(errorMiddleware(logger));
+  app.use(gatewayEndpoints({ upstreams, pools, metrics, stopping: () => stopping }));
+  // No body parser anywhere before the proxy: bodies stream through untouched.
+  app.use(apiRoutes(upstreams));
+  app.use(
+    authRateLimit({
+      redis,
+      points: config.AUTH_RATE_LIMIT_POINTS,
+      windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS,
+      logger,
+    }),
+  );
+  app.use(apiProxy({ pools, timeoutMs: config.PROXY_TIMEOUT_MS, logger }));
+  app.use(staticSite({ staticDir: config.STATIC_DIR, publicDir: options.publicDir ?? PUBLIC_DIR }));
+  app.use((ctx) => {
+    ctx.status = 404;
+    ctx.body = { message: NOT_FOUND_MESSAGE };
+  });
+
+  const server = app.listen(config.PORT, config.HOST);
+  try {
+    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  } catch (error) {
+    pools.destroy();
+    redis.disconnect();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  logger.info({ port, services: [...upstreams.keys()], staticDir: config.STATIC_DIR }, 'gateway listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    logger,
+    metrics,
+    close() {
+      closing ??= (async () => {
+        // Refuse new work, let in-flight requests finish briefly, then release everything.
+        stopping = true;
+        const stopped = new Promise((resolve) => server.close(resolve));
+        server.closeIdleConnections();
+        await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+        server.closeAllConnections();
+        pools.destroy();
+        await disconnect(redis);
+      })();
+      return closing;
+    },
+  };
+}

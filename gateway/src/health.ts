@@ -1,0 +1,69 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Middleware } from 'koa';
+import type { Metrics } from '@ticketing/platform';
+import type { ConnectionPools } from './proxy.ts';
+import type { Upstream, UpstreamName } from './routes.ts';
+
+export const UPSTREAM_CHECK_TIMEOUT_MS = 1500;
+
+type ServiceState = 'ok' | 'down';
+
+/** Asks a service's own readiness endpoint; anything but a 2xx within the time limit counts as down. */
+function checkReady(upstream: Upstream, pools: ConnectionPools, timeoutMs: number): Promise<ServiceState> {
+  const url = new URL('readyz', upstream.url.href.endsWith('/') ? upstream.url : `${upstream.url.href}/`);
+  const get = url.protocol === 'https:' ? https.get : http.get;
+  return new Promise((resolve) => {
+    const request = get(url, { agent: pools.for(url), signal: AbortSignal.timeout(timeoutMs) }, (response) => {
+      response.resume();
+      const status = response.statusCode ?? 0;
+      resolve(status >= 200 && status < 300 ? 'ok' : 'down');
+    });
+    request.once('error', () => resolve('down'));
+  });
+}
+
+export interface HealthOptions {
+  upstreams: Map<UpstreamName, Upstream>;
+  pools: ConnectionPools;
+  metrics: Metrics;
+  /** True once the gateway has started to shut down. */
+  stopping: () => boolean;
+  checkTimeoutMs?: number;
+}
+
+/**
+ * The gateway's own endpoints:
+ * - `/healthz`: every configured service's readiness, checked in parallel (503 "degraded" while one is down);
+ * - `/readyz`: this gateway process takes requests (503 while it shuts down);
+ * - `/metrics`: Prometheus metrics of the gateway.
+ */
+export function gatewayEndpoints({
+  upstreams,
+  pools,
+  metrics,
+  stopping,
+  checkTimeoutMs = UPSTREAM_CHECK_TIMEOUT_MS,
+}: HealthOptions): Middleware {
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === '/healthz') {
+      const list = [...upstreams.values()];
+      const states = await Promise.all(list.map((upstream) => checkReady(upstream, pools, checkTimeoutMs)));
+      const services = Object.fromEntries(list.map((upstream, i) => [upstream.name, states[i]]));
+      const healthy = states.every((state) => state === 'ok');
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = healthy ? 200 : 503;
+      ctx.body = { status: healthy ? 'ok' : 'degraded', services };
+    } else if (ctx.path === '/readyz') {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.status = stopping() ? 503 : 200;
+      ctx.body = { status: stopping() ? 'stopping' : 'ok' };
+    } else if (ctx.path === '/metrics') {
+      ctx.type = metrics.registry.contentType;
+      ctx.body = await metrics.registry.metrics();
+    } else {
+      return next();
+    }
+  };
+}

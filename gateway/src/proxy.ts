@@ -1,0 +1,137 @@
+import http from 'node:http';
+import https from 'node:https';
+import { ProxyServer } from 'http-proxy-3';
+import type { Context, Middleware } from 'koa';
+import { AppError, type Logger } from '@ticketing/platform';
+import { clientIp } from './client-ip.ts';
+import { findRoute, isApiPath, type Upstream, type UpstreamName } from './routes.ts';
+
+export const UNAVAILABLE_MESSAGE = 'Serviço temporariamente indisponível. Tente novamente em instantes.';
+export const NOT_FOUND_MESSAGE = 'Rota não encontrada';
+
+/** Headers a client could send to pose as someone else; the gateway writes its own values instead. */
+const CLIENT_FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+];
+
+/** Connections to the services are reused (one pool per protocol) instead of opened per request. */
+export function createConnectionPools() {
+  const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64 };
+  const pools = { http: new http.Agent(options), https: new https.Agent(options) };
+  return {
+    for: (url: URL) => (url.protocol === 'https:' ? pools.https : pools.http),
+    destroy() {
+      pools.http.destroy();
+      pools.https.destroy();
+    },
+  };
+}
+
+export type ConnectionPools = ReturnType<typeof createConnectionPools>;
+
+/** The path a service would receive for this URL: the proxy resolves `.`/`..` segments (also `%2e`, `\`). */
+function resolvedPath(url: string): string | undefined {
+  try {
+    return new URL(url, 'http://gateway.invalid').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+function isPlainSegment(segment: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return false;
+  }
+  return decoded !== '.' && decoded !== '..' && !/[/\\]/.test(decoded);
+}
+
+/**
+ * True when the path means the same to the gateway and to every service behind it: no dot segments
+ * and no encoded slashes that a later decoding could turn into a way out of `/api`.
+ */
+export function isPlainPath(url: string, path: string): boolean {
+  return resolvedPath(url) === path && path.split('/').every(isPlainSegment);
+}
+
+/**
+ * Decides which service answers an `/api` request, before anything else looks at it: unknown paths
+ * get 404 and a service missing from this deployment 503, as `{ message }`. The chosen service is
+ * left in `ctx.state.upstream` for the proxy.
+ */
+export function apiRoutes(upstreams: Map<UpstreamName, Upstream>): Middleware {
+  return async (ctx, next) => {
+    if (!isApiPath(ctx.path)) return next();
+    // A path the service would read differently (`/api/events/../../internal/x`) is refused, never resolved.
+    const route = isPlainPath(ctx.url, ctx.path) ? findRoute(ctx.path) : undefined;
+    if (!route) throw new AppError(404, NOT_FOUND_MESSAGE);
+    // Metrics and logs are labelled by service, not by raw path (ids would explode the label space).
+    (ctx as { _matchedRoute?: string })._matchedRoute = route.upstream;
+    const upstream = upstreams.get(route.upstream);
+    if (!upstream) throw new AppError(503, UNAVAILABLE_MESSAGE);
+    ctx.state.upstream = upstream;
+    return next();
+  };
+}
+
+export interface ProxyOptions {
+  pools: ConnectionPools;
+  timeoutMs: number;
+  logger: Logger;
+}
+
+/**
+ * Forwards the request to the service `apiRoutes` chose, streaming both bodies (no body parser runs
+ * before this). A service that does not answer (refused, reset, timed out) gives 502 `{ message }`;
+ * a client that goes away aborts the request to the service.
+ */
+export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware {
+  const proxy = new ProxyServer({ proxyTimeout: timeoutMs, xfwd: false, changeOrigin: false });
+
+  // A service that dies in the middle of a response: the client must see a broken response, not a hang.
+  proxy.on('proxyRes', (proxyRes, _req, res) => {
+    proxyRes.once('close', () => {
+      if (!proxyRes.complete) res.destroy();
+    });
+  });
+  // The client left: http-proxy-3 already destroyed the request to the service; nothing to answer.
+  proxy.on('econnreset', () => {});
+  proxy.on('error', (error) => logger.warn({ err: error }, 'proxy error'));
+
+  function forward(ctx: Context, upstream: Upstream): Promise<void> {
+    const { req, res } = ctx;
+    for (const header of CLIENT_FORWARDING_HEADERS) delete req.headers[header];
+    req.headers['x-request-id'] = String(ctx.state.requestId);
+    req.headers['x-forwarded-for'] = clientIp(ctx);
+    req.headers['x-forwarded-proto'] = ctx.protocol;
+    req.headers['x-forwarded-host'] = ctx.host;
+    ctx.respond = false;
+
+    return new Promise<void>((resolve, reject) => {
+      res.once('close', () => resolve());
+      proxy.web(req, res, { target: upstream.url, agent: pools.for(upstream.url) }, (error) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (res.headersSent || res.destroyed) {
+          logger.warn({ err: error, code, upstream: upstream.name }, 'upstream failed during the response');
+          res.destroy();
+          return;
+        }
+        logger.warn({ err: error, code, upstream: upstream.name, path: ctx.path }, 'upstream unavailable');
+        ctx.respond = true;
+        reject(new AppError(502, UNAVAILABLE_MESSAGE));
+      });
+    });
+  }
+
+  return async (ctx, next) => {
+    const upstream = ctx.state.upstream as Upstream | undefined;
+    if (!upstream) return next();
+    await forward(ctx, upstream);
+  };
+}

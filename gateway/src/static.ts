@@ -1,0 +1,70 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Middleware } from 'koa';
+import serve from 'koa-static';
+import { AppError } from '@ticketing/platform';
+import { NOT_FOUND_MESSAGE } from './proxy.ts';
+
+/** Files shipped with the gateway: the placeholder page and the events' images. */
+export const PUBLIC_DIR = fileURLToPath(new URL('../public/', import.meta.url));
+
+/** Event images change rarely and are referenced by URL from the catalog: let browsers keep them. */
+export const IMAGE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export interface StaticOptions {
+  staticDir: string;
+  publicDir: string;
+}
+
+/**
+ * The pages: files of the frontend builds (`STATIC_DIR`), `/images/...` from the gateway's public
+ * folder with long cache headers, and for every other page path (`/`, `/eventos`, `/event/42`) the
+ * application's index, so the browser router takes over. Until the frontends are built that index is
+ * the gateway's placeholder page.
+ */
+export function staticSite({ staticDir, publicDir }: StaticOptions): Middleware {
+  const builds = serve(staticDir, { index: false });
+  const images = serve(publicDir, { index: false, maxAge: IMAGE_MAX_AGE_MS });
+  const publicFiles = serve(publicDir, { index: false });
+  // The shell owns the router; its build may sit at the root of STATIC_DIR or in its own folder.
+  const indexCandidates = [
+    join(staticDir, 'index.html'),
+    join(staticDir, 'shell', 'index.html'),
+    join(publicDir, 'index.html'),
+  ];
+
+  const notFound = () => {
+    throw new AppError(404, NOT_FOUND_MESSAGE);
+  };
+
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    (ctx as { _matchedRoute?: string })._matchedRoute = 'static';
+    if (ctx.path.startsWith('/images/')) return images(ctx, notFound);
+
+    await builds(ctx, () => publicFiles(ctx, async () => {}));
+    if (ctx.body != null) return;
+
+    // A missing file (`/assets/app.js`) is a 404; only page paths fall back to the index.
+    if (extname(ctx.path) !== '') return notFound();
+    for (const candidate of indexCandidates) {
+      if (await isFile(candidate)) {
+        ctx.set('Cache-Control', 'no-cache');
+        ctx.type = 'html';
+        ctx.body = createReadStream(candidate);
+        return;
+      }
+    }
+    return notFound();
+  };
+}

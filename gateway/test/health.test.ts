@@ -1,0 +1,100 @@
+import { uniqueName } from '@ticketing/platform/testing';
+import type { RunningGateway } from '../src/gateway.ts';
+import {
+  deleteRedisKeys,
+  startAllFakeServices,
+  startFakeService,
+  startGateway,
+  upstreamEnv,
+  type FakeService,
+} from './support.ts';
+
+const prefix = `${uniqueName('gateway_health')}:`;
+const ALL = ['identity', 'catalog', 'orders', 'payments', 'courtesy', 'tickets-verifier'];
+let services: Record<string, FakeService>;
+let gateway: RunningGateway;
+let partial: RunningGateway;
+
+beforeAll(async () => {
+  services = await startAllFakeServices();
+  gateway = await startGateway({ ...upstreamEnv(services), REDIS_PREFIX: prefix });
+  partial = await startGateway({
+    CATALOG_URL: services.catalog!.url,
+    ORDERS_URL: services.orders!.url,
+    REDIS_PREFIX: prefix,
+  });
+});
+afterAll(async () => {
+  await gateway?.close();
+  await partial?.close();
+  await Promise.all(Object.values(services ?? {}).map((service) => service.stop()));
+  await deleteRedisKeys(prefix);
+});
+
+const allOk = () => Object.fromEntries(ALL.map((name) => [name, 'ok']));
+
+async function health(base: string) {
+  const response = await fetch(`${base}/healthz`);
+  return { status: response.status, body: await response.json(), cacheControl: response.headers.get('cache-control') };
+}
+
+test('healthz is 200 with every configured service ok, asking each service once', async () => {
+  const before = Object.values(services).map((service) => service.readyChecks);
+  const { status, body, cacheControl } = await health(gateway.url);
+  expect(status).toBe(200);
+  expect(body).toEqual({ status: 'ok', services: allOk() });
+  expect(cacheControl).toBe('no-store');
+  expect(Object.values(services).map((service) => service.readyChecks)).toEqual(before.map((n) => n + 1));
+});
+
+test('a service missing from the deployment is not checked', async () => {
+  const { status, body } = await health(partial.url);
+  expect(status).toBe(200);
+  expect(body).toEqual({ status: 'ok', services: { catalog: 'ok', orders: 'ok' } });
+});
+
+test('a stopped service makes healthz 503 "degraded" with that service "down", until it is back', async () => {
+  const catalog = services.catalog!;
+  await catalog.stop();
+  const down = await health(gateway.url);
+  expect(down.status).toBe(503);
+  expect(down.body).toEqual({ status: 'degraded', services: { ...allOk(), catalog: 'down' } });
+
+  services.catalog = await startFakeService('catalog', catalog.port);
+  const back = await health(gateway.url);
+  expect(back.status).toBe(200);
+  expect(back.body).toEqual({ status: 'ok', services: allOk() });
+});
+
+test('a service that says it is not ready, or does not answer in time, counts as down', async () => {
+  services.payments!.readiness = 'not-ready';
+  services.courtesy!.readiness = 'hang';
+  try {
+    const { status, body } = await health(gateway.url);
+    expect(status).toBe(503);
+    expect(body).toEqual({ status: 'degraded', services: { ...allOk(), payments: 'down', courtesy: 'down' } });
+  } finally {
+    services.payments!.readiness = 'ready';
+    services.courtesy!.readiness = 'ready';
+  }
+});
+
+test('readyz says the gateway itself takes requests, whatever the services', async () => {
+  services.orders!.readiness = 'not-ready';
+  try {
+    const response = await fetch(`${gateway.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  } finally {
+    services.orders!.readiness = 'ready';
+  }
+});
+
+test('metrics of the gateway are served at /metrics', async () => {
+  const response = await fetch(`${gateway.url}/metrics`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/text\/plain/);
+  const text = await response.text();
+  expect(text).toContain('http_request_duration_seconds');
+  expect(text).toMatch(/http_requests_total\{[^}]*route="\/healthz"[^}]*\}/);
+});

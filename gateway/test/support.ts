@@ -1,0 +1,233 @@
+import { createHash } from 'node:crypto';
+import http, { type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import Koa from 'koa';
+import { loadConfig } from '@ticketing/platform';
+import { TEST_REDIS_URL } from '@ticketing/platform/testing';
+import { gatewayConfigSchema } from '../src/config.ts';
+import { createGateway, type GatewayOptions, type RunningGateway } from '../src/gateway.ts';
+
+/** What a stand-in service saw of one request. */
+export interface Hit {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  bodyLength: number;
+  bodySha256: string;
+}
+
+/** The JSON a stand-in service answers with: who it is and what it received. */
+export interface Echo {
+  upstream: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  bodyLength: number;
+  bodySha256: string;
+}
+
+export interface FakeService {
+  name: string;
+  url: string;
+  port: number;
+  hits: Hit[];
+  /** Bytes received so far, by the request's `x-test-id`. */
+  received: Map<string, number>;
+  /** `x-test-id`s of requests whose caller went away before the answer. */
+  abandoned: string[];
+  readyChecks: number;
+  /** What `/readyz` does: answer 200, answer 503, or never answer. */
+  readiness: 'ready' | 'not-ready' | 'hang';
+  stop(): Promise<void>;
+}
+
+/**
+ * A small real Koa server standing in for one service. It echoes its name, the method, URL, headers
+ * and body it received. Request headers steer it: `x-echo-status` (answer with that status),
+ * `x-echo-cookies` (set two cookies), `x-echo-hang` (never answer), `x-echo-break` (die mid-answer).
+ */
+export async function startFakeService(name: string, port = 0): Promise<FakeService> {
+  const app = new Koa();
+  const service: FakeService = {
+    name,
+    url: '',
+    port: 0,
+    hits: [],
+    received: new Map(),
+    abandoned: [],
+    readyChecks: 0,
+    readiness: 'ready',
+    stop: async () => {},
+  };
+
+  app.use(async (ctx) => {
+    if (ctx.path === '/readyz') {
+      service.readyChecks += 1;
+      if (service.readiness === 'hang') {
+        ctx.respond = false;
+        return;
+      }
+      ctx.status = service.readiness === 'ready' ? 200 : 503;
+      ctx.body = { status: service.readiness === 'ready' ? 'ok' : 'down' };
+      return;
+    }
+    const testId = ctx.get('x-test-id');
+    const hash = createHash('sha256');
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      length += chunk.length;
+      if (length <= 65_536) chunks.push(chunk);
+      if (testId) service.received.set(testId, length);
+    }
+    const hit: Hit = {
+      method: ctx.method,
+      url: ctx.url,
+      headers: { ...ctx.headers },
+      bodyLength: length,
+      bodySha256: hash.digest('hex'),
+    };
+    service.hits.push(hit);
+
+    if (ctx.get('x-echo-hang')) {
+      ctx.res.once('close', () => {
+        if (!ctx.res.writableFinished) service.abandoned.push(testId);
+      });
+      ctx.respond = false;
+      return;
+    }
+    if (ctx.get('x-echo-break')) {
+      // Starts a long answer, then the process "dies" in the middle of it.
+      ctx.res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000000' });
+      ctx.res.write('começo da resposta', () => ctx.req.socket.destroy());
+      ctx.respond = false;
+      return;
+    }
+    if (ctx.get('x-echo-cookies')) {
+      ctx.append('Set-Cookie', ['sid=abc; Path=/; HttpOnly', 'theme=dark; Path=/; SameSite=Lax']);
+    }
+    ctx.set('x-upstream', name);
+    ctx.status = Number(ctx.get('x-echo-status')) || 200;
+    if (ctx.status !== 204 && ctx.status !== 304) {
+      const echo: Echo = {
+        upstream: name,
+        method: hit.method,
+        url: hit.url,
+        headers: ctx.headers as Record<string, string>,
+        body: length <= 65_536 ? Buffer.concat(chunks).toString('utf8') : undefined,
+        bodyLength: hit.bodyLength,
+        bodySha256: hit.bodySha256,
+      };
+      ctx.body = echo;
+    }
+  });
+
+  const server: Server = app.listen(port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  service.port = (server.address() as AddressInfo).port;
+  service.url = `http://127.0.0.1:${service.port}`;
+  service.stop = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return service;
+}
+
+/** A port nothing listens on: a configured service that is down. */
+export async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Starts the gateway on a free port with the machine's Redis; `env` adds or overrides settings. */
+export function startGateway(env: Record<string, string>, options: GatewayOptions = {}): Promise<RunningGateway> {
+  const config = loadConfig(gatewayConfigSchema, {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    REDIS_URL: TEST_REDIS_URL,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
+  });
+  return createGateway(config, options);
+}
+
+/** The gateway settings that point every service at its stand-in. */
+export function upstreamEnv(services: Record<string, FakeService>): Record<string, string> {
+  const keys: Record<string, string> = {
+    identity: 'IDENTITY_URL',
+    catalog: 'CATALOG_URL',
+    orders: 'ORDERS_URL',
+    payments: 'PAYMENTS_URL',
+    courtesy: 'COURTESY_URL',
+    'tickets-verifier': 'TICKETS_VERIFIER_URL',
+  };
+  return Object.fromEntries(Object.entries(services).map(([name, service]) => [keys[name]!, service.url]));
+}
+
+export async function startAllFakeServices(): Promise<Record<string, FakeService>> {
+  const names = ['identity', 'catalog', 'orders', 'payments', 'courtesy', 'tickets-verifier'];
+  const services = await Promise.all(names.map((name) => startFakeService(name)));
+  return Object.fromEntries(services.map((service) => [service.name, service]));
+}
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A request sent exactly as written (fetch would clean up `..` in the path before sending). */
+export function rawRequest(
+  base: string,
+  path: string,
+  { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ hostname, port, path, method, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks).toString(),
+        }),
+      );
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** Removes every Redis key a test file wrote under its prefix. */
+export async function deleteRedisKeys(prefix: string): Promise<void> {
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function redisKeys(prefix: string): Promise<string[]> {
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    return await redis.keys(`${prefix}*`);
+  } finally {
+    redis.disconnect();
+  }
+}
