@@ -5,8 +5,10 @@ import { Redis } from 'ioredis';
 import Koa from 'koa';
 import { loadConfig } from '@ticketing/platform';
 import { TEST_REDIS_URL } from '@ticketing/platform/testing';
+export { deleteRedisKeys } from '@ticketing/platform/testing';
 import { gatewayConfigSchema } from '../src/config.ts';
 import { createGateway, type GatewayOptions, type RunningGateway } from '../src/gateway.ts';
+import { UPSTREAMS } from '../src/routes.ts';
 
 /** What a stand-in service saw of one request. */
 export interface Hit {
@@ -160,20 +162,13 @@ export function startGateway(env: Record<string, string>, options: GatewayOption
 
 /** The gateway settings that point every service at its stand-in. */
 export function upstreamEnv(services: Record<string, FakeService>): Record<string, string> {
-  const keys: Record<string, string> = {
-    identity: 'IDENTITY_URL',
-    catalog: 'CATALOG_URL',
-    orders: 'ORDERS_URL',
-    payments: 'PAYMENTS_URL',
-    courtesy: 'COURTESY_URL',
-    'tickets-verifier': 'TICKETS_VERIFIER_URL',
-  };
-  return Object.fromEntries(Object.entries(services).map(([name, service]) => [keys[name]!, service.url]));
+  return Object.fromEntries(
+    Object.entries(services).map(([name, service]) => [UPSTREAMS[name as keyof typeof UPSTREAMS], service.url]),
+  );
 }
 
 export async function startAllFakeServices(): Promise<Record<string, FakeService>> {
-  const names = ['identity', 'catalog', 'orders', 'payments', 'courtesy', 'tickets-verifier'];
-  const services = await Promise.all(names.map((name) => startFakeService(name)));
+  const services = await Promise.all(Object.keys(UPSTREAMS).map((name) => startFakeService(name)));
   return Object.fromEntries(services.map((service) => [service.name, service]));
 }
 
@@ -206,21 +201,6 @@ export function rawRequest(
     request.on('error', reject);
     request.end();
   });
-}
-
-/** Removes every Redis key a test file wrote under its prefix. */
-export async function deleteRedisKeys(prefix: string): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL);
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 export async function redisKeys(prefix: string): Promise<string[]> {

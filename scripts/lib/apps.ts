@@ -11,4 +11,6 @@ export const gateway: App = { name: 'gateway', entry: 'gateway/src/main.ts', por
 
 /** The gateway finds each running service through `<NAME>_URL`. */
 export const upstreamUrls = (apps: App[]) =>
-  Object.fromEntries(apps.map((app) => [`${app.name.toUpperCase().replaceAll('-', '_')}_URL`, `http://127.0.0.1:${app.port}`]));
+  Object.fromEntries(
+    apps.map((app) => [`${app.name.toUpperCase().replaceAll('-', '_')}_URL`, `http://127.0.0.1:${app.port}`]),
+  );

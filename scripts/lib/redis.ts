@@ -30,9 +30,13 @@ export async function ensureRedis(dataDir: string): Promise<{ url: string; stop(
   }
   const dir = join(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
-  const server = spawn('redis-server', ['--port', String(FALLBACK_PORT), '--bind', '127.0.0.1', '--dir', dir, '--save', '60 1'], {
-    stdio: 'ignore',
-  });
+  const server = spawn(
+    'redis-server',
+    ['--port', String(FALLBACK_PORT), '--bind', '127.0.0.1', '--dir', dir, '--save', '60 1'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const own = `redis://127.0.0.1:${FALLBACK_PORT}`;
   for (let i = 0; i < 100 && !(await answers(own)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   return { url: own, stop: () => server.kill('SIGTERM') };

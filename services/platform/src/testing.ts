@@ -106,7 +106,7 @@ export async function startTestService<S extends z.ZodRawShape>(
     async stop() {
       await service.close();
       await dropSchemas([schema, ...(options.busSchema ? [] : [busSchema])]);
-      await deleteKeys(prefix);
+      await deleteRedisKeys(prefix);
     },
   };
 }
@@ -120,7 +120,8 @@ export async function dropSchemas(schemas: string[]): Promise<void> {
   }
 }
 
-async function deleteKeys(prefix: string): Promise<void> {
+/** Removes every Redis key a test wrote under its prefix. */
+export async function deleteRedisKeys(prefix: string): Promise<void> {
   const redis = new Redis(TEST_REDIS_URL);
   try {
     let cursor = '0';

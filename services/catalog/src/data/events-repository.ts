@@ -52,16 +52,10 @@ function toEvent(row: EventRow): CatalogEvent {
   };
 }
 
-export interface NewEvent {
-  title: string;
-  description: string;
-  date: Date;
-  location: string;
-  price: string;
-  imageUrl: string | null;
-  maxAttendees: number | null;
-  listed: boolean;
-}
+export type NewEvent = Pick<
+  CatalogEvent,
+  'title' | 'description' | 'date' | 'location' | 'price' | 'imageUrl' | 'maxAttendees' | 'listed'
+>;
 
 export type EventChanges = Partial<NewEvent & { isActive: boolean }>;
 
