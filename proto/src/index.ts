@@ -2,3 +2,5 @@ export * from './envelope.ts';
 export * from './events/index.ts';
 export * from './money.ts';
 export * from './api/catalog.ts';
+export * from './cpf.ts';
+export * from './api/identity.ts';

@@ -1,9 +1,14 @@
 import type { z } from 'zod';
 import { eventChanged } from './catalog.ts';
 import { deadLetter } from './bus.ts';
+import { passwordResetRequested, userDeleted, userRegistered, verificationCodeIssued } from './identity.ts';
 
 /** The registry of event types: topic name → payload schema, owned by the producing service. */
 export const eventSchemas = {
+  'user.registered': userRegistered,
+  'user.verification-code-issued': verificationCodeIssued,
+  'user.password-reset-requested': passwordResetRequested,
+  'user.deleted': userDeleted,
   'event.changed': eventChanged,
   'bus.dead-letter': deadLetter,
 } satisfies Record<string, z.ZodType>;

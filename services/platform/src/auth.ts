@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
 import { forbidden, unauthorized } from './errors.ts';
+import type { Redis } from './redis.ts';
 
 export const TOKEN_ISSUER = 'ticketing-identity';
 export const TOKEN_AUDIENCE = 'ticketing';
@@ -16,8 +17,22 @@ export interface AuthUser {
 
 export type TokenVerifier = (token: string) => Promise<AuthUser>;
 
+/**
+ * Tokens carry the user's session version (`ver`). Identity raises it when a password changes or an account is
+ * deleted and keeps the current one in Redis under this key, so every service rejects the older tokens.
+ */
+export const sessionVersionKey = (userId: string) => `auth:session-version:${userId}`;
+
+export interface SessionVersions {
+  current(userId: string): Promise<number>;
+}
+
+export function redisSessionVersions(redis: Redis): SessionVersions {
+  return { current: async (userId) => Number((await redis.get(sessionVersionKey(userId))) ?? 0) };
+}
+
 /** Verifies tokens locally against the identity service's published keys (cached, refetched on an unknown key id). */
-export function createTokenVerifier(keys: string | JSONWebKeySet): TokenVerifier {
+export function createTokenVerifier(keys: string | JSONWebKeySet, sessions?: SessionVersions): TokenVerifier {
   const keySet: JWTVerifyGetKey =
     typeof keys === 'string'
       ? createRemoteJWKSet(new URL(keys), { cooldownDuration: 30_000 })
@@ -29,6 +44,8 @@ export function createTokenVerifier(keys: string | JSONWebKeySet): TokenVerifier
       algorithms: TOKEN_ALGORITHMS,
     });
     if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('token without subject');
+    const version = typeof payload.ver === 'number' ? payload.ver : 0;
+    if (sessions && version < (await sessions.current(payload.sub))) throw new Error('session revoked');
     return {
       id: payload.sub,
       email: payload.email,

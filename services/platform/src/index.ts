@@ -9,6 +9,8 @@ export { createDb, migrate, type Knex, type Migration } from './db.ts';
 export { createRedis, type Redis } from './redis.ts';
 export {
   createTokenVerifier,
+  redisSessionVersions,
+  sessionVersionKey,
   requireUser,
   requireAdmin,
   TOKEN_ISSUER,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Router } from '@koa/router';
 import type { DestinationStream } from 'pino';
 import { z } from 'zod';
-import { createTokenVerifier, type TokenVerifier } from './auth.ts';
+import { createTokenVerifier, redisSessionVersions, type TokenVerifier } from './auth.ts';
 import {
   createBus,
   createTransport,
@@ -100,7 +100,11 @@ export async function startService<S extends z.ZodRawShape>(
     });
     opened.unshift({ close: () => bus.close() });
     const verifyToken =
-      options.verifyToken ?? createTokenVerifier(config.JWKS_URL ?? 'http://127.0.0.1:3001/.well-known/jwks.json');
+      options.verifyToken ??
+      createTokenVerifier(
+        config.JWKS_URL ?? 'http://127.0.0.1:3001/.well-known/jwks.json',
+        redisSessionVersions(redis),
+      );
     const deps: ServiceDeps<typeof config> = { config, db, redis, logger, metrics, outbox: bus.outbox, verifyToken };
     const parts = await definition.setup(deps);
     if (parts.close) opened.unshift({ close: parts.close });

@@ -38,11 +38,12 @@ export async function createTestIssuer() {
   const kid = randomUUID();
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
   const verifyToken: TokenVerifier = createTokenVerifier({ keys: [jwk] });
-  async function sign(user: Partial<AuthUser> = {}, { expiresIn = '1h', key = privateKey } = {}) {
+  async function sign(user: Partial<AuthUser> = {}, { expiresIn = '1h', key = privateKey, version = 0 } = {}) {
     const claims = {
       email: user.email ?? `${randomUUID()}@example.com`,
       name: user.name ?? 'Pessoa Teste',
       adm: user.isAdmin ?? false,
+      ver: version,
     };
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'EdDSA', kid })
@@ -72,6 +73,8 @@ export interface TestServiceOptions extends StartOptions {
   env?: Record<string, string>;
   /** Services of one test that talk through the bus share its schema. */
   busSchema?: string;
+  /** Services of one test that share Redis state (sessions, limits) share a key prefix. */
+  redisPrefix?: string;
 }
 
 export type TestService<C> = RunningService<C> & { stop(): Promise<void> };
@@ -83,7 +86,7 @@ export async function startTestService<S extends z.ZodRawShape>(
 ): Promise<TestService<BaseConfig & z.infer<z.ZodObject<S>>>> {
   const schema = uniqueName(definition.name.replaceAll('-', '_'));
   const busSchema = options.busSchema ?? uniqueName('bus');
-  const prefix = `${uniqueName('t')}:`;
+  const prefix = options.redisPrefix ?? `${uniqueName('t')}:`;
   const service = await startService(
     definition,
     {
@@ -106,7 +109,7 @@ export async function startTestService<S extends z.ZodRawShape>(
     async stop() {
       await service.close();
       await dropSchemas([schema, ...(options.busSchema ? [] : [busSchema])]);
-      await deleteRedisKeys(prefix);
+      if (!options.redisPrefix) await deleteRedisKeys(prefix);
     },
   };
 }

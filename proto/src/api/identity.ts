@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { isValidCpf } from '../cpf.ts';
+
+export const identityMessages = {
+  emailTaken: 'Este e-mail já está cadastrado',
+  cpfTaken: 'Este CPF já está cadastrado',
+  invalidCredentials: 'Email ou senha inválidos',
+  tooManyAttempts: 'Muitas tentativas. Tente novamente em alguns minutos.',
+  invalidCode: 'Código inválido ou expirado',
+  codeAttemptsExceeded: 'Muitas tentativas com este código. Solicite um novo código.',
+  resendTooSoon: 'Aguarde 30 segundos para solicitar um novo código.',
+  codeSent: 'Se o e-mail estiver cadastrado e não verificado, enviaremos um novo código.',
+  forgotPasswordSent: 'Se sua conta existir, enviaremos um link para redefinir sua senha.',
+  invalidResetToken: 'Link de redefinição inválido ou expirado. Solicite um novo.',
+  passwordReset: 'Senha redefinida com sucesso. Faça login com a nova senha.',
+  passwordRequired: 'Senha necessária',
+  wrongPassword: 'Senha atual incorreta',
+  wrongDeletePassword: 'Senha incorreta',
+  cpfReadOnly: 'O CPF não pode ser alterado',
+  userNotFound: 'Usuário não encontrado',
+  emailVerified: 'E-mail verificado com sucesso',
+} as const;
+
+const MAX_TEXT = 255;
+const tooLong = (field: string, max = MAX_TEXT) => `${field} deve ter no máximo ${max} caracteres`;
+
+export const nameField = z
+  .string({ error: 'Nome deve ter pelo menos 2 caracteres' })
+  .trim()
+  .min(2, 'Nome deve ter pelo menos 2 caracteres')
+  .max(MAX_TEXT, tooLong('Nome'));
+export const emailField = z
+  .string({ error: 'Email inválido' })
+  .trim()
+  .max(MAX_TEXT, 'Email inválido')
+  .pipe(z.email('Email inválido'))
+  .transform((email) => email.toLowerCase());
+export const cpfField = z
+  .string({ error: 'CPF deve estar no formato 000.000.000-00' })
+  .regex(/^\d{3}\.\d{3}\.\d{3}-\d{2}$/, 'CPF deve estar no formato 000.000.000-00')
+  .refine(isValidCpf, 'CPF inválido');
+/** (00) 00000-0000 for mobiles; (00) 0000-0000 for landlines. */
+export const phoneField = z
+  .string({ error: 'Telefone deve estar no formato (00) 00000-0000' })
+  .regex(/^\(\d{2}\) \d{4,5}-\d{4}$/, 'Telefone deve estar no formato (00) 00000-0000');
+export const addressField = z
+  .string({ error: 'Endereço deve ter pelo menos 10 caracteres' })
+  .trim()
+  .min(10, 'Endereço deve ter pelo menos 10 caracteres')
+  .max(500, tooLong('Endereço', 500));
+export const passwordField = z
+  .string({ error: 'Senha deve ter pelo menos 6 caracteres' })
+  .min(6, 'Senha deve ter pelo menos 6 caracteres')
+  .max(128, tooLong('Senha', 128));
+
+/** dd/mm/aaaa, a real calendar date in the past; yields ISO 'YYYY-MM-DD'. */
+export const birthDateField = z
+  .string({ error: 'Data deve estar no formato dd/mm/aaaa' })
+  .regex(/^\d{2}\/\d{2}\/\d{4}$/, 'Data deve estar no formato dd/mm/aaaa')
+  .transform((value) => value.split('/').reverse().join('-'))
+  .refine((iso) => {
+    const date = new Date(`${iso}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(iso) && iso >= '1900-01-01';
+  }, 'Data de nascimento inválida')
+  .refine((iso) => new Date(`${iso}T00:00:00Z`).getTime() < Date.now(), 'A data de nascimento deve estar no passado');
+
+const partnerCompanyField = z.string({ error: 'Empresa inválida' }).trim().max(MAX_TEXT, tooLong('Empresa'));
+
+/** POST /api/auth/register, as the client sends it (no confirmations, no terms). */
+export const registerSchema = z.object({
+  name: nameField,
+  cpf: cpfField,
+  birthDate: birthDateField,
+  email: emailField,
+  phone: phoneField,
+  address: addressField,
+  password: passwordField,
+  partnerCompany: partnerCompanyField.optional(),
+});
+
+/** The register form: the payload plus the confirmations and the terms the page checks. */
+export const registerFormSchema = registerSchema
+  .extend({
+    emailConfirm: z.string(),
+    confirmPassword: z.string().min(6, 'Senha deve ter pelo menos 6 caracteres'),
+    terms: z.literal(true, { error: 'Você deve aceitar os termos' }),
+  })
+  .refine((form) => form.email === form.emailConfirm.trim().toLowerCase(), {
+    message: 'Os e-mails não coincidem',
+    path: ['emailConfirm'],
+  })
+  .refine((form) => form.password === form.confirmPassword, {
+    message: 'As senhas não coincidem',
+    path: ['confirmPassword'],
+  });
+
+export const loginSchema = z.object({
+  email: emailField,
+  password: z.string({ error: 'Senha é obrigatória' }).min(1, 'Senha é obrigatória').max(128, 'Senha inválida'),
+  rememberMe: z.boolean({ error: 'Opção "lembrar-me" inválida' }).optional(),
+});
+
+export const verifyCodeSchema = z.object({
+  email: emailField,
+  code: z.string({ error: 'O código deve ter 6 dígitos' }).regex(/^\d{6}$/, 'O código deve ter 6 dígitos'),
+});
+
+export const emailOnlySchema = z.object({ email: emailField });
+
+export const resetPasswordSchema = z
+  .object({
+    token: z
+      .string({ error: 'Token inválido ou ausente.' })
+      .min(1, 'Token inválido ou ausente.')
+      .max(200, 'Token inválido ou ausente.'),
+    newPassword: passwordField,
+    confirmPassword: z.string({ error: 'As senhas não coincidem.' }),
+  })
+  .refine((body) => body.newPassword === body.confirmPassword, {
+    message: 'As senhas não coincidem.',
+    path: ['confirmPassword'],
+  });
+
+/** PUT /api/profile: changing name, e-mail or phone needs the current password. */
+export const updateProfileSchema = z.object({
+  name: nameField.optional(),
+  email: emailField.optional(),
+  phone: phoneField.optional(),
+  address: addressField.optional(),
+  partnerCompany: partnerCompanyField.nullable().optional(),
+  cpf: z.string({ error: 'O CPF não pode ser alterado' }).optional(),
+  currentPassword: z.string({ error: 'Senha necessária' }).max(128, 'Senha inválida').optional(),
+});
+
+export const changePasswordSchema = z.object({
+  currentPassword: z
+    .string({ error: 'Senha atual é obrigatória' })
+    .min(1, 'Senha atual é obrigatória')
+    .max(128, 'Senha inválida'),
+  newPassword: passwordField,
+});
+
+export const deleteAccountSchema = z.object({
+  password: z
+    .string({ error: 'Digite sua senha para confirmar a exclusão.' })
+    .min(1, 'Digite sua senha para confirmar a exclusão.')
+    .max(128, 'Senha inválida'),
+});
+
+export type RegisterInput = z.infer<typeof registerSchema>;
+export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
+
+/** The current user as `GET /api/auth/me` and login answer it (spec §3), never with the password hash. */
+export interface UserView {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  isAdmin: boolean;
+  cpf: string;
+  phone: string;
+  address: string;
+  birthDate: string;
+  partnerCompany: string | null;
+  canManageCourtesies: boolean;
+}
