@@ -4,3 +4,4 @@ export * from './money.ts';
 export * from './api/catalog.ts';
 export * from './cpf.ts';
 export * from './api/identity.ts';
+export * from './brand.ts';
