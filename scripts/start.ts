@@ -9,7 +9,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { prettyFactory } from 'pino-pretty';
-import { gateway, services, upstreamUrls, type App } from './lib/apps.ts';
+import { gateway, routedServices, services, upstreamUrls, type App } from './lib/apps.ts';
+import { startMailCatcher } from './mail-catcher.ts';
 import { ensurePostgres } from './lib/postgres.ts';
 import { ensureRedis } from './lib/redis.ts';
 import { seed } from './seed.ts';
@@ -84,6 +85,9 @@ async function main(): Promise<void> {
   stops.push(postgres.stop);
   const redis = await ensureRedis(dataDir);
   stops.push(redis.stop);
+  // Without an SMTP relay, every e-mail lands in a local catcher with a web inbox.
+  const catcher = process.env.SMTP_URL ? undefined : await startMailCatcher({ smtpPort: 1025, httpPort: 1080 });
+  if (catcher) stops.push(() => catcher.close());
   const common = {
     DATABASE_URL: postgres.url,
     REDIS_URL: redis.url,
@@ -92,17 +96,19 @@ async function main(): Promise<void> {
     PUBLIC_URL: process.env.PUBLIC_URL ?? SITE,
     JWKS_URL: 'http://127.0.0.1:3001/.well-known/jwks.json',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    SMTP_URL: process.env.SMTP_URL ?? catcher!.smtpUrl,
   };
   for (const app of services) launch(app, common);
   await Promise.all(services.map((app) => waitUntilReady(app, '/readyz')));
   await seed(postgres.url);
-  launch(gateway, { ...common, ...upstreamUrls(services) });
+  launch(gateway, { ...common, ...upstreamUrls(routedServices) });
   await waitUntilReady(gateway, '/healthz');
   console.log(`
   Ingressos is running (bus: ${common.BUS})
     Site:     ${SITE}
     Events:   ${SITE}/api/events
     Health:   ${SITE}/healthz
+    E-mails:  ${catcher ? `${catcher.httpUrl} (local inbox; JSON at /api/email)` : `sent through ${process.env.SMTP_URL}`}
     Database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL, data in ${join(dataDir, 'postgres')}`}
   Press Ctrl-C to stop.
 `);

@@ -1,3 +1,4 @@
+import './locale.ts';
 export * from './envelope.ts';
 export * from './events/index.ts';
 export * from './money.ts';

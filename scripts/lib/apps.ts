@@ -5,7 +5,14 @@ export interface App {
   port: number;
 }
 
-export const services: App[] = [{ name: 'catalog', entry: 'services/catalog/src/main.ts', port: 3002 }];
+export const services: App[] = [
+  { name: 'identity', entry: 'services/identity/src/main.ts', port: 3001 },
+  { name: 'catalog', entry: 'services/catalog/src/main.ts', port: 3002 },
+  { name: 'mail', entry: 'services/mail/src/main.ts', port: 3008 },
+];
+
+/** Only these take calls through the gateway; the others work from the bus. */
+export const routedServices = services.filter((app) => app.name !== 'mail');
 
 export const gateway: App = { name: 'gateway', entry: 'gateway/src/main.ts', port: 8080 };
 

@@ -81,8 +81,8 @@ export const registerSchema = z.object({
 /** The register form: the payload plus the confirmations and the terms the page checks. */
 export const registerFormSchema = registerSchema
   .extend({
-    emailConfirm: z.string(),
-    confirmPassword: z.string().min(6, 'Senha deve ter pelo menos 6 caracteres'),
+    emailConfirm: z.string({ error: 'Os e-mails não coincidem' }),
+    confirmPassword: z.string({ error: 'As senhas não coincidem' }).min(6, 'Senha deve ter pelo menos 6 caracteres'),
     terms: z.literal(true, { error: 'Você deve aceitar os termos' }),
   })
   .refine((form) => form.email === form.emailConfirm.trim().toLowerCase(), {

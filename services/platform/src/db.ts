@@ -26,23 +26,31 @@ export function createDb(url: string, schema: string, poolMax: number): Knex {
   });
 }
 
-/** Creates the schema and runs pending migrations; knex's lock keeps concurrent replicas from racing. */
+/**
+ * Creates the schema and runs pending migrations. Replicas starting together wait for each other on a session
+ * advisory lock held on one connection for the whole run (knex's own lock table does not exist yet at first).
+ */
 export async function migrate(db: Knex, schema: string, migrations: Migration[]): Promise<void> {
-  await db.transaction(async (trx) => {
-    await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`schema:${schema}`]);
-    await trx.raw('create schema if not exists ??', [schema]);
-  });
   const byName = new Map(migrations.map((migration) => [migration.name, migration]));
-  await db.migrate.latest({
-    schemaName: schema,
-    tableName: 'knex_migrations',
-    migrationSource: {
-      getMigrations: async () => migrations.map((migration) => migration.name),
-      getMigrationName: (name: string) => name,
-      getMigration: async (name: string) => {
-        const migration = byName.get(name)!;
-        return { up: migration.up, down: migration.down ?? (async () => {}) };
+  const lock = await db.client.acquireConnection();
+  const key = `migrate:${schema}`;
+  try {
+    await lock.query({ text: 'select pg_advisory_lock(hashtext($1))', values: [key] });
+    await lock.query({ text: `create schema if not exists ${pg.escapeIdentifier(schema)}` });
+    await db.migrate.latest({
+      schemaName: schema,
+      tableName: 'knex_migrations',
+      migrationSource: {
+        getMigrations: async () => migrations.map((migration) => migration.name),
+        getMigrationName: (name: string) => name,
+        getMigration: async (name: string) => {
+          const migration = byName.get(name)!;
+          return { up: migration.up, down: migration.down ?? (async () => {}) };
+        },
       },
-    },
-  });
+    });
+  } finally {
+    await lock.query({ text: 'select pg_advisory_unlock(hashtext($1))', values: [key] }).catch(() => {});
+    await db.client.releaseConnection(lock);
+  }
 }

@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { koaBody } from 'koa-body';
+import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Router } from '@koa/router';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
@@ -26,7 +26,18 @@ export function createHttpApp({ logger, metrics, readiness, router, jsonLimit = 
   app.use(observe(logger, metrics));
   app.use(errorMiddleware(logger));
   app.use(health(readiness, metrics));
-  app.use(koaBody({ json: true, jsonStrict: true, jsonLimit, multipart: false, urlencoded: false, text: false }));
+  // DELETE too: deleting an account carries the password in its body.
+  app.use(
+    koaBody({
+      json: true,
+      jsonStrict: true,
+      jsonLimit,
+      multipart: false,
+      urlencoded: false,
+      text: false,
+      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    }),
+  );
   if (router) {
     app.use(router.routes());
     const methodNotAllowed = () => new AppError(405, 'Método não permitido');

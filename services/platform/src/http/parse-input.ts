@@ -10,8 +10,12 @@ function hasNulCharacter(value: unknown): boolean {
   return false;
 }
 
-/** Parses input with its contract; a NUL character, which no text column can store, is refused up front. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+/**
+ * Parses a request body or query with its contract. A missing body reads as `{}` (so the first missing field is
+ * named); a NUL character, which no text column can store, is refused up front.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const value = input ?? {};
   if (hasNulCharacter(value)) throw badRequest(INVALID_TEXT);
   return schema.parse(value);
 }

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+const DURATION = /^(\d{1,7})([smhd])$/;
+const SECONDS_PER_UNIT = { s: 1, m: 60, h: 3600, d: 86400 } as const;
+
+/** A lifetime such as `90s`, `30m`, `12h` or `7d`, as seconds. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .regex(DURATION, 'use a number followed by s, m, h or d (e.g. 12h, 7d)')
+    .default(fallback)
+    .transform((value) => {
+      const [, amount, unit] = DURATION.exec(value)!;
+      return Number(amount) * SECONDS_PER_UNIT[unit as keyof typeof SECONDS_PER_UNIT];
+    })
+    .refine((seconds) => seconds > 0, 'must be longer than zero');
+
+/** Defaults that only make sense on a developer's machine; the service warns when it runs with them. */
+export const DEVELOPMENT_ADMIN_PASSWORD = 'admin123';
+export const DEVELOPMENT_VERIFICATION_SECRET = 'desenvolvimento-somente-troque-este-segredo';
+
+const count = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
+/** The identity service's own settings, on top of the platform's. */
+export const identityConfig = {
+  /** The administrator account created at start when no account has this e-mail yet. */
+  ADMIN_EMAIL: z
+    .email()
+    .default('admin@educacaofarma.com.br')
+    .transform((email) => email.toLowerCase()),
+  /** Development only: every real deployment sets its own (k8s reads it from a secret). */
+  ADMIN_PASSWORD: z.string().min(6).max(128).default(DEVELOPMENT_ADMIN_PASSWORD),
+  /**
+   * Comma-separated e-mails of the administrators who manage courtesy links. Unset or empty means the
+   * administrator account above.
+   */
+  COURTESY_MANAGER_EMAILS: z.string().optional(),
+  TOKEN_TTL: duration('12h'),
+  /** Lifetime of a session opened with "lembrar-me". */
+  TOKEN_TTL_REMEMBER: duration('7d'),
+  /** HMAC key for the stored hashes of e-mail verification codes. The default is for development only. */
+  VERIFICATION_SECRET: z.string().min(16).default(DEVELOPMENT_VERIFICATION_SECRET),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: count(10),
+  LOGIN_MAX_FAILURES_PER_IP: count(10),
+  LOGIN_FAILURE_WINDOW_SECONDS: count(15 * 60),
+  /** Forgot-password answers take at least this long, whether or not the account exists. */
+  FORGOT_PASSWORD_MIN_MS: z.coerce.number().int().min(0).max(10_000).default(400),
+};
+
+export type IdentityConfig = z.infer<z.ZodObject<typeof identityConfig>> & { DEV_TOOLS: boolean };
+
+/** What the use cases read from the configuration, resolved once at start. */
+export interface IdentitySettings {
+  adminEmail: string;
+  adminPassword: string;
+  courtesyManagers: ReadonlySet<string>;
+  tokenTtlSeconds: number;
+  rememberTtlSeconds: number;
+  verificationSecret: string;
+  login: { maxPerAccount: number; maxPerIp: number; windowSeconds: number };
+  forgotPasswordMinMs: number;
+}
+
+export function identitySettings(config: IdentityConfig): IdentitySettings {
+  const managers = (config.COURTESY_MANAGER_EMAILS ?? '')
+    .split(',')
+    .map((email) => email.trim().toLowerCase())
+    .filter((email) => email.length > 0);
+  return {
+    adminEmail: config.ADMIN_EMAIL,
+    adminPassword: config.ADMIN_PASSWORD,
+    courtesyManagers: new Set(managers.length > 0 ? managers : [config.ADMIN_EMAIL]),
+    tokenTtlSeconds: config.TOKEN_TTL,
+    rememberTtlSeconds: config.TOKEN_TTL_REMEMBER,
+    verificationSecret: config.VERIFICATION_SECRET,
+    login: {
+      maxPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+    forgotPasswordMinMs: config.FORGOT_PASSWORD_MIN_MS,
+  };
+}

@@ -1,0 +1,83 @@
+import type { Migration } from '@ticketing/platform';
+
+/** The identity service's tables: users, their e-mail verification codes and password resets, and signing keys. */
+export const identityMigrations: Migration[] = [
+  {
+    name: '0001_users',
+    async up(db) {
+      await db.schema.createTable('users', (t) => {
+        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+        t.string('email', 255).notNullable();
+        t.boolean('email_verified').notNullable().defaultTo(false);
+        // Null once the account is deleted: nobody can log in to it any more.
+        t.text('password_hash').nullable();
+        t.string('name', 255).notNullable();
+        t.string('cpf', 14).nullable();
+        t.string('phone', 20).nullable();
+        t.date('birth_date').nullable();
+        t.string('address', 500).nullable();
+        t.string('partner_company', 255).nullable();
+        t.boolean('is_admin').notNullable().defaultTo(false);
+        // Raised when a password changes or the account is deleted: tokens carrying an older one are refused.
+        t.integer('session_version').notNullable().defaultTo(0);
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('deleted_at', { useTz: true }).nullable();
+        t.check('email = lower(email)', [], 'users_email_lower_case');
+        t.check('session_version >= 0', [], 'users_session_version_not_negative');
+      });
+      await db.raw('create unique index users_email_unique on users (lower(email))');
+      await db.raw('create unique index users_cpf_unique on users (cpf) where cpf is not null');
+      // Start-up copies every raised session version to Redis.
+      await db.raw('create index users_raised_session_version on users (id) where session_version > 0');
+    },
+  },
+  {
+    name: '0002_verification_codes',
+    async up(db) {
+      await db.schema.createTable('verification_codes', (t) => {
+        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+        // The address the code was sent to: a code proves only that mailbox.
+        t.string('email', 255).notNullable();
+        // HMAC-SHA256(secret, "userId:code"): the code itself is never stored.
+        t.text('code_hash').notNullable();
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.timestamp('consumed_at', { useTz: true }).nullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.check('attempts >= 0', [], 'verification_codes_attempts_not_negative');
+        t.index(['user_id'], 'verification_codes_user_id');
+      });
+    },
+  },
+  {
+    name: '0003_password_resets',
+    async up(db) {
+      await db.schema.createTable('password_resets', (t) => {
+        // SHA-256 of the token sent by e-mail: the token itself is never stored.
+        t.text('token_hash').primary();
+        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.timestamp('used_at', { useTz: true }).nullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.index(['user_id'], 'password_resets_user_id');
+      });
+    },
+  },
+  {
+    name: '0004_signing_keys',
+    async up(db) {
+      await db.schema.createTable('signing_keys', (t) => {
+        t.text('kid').primary();
+        t.jsonb('public_jwk').notNullable();
+        t.jsonb('private_jwk').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        // Published from creation, signs from here on: verifiers can learn a key before meeting a token of it.
+        t.timestamp('activates_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        // Stops signing from here on; stays published until its last token has expired.
+        t.timestamp('retired_at', { useTz: true }).nullable();
+      });
+    },
+  },
+];

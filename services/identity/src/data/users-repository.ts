@@ -1,0 +1,235 @@
+import type { Knex } from '@ticketing/platform';
+import type { User } from '../domain/user.ts';
+
+interface UserRow {
+  id: string;
+  email: string;
+  email_verified: boolean;
+  password_hash: string | null;
+  name: string;
+  cpf: string | null;
+  phone: string | null;
+  birth_date: string | null;
+  address: string | null;
+  partner_company: string | null;
+  is_admin: boolean;
+  session_version: number;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+const COLUMNS = [
+  'id',
+  'email',
+  'email_verified',
+  'password_hash',
+  'name',
+  'cpf',
+  'phone',
+  'birth_date',
+  'address',
+  'partner_company',
+  'is_admin',
+  'session_version',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+] as const;
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    emailVerified: row.email_verified,
+    passwordHash: row.password_hash,
+    name: row.name,
+    cpf: row.cpf,
+    phone: row.phone,
+    birthDate: row.birth_date,
+    address: row.address,
+    partnerCompany: row.partner_company,
+    isAdmin: row.is_admin,
+    sessionVersion: row.session_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  };
+}
+
+export type NewUser = Pick<
+  User,
+  'email' | 'emailVerified' | 'passwordHash' | 'name' | 'cpf' | 'phone' | 'birthDate' | 'address' | 'partnerCompany'
+> & { isAdmin?: boolean };
+
+export type UserChanges = Partial<
+  Pick<User, 'email' | 'emailVerified' | 'passwordHash' | 'name' | 'phone' | 'address' | 'partnerCompany'>
+>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Which unique rule an insert or update broke, if it was one of the users' own. */
+export function takenField(error: unknown): 'email' | 'cpf' | undefined {
+  const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
+  if (code !== '23505') return undefined;
+  if (constraint === 'users_email_unique') return 'email';
+  if (constraint === 'users_cpf_unique') return 'cpf';
+  return undefined;
+}
+
+/** An account that was not deleted, by its (lower-case) e-mail. */
+export async function findUserByEmail(db: Knex, email: string): Promise<User | undefined> {
+  const row = (await db('users')
+    .select(COLUMNS)
+    .whereRaw('lower(email) = ?', [email.toLowerCase()])
+    .whereNull('deleted_at')
+    .first()) as UserRow | undefined;
+  return row && toUser(row);
+}
+
+/** An account that was not deleted, by id; an id that is not a UUID names nobody. */
+export async function findUserById(db: Knex, id: string): Promise<User | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const row = (await db('users').select(COLUMNS).where({ id }).whereNull('deleted_at').first()) as UserRow | undefined;
+  return row && toUser(row);
+}
+
+/** As `findUserById`, and the row stays locked until the transaction ends. */
+export async function findUserForUpdate(trx: Knex.Transaction, id: string): Promise<User | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const row = (await trx('users').select(COLUMNS).where({ id }).whereNull('deleted_at').forUpdate().first()) as
+    UserRow | undefined;
+  return row && toUser(row);
+}
+
+/** Whether another account already uses this e-mail or CPF (the unique indexes still decide races). */
+export async function findTaken(
+  db: Knex,
+  { email, cpf, exceptId }: { email?: string; cpf?: string; exceptId?: string },
+): Promise<'email' | 'cpf' | undefined> {
+  if (email !== undefined) {
+    const query = db('users').whereRaw('lower(email) = ?', [email.toLowerCase()]);
+    if (exceptId) query.whereNot({ id: exceptId });
+    if (await query.first('id')) return 'email';
+  }
+  if (cpf !== undefined) {
+    const query = db('users').where({ cpf });
+    if (exceptId) query.whereNot({ id: exceptId });
+    if (await query.first('id')) return 'cpf';
+  }
+  return undefined;
+}
+
+export async function insertUser(trx: Knex.Transaction, user: NewUser): Promise<User> {
+  const [row] = (await trx('users')
+    .insert({
+      email: user.email.toLowerCase(),
+      email_verified: user.emailVerified,
+      password_hash: user.passwordHash,
+      name: user.name,
+      cpf: user.cpf,
+      phone: user.phone,
+      birth_date: user.birthDate,
+      address: user.address,
+      partner_company: user.partnerCompany,
+      is_admin: user.isAdmin ?? false,
+    })
+    .returning(COLUMNS)) as UserRow[];
+  return toUser(row!);
+}
+
+/** Creates an account unless one with this e-mail exists; undefined when it did. */
+export async function insertUserIfMissing(trx: Knex.Transaction, user: NewUser): Promise<User | undefined> {
+  const result = await trx.raw<{ rows: UserRow[] }>(
+    `insert into users (email, email_verified, password_hash, name, is_admin)
+     values (?, ?, ?, ?, ?)
+     on conflict ((lower(email))) do nothing
+     returning ${COLUMNS.join(', ')}`,
+    [user.email.toLowerCase(), user.emailVerified, user.passwordHash, user.name, user.isAdmin ?? false],
+  );
+  const row = result.rows[0];
+  return row && toUser(row);
+}
+
+const columnsOf = (changes: UserChanges): Record<string, unknown> => {
+  const columns: Record<string, unknown> = {};
+  if (changes.email !== undefined) columns.email = changes.email.toLowerCase();
+  if (changes.emailVerified !== undefined) columns.email_verified = changes.emailVerified;
+  if (changes.passwordHash !== undefined) columns.password_hash = changes.passwordHash;
+  if (changes.name !== undefined) columns.name = changes.name;
+  if (changes.phone !== undefined) columns.phone = changes.phone;
+  if (changes.address !== undefined) columns.address = changes.address;
+  if (changes.partnerCompany !== undefined) columns.partner_company = changes.partnerCompany;
+  return columns;
+};
+
+export async function updateUser(trx: Knex.Transaction, id: string, changes: UserChanges): Promise<User> {
+  const [row] = (await trx('users')
+    .where({ id })
+    .update({ ...columnsOf(changes), updated_at: trx.fn.now() })
+    .returning(COLUMNS)) as UserRow[];
+  return toUser(row!);
+}
+
+/** Applies `changes` and raises the session version in one statement: every token issued before is refused. */
+export async function updateUserEndingSessions(trx: Knex.Transaction, id: string, changes: UserChanges): Promise<User> {
+  const [row] = (await trx('users')
+    .where({ id })
+    .update({
+      ...columnsOf(changes),
+      session_version: trx.raw('session_version + 1'),
+      updated_at: trx.fn.now(),
+    })
+    .returning(COLUMNS)) as UserRow[];
+  return toUser(row!);
+}
+
+/**
+ * Deletes an account by anonymising its row: the id stays (orders and tickets refer to it), every personal
+ * field goes, the e-mail and CPF become free for a new account and every session ends.
+ */
+export async function anonymiseUser(trx: Knex.Transaction, id: string, name: string): Promise<User> {
+  const [row] = (await trx('users')
+    .where({ id })
+    .whereNull('deleted_at')
+    .update({
+      name,
+      email: `deleted+${id}@invalid`,
+      email_verified: false,
+      password_hash: null,
+      cpf: null,
+      phone: null,
+      birth_date: null,
+      address: null,
+      partner_company: null,
+      is_admin: false,
+      session_version: trx.raw('session_version + 1'),
+      deleted_at: trx.fn.now(),
+      updated_at: trx.fn.now(),
+    })
+    .returning(COLUMNS)) as UserRow[];
+  return toUser(row!);
+}
+
+/** Makes an account an administrator; undefined when there is no such account. */
+export async function promoteToAdmin(trx: Knex.Transaction, id: string): Promise<User | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const [row] = (await trx('users')
+    .where({ id })
+    .whereNull('deleted_at')
+    .update({ is_admin: true, updated_at: trx.fn.now() })
+    .returning(COLUMNS)) as UserRow[];
+  return row && toUser(row);
+}
+
+/** A page of the accounts whose session version was ever raised, in id order after `afterId`. */
+export async function raisedSessionVersions(
+  db: Knex,
+  afterId: string | null,
+  limit: number,
+): Promise<{ id: string; sessionVersion: number }[]> {
+  const query = db('users').select('id', 'session_version').where('session_version', '>', 0).orderBy('id').limit(limit);
+  if (afterId) query.where('id', '>', afterId);
+  const rows = (await query) as { id: string; session_version: number }[];
+  return rows.map((row) => ({ id: row.id, sessionVersion: row.session_version }));
+}

@@ -1,0 +1,50 @@
+import { notFound } from '@ticketing/platform';
+import type { EventPayload } from '@ticketing/proto';
+import { findUserByEmail, insertUserIfMissing, promoteToAdmin } from '../data/users-repository.ts';
+import { hashPassword } from './passwords.ts';
+import { sessionUser } from './sessions.ts';
+import { messages, type IdentityDeps, type Session, type User } from './user.ts';
+
+export const ADMIN_NAME = 'Administrador';
+
+/**
+ * Creates the configured administrator account (verified) when no account has its e-mail. An existing
+ * account with that e-mail is left as it is: nobody becomes administrator by registering the address first.
+ */
+export async function ensureAdminAccount(deps: IdentityDeps): Promise<void> {
+  const { adminEmail, adminPassword } = deps.settings;
+  if (await findUserByEmail(deps.db, adminEmail)) return;
+  const passwordHash = await hashPassword(adminPassword);
+  const created = await deps.db.transaction(async (trx) => {
+    const user = await insertUserIfMissing(trx, {
+      email: adminEmail,
+      emailVerified: true,
+      passwordHash,
+      name: ADMIN_NAME,
+      cpf: null,
+      phone: null,
+      birthDate: null,
+      address: null,
+      partnerCompany: null,
+      isAdmin: true,
+    });
+    if (user) {
+      const payload: EventPayload<'user.registered'> = { userId: user.id, email: user.email, name: user.name };
+      await deps.outbox.add(trx, 'user.registered', user.id, payload);
+    }
+    return user;
+  });
+  if (created) deps.logger.info({ userId: created.id }, 'admin account created');
+}
+
+/**
+ * Development tool: makes any account an administrator. Only routed when the configuration turns development
+ * tools on; the new role shows in the tokens issued from the next login.
+ */
+export async function makeAdmin(deps: IdentityDeps, session: Session, userId: string): Promise<User> {
+  await sessionUser(deps, session);
+  const user = await deps.db.transaction((trx) => promoteToAdmin(trx, userId));
+  if (!user) throw notFound(messages.userNotFound);
+  deps.logger.info({ userId: user.id, by: session.userId }, 'user made admin');
+  return user;
+}

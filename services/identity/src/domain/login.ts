@@ -1,0 +1,30 @@
+import { unauthorized } from '@ticketing/platform';
+import { findUserByEmail } from '../data/users-repository.ts';
+import { passwordMatches } from './passwords.ts';
+import { issueToken } from './sessions.ts';
+import { messages, type IdentityDeps, type User } from './user.ts';
+
+/**
+ * Opens a session. Too many recent failures for the account or the address: 429 before the password is
+ * checked. An unknown e-mail and a wrong password get the same answer in the same time. Unverified accounts
+ * log in too (the page then asks for the code).
+ */
+export async function logIn(
+  deps: IdentityDeps,
+  input: { email: string; password: string; rememberMe?: boolean | undefined; ip: string },
+): Promise<{ token: string; user: User }> {
+  const attempt = { email: input.email, ip: input.ip };
+  await deps.throttle.check(attempt);
+  const user = await findUserByEmail(deps.db, input.email);
+  // The password is checked even without an account (against a dummy hash), before anything else is decided.
+  const matches = await passwordMatches(user?.passwordHash ?? null, input.password);
+  if (!user || !matches) {
+    await deps.throttle.failed(attempt);
+    deps.logger.info({ userId: user?.id ?? null, reason: user ? 'wrong_password' : 'unknown_email' }, 'login refused');
+    throw unauthorized(messages.invalidCredentials);
+  }
+  await deps.throttle.succeeded(attempt);
+  const token = await issueToken(deps, user, { remember: input.rememberMe === true });
+  deps.logger.info({ userId: user.id, rememberMe: input.rememberMe === true }, 'user logged in');
+  return { token, user };
+}

@@ -1,0 +1,59 @@
+import type { Knex, Logger, Outbox, Redis } from '@ticketing/platform';
+import { identityMessages } from '@ticketing/proto';
+import type { IdentitySettings } from '../config.ts';
+import type { LoginThrottle } from './login-throttle.ts';
+import type { SigningKeys } from './signing-keys.ts';
+
+/** An account as the use cases see it; optional fields are null for the administrator created at start. */
+export interface User {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  passwordHash: string | null;
+  name: string;
+  cpf: string | null;
+  phone: string | null;
+  /** ISO calendar date, 'YYYY-MM-DD'. */
+  birthDate: string | null;
+  address: string | null;
+  partnerCompany: string | null;
+  isAdmin: boolean;
+  sessionVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+/** What every identity use case needs. A transaction may stand in for `db`: the use case then nests in it. */
+export interface IdentityDeps {
+  db: Knex;
+  outbox: Outbox;
+  logger: Logger;
+  redis: Redis;
+  settings: IdentitySettings;
+  keys: SigningKeys;
+  throttle: LoginThrottle;
+}
+
+/** The caller as a verified token describes them. */
+export interface Session {
+  userId: string;
+  sessionVersion: number;
+  /** The session was opened with "lembrar-me" (its token outlives the normal lifetime). */
+  remembered: boolean;
+}
+
+export const messages = {
+  ...identityMessages,
+  sessionInvalid: 'Sessão inválida ou expirada. Faça login novamente.',
+  accountDeleted: 'Conta excluída com sucesso',
+  passwordChanged: 'Senha alterada com sucesso',
+} as const;
+
+/** The name an account keeps once deleted, so orders and tickets still read sensibly. */
+export const DELETED_ACCOUNT_NAME = 'Conta excluída';
+
+/** Only administrators listed in the configuration see and use the courtesy-link pages. */
+export function canManageCourtesies(settings: IdentitySettings, user: Pick<User, 'isAdmin' | 'email'>): boolean {
+  return user.isAdmin && settings.courtesyManagers.has(user.email);
+}

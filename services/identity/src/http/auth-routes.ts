@@ -1,0 +1,80 @@
+import { Router } from '@koa/router';
+import { parseInput, requireUser } from '@ticketing/platform';
+import {
+  emailOnlySchema,
+  loginSchema,
+  registerFormSchema,
+  registerSchema,
+  resetPasswordSchema,
+  verifyCodeSchema,
+} from '@ticketing/proto';
+import { resendCode, resendVerification, verifyEmail } from '../domain/email-verification.ts';
+import { logIn } from '../domain/login.ts';
+import { requestPasswordReset, resetPassword } from '../domain/password-reset.ts';
+import { currentUser } from '../domain/profile.ts';
+import { registerUser } from '../domain/register.ts';
+import type { SessionUser } from '../domain/sessions.ts';
+import { messages, type IdentityDeps } from '../domain/user.ts';
+import { clientIp, retryAfter, sessionOf } from './input.ts';
+import { toUserView } from './views.ts';
+
+/**
+ * The register page sends only the account's fields. A client that also sends the form's confirmations and
+ * terms gets them checked with the form's own messages.
+ */
+const FORM_FIELDS = ['emailConfirm', 'confirmPassword', 'terms'];
+
+function parseRegistration(body: unknown) {
+  const isForm = typeof body === 'object' && body !== null && FORM_FIELDS.some((field) => field in body);
+  return isForm ? parseInput(registerFormSchema, body) : parseInput(registerSchema, body);
+}
+
+/** Registration, login, e-mail verification, password reset and the current user, under /api/auth. */
+export function authRoutes(deps: IdentityDeps, verifySession: (token: string) => Promise<SessionUser>): Router {
+  const router = new Router({ prefix: '/api/auth' });
+  const authenticated = requireUser(verifySession);
+  router.use(retryAfter);
+
+  router.post('/register', async (ctx) => {
+    const user = await registerUser(deps, parseRegistration(ctx.request.body));
+    ctx.status = 201;
+    ctx.body = { email: user.email };
+  });
+
+  router.post('/login', async (ctx) => {
+    const input = parseInput(loginSchema, ctx.request.body);
+    const { token, user } = await logIn(deps, { ...input, ip: clientIp(ctx) });
+    ctx.body = { token, user: toUserView(user, deps.settings) };
+  });
+
+  router.post('/verify-code', async (ctx) => {
+    const { token } = await verifyEmail(deps, parseInput(verifyCodeSchema, ctx.request.body));
+    ctx.body = { token, message: messages.emailVerified };
+  });
+
+  router.post('/resend-code', async (ctx) => {
+    await resendCode(deps, parseInput(emailOnlySchema, ctx.request.body));
+    ctx.body = { message: messages.codeSent };
+  });
+
+  router.post('/resend-verification', authenticated, async (ctx) => {
+    await resendVerification(deps, sessionOf(ctx));
+    ctx.body = { message: messages.codeSent };
+  });
+
+  router.post('/forgot-password', async (ctx) => {
+    await requestPasswordReset(deps, parseInput(emailOnlySchema, ctx.request.body));
+    ctx.body = { message: messages.forgotPasswordSent };
+  });
+
+  router.post('/reset-password', async (ctx) => {
+    await resetPassword(deps, parseInput(resetPasswordSchema, ctx.request.body));
+    ctx.body = { message: messages.passwordReset };
+  });
+
+  router.get('/me', authenticated, async (ctx) => {
+    ctx.body = toUserView(await currentUser(deps, sessionOf(ctx)), deps.settings);
+  });
+
+  return router;
+}

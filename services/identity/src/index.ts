@@ -1,0 +1,13 @@
+export { identityService } from './service.ts';
+export { identityConfig, identitySettings, type IdentitySettings } from './config.ts';
+export { identityMigrations } from './data/migrations.ts';
+export { registerUser } from './domain/register.ts';
+export { logIn } from './domain/login.ts';
+export { verifyEmail, resendCode, resendVerification, resendCooldownKey } from './domain/email-verification.ts';
+export { requestPasswordReset, resetPassword, resetCooldownKey } from './domain/password-reset.ts';
+export { currentUser, updateProfile, changePassword, deleteAccount } from './domain/profile.ts';
+export { ensureAdminAccount, makeAdmin } from './domain/admin.ts';
+export { createSigningKeys, ensureSigningKey, rotateSigningKey, type SigningKeys } from './domain/signing-keys.ts';
+export { issueToken, syncSessionVersions } from './domain/sessions.ts';
+export { type IdentityDeps, type User } from './domain/user.ts';
+export { toUserView } from './http/views.ts';

@@ -1,0 +1,4 @@
+import { runService } from '@ticketing/platform';
+import { identityService } from './service.ts';
+
+await runService(identityService);

@@ -1,0 +1,59 @@
+import { Router } from '@koa/router';
+import { defineService, redisSessionVersions, type Logger } from '@ticketing/platform';
+import {
+  DEVELOPMENT_ADMIN_PASSWORD,
+  DEVELOPMENT_VERIFICATION_SECRET,
+  identityConfig,
+  identitySettings,
+  type IdentityConfig,
+} from './config.ts';
+import { identityMigrations } from './data/migrations.ts';
+import { ensureAdminAccount } from './domain/admin.ts';
+import { createLoginThrottle } from './domain/login-throttle.ts';
+import { prepareDummyHash } from './domain/passwords.ts';
+import { createSessionVerifier, syncSessionVersions } from './domain/sessions.ts';
+import { createSigningKeys, ensureSigningKey } from './domain/signing-keys.ts';
+import type { IdentityDeps } from './domain/user.ts';
+import { authRoutes } from './http/auth-routes.ts';
+import { devRoutes } from './http/dev-routes.ts';
+import { keyRoutes } from './http/keys-routes.ts';
+import { profileRoutes } from './http/profile-routes.ts';
+
+function warnAboutDevelopmentDefaults(config: IdentityConfig, logger: Logger): void {
+  if (config.DEV_TOOLS) return;
+  if (config.ADMIN_PASSWORD === DEVELOPMENT_ADMIN_PASSWORD) {
+    logger.warn('ADMIN_PASSWORD is the development default: set a real one');
+  }
+  if (config.VERIFICATION_SECRET === DEVELOPMENT_VERIFICATION_SECRET) {
+    logger.warn('VERIFICATION_SECRET is the development default: set a real one');
+  }
+}
+
+/** Users, e-mail verification, password reset, sessions and the keys that sign them. */
+export const identityService = defineService({
+  name: 'identity',
+  config: identityConfig,
+  migrations: identityMigrations,
+  async setup({ config, db, redis, logger, outbox }) {
+    const settings = identitySettings(config);
+    warnAboutDevelopmentDefaults(config, logger);
+    const longestSession = Math.max(settings.tokenTtlSeconds, settings.rememberTtlSeconds);
+    const keys = createSigningKeys(db, longestSession);
+    const throttle = createLoginThrottle(redis, settings.login, logger);
+    const deps: IdentityDeps = { db, outbox, logger, redis, settings, keys, throttle };
+
+    await prepareDummyHash();
+    await ensureSigningKey(deps);
+    await ensureAdminAccount(deps);
+    // Redis keeps nothing on disk: after its restart, the versions that end older sessions come from here.
+    await syncSessionVersions(deps);
+
+    // Tokens are checked against the local key store and the same session versions every service reads.
+    const verifySession = createSessionVerifier(keys, settings, redisSessionVersions(redis));
+    const router = new Router();
+    const routers = [keyRoutes(deps), authRoutes(deps, verifySession), profileRoutes(deps, verifySession)];
+    if (config.DEV_TOOLS) routers.push(devRoutes(deps, verifySession));
+    for (const routes of routers) router.use(routes.routes());
+    return { router };
+  },
+});

@@ -1,0 +1,212 @@
+import { createHmac } from 'node:crypto';
+import { waitFor } from '@ticketing/platform/testing';
+import { DEVELOPMENT_VERIFICATION_SECRET } from '../src/config.ts';
+import { makeCpf, makeEmail, registration, startIdentity, type Identity } from './support.ts';
+
+let identity: Identity;
+
+beforeAll(async () => {
+  identity = await startIdentity();
+});
+afterAll(() => identity.stop());
+
+const register = (body: unknown) => identity.request('POST', '/api/auth/register', { body });
+const countUsers = async () => Number((await identity.service.db('users').count({ n: '*' }))[0]!.n);
+const countOutbox = async () => Number((await identity.service.db('outbox').count({ n: '*' }))[0]!.n);
+
+test('registering creates an unverified account, sends a code by event and answers the e-mail', async () => {
+  const email = makeEmail('Ana.Souza');
+  const input = registration({ name: '  Ana Souza  ', email: `  ${email.toUpperCase()} `, partnerCompany: 'Farma SA' });
+  const response = await register(input);
+  expect(response.status).toBe(201);
+  expect(await response.json()).toEqual({ email: email.toLowerCase() });
+
+  // Stored: unverified, birth date as a date, the password only as an argon2id hash.
+  const row = await identity.userByEmail(email);
+  expect(row).toMatchObject({
+    email: email.toLowerCase(),
+    email_verified: false,
+    name: 'Ana Souza',
+    cpf: input.cpf,
+    phone: '(31) 98765-4321',
+    birth_date: '1990-03-15',
+    address: 'Rua da Bahia, 1200 – Centro, Belo Horizonte/MG',
+    partner_company: 'Farma SA',
+    is_admin: false,
+    session_version: 0,
+    deleted_at: null,
+  });
+  expect(row.password_hash).toMatch(/^\$argon2id\$/);
+  expect(row.password_hash).not.toContain(input.password);
+  const { rows } = await identity.service.db.raw(`select pg_typeof(birth_date)::text as type from users where id = ?`, [
+    row.id,
+  ]);
+  expect(rows[0].type).toBe('date');
+
+  // Published: the registration and the code (the code only travels in the event; the store keeps its HMAC).
+  const events = await identity.events(row.id);
+  expect(events).toEqual([
+    { type: 'user.registered', userId: row.id, email: email.toLowerCase(), name: 'Ana Souza' },
+    {
+      type: 'user.verification-code-issued',
+      userId: row.id,
+      email: email.toLowerCase(),
+      name: 'Ana Souza',
+      code: expect.stringMatching(/^\d{6}$/),
+      expiresAt: expect.any(String),
+    },
+  ]);
+  const code = events[1]!.code as string;
+  const [stored] = await identity.service.db('verification_codes').where({ user_id: row.id });
+  expect(stored).toMatchObject({ email: email.toLowerCase(), attempts: 0, consumed_at: null });
+  expect(stored.code_hash).toBe(
+    createHmac('sha256', DEVELOPMENT_VERIFICATION_SECRET).update(`${row.id}:${code}`).digest('hex'),
+  );
+  const lifetime = stored.expires_at.getTime() - Date.now();
+  expect(lifetime).toBeGreaterThan(14 * 60_000);
+  expect(lifetime).toBeLessThanOrEqual(15 * 60_000);
+  expect(new Date(events[1]!.expiresAt as string).getTime()).toBe(stored.expires_at.getTime());
+  await waitFor(async () => {
+    const published = await identity.service.db('outbox').where({ key: row.id }).whereNotNull('published_at');
+    return published.length === 2;
+  });
+
+  // Logged, with the request id, and never the password or the code.
+  const requestId = response.headers.get('x-request-id');
+  expect(identity.lines('user registered')).toContainEqual(expect.objectContaining({ userId: row.id, requestId }));
+  const written = JSON.stringify(identity.logs.lines);
+  expect(written).not.toContain(input.password);
+  expect(written).not.toContain(`"${code}"`);
+});
+
+test('an e-mail or a CPF already registered is a 409 with its message, and nothing is stored', async () => {
+  const first = registration();
+  expect((await register(first)).status).toBe(201);
+  const [users, events] = [await countUsers(), await countOutbox()];
+
+  const sameEmail = await register(registration({ email: first.email.toUpperCase() }));
+  expect(sameEmail.status).toBe(409);
+  expect(await sameEmail.json()).toEqual({ message: 'Este e-mail já está cadastrado' });
+  const sameCpf = await register(registration({ cpf: first.cpf }));
+  expect(sameCpf.status).toBe(409);
+  expect(await sameCpf.json()).toEqual({ message: 'Este CPF já está cadastrado' });
+
+  expect(await countUsers()).toBe(users);
+  expect(await countOutbox()).toBe(events);
+});
+
+test('ten registrations of one e-mail at once: exactly one account', async () => {
+  const email = makeEmail('corrida');
+  const responses = await Promise.all(
+    Array.from({ length: 10 }, () => register(registration({ email, cpf: makeCpf() }))),
+  );
+  const statuses = responses.map((response) => response.status).sort();
+  expect(statuses).toEqual([201, ...Array(9).fill(409)]);
+  expect(await identity.service.db('users').where({ email })).toHaveLength(1);
+  const [user] = await identity.service.db('users').where({ email });
+  expect((await identity.events(user.id)).map((event) => event.type)).toEqual([
+    'user.registered',
+    'user.verification-code-issued',
+  ]);
+  expect(identity.unhandledErrors()).toEqual([]);
+});
+
+test('every validation message of the register form, word for word; nothing stored', async () => {
+  const cases: [Record<string, unknown>, string][] = [
+    [{ name: 'A' }, 'Nome deve ter pelo menos 2 caracteres'],
+    [{ name: '    ' }, 'Nome deve ter pelo menos 2 caracteres'],
+    [{ name: undefined }, 'Nome deve ter pelo menos 2 caracteres'],
+    [{ email: 'maria.exemplo.com' }, 'Email inválido'],
+    [{ email: undefined }, 'Email inválido'],
+    [{ cpf: '52998224725' }, 'CPF deve estar no formato 000.000.000-00'],
+    [{ cpf: '529.982.247-255' }, 'CPF deve estar no formato 000.000.000-00'],
+    [{ cpf: '529.982.247-26' }, 'CPF inválido'],
+    [{ phone: '31987654321' }, 'Telefone deve estar no formato (00) 00000-0000'],
+    [{ phone: '(31) 987654-43210' }, 'Telefone deve estar no formato (00) 00000-0000'],
+    [{ password: '12345' }, 'Senha deve ter pelo menos 6 caracteres'],
+    [{ address: 'Rua A, 1' }, 'Endereço deve ter pelo menos 10 caracteres'],
+    [{ birthDate: '1990-03-15' }, 'Data deve estar no formato dd/mm/aaaa'],
+    [{ birthDate: '15/03/19900' }, 'Data deve estar no formato dd/mm/aaaa'],
+    [{ birthDate: '31/02/1990' }, 'Data de nascimento inválida'],
+    [{ birthDate: '01/01/2999' }, 'A data de nascimento deve estar no passado'],
+    // The form's confirmations and terms, when a client sends them.
+    [
+      { emailConfirm: 'outra@exemplo.com.br', confirmPassword: 'senha-forte-123', terms: true },
+      'Os e-mails não coincidem',
+    ],
+    [{ confirmPassword: 'senha-forte-123', terms: true }, 'Os e-mails não coincidem'],
+    [{ emailConfirm: 'FIXED', confirmPassword: 'outra-senha', terms: true }, 'As senhas não coincidem'],
+    [{ emailConfirm: 'FIXED', confirmPassword: 'senha-forte-123', terms: false }, 'Você deve aceitar os termos'],
+    [{ emailConfirm: 'FIXED', confirmPassword: 'senha-forte-123' }, 'Você deve aceitar os termos'],
+  ];
+  const before = await countUsers();
+  for (const [change, message] of cases) {
+    const body: Record<string, unknown> = registration(change);
+    if (body.emailConfirm === 'FIXED') body.emailConfirm = body.email;
+    const response = await register(body);
+    expect({ change, status: response.status, body: await response.json() }).toEqual({
+      change,
+      status: 400,
+      body: { message },
+    });
+  }
+  // The complete form, confirmations agreeing, registers.
+  const form = registration();
+  const complete = await register({ ...form, emailConfirm: form.email, confirmPassword: form.password, terms: true });
+  expect(complete.status).toBe(201);
+  expect(await countUsers()).toBe(before + 1);
+});
+
+test('hostile or broken input is a 4xx with a pt-BR message, never a 500', async () => {
+  const before = await countUsers();
+  const bodies: [unknown, string][] = [
+    [{ ...registration(), name: 12345 }, 'Nome deve ter pelo menos 2 caracteres'],
+    [{ ...registration(), email: { $ne: '' } }, 'Email inválido'],
+    [{ ...registration(), password: ['senha-forte-123'] }, 'Senha deve ter pelo menos 6 caracteres'],
+    [{ ...registration(), birthDate: 19900315 }, 'Data deve estar no formato dd/mm/aaaa'],
+    [{ ...registration(), cpf: null }, 'CPF deve estar no formato 000.000.000-00'],
+    [{ ...registration(), name: 'x'.repeat(10_001) }, 'Nome deve ter no máximo 255 caracteres'],
+    [{ ...registration(), address: 'Rua '.repeat(3_000) }, 'Endereço deve ter no máximo 500 caracteres'],
+    [{ ...registration(), password: 's'.repeat(10_001) }, 'Senha deve ter no máximo 128 caracteres'],
+    [{ ...registration(), email: `${'a'.repeat(10_001)}@exemplo.com.br` }, 'Email inválido'],
+    [{ ...registration(), name: 'Maria\u0000 Silva' }, 'Texto com caracteres inválidos'],
+    [{ ...registration(), address: 'Rua das Flores\u0000, 10' }, 'Texto com caracteres inválidos'],
+    [{}, 'Nome deve ter pelo menos 2 caracteres'],
+    [[registration()], 'Entrada inválida: esperava um objeto, recebeu um vetor'],
+  ];
+  for (const [body, message] of bodies) {
+    const response = await register(body);
+    expect({ status: response.status, body: await response.json() }).toEqual({ status: 400, body: { message } });
+  }
+  const malformed = 'Requisição inválida: verifique os dados enviados (JSON malformado?)';
+  for (const raw of ['{"name":', '"texto"', 'null', '{name: "Maria"}']) {
+    const response = await identity.request('POST', '/api/auth/register', { raw });
+    expect({ raw, status: response.status, body: await response.json() }).toEqual({
+      raw,
+      status: 400,
+      body: { message: malformed },
+    });
+  }
+  const empty = await identity.request('POST', '/api/auth/register');
+  expect(empty.status).toBe(400);
+  expect(await empty.json()).toEqual({ message: 'Nome deve ter pelo menos 2 caracteres' });
+  const huge = await register({ ...registration(), address: 'z'.repeat(200_000) });
+  expect(huge.status).toBe(413);
+  expect(await huge.json()).toEqual({ message: 'Requisição grande demais' });
+
+  expect(await countUsers()).toBe(before);
+  expect(identity.unhandledErrors()).toEqual([]);
+});
+
+test('names with emoji, combining characters and right-to-left scripts are kept exactly', async () => {
+  const names = ['Dra. Lúcia 👩‍⚕️ Ferreira', 'Zoe\u0308 Ame\u0301lie', 'مريم الحسن', 'דוד כהן', 'Ana \u202Eavlis'];
+  for (const name of names) {
+    const input = registration({ name });
+    const response = await register(input);
+    expect(response.status).toBe(201);
+    const { user } = await identity.login(input.email, input.password);
+    expect(user.name).toBe(name);
+    expect((await identity.userByEmail(input.email)).name).toBe(name);
+  }
+  expect(identity.unhandledErrors()).toEqual([]);
+});

@@ -1,0 +1,29 @@
+import type { BaseConfig } from '@ticketing/platform';
+import { z } from 'zod';
+
+const positiveInt = () => z.coerce.number().int().positive();
+
+/** The mail service's own settings, on top of the platform's (PUBLIC_URL comes from there). */
+export const mailConfig = {
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL (e.g. smtp://user:pass@host:587)' })
+    .default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: z
+    .string()
+    .regex(/@[^\s@>]+>?\s*$/, 'must be an address, optionally with a name: "Nome" <endereco@dominio>')
+    .default('"Educação Farma" <nao-responda@educacaofarma.com.br>'),
+  /** Delivery attempts before an e-mail is marked failed (it is kept for the record). */
+  MAIL_MAX_ATTEMPTS: positiveInt().default(15),
+  /** First retry delay; each further one doubles (with jitter) up to MAIL_RETRY_MAX_MS. */
+  MAIL_RETRY_BASE_MS: positiveInt().default(2000),
+  MAIL_RETRY_MAX_MS: positiveInt().default(30 * 60_000),
+  /** How often the worker looks for due e-mails when nothing wakes it (rows written by other replicas). */
+  MAIL_POLL_MS: z.coerce.number().int().min(10).default(5000),
+  /** E-mails claimed per round; they are sent over at most MAIL_SMTP_CONNECTIONS connections. */
+  MAIL_BATCH_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  MAIL_SMTP_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(3),
+  /** One send (connect, greet, transfer) gives up after this long and counts as a failed attempt. */
+  MAIL_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+};
+
+export type MailConfig = BaseConfig & z.infer<z.ZodObject<typeof mailConfig>>;

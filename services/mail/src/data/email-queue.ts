@@ -1,0 +1,173 @@
+import type { Knex } from '@ticketing/platform';
+import type { EmailAttachment } from '../domain/attachments.ts';
+
+export type EmailStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+export interface NewEmailRow {
+  dedupe_key: string;
+  template: string;
+  user_id: string | null;
+  correlation_id: string | null;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  attachments: EmailAttachment[];
+}
+
+/** A row the worker has claimed: what it needs to send it and to record the outcome. */
+export interface ClaimedEmail {
+  id: string;
+  template: string;
+  correlation_id: string | null;
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  attachments: EmailAttachment[];
+  /** Counting this one. */
+  attempts: number;
+  /** The row was already being sent by a worker that never reported back (it crashed or hung). */
+  interrupted: boolean;
+}
+
+const WAITING = ['pending', 'sending'];
+const CANCELLED = 'cancelled:';
+
+/** Stores an e-mail unless one with the same dedupe key exists; returns the new row's id, or null. */
+export async function insertEmail(trx: Knex.Transaction, row: NewEmailRow): Promise<string | null> {
+  const inserted: { id: string }[] = await trx('email_queue')
+    .insert({ ...row, attachments: JSON.stringify(row.attachments) })
+    .onConflict('dedupe_key')
+    .ignore()
+    .returning('id');
+  return inserted[0]?.id ?? null;
+}
+
+/**
+ * Claims up to `limit` due e-mails for this worker: pending ones whose time has come, and sending ones whose
+ * claim lapsed. SKIP LOCKED lets replicas claim side by side without waiting on or taking each other's rows.
+ * A claim counts as an attempt and holds the row for `leaseMs`; after that another worker may take it over.
+ */
+export async function claimDue(
+  db: Knex,
+  { limit, leaseMs, maxAttempts }: { limit: number; leaseMs: number; maxAttempts: number },
+): Promise<ClaimedEmail[]> {
+  const result = await db.raw(
+    `with due as (
+       select id, status as was from email_queue
+       where status in ('pending', 'sending') and next_attempt_at <= now() and attempts < ?
+       order by next_attempt_at, created_at
+       limit ?
+       for update skip locked)
+     update email_queue q
+     set status = 'sending', attempts = q.attempts + 1, next_attempt_at = now() + ? * interval '1 millisecond'
+     from due where q.id = due.id
+     returning q.id, q.template, q.correlation_id, q."to", q.subject, q.html, q.text, q.attachments, q.attempts,
+       due.was = 'sending' as interrupted`,
+    [maxAttempts, limit, leaseMs],
+  );
+  return result.rows;
+}
+
+/**
+ * Gives up on e-mails out of attempts that are still waiting: a claim that lapsed on the last attempt (the
+ * sender died mid-send) or rows left over from a larger MAIL_MAX_ATTEMPTS.
+ */
+export async function failExhausted(
+  db: Knex,
+  maxAttempts: number,
+): Promise<{ id: string; template: string; attempts: number }[]> {
+  const result = await db.raw(
+    `update email_queue
+     set status = 'failed', processed_at = now(),
+       last_error = coalesce(last_error || '; ', '') || case when status = 'sending'
+         then 'delivery interrupted on the last attempt' else 'no attempts left' end
+     where status in ('pending', 'sending') and next_attempt_at <= now() and attempts >= ?
+     returning id, template, attempts`,
+    [maxAttempts],
+  );
+  return result.rows;
+}
+
+/** Records a delivery. Accepted by the server means sent, even if the claim had lapsed meanwhile. */
+export async function markSent(db: Knex, id: string): Promise<void> {
+  await db('email_queue')
+    .where({ id })
+    .whereNot({ status: 'sent' })
+    .update({ status: 'sent', processed_at: db.fn.now() });
+}
+
+/** Records a failed attempt on a row this worker still holds (same attempt number), due again after `delayMs`. */
+export async function markRetry(db: Knex, id: string, attempt: number, delayMs: number, error: string): Promise<void> {
+  await db('email_queue')
+    .where({ id, status: 'sending', attempts: attempt })
+    .update({
+      status: 'pending',
+      next_attempt_at: db.raw("now() + ? * interval '1 millisecond'", [delayMs]),
+      last_error: error,
+    });
+}
+
+/** Gives up on a row this worker still holds; the row stays, failed, for the record. */
+export async function markFailed(db: Knex, id: string, attempt: number, error: string): Promise<void> {
+  await db('email_queue')
+    .where({ id, status: 'sending', attempts: attempt })
+    .update({ status: 'failed', processed_at: db.fn.now(), last_error: error });
+}
+
+/** Milliseconds until the next waiting e-mail is due (0 if one is due now), or null when nothing waits. */
+export async function msUntilNextDue(db: Knex, maxAttempts: number): Promise<number | null> {
+  const [row] = await db('email_queue')
+    .whereIn('status', WAITING)
+    .where('attempts', '<', maxAttempts)
+    .select(db.raw('extract(epoch from (min(next_attempt_at) - clock_timestamp())) * 1000 as ms'));
+  // min() of nothing is null: nothing waits (and greatest() would have turned that into "due now").
+  if (row?.ms === null || row?.ms === undefined) return null;
+  return Math.max(0, Math.ceil(Number(row.ms)));
+}
+
+export async function countWaiting(db: Knex): Promise<number> {
+  const [row] = await db('email_queue').whereIn('status', WAITING).count({ n: '*' });
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Removes a user's personal content from their e-mails (address, subject, bodies, attachments, the address
+ * inside SMTP errors), keeping status, attempts and timestamps. E-mails not yet sent are cancelled (failed).
+ */
+export async function redactUserEmails(
+  trx: Knex.Transaction,
+  userId: string,
+): Promise<{ redacted: number; cancelled: number }> {
+  const rows: { last_error: string | null }[] = await trx('email_queue')
+    .where({ user_id: userId })
+    .whereNull('redacted_at')
+    .update({
+      to: '',
+      subject: '',
+      html: '',
+      text: '',
+      attachments: '[]',
+      redacted_at: trx.fn.now(),
+      status: trx.raw("case when status in ('pending', 'sending') then 'failed' else status end"),
+      processed_at: trx.raw("case when status in ('pending', 'sending') then now() else processed_at end"),
+      last_error: trx.raw(
+        `case when status in ('pending', 'sending') then ?
+         when "to" <> '' then replace(last_error, "to", '[removed]') else last_error end`,
+        [`${CANCELLED} the account was deleted before delivery`],
+      ),
+    })
+    .returning(['last_error']);
+  const cancelled = rows.filter((row) => row.last_error?.startsWith(CANCELLED)).length;
+  return { redacted: rows.length, cancelled };
+}
+
+/** Remembers that a user was deleted, so an e-mail event for them arriving late is not stored. */
+export async function rememberForgottenUser(trx: Knex.Transaction, userId: string): Promise<void> {
+  await trx('forgotten_users').insert({ user_id: userId }).onConflict('user_id').ignore();
+}
+
+export async function isForgottenUser(trx: Knex.Transaction, userId: string): Promise<boolean> {
+  return (await trx('forgotten_users').where({ user_id: userId }).first()) !== undefined;
+}

@@ -1,0 +1,4 @@
+import { runService } from '@ticketing/platform';
+import { mailService } from './service.ts';
+
+await runService(mailService);

@@ -1,0 +1,47 @@
+import { defineService } from '@ticketing/platform';
+import { mailConfig } from './config.ts';
+import { mailConsumers } from './consumers/index.ts';
+import { mailMigrations } from './data/migrations.ts';
+import { createSmtpSender } from './delivery/smtp.ts';
+import { startDeliveryWorker } from './delivery/worker.ts';
+import { createMailMetrics } from './metrics.ts';
+
+/** Claims outlast a send's timeout by this much before another worker may take the e-mail over. */
+const LEASE_MARGIN_MS = 30_000;
+
+/**
+ * E-mails: the events that need one are rendered from pt-BR templates into `email_queue` (in the consumer's
+ * transaction), and a worker in the same process delivers the queue over SMTP with retries.
+ */
+export const mailService = defineService({
+  name: 'mail',
+  config: mailConfig,
+  migrations: mailMigrations,
+  setup({ config, db, logger, metrics }) {
+    const sender = createSmtpSender({
+      url: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      connections: config.MAIL_SMTP_CONNECTIONS,
+      timeoutMs: config.MAIL_SEND_TIMEOUT_MS,
+    });
+    const worker = startDeliveryWorker({
+      db,
+      sender,
+      logger,
+      metrics: createMailMetrics(metrics.registry, db),
+      maxAttempts: config.MAIL_MAX_ATTEMPTS,
+      retryBaseMs: config.MAIL_RETRY_BASE_MS,
+      retryMaxMs: config.MAIL_RETRY_MAX_MS,
+      pollMs: config.MAIL_POLL_MS,
+      batchSize: config.MAIL_BATCH_SIZE,
+      leaseMs: config.MAIL_SEND_TIMEOUT_MS + LEASE_MARGIN_MS,
+    });
+    return {
+      consumers: mailConsumers({ logger, publicUrl: config.PUBLIC_URL, queued: () => worker.wake() }),
+      async close() {
+        await worker.close();
+        sender.close();
+      },
+    };
+  },
+});

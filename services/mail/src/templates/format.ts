@@ -1,0 +1,21 @@
+/** "Olá, Maria!" from "Maria Souza"; a plain "Olá!" when there is no name. */
+export function greeting(name: string): string {
+  const first = name.trim().split(/\s+/)[0];
+  return first ? `Olá, ${first}!` : 'Olá!';
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** A validity period in words: "15 minutos", "1 hora", "1 hora e 30 minutos". */
+export function duration(minutes: number): string {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return plural(rest, 'minuto', 'minutos');
+  if (rest === 0) return plural(hours, 'hora', 'horas');
+  return `${plural(hours, 'hora', 'horas')} e ${plural(rest, 'minuto', 'minutos')}`;
+}
+
+/** Whole minutes from one instant to another (at least 1): how long a code or link stays valid. */
+export function minutesBetween(from: string, to: string): number {
+  return Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
+}

@@ -1,0 +1,41 @@
+import type { EmailAttachment } from '../domain/attachments.ts';
+import type { EmailTemplate } from './define.ts';
+import { passwordReset } from './password-reset.ts';
+import { verificationCode } from './verification-code.ts';
+
+/**
+ * Every e-mail the product sends, by name. A new e-mail is a file beside these (`defineTemplate`: data schema,
+ * subject, preheader, text, body, optional attachments) plus a line here.
+ */
+export const templates = {
+  'verification-code': verificationCode,
+  'password-reset': passwordReset,
+} satisfies Record<string, EmailTemplate<any>>;
+
+export type TemplateName = keyof typeof templates;
+export type TemplateData<N extends TemplateName> = (typeof templates)[N] extends EmailTemplate<infer D> ? D : never;
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+  attachments: EmailAttachment[];
+}
+
+/** Checks the data against the template's schema, then renders every part of the message. */
+export function renderEmail<N extends TemplateName>(name: N, input: TemplateData<N>): RenderedEmail {
+  const template = templates[name] as unknown as EmailTemplate<TemplateData<N>>;
+  if (!template) throw new Error(`unknown e-mail template ${name}`);
+  const data = template.data.parse(input);
+  return {
+    subject: template.subject(data),
+    text: template.text(data),
+    html: template.html(data),
+    attachments: template.attachments(data),
+  };
+}
+
+export { defineTemplate, type EmailTemplate, type TemplateSpec } from './define.ts';
+export { html, blocks, escapeHtml, safeUrl, SafeHtml } from './html.ts';
+export { button, codeBox, heading, linkText, note, paragraph, layoutHtml, layoutText } from './layout.ts';
+export { duration, greeting, minutesBetween } from './format.ts';

@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import { brand } from '@ticketing/proto';
+import { startCatcher, startMail, waitFor, PUBLIC_URL, type MailHarness } from './support.ts';
+import type { MailCatcher } from '../../../scripts/mail-catcher.ts';
+import { dedupeKeyFor, queueEmail } from '../src/index.ts';
+
+let catcher: MailCatcher;
+let harness: MailHarness;
+
+beforeAll(async () => {
+  catcher = await startCatcher();
+  // A long poll: every e-mail below goes out because its consumer wakes the worker on commit.
+  harness = await startMail({ SMTP_URL: catcher.smtpUrl, MAIL_POLL_MS: '600000' });
+});
+afterAll(async () => {
+  await harness.stop();
+  await catcher.close();
+});
+
+const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+const person = (name = 'Maria Aparecida Souza') => ({
+  userId: randomUUID(),
+  email: `${randomUUID()}@example.com.br`,
+  name,
+});
+/** The messages the catcher received for one address. */
+const receivedBy = (address: string) => catcher.messages().filter((message) => message.to.includes(address));
+
+test('a verification code event sends one e-mail with the code, valid for 15 minutes', async () => {
+  const user = person();
+  const event = await harness.publish('user.verification-code-issued', {
+    ...user,
+    code: '483920',
+    expiresAt: inMinutes(15),
+  });
+  const row = await harness.rowFor(event.id, 'verification-code');
+
+  const [message, ...others] = await waitFor(() => receivedBy(user.email).length > 0 && receivedBy(user.email));
+  expect(others).toEqual([]);
+  expect(message).toMatchObject({
+    from: '"Educação Farma" <nao-responda@educacaofarma.com.br>',
+    to: [user.email],
+    subject: 'Seu código de verificação',
+    messageId: `<${row.id}@educacaofarma.com.br>`,
+    headers: expect.objectContaining({ 'auto-submitted': 'auto-generated' }),
+  });
+  expect(message.text).toContain('Olá, Maria!');
+  expect(message.text).toContain('\n    483920\n');
+  expect(message.text).toContain('Este código é válido por 15 minutos.');
+  expect(message.text).toContain(`Dúvidas? ${brand.supportEmail} · ${brand.supportPhone}`);
+  expect(message.html).toContain('<html lang="pt-BR">');
+  expect(message.html).toMatch(/font-size:36px[^>]*>483920<\/span\s*>/);
+  expect(message.html).toContain('válido por <strong>15 minutos</strong>');
+  expect(message.html).toMatch(new RegExp(`font-size:22px;[^>]*color:#ffffff;">\\s*${brand.name}\\s*</p>`));
+  expect(message.html).toContain(`href="mailto:${brand.supportEmail}"`);
+
+  expect(row).toMatchObject({
+    template: 'verification-code',
+    user_id: user.userId,
+    to: user.email,
+    subject: 'Seu código de verificação',
+    status: 'sent',
+    attempts: 1,
+    last_error: null,
+    attachments: [],
+  });
+  expect(row.text).toBe(message.text);
+  expect(row.html).toBe(message.html);
+  expect(row.processed_at!.getTime()).toBeGreaterThanOrEqual(row.created_at.getTime());
+
+  const lines = harness.logs.lines;
+  expect(lines).toContainEqual(
+    expect.objectContaining({
+      msg: 'e-mail queued',
+      eventId: event.id,
+      template: 'verification-code',
+      emailId: row.id,
+    }),
+  );
+  expect(lines).toContainEqual(
+    expect.objectContaining({ msg: 'e-mail sent', emailId: row.id, attempt: 1, messageId: message.messageId }),
+  );
+  // Logs of the delivery carry the event's correlation id, and never the address.
+  const sent = lines.find((line) => line.msg === 'e-mail sent' && line.emailId === row.id)!;
+  expect(sent.requestId).toBe(row.correlation_id);
+  expect(JSON.stringify(lines)).not.toContain(user.email);
+  expect(await harness.metric('mail_emails_sent_total', { template: 'verification-code' })).toBeGreaterThanOrEqual(1);
+});
+
+test('a password reset event sends one e-mail with the single-use link, valid for 1 hour', async () => {
+  const user = person('João');
+  const token = `tok_${randomUUID()}-Ab9`;
+  const event = await harness.publish('user.password-reset-requested', { ...user, token, expiresAt: inMinutes(60) });
+  const row = await harness.rowFor(event.id, 'password-reset');
+  const url = `${PUBLIC_URL}/reset-password?token=${token}`;
+
+  const [message, ...others] = await waitFor(() => receivedBy(user.email).length > 0 && receivedBy(user.email));
+  expect(others).toEqual([]);
+  expect(message.subject).toBe('Redefinição de senha');
+  expect(message.text).toContain('Olá, João!');
+  expect(message.text).toContain(`\n${url}\n`);
+  expect(message.text).toContain('O link é válido por 1 hora e só pode ser usado uma vez.');
+  expect(message.text).toContain('Se você não solicitou, ignore este e-mail');
+  expect(message.html).toMatch(new RegExp(`<a\\s+href="${url.replaceAll('?', '\\?')}"[^>]*>Criar nova senha</a\\s*>`));
+  expect(message.html).toContain(`>${url}</a>`);
+  expect(message.html).toContain('válido por <strong>1 hora</strong>');
+  expect(message.html).toContain('Se você não solicitou, ignore este e-mail');
+  expect(row).toMatchObject({ template: 'password-reset', status: 'sent', attempts: 1, to: user.email });
+});
+
+test('names are escaped in the HTML, never run', async () => {
+  const user = person('<script>alert("x")</script> & <img src=x onerror=alert(1)>');
+  const event = await harness.publish('user.verification-code-issued', {
+    ...user,
+    code: '000111',
+    expiresAt: inMinutes(15),
+  });
+  await harness.rowFor(event.id, 'verification-code');
+  const [message] = await waitFor(() => receivedBy(user.email).length > 0 && receivedBy(user.email));
+  expect(message.html).not.toContain('<script');
+  expect(message.html).toContain('Olá, &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;!');
+  expect(message.text).toContain('Olá, <script>alert("x")</script>!');
+});
+
+test('the same event delivered twice queues and sends one e-mail', async () => {
+  const user = person();
+  const event = await harness.publish('user.verification-code-issued', {
+    ...user,
+    code: '555123',
+    expiresAt: inMinutes(15),
+  });
+  await harness.rowFor(event.id, 'verification-code');
+  const duplicatesBefore = await harness.metric('bus_events_handled_total', {
+    topic: 'user.verification-code-issued',
+    outcome: 'duplicate',
+  });
+
+  // The relay publishes the same envelope again, as after a crash between publishing and marking it published.
+  await harness.producer.db('outbox').where({ id: event.id }).update({ published_at: null });
+  await waitFor(async () => (await harness.producer.db('outbox').where({ id: event.id }).first()).published_at);
+  await waitFor(
+    async () =>
+      (await harness.metric('bus_events_handled_total', {
+        topic: 'user.verification-code-issued',
+        outcome: 'duplicate',
+      })) ===
+      duplicatesBefore + 1,
+  );
+
+  expect(await harness.rows({ user_id: user.userId })).toHaveLength(1);
+  expect(receivedBy(user.email)).toHaveLength(1);
+});
+
+test('user.deleted removes the personal content of the user’s e-mails and keeps their record', async () => {
+  const user = person();
+  const other = person();
+  const first = await harness.publish('user.verification-code-issued', {
+    ...user,
+    code: '111111',
+    expiresAt: inMinutes(15),
+  });
+  const second = await harness.publish('user.password-reset-requested', {
+    ...user,
+    token: 'segredo',
+    expiresAt: inMinutes(60),
+  });
+  const kept = await harness.publish('user.verification-code-issued', {
+    ...other,
+    code: '222222',
+    expiresAt: inMinutes(15),
+  });
+  const sentRows = [
+    await harness.rowFor(first.id, 'verification-code'),
+    await harness.rowFor(second.id, 'password-reset'),
+  ];
+  const keptRow = await harness.rowFor(kept.id, 'verification-code');
+  // One more of the user's e-mails is still waiting for a retry when the account is deleted.
+  const [waiting] = await harness.mail
+    .db('email_queue')
+    .insert({
+      dedupe_key: `${randomUUID()}:verification-code`,
+      template: 'verification-code',
+      user_id: user.userId,
+      to: user.email,
+      subject: 'Seu código de verificação',
+      html: '<p>333333</p>',
+      text: '333333',
+      attempts: 2,
+      last_error: `EENVELOPE 450 ${user.email}: mailbox busy`,
+      next_attempt_at: new Date(Date.now() + 3_600_000),
+    })
+    .returning('*');
+
+  // And one gave up earlier, with the address in the server's answer.
+  const [gaveUp] = await harness.mail
+    .db('email_queue')
+    .insert({
+      dedupe_key: `${randomUUID()}:password-reset`,
+      template: 'password-reset',
+      user_id: user.userId,
+      to: user.email,
+      subject: 'Redefinição de senha',
+      html: '<p>link</p>',
+      text: 'link',
+      status: 'failed',
+      attempts: 8,
+      last_error: `EENVELOPE 550 5.1.1 <${user.email}>: Recipient address rejected`,
+      processed_at: new Date(Date.now() - 60_000),
+    })
+    .returning('*');
+
+  const deleted = await harness.publish('user.deleted', { userId: user.userId });
+  await waitFor(async () => (await harness.mail.db('inbox').where({ event_id: deleted.id })).length === 1);
+
+  const after = await harness.rows({ user_id: user.userId });
+  expect(after).toHaveLength(4);
+  for (const row of after) {
+    expect(row).toMatchObject({ to: '', subject: '', html: '', text: '', attachments: [] });
+    expect(row.redacted_at).toBeInstanceOf(Date);
+    expect(JSON.stringify(row)).not.toContain(user.email);
+  }
+  for (const before of sentRows) {
+    const row = after.find((candidate) => candidate.id === before.id)!;
+    expect(row).toMatchObject({
+      status: 'sent',
+      attempts: before.attempts,
+      created_at: before.created_at,
+      processed_at: before.processed_at,
+      template: before.template,
+      dedupe_key: before.dedupe_key,
+    });
+  }
+  expect(after.find((row) => row.id === waiting.id)).toMatchObject({
+    status: 'failed',
+    attempts: 2,
+    last_error: 'cancelled: the account was deleted before delivery',
+  });
+  expect(after.find((row) => row.id === gaveUp.id)).toMatchObject({
+    status: 'failed',
+    attempts: 8,
+    processed_at: gaveUp.processed_at,
+    last_error: 'EENVELOPE 550 5.1.1 <[removed]>: Recipient address rejected',
+  });
+  expect(await harness.rows({ id: keptRow.id })).toEqual([keptRow]);
+  expect(harness.logs.lines).toContainEqual(
+    expect.objectContaining({
+      msg: 'personal content removed from e-mails',
+      userId: user.userId,
+      redacted: 4,
+      cancelled: 1,
+    }),
+  );
+
+  // An e-mail event for the deleted account that arrives late stores and sends nothing.
+  const late = await harness.publish('user.verification-code-issued', {
+    ...user,
+    code: '444444',
+    expiresAt: inMinutes(15),
+  });
+  await waitFor(async () => (await harness.mail.db('inbox').where({ event_id: late.id })).length === 1);
+  expect(await harness.rows({ dedupe_key: `${late.id}:verification-code` })).toEqual([]);
+  expect(harness.logs.lines).toContainEqual(
+    expect.objectContaining({ msg: 'e-mail not queued: the account was deleted', eventId: late.id }),
+  );
+  expect(
+    receivedBy(user.email)
+      .map((message) => message.subject)
+      .sort(),
+  ).toEqual(['Redefinição de senha', 'Seu código de verificação']);
+});
+
+test('the queue itself never stores a second e-mail for the same event and template', async () => {
+  const eventId = randomUUID();
+  const request = {
+    template: 'verification-code' as const,
+    to: `${randomUUID()}@example.com.br`,
+    userId: null,
+    data: { name: 'Ana', code: '123123', validMinutes: 15 },
+  };
+  const outcomes = [];
+  for (let i = 0; i < 2; i++) {
+    outcomes.push(
+      await harness.mail.db.transaction((trx) =>
+        queueEmail(trx, request, { dedupeKey: dedupeKeyFor(eventId, 'verification-code') }),
+      ),
+    );
+  }
+  expect(outcomes).toEqual([{ outcome: 'queued', id: expect.any(String) }, { outcome: 'duplicate' }]);
+  expect(await harness.rows({ dedupe_key: `${eventId}:verification-code` })).toHaveLength(1);
+});

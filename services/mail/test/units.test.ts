@@ -1,0 +1,158 @@
+import { brand } from '@ticketing/proto';
+import { startTestService } from '@ticketing/platform/testing';
+import {
+  describeError,
+  emailEvents,
+  isPermanent,
+  mailService,
+  renderEmail,
+  resetPasswordUrl,
+  retryDelayMs,
+  templates,
+} from '../src/index.ts';
+import { duration, greeting, html, safeUrl } from '../src/templates/index.ts';
+
+describe('templates', () => {
+  const samples = {
+    'verification-code': { name: 'Ana Lima', code: '012345', validMinutes: 15 },
+    'password-reset': { name: 'Ana Lima', resetUrl: 'https://site.example/reset-password?token=x', validMinutes: 60 },
+  } as const;
+
+  test.each(Object.keys(templates) as (keyof typeof templates)[])(
+    '%s renders subject, text and HTML in the shared layout',
+    (name) => {
+      const email = renderEmail(name, samples[name] as never);
+      expect(email.subject.length).toBeGreaterThan(0);
+      expect(email.text).toMatch(/^Olá, Ana!\n/);
+      expect(email.text).toContain(`${brand.name} · ${brand.tagline}`);
+      expect(email.text).toContain(`Dúvidas? ${brand.supportEmail} · ${brand.supportPhone}`);
+      expect(email.text).toContain(brand.address);
+      expect(email.text).not.toMatch(/<[a-z]/i);
+      expect(email.html).toMatch(/^<!doctype html>\s*<html lang="pt-BR">/);
+      expect(email.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1" />');
+      expect(email.html).toContain(`<title>${email.subject}</title>`);
+      expect(email.html).toContain('max-width:600px');
+      expect(email.html).toContain('href="tel:+551140028922"');
+      expect(email.html).toContain(`href="${brand.social.instagram}"`);
+      expect(email.html).toContain('Este é um e-mail automático; por favor, não responda.');
+      expect(email.html).not.toMatch(/<style|<script|class="/);
+      expect(email.attachments).toEqual([]);
+    },
+  );
+
+  test('every interpolated value is escaped in the HTML, in text and in attributes', () => {
+    const hostile = `"><script>alert('x')</script>&`;
+    const fragment = html`<a title="${hostile}">${hostile}</a>${[html`<b>${hostile}</b>`, null, false]}`;
+    const escaped = '&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;';
+    expect(fragment.value).toBe(`<a title="${escaped}">${escaped}</a><b>${escaped}</b>`);
+    const email = renderEmail('password-reset', {
+      name: hostile,
+      resetUrl: 'https://site.example/reset-password?token=a"b<c',
+      validMinutes: 60,
+    });
+    expect(email.html).not.toContain('<script');
+    expect(email.html).toContain('Olá, &quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;!');
+    expect(email.html).toContain('href="https://site.example/reset-password?token=a&quot;b&lt;c"');
+  });
+
+  test('links other than web, mail and phone are refused', () => {
+    expect(() => safeUrl('javascript:alert(1)')).toThrow('unsafe link protocol javascript:');
+    expect(() => safeUrl('data:text/html,x')).toThrow();
+    expect(safeUrl('https://a.example/x')).toBe('https://a.example/x');
+    expect(() =>
+      renderEmail('password-reset', { name: 'A', resetUrl: 'javascript:alert(1)', validMinutes: 60 }),
+    ).toThrow();
+  });
+
+  test('data that does not fit the template is refused', () => {
+    expect(() => renderEmail('verification-code', { name: 'A', code: '12345', validMinutes: 15 })).toThrow();
+    expect(() => renderEmail('verification-code', { name: 'A', code: '123456' } as never)).toThrow();
+  });
+
+  test('pt-BR wording of greetings and durations', () => {
+    expect(greeting('  Maria   Souza ')).toBe('Olá, Maria!');
+    expect(greeting('   ')).toBe('Olá!');
+    expect([1, 15, 60, 90, 120, 61].map(duration)).toEqual([
+      '1 minuto',
+      '15 minutos',
+      '1 hora',
+      '1 hora e 30 minutos',
+      '2 horas',
+      '1 hora e 1 minuto',
+    ]);
+  });
+});
+
+describe('events to e-mails', () => {
+  const event = (occurredAt: string) => ({
+    id: '6b0f7c1e-3a55-4c1e-9d7a-2f4b8f3c9a10',
+    type: 'x',
+    occurredAt,
+    correlationId: 'c',
+    causationId: null,
+    key: 'k',
+    payload: {},
+  });
+
+  test('the validity shown is the time from the event to the expiry', () => {
+    const [email] = emailEvents['user.verification-code-issued']!(
+      {
+        userId: '6b0f7c1e-3a55-4c1e-9d7a-2f4b8f3c9a11',
+        email: 'a@example.com',
+        name: 'A',
+        code: '123456',
+        expiresAt: '2026-05-01T12:15:00.000Z',
+      },
+      { event: event('2026-05-01T12:00:00.200Z'), publicUrl: 'https://x.example' },
+    );
+    expect(email).toMatchObject({ template: 'verification-code', data: { validMinutes: 15 } });
+  });
+
+  test('the reset link is built from PUBLIC_URL, with the token encoded', () => {
+    expect(resetPasswordUrl('https://ingressos.example.com.br/', 'a+b/c=')).toBe(
+      'https://ingressos.example.com.br/reset-password?token=a%2Bb%2Fc%3D',
+    );
+    expect(resetPasswordUrl('https://ex.example/loja', 'tok')).toBe('https://ex.example/loja/reset-password?token=tok');
+  });
+});
+
+describe('delivery policy', () => {
+  test('retry delays grow exponentially with jitter in the upper half, up to the cap', () => {
+    expect([1, 2, 3, 4].map((attempt) => retryDelayMs(attempt, 2000, 1_800_000, () => 0))).toEqual([
+      1000, 2000, 4000, 8000,
+    ]);
+    expect([1, 2, 3, 4].map((attempt) => retryDelayMs(attempt, 2000, 1_800_000, () => 1))).toEqual([
+      2000, 4000, 8000, 16000,
+    ]);
+    expect(retryDelayMs(30, 2000, 1_800_000, () => 0.5)).toBe(1_350_000);
+    for (let i = 0; i < 100; i++) {
+      const delay = retryDelayMs(3, 2000, 1_800_000);
+      expect(delay).toBeGreaterThanOrEqual(4000);
+      expect(delay).toBeLessThanOrEqual(8000);
+    }
+  });
+
+  test('only refusals of the recipient or the message are permanent', () => {
+    expect(isPermanent({ code: 'EENVELOPE', responseCode: 550 })).toBe(true);
+    expect(isPermanent({ code: 'EMESSAGE', responseCode: 554 })).toBe(true);
+    expect(isPermanent({ code: 'EENVELOPE' })).toBe(true);
+    expect(isPermanent({ code: 'EENVELOPE', responseCode: 452 })).toBe(false);
+    expect(isPermanent({ code: 'EAUTH', responseCode: 535 })).toBe(false);
+    expect(isPermanent({ code: 'ESOCKET' })).toBe(false);
+    expect(isPermanent(new Error('boom'))).toBe(false);
+    expect(
+      describeError(Object.assign(new Error('Mailbox\n unavailable'), { code: 'EENVELOPE', responseCode: 550 })),
+    ).toBe('EENVELOPE 550 Mailbox unavailable');
+    expect(describeError('x'.repeat(5000))).toHaveLength(1000);
+  });
+});
+
+test('the service refuses to start with a bad SMTP_URL or MAIL_FROM, naming the setting', async () => {
+  await expect(startTestService(mailService, { env: { SMTP_URL: 'http://mail.example' } })).rejects.toThrow(
+    /SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/,
+  );
+  await expect(startTestService(mailService, { env: { MAIL_FROM: 'Ninguém' } })).rejects.toThrow(
+    /MAIL_FROM: must be an address/,
+  );
+  await expect(startTestService(mailService, { env: { MAIL_MAX_ATTEMPTS: '0' } })).rejects.toThrow(/MAIL_MAX_ATTEMPTS/);
+});
