@@ -9,8 +9,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { prettyFactory } from 'pino-pretty';
-import { gateway, routedServices, services, upstreamUrls, type App } from './lib/apps.ts';
+import { gateway, services, upstreamUrls, type App } from './lib/apps.ts';
 import { startMailCatcher } from './mail-catcher.ts';
+import { identityConfig } from '@ticketing/identity';
 import { ensurePostgres } from './lib/postgres.ts';
 import { ensureRedis } from './lib/redis.ts';
 import { seed } from './seed.ts';
@@ -101,13 +102,18 @@ async function main(): Promise<void> {
   for (const app of services) launch(app, common);
   await Promise.all(services.map((app) => waitUntilReady(app, '/readyz')));
   await seed(postgres.url);
-  launch(gateway, { ...common, ...upstreamUrls(routedServices) });
+  launch(gateway, { ...common, ...upstreamUrls(services) });
   await waitUntilReady(gateway, '/healthz');
+  const admin = {
+    email: identityConfig.ADMIN_EMAIL.parse(process.env.ADMIN_EMAIL),
+    password: identityConfig.ADMIN_PASSWORD.parse(process.env.ADMIN_PASSWORD),
+  };
   console.log(`
   Ingressos is running (bus: ${common.BUS})
     Site:     ${SITE}
     Events:   ${SITE}/api/events
     Health:   ${SITE}/healthz
+    Admin:    ${admin.email} / ${admin.password}
     E-mails:  ${catcher ? `${catcher.httpUrl} (local inbox; JSON at /api/email)` : `sent through ${process.env.SMTP_URL}`}
     Database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL, data in ${join(dataDir, 'postgres')}`}
   Press Ctrl-C to stop.

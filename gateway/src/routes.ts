@@ -1,6 +1,9 @@
 import type { GatewayConfig } from './config.ts';
 
-/** Every service the gateway sends calls to, and the setting that holds its base URL. */
+/**
+ * Every service the gateway sends calls to or watches, and the setting that holds its base URL. A service no
+ * route names (mail works only from the bus) is never called, only reported by /healthz.
+ */
 export const UPSTREAMS = {
   identity: 'IDENTITY_URL',
   catalog: 'CATALOG_URL',
@@ -8,6 +11,7 @@ export const UPSTREAMS = {
   payments: 'PAYMENTS_URL',
   courtesy: 'COURTESY_URL',
   'tickets-verifier': 'TICKETS_VERIFIER_URL',
+  mail: 'MAIL_URL',
 } as const satisfies Record<string, keyof GatewayConfig>;
 
 export type UpstreamName = keyof typeof UPSTREAMS;

@@ -1,5 +1,6 @@
 import { uniqueName } from '@ticketing/platform/testing';
 import type { RunningGateway } from '../src/gateway.ts';
+import { UPSTREAMS } from '../src/routes.ts';
 import {
   deleteRedisKeys,
   startAllFakeServices,
@@ -10,7 +11,7 @@ import {
 } from './support.ts';
 
 const prefix = `${uniqueName('gateway_health')}:`;
-const ALL = ['identity', 'catalog', 'orders', 'payments', 'courtesy', 'tickets-verifier'];
+const ALL = Object.keys(UPSTREAMS);
 let services: Record<string, FakeService>;
 let gateway: RunningGateway;
 let partial: RunningGateway;

@@ -11,9 +11,6 @@ export const services: App[] = [
   { name: 'mail', entry: 'services/mail/src/main.ts', port: 3008 },
 ];
 
-/** Only these take calls through the gateway; the others work from the bus. */
-export const routedServices = services.filter((app) => app.name !== 'mail');
-
 export const gateway: App = { name: 'gateway', entry: 'gateway/src/main.ts', port: 8080 };
 
 /** The gateway finds each running service through `<NAME>_URL`. */
