@@ -1,3 +1,4 @@
+import type { EmailStatus, NewEmailRow } from '../src/data/email-queue.ts';
 import { createServer } from 'node:net';
 import { defineService, type Knex } from '@ticketing/platform';
 import {
@@ -26,25 +27,16 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-export interface EmailRow {
+export type EmailRow = NewEmailRow & {
   id: string;
-  dedupe_key: string;
-  template: string;
-  user_id: string | null;
-  correlation_id: string | null;
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-  attachments: unknown[];
-  status: 'pending' | 'sending' | 'sent' | 'failed';
+  status: EmailStatus;
   attempts: number;
   next_attempt_at: Date;
   last_error: string | null;
   created_at: Date;
   processed_at: Date | null;
   redacted_at: Date | null;
-}
+};
 
 export interface MailHarness {
   mail: TestService<MailConfig>;

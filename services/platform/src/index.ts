@@ -31,3 +31,4 @@ export {
 export { errorMiddleware } from './http/errors.ts';
 export { observe } from './http/observe.ts';
 export { parseInput } from './http/parse-input.ts';
+export { createWaker } from './bus/wake.ts';

@@ -16,20 +16,16 @@ export interface NewEmailRow {
 }
 
 /** A row the worker has claimed: what it needs to send it and to record the outcome. */
-export interface ClaimedEmail {
+export type ClaimedEmail = Pick<
+  NewEmailRow,
+  'template' | 'correlation_id' | 'to' | 'subject' | 'html' | 'text' | 'attachments'
+> & {
   id: string;
-  template: string;
-  correlation_id: string | null;
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-  attachments: EmailAttachment[];
   /** Counting this one. */
   attempts: number;
   /** The row was already being sent by a worker that never reported back (it crashed or hung). */
   interrupted: boolean;
-}
+};
 
 const WAITING = ['pending', 'sending'];
 const CANCELLED = 'cancelled:';

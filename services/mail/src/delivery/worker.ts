@@ -1,4 +1,4 @@
-import { trace, type Knex, type Logger } from '@ticketing/platform';
+import { type Knex, type Logger, createWaker, trace } from '@ticketing/platform';
 import {
   claimDue,
   failExhausted,
@@ -12,7 +12,6 @@ import type { MailMetrics } from '../metrics.ts';
 import { retryDelayMs } from './backoff.ts';
 import { describeError, isPermanent } from './errors.ts';
 import type { Sender } from './smtp.ts';
-import { createWaker } from './waker.ts';
 
 export interface WorkerOptions {
   db: Knex;
