@@ -6,3 +6,4 @@ export * from './api/catalog.ts';
 export * from './cpf.ts';
 export * from './api/identity.ts';
 export * from './brand.ts';
+export * from './api/orders.ts';

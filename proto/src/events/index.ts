@@ -1,6 +1,9 @@
 import type { z } from 'zod';
 import { eventChanged } from './catalog.ts';
 import { deadLetter } from './bus.ts';
+import { orderCancelled, orderCreated, orderExpired, orderPaid, orderRefunded } from './orders.ts';
+import { paymentConfirmed, paymentFailed, paymentOverdue } from './payments.ts';
+import { ticketCheckedIn, ticketIssued, ticketReset } from './tickets.ts';
 import { passwordResetRequested, userDeleted, userRegistered, verificationCodeIssued } from './identity.ts';
 
 /** The registry of event types: topic name → payload schema, owned by the producing service. */
@@ -10,6 +13,17 @@ export const eventSchemas = {
   'user.password-reset-requested': passwordResetRequested,
   'user.deleted': userDeleted,
   'event.changed': eventChanged,
+  'order.created': orderCreated,
+  'order.paid': orderPaid,
+  'order.cancelled': orderCancelled,
+  'order.expired': orderExpired,
+  'order.refunded': orderRefunded,
+  'payment.confirmed': paymentConfirmed,
+  'payment.failed': paymentFailed,
+  'payment.overdue': paymentOverdue,
+  'ticket.issued': ticketIssued,
+  'ticket.checked-in': ticketCheckedIn,
+  'ticket.reset': ticketReset,
   'bus.dead-letter': deadLetter,
 } satisfies Record<string, z.ZodType>;
 

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+/** The provider says the order's charge is paid (CONFIRMED, RECEIVED, RECEIVED_IN_CASH). */
+export const paymentConfirmed = z.object({
+  orderId: z.uuid(),
+  paymentId: z.string(),
+  providerStatus: z.string(),
+  value: z.string(),
+  paidAt: z.iso.datetime({ offset: true }),
+});
+
+/** The charge will not be paid: deleted, refunded, refused or reproved by risk analysis. */
+export const paymentFailed = z.object({ orderId: z.uuid(), paymentId: z.string(), providerStatus: z.string() });
+
+/** The due date passed without payment (a boleto may still be paid late). */
+export const paymentOverdue = z.object({ orderId: z.uuid(), paymentId: z.string() });
