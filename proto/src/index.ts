@@ -7,3 +7,4 @@ export * from './cpf.ts';
 export * from './api/identity.ts';
 export * from './brand.ts';
 export * from './api/orders.ts';
+export * from './api/payments.ts';

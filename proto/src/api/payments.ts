@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/**
+ * Orders → payments, inside the cluster (`PUT /internal/charges/:orderId`): one provider charge per order, the
+ * order id as the provider's externalReference, so repeating the call never charges twice.
+ */
+export const chargeRequestSchema = z.object({
+  method: z.enum(['pix', 'credit_card', 'boleto']),
+  amount: z.string().regex(/^\d+\.\d{2}$/),
+  description: z.string().max(500),
+  /** YYYY-MM-DD: the provider's due date (boleto's is its last day). */
+  dueDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  customer: z.object({
+    userId: z.uuid(),
+    name: z.string().min(1),
+    cpf: z.string().regex(/^\d{3}\.\d{3}\.\d{3}-\d{2}$/),
+    email: z.string().min(3),
+    phone: z.string().optional(),
+  }),
+});
+
+export type ChargeRequest = z.infer<typeof chargeRequestSchema>;
+
+/** The charge as orders keeps it and the checkout shows it. */
+export interface ChargeView {
+  paymentId: string;
+  providerStatus: string;
+  pixQrCode: string | null;
+  pixPayload: string | null;
+  boletoUrl: string | null;
+  invoiceUrl: string | null;
+}
+
+/** `POST /internal/charges/:orderId/check`: asks the provider once; a paid charge also publishes payment.confirmed. */
+export interface ChargeStatusView {
+  paymentId: string;
+  providerStatus: string;
+  paid: boolean;
+}
+
+export const paymentsMessages = {
+  providerRefused: 'Erro ao processar pagamento: o provedor recusou a cobrança',
+  providerUnavailable: 'Erro ao processar pagamento: o provedor de pagamentos não respondeu. Tente novamente.',
+  chargeNotFound: 'Cobrança não encontrada',
+  invalidWebhookToken: 'Token de webhook inválido',
+} as const;
