@@ -16,6 +16,7 @@ import { createSigningKeys, ensureSigningKey } from './domain/signing-keys.ts';
 import type { IdentityDeps } from './domain/user.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { devRoutes } from './http/dev-routes.ts';
+import { internalRoutes } from './http/internal-routes.ts';
 import { keyRoutes } from './http/keys-routes.ts';
 import { profileRoutes } from './http/profile-routes.ts';
 
@@ -51,7 +52,12 @@ export const identityService = defineService({
     // Tokens are checked against the local key store and the same session versions every service reads.
     const verifySession = createSessionVerifier(keys, settings, redisSessionVersions(redis));
     const router = new Router();
-    const routers = [keyRoutes(deps), authRoutes(deps, verifySession), profileRoutes(deps, verifySession)];
+    const routers = [
+      keyRoutes(deps),
+      internalRoutes(deps),
+      authRoutes(deps, verifySession),
+      profileRoutes(deps, verifySession),
+    ];
     if (config.DEV_TOOLS) routers.push(devRoutes(deps, verifySession));
     for (const routes of routers) router.use(routes.routes());
     return { router };
