@@ -47,6 +47,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/api/courtesy', match: 'below', upstream: 'courtesy' },
   { path: '/api/verify-ticket', match: 'exact', upstream: 'tickets-verifier' },
   { path: '/api/reset-ticket', match: 'below', upstream: 'tickets-verifier' },
+  // The public keys door scanners use to check ticket signatures offline.
+  { path: '/api/ticket-keys', match: 'exact', upstream: 'tickets-verifier' },
 ];
 
 /** Only this part of the URL space is ever forwarded; services' `/internal`, `/metrics`, `/healthz` stay private. */

@@ -119,6 +119,7 @@ const calls: { method: string; path: string; upstream: string; body?: string; ty
     type: `multipart/form-data; boundary=${boundary}`,
   },
   { method: 'POST', path: '/api/verify-ticket', upstream: 'tickets-verifier', body: json({ qrCodeData: 'qr-secret' }) },
+  { method: 'GET', path: '/api/ticket-keys', upstream: 'tickets-verifier' },
   { method: 'POST', path: `/api/make-admin/${id}`, upstream: 'identity' },
   {
     method: 'POST',
@@ -182,6 +183,7 @@ test('prefixes match whole path segments only', () => {
   expect(findRoute('/api/auth')).toBeUndefined();
   expect(findRoute('/api/verify-ticket')?.upstream).toBe('tickets-verifier');
   expect(findRoute('/api/verify-ticket/extra')).toBeUndefined();
+  expect(findRoute('/api/ticket-keys')?.upstream).toBe('tickets-verifier');
   expect(findRoute('/api/reset-ticket')).toBeUndefined();
 });
 
