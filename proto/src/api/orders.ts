@@ -6,6 +6,9 @@ export const CONVENIENCE_FEE_CENTS = 500;
 /** How long each method's payment window keeps the spot held. */
 export const PAYMENT_WINDOWS = { pixMinutes: 30, cardHours: 24, boletoBusinessDays: 7 } as const;
 
+/** The catalog hold that keeps an order's spot, named after the order so every retry is the same hold. */
+export const orderHoldId = (orderId: string) => `order:${orderId}`;
+
 export const ORDER_STATUSES = ['pending', 'paid', 'cancelled', 'expired', 'refunded'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
 import { defineService } from '@ticketing/platform';
+import { releaseOrderHold } from './consumers/release-order-hold.ts';
 import { catalogMigrations } from './data/migrations.ts';
 import { eventRoutes } from './http/events-routes.ts';
 import { holdRoutes } from './http/holds-routes.ts';
@@ -14,6 +15,7 @@ export const catalogService = defineService({
     for (const routes of [eventRoutes(deps, verifyToken), holdRoutes(deps)]) {
       router.use(routes.routes());
     }
-    return { router };
+    const releaseOrder = releaseOrderHold(deps);
+    return { router, consumers: { 'order.cancelled': releaseOrder, 'order.expired': releaseOrder } };
   },
 });

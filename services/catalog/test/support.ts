@@ -21,10 +21,11 @@ export interface Catalog {
 }
 
 /** The catalog running in-process against real PostgreSQL and Redis, with an issuer for admin and user tokens. */
-export async function startCatalog(): Promise<Catalog> {
+export async function startCatalog({ busSchema }: { busSchema?: string } = {}): Promise<Catalog> {
   const issuer = await createTestIssuer();
   const logs = captureLogs();
   const service = await startTestService(catalogService, {
+    busSchema,
     verifyToken: issuer.verifyToken,
     logStream: logs.stream,
     env: { LOG_LEVEL: 'info' },
