@@ -16,6 +16,23 @@ describe('templates', () => {
   const samples = {
     'verification-code': { name: 'Ana Lima', code: '012345', validMinutes: 15 },
     'password-reset': { name: 'Ana Lima', resetUrl: 'https://site.example/reset-password?token=x', validMinutes: 60 },
+    ticket: {
+      name: 'Ana Lima',
+      orderNumber: 'EF-000123',
+      eventTitle: 'Workshop de Farmácia Clínica',
+      eventDate: '2027-03-12T22:00:00.000Z',
+      location: 'Belo Horizonte — MG',
+      qrPng: 'iVBORw0KGgo=',
+    },
+    'card-payment-link': {
+      name: 'Ana Lima',
+      orderNumber: 'EF-000123',
+      eventTitle: 'Workshop de Farmácia Clínica',
+      eventDate: '2027-03-12T22:00:00.000Z',
+      amount: '155.00',
+      invoiceUrl: 'https://sandbox.example/i/abc',
+    },
+    'payment-refunded': { name: 'Ana Lima', orderNumber: 'EF-000123', eventTitle: 'Workshop', amount: '155.00' },
   } as const;
 
   test.each(Object.keys(templates) as (keyof typeof templates)[])(
@@ -36,9 +53,25 @@ describe('templates', () => {
       expect(email.html).toContain(`href="${brand.social.instagram}"`);
       expect(email.html).toContain('Este é um e-mail automático; por favor, não responda.');
       expect(email.html).not.toMatch(/<style|<script|class="/);
-      expect(email.attachments).toEqual([]);
+      expect(email.attachments).toHaveLength(name === 'ticket' ? 2 : 0);
     },
   );
+
+  test('the ticket shows the QR inline and attaches it, with the day, time and place in Brazilian terms', () => {
+    const email = renderEmail('ticket', samples.ticket);
+    expect(email.subject).toBe('Seu ingresso: Workshop de Farmácia Clínica');
+    expect(email.html).toContain('src="cid:ingresso-qr"');
+    expect(email.text).toContain('Data: sexta-feira, 12 de março de 2027');
+    expect(email.text).toContain('Horário: 19:00');
+    expect(email.text).toContain('Pedido: EF-000123');
+    expect(email.attachments).toEqual([
+      { filename: 'ingresso-EF-000123.png', contentType: 'image/png', content: 'iVBORw0KGgo=', cid: 'ingresso-qr' },
+      { filename: 'ingresso-EF-000123.png', contentType: 'image/png', content: 'iVBORw0KGgo=' },
+    ]);
+    const card = renderEmail('card-payment-link', samples['card-payment-link']);
+    expect(card.text).toContain('R$\u00a0155,00');
+    expect(card.html).toContain('href="https://sandbox.example/i/abc"');
+  });
 
   test('every interpolated value is escaped in the HTML, in text and in attributes', () => {
     const hostile = `"><script>alert('x')</script>&`;

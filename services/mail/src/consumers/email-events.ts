@@ -43,4 +43,50 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
       },
     },
   ],
+  'ticket.issued': (payload) => [
+    {
+      template: 'ticket',
+      to: payload.buyer.email,
+      userId: payload.userId,
+      data: {
+        name: payload.buyer.name,
+        orderNumber: payload.orderNumber,
+        eventTitle: payload.event.title,
+        eventDate: payload.event.date,
+        location: payload.event.location,
+        qrPng: payload.qrCodeData.slice(payload.qrCodeData.indexOf(',') + 1),
+      },
+    },
+  ],
+  'order.created': (payload) =>
+    payload.paymentMethod === 'credit_card' && payload.invoiceUrl
+      ? [
+          {
+            template: 'card-payment-link',
+            to: payload.buyer.email,
+            userId: payload.userId,
+            data: {
+              name: payload.buyer.name,
+              orderNumber: payload.orderNumber,
+              eventTitle: payload.event.title,
+              eventDate: payload.event.date,
+              amount: payload.amount,
+              invoiceUrl: payload.invoiceUrl,
+            },
+          },
+        ]
+      : [],
+  'order.refunded': (payload) => [
+    {
+      template: 'payment-refunded',
+      to: payload.buyer.email,
+      userId: payload.userId,
+      data: {
+        name: payload.buyer.name,
+        orderNumber: payload.orderNumber,
+        eventTitle: payload.event.title,
+        amount: payload.amount,
+      },
+    },
+  ],
 };

@@ -19,3 +19,23 @@ export function duration(minutes: number): string {
 export function minutesBetween(from: string, to: string): number {
   return Math.max(1, Math.round((Date.parse(to) - Date.parse(from)) / 60_000));
 }
+
+const ZONE = 'America/Sao_Paulo';
+
+/** "sábado, 12 de março de 2027", as people in Brazil read an event's day. */
+export const longDate = (iso: string) =>
+  new Intl.DateTimeFormat('pt-BR', {
+    timeZone: ZONE,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(new Date(iso));
+
+/** "19:00", in the event's local time. */
+export const timeOfDay = (iso: string) =>
+  new Intl.DateTimeFormat('pt-BR', { timeZone: ZONE, hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+
+/** "R$ 155,00" from the decimal string money travels as. */
+export const reais = (amount: string) =>
+  new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(Number(amount));

@@ -1,6 +1,9 @@
 import type { EmailAttachment } from '../domain/attachments.ts';
 import type { EmailTemplate } from './define.ts';
+import { cardPaymentLink } from './card-payment-link.ts';
 import { passwordReset } from './password-reset.ts';
+import { paymentRefunded } from './payment-refunded.ts';
+import { ticket } from './ticket.ts';
 import { verificationCode } from './verification-code.ts';
 
 /**
@@ -10,6 +13,9 @@ import { verificationCode } from './verification-code.ts';
 export const templates = {
   'verification-code': verificationCode,
   'password-reset': passwordReset,
+  ticket,
+  'card-payment-link': cardPaymentLink,
+  'payment-refunded': paymentRefunded,
 } satisfies Record<string, EmailTemplate<any>>;
 
 export type TemplateName = keyof typeof templates;

@@ -48,6 +48,30 @@ export const button = (href: string, label: string) =>
     </tr>
   </table>`;
 
+/** An image sent inside the e-mail (Content-ID), centred, e.g. a ticket's QR code. */
+export const inlineImage = (cid: string, alt: string, size: number) =>
+  html`<p style="margin:24px 0;text-align:center;">
+    <img src="cid:${cid}" alt="${alt}" width="${size}" height="${size}" style="display:inline-block;border:0;" />
+  </p>`;
+
+/** Label–value lines (event, date, place…), one per row. */
+export const details = (rows: [label: string, value: string][]) =>
+  html`<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px;width:100%;">
+    ${rows.map(
+      ([label, value]) =>
+        html`<tr>
+          <td
+            style="padding:6px 12px 6px 0;${FONT}font-size:14px;line-height:20px;color:${COLOR.muted};white-space:nowrap;vertical-align:top;"
+          >
+            ${label}
+          </td>
+          <td style="padding:6px 0;${FONT}font-size:16px;line-height:22px;color:${COLOR.text};font-weight:bold;">
+            ${value}
+          </td>
+        </tr>`,
+    )}
+  </table>`;
+
 /** A long URL written out (for when a button does not work), allowed to wrap on narrow screens. */
 export const linkText = (href: string) =>
   html`<a href="${safeUrl(href)}" style="color:${COLOR.brand};word-break:break-all;">${href}</a>`;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { defineTemplate } from './define.ts';
+import { greeting, longDate, reais } from './format.ts';
+import { button, details, heading, linkText, note, paragraph } from './layout.ts';
+
+/** A card purchase is paid on the provider's page: the link goes to the buyer by e-mail. */
+export const cardPaymentLink = defineTemplate({
+  data: z.object({
+    name: z.string(),
+    orderNumber: z.string(),
+    eventTitle: z.string(),
+    eventDate: z.iso.datetime({ offset: true }),
+    amount: z.string(),
+    invoiceUrl: z.url({ protocol: /^https?$/ }),
+  }),
+  subject: ({ eventTitle }) => `Finalize o pagamento do seu ingresso: ${eventTitle}`,
+  preheader: ({ amount }) => `Pague ${reais(amount)} com cartão de crédito pelo link seguro.`,
+  text: ({ name, orderNumber, eventTitle, eventDate, amount, invoiceUrl }) => `${greeting(name)}
+
+Seu pedido ${orderNumber} para ${eventTitle} (${longDate(eventDate)}) está aguardando o pagamento de ${reais(amount)}.
+
+Pague com cartão de crédito pelo link seguro:
+${invoiceUrl}
+
+A vaga fica reservada por 24 horas. Assim que o pagamento for confirmado, você receberá o ingresso por e-mail.`,
+  body: ({ name, orderNumber, eventTitle, eventDate, amount, invoiceUrl }) => [
+    heading('Finalize o pagamento'),
+    paragraph(greeting(name)),
+    paragraph('Seu pedido está aguardando o pagamento com cartão de crédito.'),
+    details([
+      ['Evento', eventTitle],
+      ['Data', longDate(eventDate)],
+      ['Pedido', orderNumber],
+      ['Total', reais(amount)],
+    ]),
+    button(invoiceUrl, 'Pagar com cartão'),
+    paragraph('A vaga fica reservada por 24 horas. Assim que o pagamento for confirmado, você receberá o ingresso.'),
+    note(`Se o botão não funcionar, copie este endereço no navegador: `),
+    note(linkText(invoiceUrl)),
+  ],
+});
