@@ -1,0 +1,155 @@
+import type { Knex } from '@ticketing/platform';
+
+export type TicketStatus = 'valid' | 'cancelled';
+
+export interface Ticket {
+  id: string;
+  orderId: string;
+  orderNumber: string;
+  eventId: string;
+  userId: string;
+  holderName: string;
+  holderEmail: string;
+  eventTitle: string;
+  eventDate: Date;
+  eventLocation: string;
+  version: number;
+  status: TicketStatus;
+  qrText: string;
+  usedAt: Date | null;
+  usedBy: string | null;
+  createdAt: Date;
+}
+
+export type NewTicket = Omit<Ticket, 'version' | 'status' | 'usedAt' | 'usedBy' | 'createdAt'>;
+
+interface TicketRow {
+  id: string;
+  order_id: string;
+  order_number: string;
+  event_id: string;
+  user_id: string;
+  holder_name: string;
+  holder_email: string;
+  event_title: string;
+  event_date: Date;
+  event_location: string;
+  version: number;
+  status: TicketStatus;
+  qr_text: string;
+  used_at: Date | null;
+  used_by: string | null;
+  created_at: Date;
+}
+
+const toTicket = (row: TicketRow): Ticket => ({
+  id: row.id,
+  orderId: row.order_id,
+  orderNumber: row.order_number,
+  eventId: row.event_id,
+  userId: row.user_id,
+  holderName: row.holder_name,
+  holderEmail: row.holder_email,
+  eventTitle: row.event_title,
+  eventDate: row.event_date,
+  eventLocation: row.event_location,
+  version: row.version,
+  status: row.status,
+  qrText: row.qr_text,
+  usedAt: row.used_at,
+  usedBy: row.used_by,
+  createdAt: row.created_at,
+});
+
+/** Stores a new ticket; undefined when the order already has one. */
+export async function insertTicket(trx: Knex.Transaction, ticket: NewTicket): Promise<Ticket | undefined> {
+  const [row] = (await trx('tickets')
+    .insert({
+      id: ticket.id,
+      order_id: ticket.orderId,
+      order_number: ticket.orderNumber,
+      event_id: ticket.eventId,
+      user_id: ticket.userId,
+      holder_name: ticket.holderName,
+      holder_email: ticket.holderEmail,
+      event_title: ticket.eventTitle,
+      event_date: ticket.eventDate,
+      event_location: ticket.eventLocation,
+      qr_text: ticket.qrText,
+    })
+    .onConflict('order_id')
+    .ignore()
+    .returning('*')) as TicketRow[];
+  return row && toTicket(row);
+}
+
+export async function findTicket(db: Knex, id: string): Promise<Ticket | undefined> {
+  const row = (await db('tickets').where({ id }).first()) as TicketRow | undefined;
+  return row && toTicket(row);
+}
+
+export async function findTicketByOrder(db: Knex, orderId: string): Promise<Ticket | undefined> {
+  const row = (await db('tickets').where({ order_id: orderId }).first()) as TicketRow | undefined;
+  return row && toTicket(row);
+}
+
+export interface Admission {
+  ticketId: string;
+  orderId: string;
+  eventId: string;
+  holderName: string;
+  eventTitle: string;
+  usedAt: Date;
+}
+
+/**
+ * Admits a ticket exactly once: one conditional statement marks it used only if it is the signed version,
+ * still valid and not used yet. Concurrent scans of one ticket queue on its row; only the first one matches.
+ */
+export async function admitTicket(
+  trx: Knex.Transaction,
+  claims: { ticketId: string; eventId: string; version: number },
+  scannedBy: string,
+): Promise<Admission | undefined> {
+  const [row] = (await trx('tickets')
+    .where({ id: claims.ticketId, event_id: claims.eventId, version: claims.version, status: 'valid' })
+    .whereNull('used_at')
+    .update({ used_at: trx.fn.now(), used_by: scannedBy })
+    .returning(['id', 'order_id', 'event_id', 'holder_name', 'event_title', 'used_at'])) as Pick<
+    TicketRow,
+    'id' | 'order_id' | 'event_id' | 'holder_name' | 'event_title' | 'used_at'
+  >[];
+  return (
+    row && {
+      ticketId: row.id,
+      orderId: row.order_id,
+      eventId: row.event_id,
+      holderName: row.holder_name,
+      eventTitle: row.event_title,
+      usedAt: row.used_at!,
+    }
+  );
+}
+
+export interface UndoneUse {
+  ticketId: string;
+  orderId: string;
+  previousUsedAt: Date;
+  previousUsedBy: string;
+}
+
+/** Makes an order's used ticket admissible again; undefined when it has no ticket or it is not used. */
+export async function clearUse(trx: Knex.Transaction, orderId: string): Promise<UndoneUse | undefined> {
+  const { rows } = (await trx.raw(
+    `with previous as (
+       select id, used_at, used_by from tickets where order_id = ? for update
+     )
+     update tickets set used_at = null, used_by = null
+     from previous
+     where tickets.id = previous.id and previous.used_at is not null
+     returning tickets.id, tickets.order_id, previous.used_at, previous.used_by`,
+    [orderId],
+  )) as { rows: { id: string; order_id: string; used_at: Date; used_by: string }[] };
+  const [row] = rows;
+  return row && { ticketId: row.id, orderId: row.order_id, previousUsedAt: row.used_at, previousUsedBy: row.used_by };
+}

@@ -1,0 +1,10 @@
+import type { Knex, Logger, Outbox } from '@ticketing/platform';
+import type { TicketKeys } from './ticket-keys.ts';
+
+/** What the tickets use cases need. */
+export interface TicketsDeps {
+  db: Knex;
+  outbox: Outbox;
+  logger: Logger;
+  keys: TicketKeys;
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import QRCode from 'qrcode';
+import type { Knex } from '@ticketing/platform';
+import type { EventPayload } from '@ticketing/proto';
+import { insertTicket, type Ticket } from '../data/tickets-repository.ts';
+import type { TicketsDeps } from './deps.ts';
+import { signTicket } from './qr-code.ts';
+
+/** The QR image: medium error correction (survives a scratched screen) and a small quiet zone. */
+export const toQrPng = (text: string): Promise<string> =>
+  QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, type: 'image/png' });
+
+/**
+ * Issues the one ticket of a paid order, in the transaction that marks the event handled: the ticket, its
+ * signed QR text and the ticket.issued event commit together. An order that already has its ticket (a
+ * redelivery, or the same order paid again under a new event id) issues nothing.
+ */
+export async function issueTicket(
+  deps: Pick<TicketsDeps, 'outbox' | 'logger' | 'keys'>,
+  trx: Knex.Transaction,
+  order: EventPayload<'order.paid'>,
+): Promise<Ticket | undefined> {
+  const id = randomUUID();
+  const key = await deps.keys.signing();
+  const qrText = signTicket({ ticketId: id, eventId: order.eventId, version: 1 }, key);
+  const ticket = await insertTicket(trx, {
+    id,
+    orderId: order.orderId,
+    orderNumber: order.orderNumber,
+    eventId: order.eventId,
+    userId: order.userId,
+    holderName: order.buyer.name,
+    holderEmail: order.buyer.email,
+    eventTitle: order.event.title,
+    eventDate: new Date(order.event.date),
+    eventLocation: order.event.location,
+    qrText,
+  });
+  if (!ticket) {
+    deps.logger.info({ orderId: order.orderId }, 'ticket already issued');
+    return undefined;
+  }
+  await deps.outbox.add(trx, 'ticket.issued', ticket.id, {
+    ticketId: ticket.id,
+    orderId: ticket.orderId,
+    orderNumber: ticket.orderNumber,
+    userId: ticket.userId,
+    eventId: ticket.eventId,
+    qrText,
+    qrCodeData: await toQrPng(qrText),
+    buyer: order.buyer,
+    event: order.event,
+  });
+  deps.logger.info(
+    { ticketId: ticket.id, orderId: ticket.orderId, eventId: ticket.eventId, kid: key.kid },
+    'ticket issued',
+  );
+  return ticket;
+}

@@ -1,0 +1,51 @@
+import { conflict, notFound, type Knex } from '@ticketing/platform';
+import { insertReset } from '../data/scans-repository.ts';
+import { clearUse, findTicketByOrder } from '../data/tickets-repository.ts';
+import type { TicketsDeps } from './deps.ts';
+import { messages } from './messages.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ResetResult {
+  ticketId: string;
+  orderId: string;
+  resetAt: Date;
+}
+
+/**
+ * Lets the used ticket of an order through the door once more (a mistaken scan, a re-entry the staff allows).
+ * The undone check-in is kept in `resets`, and ticket.reset tells the order's projection.
+ */
+export async function resetTicket(
+  deps: Pick<TicketsDeps, 'db' | 'outbox' | 'logger'>,
+  request: { orderId: string; resetBy: string },
+): Promise<ResetResult> {
+  const { orderId, resetBy } = request;
+  // An id that is not a UUID names no order: "not found", never a database error.
+  if (!UUID.test(orderId)) throw notFound(messages.notFound);
+  const result = await deps.db.transaction(async (trx: Knex.Transaction) => {
+    const undone = await clearUse(trx, orderId);
+    if (!undone) {
+      if (!(await findTicketByOrder(trx, orderId))) throw notFound(messages.notFound);
+      throw conflict(messages.notUsedYet);
+    }
+    const resetAt = await insertReset(trx, {
+      ticketId: undone.ticketId,
+      resetBy,
+      previousUsedAt: undone.previousUsedAt,
+      previousUsedBy: undone.previousUsedBy,
+    });
+    await deps.outbox.add(trx, 'ticket.reset', undone.ticketId, {
+      ticketId: undone.ticketId,
+      orderId,
+      resetBy,
+      resetAt: resetAt.toISOString(),
+    });
+    return { ticketId: undone.ticketId, orderId, resetAt, previousUsedAt: undone.previousUsedAt };
+  });
+  deps.logger.info(
+    { ticketId: result.ticketId, orderId, resetBy, previousUsedAt: result.previousUsedAt.toISOString() },
+    'ticket reset',
+  );
+  return { ticketId: result.ticketId, orderId, resetAt: result.resetAt };
+}

@@ -1,0 +1,33 @@
+import { Router } from '@koa/router';
+import { parseInput, requireAdmin, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import type { TicketsDeps } from '../domain/deps.ts';
+import { resetTicket } from '../domain/reset-ticket.ts';
+import { verifyTicket } from '../domain/verify-ticket.ts';
+import { verifyTicketInput } from './input.ts';
+import { toResetView, toScanView } from './views.ts';
+
+/** The door API: administrators verify tickets and let a used one in again. */
+export function doorRoutes(deps: TicketsDeps, verifyToken: TokenVerifier): Router {
+  const router = new Router({ prefix: '/api' });
+  const admin = requireAdmin(verifyToken);
+
+  // Every reading is answered 200 with `success` (the scanner shows `message`); only bad input is an error.
+  router.post('/verify-ticket', admin, async (ctx) => {
+    const input = parseInput(verifyTicketInput, ctx.request.body);
+    const user = ctx.state.user as AuthUser;
+    const result = await verifyTicket(deps, {
+      qrText: input.qrCodeData,
+      doorEventId: input.eventId,
+      scannedBy: user.id,
+    });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = toScanView(result);
+  });
+
+  router.post('/reset-ticket/:orderId', admin, async (ctx) => {
+    const user = ctx.state.user as AuthUser;
+    ctx.body = toResetView(await resetTicket(deps, { orderId: ctx.params.orderId!, resetBy: user.id }));
+  });
+
+  return router;
+}

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { messages } from '../domain/messages.ts';
+import { QR_TEXT_MAX_LENGTH } from '../domain/qr-code.ts';
+
+/** A reading from the scanner: the text of the QR code and, optionally, the event the door checks in. */
+export const verifyTicketInput = z.object(
+  {
+    qrCodeData: z
+      .string({ error: messages.qrRequired })
+      .trim()
+      .min(1, messages.qrRequired)
+      .max(QR_TEXT_MAX_LENGTH, messages.qrTooLong),
+    eventId: z.uuid({ error: messages.eventIdInvalid }).optional(),
+  },
+  { error: messages.scanBodyInvalid },
+);

@@ -1,0 +1,27 @@
+export { ticketsVerifierService, ticketsWorkerService } from './service.ts';
+export { verifierConfig, workerConfig, type TicketsConfig } from './config.ts';
+export { ticketsMigrations } from './data/migrations.ts';
+export { issueTicket, toQrPng } from './domain/issue-ticket.ts';
+export { verifyTicket, type ScanCode, type ScanResult, type ScanRequest } from './domain/verify-ticket.ts';
+export { resetTicket, type ResetResult } from './domain/reset-ticket.ts';
+export {
+  createTicketKeys,
+  ensureTicketKey,
+  rotateTicketKey,
+  retireTicketKey,
+  type TicketKeys,
+  type PublishedKey,
+} from './domain/ticket-keys.ts';
+export {
+  signTicket,
+  parseQrText,
+  hasValidSignature,
+  generateKeyMaterial,
+  importPublicKey,
+  importPrivateKey,
+  QR_FORMAT,
+  type TicketClaims,
+  type SigningKey,
+} from './domain/qr-code.ts';
+export { messages } from './domain/messages.ts';
+export { type TicketsDeps } from './domain/deps.ts';

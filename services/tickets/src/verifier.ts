@@ -1,0 +1,4 @@
+import { runService } from '@ticketing/platform';
+import { ticketsVerifierService } from './service.ts';
+
+await runService(ticketsVerifierService);

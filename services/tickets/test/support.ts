@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import { createLogger, createPostgresTransport, defineService, type Knex } from '@ticketing/platform';
+import {
+  captureLogs,
+  createTestIssuer,
+  dropSchemas,
+  startTestService,
+  TEST_DATABASE_URL,
+  uniqueName,
+  waitFor,
+  type TestService,
+} from '@ticketing/platform/testing';
+import type { Envelope, EventPayload } from '@ticketing/proto';
+import { ticketsVerifierService, ticketsWorkerService, type TicketsConfig } from '../src/index.ts';
+
+/** Stands in for the orders service: writes order.paid to its outbox, the way it does. */
+const producer = defineService({ name: 'orders-stand-in', migrations: [], setup: () => ({}) });
+
+export type OrderPaid = EventPayload<'order.paid'>;
+export type TicketIssued = EventPayload<'ticket.issued'>;
+
+export interface ScanAnswer {
+  success: boolean;
+  userName: string | null;
+  message: string;
+  code: string;
+  eventTitle: string | null;
+  usedAt?: string;
+}
+
+export interface IssuedTicket {
+  order: OrderPaid;
+  issued: TicketIssued;
+}
+
+export function orderPaid(overrides: Partial<OrderPaid> = {}): OrderPaid {
+  return {
+    orderId: randomUUID(),
+    orderNumber: `PED-${Math.floor(Math.random() * 1e8)}`,
+    userId: randomUUID(),
+    eventId: randomUUID(),
+    amount: '155.00',
+    paidAt: new Date().toISOString(),
+    buyer: { name: 'Maria da Silva', email: `maria.${randomUUID().slice(0, 8)}@example.com.br` },
+    event: {
+      title: 'Workshop de Farmacovigilância',
+      date: '2027-03-12T22:00:00.000Z',
+      location: 'São Paulo – SP',
+    },
+    courtesyLinkId: null,
+    ...overrides,
+  };
+}
+
+// A CommonJS package: its default export arrives as `module.exports`, which carries the function as `default`.
+const jsQR = jsQRModule.default;
+
+/** The text a QR image (PNG data URL) carries, read the way a phone camera would. */
+export function decodeQrDataUrl(dataUrl: string): string | undefined {
+  const png = PNG.sync.read(Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'));
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+}
+
+type Service = TestService<TicketsConfig>;
+
+export interface Harness {
+  worker: Service;
+  verifier: Service;
+  producer: TestService<unknown>;
+  logs: ReturnType<typeof captureLogs>;
+  schema: string;
+  busSchema: string;
+  admin: { id: string; token: string };
+  userToken: string;
+  /** Tokens for other administrators. */
+  adminToken(id: string): Promise<string>;
+  /** Another verifier process on the same schema and bus (stopped with the harness). */
+  startVerifier(): Promise<Service>;
+  /** Publishes order.paid through the stand-in's outbox; resolves with its envelope. */
+  publish(order: OrderPaid): Promise<Envelope>;
+  /** Delivers one envelope again, as a transport redelivering it would. */
+  redeliver(envelope: Envelope): Promise<void>;
+  /** Publishes order.paid and waits for the ticket it issues. */
+  issue(overrides?: Partial<OrderPaid>): Promise<IssuedTicket>;
+  verify(body: unknown, options?: { token?: string | null; via?: Service; raw?: string }): Promise<Response>;
+  /** Verifies as the administrator and reads the answer (expects a 200). */
+  scan(qrCodeData: string, eventId?: string): Promise<ScanAnswer>;
+  reset(orderId: string, token?: string | null): Promise<Response>;
+  /** The events of a type in the tickets outbox, oldest first. */
+  events<T extends 'ticket.issued' | 'ticket.checked-in' | 'ticket.reset'>(
+    type: T,
+    key?: string,
+  ): Promise<EventPayload<T>[]>;
+  db: Knex;
+  stop(): Promise<void>;
+}
+
+/**
+ * The tickets worker and verifier in-process on one schema and a bus shared with a stand-in producer,
+ * against real PostgreSQL and Redis; logs captured; tokens from a test issuer.
+ */
+export async function startTickets(): Promise<Harness> {
+  const schema = uniqueName('tickets');
+  const busSchema = uniqueName('bus');
+  const logs = captureLogs();
+  const issuer = await createTestIssuer();
+  const env = { DB_SCHEMA: schema, LOG_LEVEL: 'info' };
+  const options = { busSchema, env, verifyToken: issuer.verifyToken, logStream: logs.stream };
+  const source = await startTestService(producer, { busSchema });
+  const [worker, verifier] = await Promise.all([
+    startTestService(ticketsWorkerService, options),
+    startTestService(ticketsVerifierService, options),
+  ]);
+  const extra: Service[] = [];
+  const transport = createPostgresTransport({
+    url: TEST_DATABASE_URL,
+    schema: busSchema,
+    logger: createLogger('test', 'silent'),
+  });
+  const admin = { id: randomUUID(), token: '' };
+  admin.token = await issuer.sign({ id: admin.id, isAdmin: true, name: 'Portaria' });
+  const userToken = await issuer.sign({ isAdmin: false });
+
+  const request = (service: Service, path: string, body: string | undefined, token: string | null | undefined) => {
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return fetch(service.url + path, { method: 'POST', headers, body });
+  };
+
+  const harness: Harness = {
+    worker,
+    verifier,
+    producer: source,
+    logs,
+    schema,
+    busSchema,
+    admin,
+    userToken,
+    db: verifier.db,
+    adminToken: (id) => issuer.sign({ id, isAdmin: true, name: 'Outra Portaria' }),
+    async startVerifier() {
+      const another = await startTestService(ticketsVerifierService, options);
+      extra.push(another);
+      return another;
+    },
+    publish: (order) =>
+      source.db.transaction((trx: Knex.Transaction) => source.outbox.add(trx, 'order.paid', order.orderId, order)),
+    redeliver: (envelope) =>
+      transport.publish([{ topic: envelope.type, key: envelope.key, value: JSON.stringify(envelope) }]),
+    async issue(overrides = {}) {
+      const order = orderPaid(overrides);
+      await harness.publish(order);
+      const [issued] = await waitFor(async () => {
+        const found = await harness.events('ticket.issued');
+        const mine = found.filter((event) => event.orderId === order.orderId);
+        return mine.length > 0 && mine;
+      });
+      return { order, issued: issued! };
+    },
+    verify(body, { token = admin.token, via = verifier, raw } = {}) {
+      return request(via, '/api/verify-ticket', raw ?? (body === undefined ? undefined : JSON.stringify(body)), token);
+    },
+    async scan(qrCodeData, eventId) {
+      const response = await harness.verify({ qrCodeData, ...(eventId ? { eventId } : {}) });
+      expect(response.status).toBe(200);
+      return (await response.json()) as ScanAnswer;
+    },
+    reset: (orderId, token = admin.token) => request(verifier, `/api/reset-ticket/${orderId}`, undefined, token),
+    async events(type, key) {
+      const query = verifier.db('outbox').where({ topic: type }).orderBy('seq');
+      if (key) query.andWhere({ key });
+      const rows = (await query) as { envelope: Envelope }[];
+      return rows.map((row) => row.envelope.payload as never);
+    },
+    async stop() {
+      for (const service of [...extra, verifier, worker]) await service.stop();
+      await source.stop();
+      await transport.close();
+      await dropSchemas([schema, busSchema]);
+    },
+  };
+  return harness;
+}
+
+export { waitFor };
