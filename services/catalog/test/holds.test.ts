@@ -99,27 +99,12 @@ test('a release gives the spots back once; a second release changes nothing', as
   expect(await eventRow(event.id)).toMatchObject({ current_attendees: 0 });
   expect(await attendeesAnnounced(event.id)).toEqual([0, 3, 0]);
   expect(catalog.logs.lines.filter((line) => line.msg === 'hold released' && line.holdId === holdId)).toHaveLength(1);
-});
 
-test('a released hold repeated (an order paid after it expired) takes its spots again, only while they are free', async () => {
-  const event = await catalog.createEvent({ maxAttendees: 2 });
-  await hold(event.id, 'pedido_tardio', { quantity: 2 });
-  await release(event.id, 'pedido_tardio');
-
-  // Twenty repeats at once: the spots are taken back exactly once.
-  const answers = await Promise.all(Array.from({ length: 20 }, () => hold(event.id, 'pedido_tardio', { quantity: 2 })));
-  expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
-  expect(await eventRow(event.id)).toMatchObject({ current_attendees: 2 });
-  expect((await holdRows(event.id))[0].released_at).toBeNull();
-
-  // Released again and the spots sold to someone else: taking them back is refused and changes nothing.
-  await release(event.id, 'pedido_tardio');
-  await hold(event.id, 'outro_pedido', { quantity: 2 });
-  const late = await hold(event.id, 'pedido_tardio', { quantity: 2 });
-  expect(late.status).toBe(409);
-  expect(await late.json()).toEqual({ message: 'Evento esgotado' });
-  expect(await eventRow(event.id)).toMatchObject({ current_attendees: 2 });
-  expect((await holdRows(event.id)).find((row) => row.id === 'pedido_tardio').released_at).toBeInstanceOf(Date);
+  // A released hold stays released: its id cannot take spots again.
+  const reuse = await hold(event.id, holdId, { quantity: 3 });
+  expect(reuse.status).toBe(409);
+  expect(await reuse.json()).toEqual({ message: 'Esta reserva já foi liberada' });
+  expect(await eventRow(event.id)).toMatchObject({ current_attendees: 0 });
 });
 
 test('releasing an unknown hold, or one of another event, is 404 "Reserva não encontrada"', async () => {

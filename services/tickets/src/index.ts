@@ -25,3 +25,4 @@ export {
 } from './domain/qr-code.ts';
 export { messages } from './domain/messages.ts';
 export { type TicketsDeps } from './domain/deps.ts';
+export { toTicketRow, type NewTicket } from './data/tickets-repository.ts';

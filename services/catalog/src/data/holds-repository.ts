@@ -56,19 +56,3 @@ export async function releaseHold(trx: Knex.Transaction, id: string, eventId: st
     .returning('*')) as HoldRow[];
   return row && toHold(row);
 }
-
-/**
- * Takes a released hold back for the same event and quantity (an order paid after it expired), in one
- * conditional statement: of two concurrent attempts only one gets the row. The caller then takes the spots.
- */
-export async function reclaimHold(
-  trx: Knex.Transaction,
-  hold: { id: string; eventId: string; quantity: number },
-): Promise<boolean> {
-  const rows = await trx('holds')
-    .where({ id: hold.id, event_id: hold.eventId, quantity: hold.quantity })
-    .whereNotNull('released_at')
-    .update({ released_at: null })
-    .returning('id');
-  return rows.length === 1;
-}

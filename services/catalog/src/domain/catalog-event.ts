@@ -34,6 +34,7 @@ export const messages = {
   invalidHoldId: 'Identificador de reserva inválido: use até 100 letras, números, "_", "-" ou ":"',
   holdQuantityMismatch: 'Esta reserva já foi registrada com outra quantidade',
   holdOtherEvent: 'Esta reserva já foi registrada para outro evento',
+  holdReleased: 'Esta reserva já foi liberada',
   maxBelowCurrent: (max: number, current: number) =>
     `Não é possível reduzir o limite para ${max} participantes: o evento já tem ${current} inscritos`,
 } as const;

@@ -1,6 +1,6 @@
 import { conflict, notFound } from '@ticketing/platform';
 import { findEvent, returnSpots, takeSpots } from '../data/events-repository.ts';
-import { findHold, insertHold, reclaimHold, releaseHold as markReleased, type Hold } from '../data/holds-repository.ts';
+import { findHold, insertHold, releaseHold as markReleased, type Hold } from '../data/holds-repository.ts';
 import {
   announceChange,
   assertEventId,
@@ -18,7 +18,7 @@ export interface HoldResult {
 /**
  * Holds `quantity` spots of an event under the caller's id (an order, a courtesy redemption). The spots are
  * taken by one conditional statement in the transaction that records the hold. Repeating a hold answers what
- * the first one did without counting twice; repeating a released hold takes its spots again if they are free.
+ * the first one did without counting twice.
  */
 export async function holdSpots(
   deps: CatalogDeps,
@@ -28,9 +28,8 @@ export async function holdSpots(
   assertEventId(eventId);
   assertHoldId(holdId);
   const result = await deps.db.transaction(async (trx) => {
-    const hold = { id: holdId, eventId, quantity };
-    const taken = (await insertHold(trx, hold)) || (await reclaimHold(trx, hold));
-    if (!taken) return { ...(await existingHold(trx, request)), created: false };
+    const inserted = await insertHold(trx, { id: holdId, eventId, quantity });
+    if (!inserted) return { ...(await existingHold(trx, request)), created: false };
     const event = await takeSpots(trx, eventId, quantity);
     if (!event) {
       const current = await findEvent(trx, eventId);
@@ -54,6 +53,7 @@ async function existingHold(
   if (!hold) throw notFound(messages.eventNotFound);
   if (hold.eventId !== request.eventId) throw conflict(messages.holdOtherEvent);
   if (hold.quantity !== request.quantity) throw conflict(messages.holdQuantityMismatch);
+  if (hold.releasedAt) throw conflict(messages.holdReleased);
   return { hold, event: (await findEvent(db, hold.eventId))! };
 }
 

@@ -62,21 +62,24 @@ const toTicket = (row: TicketRow): Ticket => ({
 });
 
 /** Stores a new ticket; undefined when the order already has one. */
+/** The columns of a new ticket. */
+export const toTicketRow = (ticket: NewTicket) => ({
+  id: ticket.id,
+  order_id: ticket.orderId,
+  order_number: ticket.orderNumber,
+  event_id: ticket.eventId,
+  user_id: ticket.userId,
+  holder_name: ticket.holderName,
+  holder_email: ticket.holderEmail,
+  event_title: ticket.eventTitle,
+  event_date: ticket.eventDate,
+  event_location: ticket.eventLocation,
+  qr_text: ticket.qrText,
+});
+
 export async function insertTicket(trx: Knex.Transaction, ticket: NewTicket): Promise<Ticket | undefined> {
   const [row] = (await trx('tickets')
-    .insert({
-      id: ticket.id,
-      order_id: ticket.orderId,
-      order_number: ticket.orderNumber,
-      event_id: ticket.eventId,
-      user_id: ticket.userId,
-      holder_name: ticket.holderName,
-      holder_email: ticket.holderEmail,
-      event_title: ticket.eventTitle,
-      event_date: ticket.eventDate,
-      event_location: ticket.eventLocation,
-      qr_text: ticket.qrText,
-    })
+    .insert(toTicketRow(ticket))
     .onConflict('order_id')
     .ignore()
     .returning('*')) as TicketRow[];

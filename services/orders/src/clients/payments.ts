@@ -1,0 +1,24 @@
+import type { ChargeRequest, ChargeStatusView, ChargeView } from '@ticketing/proto';
+import { jsonClient } from './http.ts';
+
+/** Payments as orders uses it: one provider charge per order, keyed by the order id. */
+export interface PaymentsClient {
+  /** Creates the order's charge, or answers the one it already has. */
+  createCharge(orderId: string, request: ChargeRequest): Promise<ChargeView>;
+  /** Asks the provider once; a paid charge also publishes payment.confirmed by itself. */
+  checkCharge(orderId: string): Promise<ChargeStatusView>;
+  /** Gives the money of a paid charge back. */
+  refund(orderId: string): Promise<void>;
+}
+
+export function paymentsClient(baseUrl: string, timeoutMs: number): PaymentsClient {
+  const http = jsonClient('payments', baseUrl, timeoutMs);
+  const path = (orderId: string) => `/internal/charges/${encodeURIComponent(orderId)}`;
+  return {
+    createCharge: (orderId, request) => http.call<ChargeView>('PUT', path(orderId), request),
+    checkCharge: (orderId) => http.call<ChargeStatusView>('POST', `${path(orderId)}/check`),
+    async refund(orderId) {
+      await http.call('POST', `${path(orderId)}/refund`);
+    },
+  };
+}

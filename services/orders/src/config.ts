@@ -1,0 +1,18 @@
+import type { BaseConfig } from '@ticketing/platform';
+import { z } from 'zod';
+
+/** The orders service's own settings, on top of the platform's. */
+export const ordersConfig = {
+  /** The catalog: events (price, date, availability) and the spots held against them. */
+  CATALOG_URL: z.url().default('http://127.0.0.1:3002'),
+  /** Payments: one provider charge per order. */
+  PAYMENTS_URL: z.url().default('http://127.0.0.1:3004'),
+  /** Identity: who a buyer is (name, e-mail, CPF) and whether the e-mail is verified. */
+  IDENTITY_URL: z.url().default('http://127.0.0.1:3001'),
+  /** A call to another service gives up after this long. */
+  COLLABORATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** How often pending orders past their payment window are expired; 0 turns the periodic sweep off. */
+  ORDER_EXPIRY_SWEEP_MS: z.coerce.number().int().min(0).default(30_000),
+};
+
+export type OrdersConfig = BaseConfig & z.infer<z.ZodObject<typeof ordersConfig>>;

@@ -1,0 +1,60 @@
+import type { Migration } from '@ticketing/platform';
+
+/** The orders table: one row per purchase, with the charge, the event and buyer as they were, and the ticket. */
+export const ordersMigrations: Migration[] = [
+  {
+    name: '0001_orders',
+    async up(db) {
+      // Short numbers people can read over the phone: EF-000001, EF-000002, …
+      await db.raw('create sequence order_numbers');
+      await db.schema.createTable('orders', (t) => {
+        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+        t.string('order_number', 20)
+          .notNullable()
+          .unique()
+          .defaultTo(db.raw(`'EF-' || lpad(nextval('order_numbers')::text, 6, '0')`));
+        t.uuid('user_id').notNullable();
+        t.uuid('event_id').notNullable();
+        t.uuid('courtesy_attendee_id').nullable();
+        t.uuid('courtesy_link_id').nullable();
+        t.string('cpf', 14).nullable();
+        t.string('status', 50).notNullable().defaultTo('pending');
+        t.string('payment_method', 20).notNullable();
+        t.decimal('amount', 10, 2).notNullable();
+        t.text('asaas_payment_id').nullable();
+        t.text('pix_qr_code').nullable();
+        t.text('pix_payload').nullable();
+        t.text('boleto_url').nullable();
+        t.text('invoice_url').nullable();
+        t.timestamp('expires_at', { useTz: true }).nullable();
+        t.timestamp('paid_at', { useTz: true }).nullable();
+        t.timestamp('cancelled_at', { useTz: true }).nullable();
+        t.timestamp('expired_at', { useTz: true }).nullable();
+        t.timestamp('refunded_at', { useTz: true }).nullable();
+        t.text('qr_code_data').nullable();
+        t.boolean('qr_code_used').notNullable().defaultTo(false);
+        t.timestamp('qr_code_used_at', { useTz: true }).nullable();
+        t.timestamp('qr_code_reset_at', { useTz: true }).nullable();
+        t.string('event_title', 255).notNullable();
+        t.timestamp('event_date', { useTz: true }).notNullable();
+        t.string('event_location', 255).notNullable();
+        t.string('buyer_name', 255).notNullable();
+        t.string('buyer_email', 255).notNullable();
+        t.string('idempotency_key', 100).nullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.check(`status in ('pending', 'paid', 'cancelled', 'expired', 'refunded')`, [], 'orders_status_known');
+        t.check(`payment_method in ('pix', 'credit_card', 'boleto')`, [], 'orders_payment_method_known');
+        t.check('amount >= 0', [], 'orders_amount_not_negative');
+        t.unique(['user_id', 'idempotency_key'], { indexName: 'orders_user_idempotency_key' });
+        t.index(['user_id', 'created_at'], 'orders_user_newest');
+      });
+      // One pending order per buyer and event: a double click or a second tab finds the first one.
+      await db.raw(
+        `create unique index orders_one_pending_per_event on orders (user_id, event_id) where status = 'pending'`,
+      );
+      // The expiry sweep reads only pending orders, oldest deadline first.
+      await db.raw(`create index orders_pending_expiry on orders (expires_at) where status = 'pending'`);
+    },
+  },
+];

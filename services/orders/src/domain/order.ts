@@ -1,0 +1,80 @@
+import type { Knex, Logger, Outbox, Redis } from '@ticketing/platform';
+import { orderHoldId, ordersMessages, type OrderStatus } from '@ticketing/proto';
+import type { CatalogClient } from '../clients/catalog.ts';
+import type { IdentityClient } from '../clients/identity.ts';
+import type { PaymentsClient } from '../clients/payments.ts';
+import type { PromoPrices } from './promo.ts';
+
+export type PaymentMethod = 'pix' | 'credit_card' | 'boleto';
+
+/** An order as the use cases see it. Money is a decimal string with two places ("155.00"), as `numeric(10,2)` keeps it. */
+export interface Order {
+  id: string;
+  orderNumber: string;
+  userId: string;
+  eventId: string;
+  courtesyAttendeeId: string | null;
+  courtesyLinkId: string | null;
+  cpf: string | null;
+  status: OrderStatus;
+  paymentMethod: PaymentMethod;
+  amount: string;
+  asaasPaymentId: string | null;
+  pixQrCode: string | null;
+  pixPayload: string | null;
+  boletoUrl: string | null;
+  invoiceUrl: string | null;
+  expiresAt: Date | null;
+  paidAt: Date | null;
+  qrCodeData: string | null;
+  qrCodeUsed: boolean;
+  qrCodeUsedAt: Date | null;
+  event: { title: string; date: Date; location: string };
+  buyer: { name: string; email: string };
+  idempotencyKey: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What every orders use case needs. */
+export interface OrdersDeps {
+  db: Knex;
+  outbox: Outbox;
+  logger: Logger;
+  redis: Redis;
+  catalog: CatalogClient;
+  payments: PaymentsClient;
+  identity: IdentityClient;
+  promos: PromoPrices;
+}
+
+export const messages = {
+  ...ordersMessages,
+  sessionInvalid: 'Sessão inválida ou expirada. Faça login novamente.',
+  serviceUnavailable: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
+  cpfMissing: 'Erro ao processar pagamento: cadastre seu CPF no perfil antes de comprar.',
+  paymentUnavailable: 'Erro ao processar pagamento: o serviço de pagamentos não respondeu. Tente novamente.',
+  checkFailed: 'Erro ao verificar status do pagamento',
+  orderInProgress: 'Seu pedido ainda está sendo processado. Tente novamente em instantes.',
+  idempotencyKeyReused: 'Esta chave de idempotência já foi usada em outro pedido.',
+  invalidIdempotencyKey: 'Chave de idempotência inválida: use até 100 letras, números, "_", "-", "." ou ":"',
+} as const;
+
+/**
+ * The hold a late payment takes for an order that expired or was cancelled. The first hold is released by the
+ * catalog when it reads order.expired / order.cancelled (a released hold id cannot take spots again, and a release still on its way must not free a paid spot), so a
+ * spot taken back needs an id of its own; it is still one per order, so a redelivered payment takes one spot.
+ */
+export const lateHoldIdOf = (orderId: string) => `${orderHoldId(orderId)}:late`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: string) => UUID.test(value);
+
+/** Snapshots the events carry about the buyer and the event. */
+export function snapshots(order: Order) {
+  return {
+    buyer: { name: order.buyer.name, email: order.buyer.email },
+    event: { title: order.event.title, date: order.event.date.toISOString(), location: order.event.location },
+  };
+}

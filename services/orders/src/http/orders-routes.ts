@@ -1,0 +1,39 @@
+import { Router } from '@koa/router';
+import { parseInput, requireUser, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import { createOrderSchema, pageQuerySchema } from '@ticketing/proto';
+import { cancelOrder, checkPaymentStatus, listOrders } from '../domain/buyer-orders.ts';
+import { createOrder } from '../domain/create-order.ts';
+import { messages, type OrdersDeps } from '../domain/order.ts';
+import { toOrderView, toPaymentView } from './views.ts';
+
+/** The buyer's orders, routed by the gateway under /api/orders; every route needs a logged-in user. */
+export function orderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier): Router {
+  const router = new Router({ prefix: '/api/orders' });
+  router.use(requireUser(verifyToken));
+  const caller = (state: Record<string, unknown>) => state.user as AuthUser;
+
+  router.post('/', async (ctx) => {
+    const input = parseInput(createOrderSchema, ctx.request.body);
+    const key = ctx.get('idempotency-key') || undefined;
+    const { outcome, order } = await createOrder(deps, caller(ctx.state), input, key);
+    ctx.status = outcome === 'existing' ? 200 : 201;
+    ctx.body = { order: toOrderView(order), payment: toPaymentView(order) };
+  });
+
+  router.get('/', async (ctx) => {
+    const { page } = parseInput(pageQuerySchema, ctx.query);
+    const { orders, totalPages } = await listOrders(deps, caller(ctx.state).id, page);
+    ctx.body = { orders: orders.map(toOrderView), totalPages };
+  });
+
+  router.delete('/:id/cancel', async (ctx) => {
+    await cancelOrder(deps, ctx.params.id!, caller(ctx.state).id);
+    ctx.body = { message: messages.cancelled };
+  });
+
+  router.post('/:id/check-status', async (ctx) => {
+    ctx.body = { message: await checkPaymentStatus(deps, ctx.params.id!, caller(ctx.state).id) };
+  });
+
+  return router;
+}

@@ -1,0 +1,17 @@
+export { ordersService } from './service.ts';
+export { ordersConfig, type OrdersConfig } from './config.ts';
+export { ordersMigrations } from './data/migrations.ts';
+export { createOrder, type CreateOrderResult } from './domain/create-order.ts';
+export {
+  listOrders,
+  cancelOrder,
+  checkPaymentStatus,
+  checkCooldownKey,
+  ORDERS_PAGE_SIZE,
+} from './domain/buyer-orders.ts';
+export { expireOverdueOrders } from './domain/expire-orders.ts';
+export { paymentConfirmed, paymentFailed, paymentOverdue } from './domain/payment-events.ts';
+export { paymentWindow, addBusinessDays, endOfLocalDay, localDay } from './domain/payment-window.ts';
+export { lateHoldIdOf, messages, type Order, type OrdersDeps } from './domain/order.ts';
+export { noPromoPrices, type PromoPrices } from './domain/promo.ts';
+export { toOrderView, toPaymentView } from './http/views.ts';

@@ -1,0 +1,4 @@
+import { runService } from '@ticketing/platform';
+import { ordersService } from './service.ts';
+
+await runService(ordersService);

@@ -1,0 +1,366 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import { defineService, type Knex } from '@ticketing/platform';
+import {
+  captureLogs,
+  createTestIssuer,
+  dropSchemas,
+  startTestService,
+  uniqueName,
+  waitFor,
+  type TestService,
+} from '@ticketing/platform/testing';
+import {
+  chargeRequestSchema,
+  paymentsMessages,
+  type ChargeRequest,
+  type ChargeView,
+  type EventPayload,
+  type EventType,
+  type EventView,
+} from '@ticketing/proto';
+import { catalogService } from '@ticketing/catalog';
+import { ordersService, type OrdersConfig } from '../src/index.ts';
+
+export { waitFor };
+
+/** A JSON answer, read loosely: the assertions say what it must be. */
+export const json = (response: Response): Promise<any> => response.json();
+
+export const MINUTE = 60_000;
+export const DAY = 24 * 60 * MINUTE;
+export const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+
+/** A CPF with valid check digits, formatted 000.000.000-00, different on every call. */
+export function makeCpf(): string {
+  const digits = Array.from({ length: 9 }, () => randomInt(0, 10));
+  if (digits.every((digit) => digit === digits[0])) digits[8] = (digits[0]! + 1) % 10;
+  for (const length of [9, 10]) {
+    let sum = 0;
+    for (let i = 0; i < length; i++) sum += digits[i]! * (length + 1 - i);
+    const rest = (sum * 10) % 11;
+    digits.push(rest === 10 ? 0 : rest);
+  }
+  const s = digits.join('');
+  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
+}
+
+async function listen(app: Koa): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function readJson(request: NodeJS.ReadableStream): Promise<unknown> {
+  let text = '';
+  for await (const chunk of request) text += String(chunk);
+  return text ? JSON.parse(text) : undefined;
+}
+
+export interface StandInUser {
+  id: string;
+  name: string;
+  email: string;
+  cpf: string | null;
+  phone: string | null;
+  emailVerified: boolean;
+}
+
+/** Identity's `GET /internal/users/:id`: every user it was told about; unknown ids are 404. */
+export async function startIdentityStandIn() {
+  const users = new Map<string, StandInUser>();
+  const calls: string[] = [];
+  let down = false;
+  const router = new Router();
+  router.get('/internal/users/:id', (ctx) => {
+    calls.push(ctx.params.id!);
+    if (down) {
+      ctx.status = 500;
+      ctx.body = { message: 'Erro interno' };
+      return;
+    }
+    const user = users.get(ctx.params.id!);
+    ctx.status = user ? 200 : 404;
+    ctx.body = user ?? { message: 'Usuário não encontrado' };
+  });
+  const server = await listen(new Koa().use(router.routes() as unknown as Koa.Middleware));
+  return {
+    ...server,
+    users,
+    calls,
+    setDown(value: boolean) {
+      down = value;
+    },
+  };
+}
+
+export type ChargeBehaviour = 'ok' | 'refuse' | 'down';
+
+export interface PaymentsCall {
+  action: 'charge' | 'check' | 'refund';
+  orderId: string;
+  body?: unknown;
+}
+
+/** Payments' internal API as orders calls it: one charge per order id, check and refund. */
+export async function startPaymentsStandIn() {
+  const charges = new Map<string, { request: ChargeRequest; view: ChargeView }>();
+  const calls: PaymentsCall[] = [];
+  const paid = new Set<string>();
+  const behaviour = { charge: 'ok' as ChargeBehaviour, check: 'ok' as 'ok' | 'down' };
+  const router = new Router({ prefix: '/internal/charges/:orderId' });
+
+  router.put('/', async (ctx) => {
+    const orderId = ctx.params.orderId!;
+    const body = await readJson(ctx.req);
+    calls.push({ action: 'charge', orderId, body });
+    const parsed = chargeRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      ctx.status = 400;
+      ctx.body = { message: `pedido de cobrança inválido: ${parsed.error.issues[0]?.path.join('.')}` };
+      return;
+    }
+    if (behaviour.charge !== 'ok') {
+      ctx.status = behaviour.charge === 'refuse' ? 422 : 502;
+      ctx.body = {
+        message:
+          behaviour.charge === 'refuse' ? paymentsMessages.providerRefused : paymentsMessages.providerUnavailable,
+      };
+      return;
+    }
+    const existing = charges.get(orderId);
+    if (existing) {
+      ctx.body = existing.view;
+      return;
+    }
+    const paymentId = `pay_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+    const method = parsed.data.method;
+    const view: ChargeView = {
+      paymentId,
+      providerStatus: 'PENDING',
+      pixQrCode:
+        method === 'pix'
+          ? 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
+          : null,
+      pixPayload: method === 'pix' ? `00020126580014br.gov.bcb.pix0136${paymentId}5204000053039865802BR` : null,
+      boletoUrl: method === 'boleto' ? `https://sandbox.asaas.com/b/pdf/${paymentId}` : null,
+      invoiceUrl: `https://sandbox.asaas.com/i/${paymentId}`,
+    };
+    charges.set(orderId, { request: parsed.data, view });
+    ctx.body = view;
+  });
+
+  router.post('/check', (ctx) => {
+    const orderId = ctx.params.orderId!;
+    calls.push({ action: 'check', orderId });
+    const charge = charges.get(orderId);
+    if (behaviour.check === 'down') {
+      ctx.status = 502;
+      ctx.body = { message: paymentsMessages.providerUnavailable };
+    } else if (!charge) {
+      ctx.status = 404;
+      ctx.body = { message: paymentsMessages.chargeNotFound };
+    } else {
+      const isPaid = paid.has(orderId);
+      ctx.body = { paymentId: charge.view.paymentId, providerStatus: isPaid ? 'RECEIVED' : 'PENDING', paid: isPaid };
+    }
+  });
+
+  router.post('/refund', (ctx) => {
+    const orderId = ctx.params.orderId!;
+    calls.push({ action: 'refund', orderId });
+    const charge = charges.get(orderId);
+    ctx.status = charge ? 200 : 404;
+    ctx.body = charge
+      ? { paymentId: charge.view.paymentId, providerStatus: 'REFUNDED' }
+      : { message: paymentsMessages.chargeNotFound };
+  });
+
+  const server = await listen(new Koa().use(router.routes() as unknown as Koa.Middleware));
+  return {
+    ...server,
+    charges,
+    calls,
+    paid,
+    behaviour,
+    callsFor: (orderId: string, action?: PaymentsCall['action']) =>
+      calls.filter((call) => call.orderId === orderId && (action === undefined || call.action === action)),
+  };
+}
+
+/** Stands in for the services that publish what orders consumes: writes events to its outbox, as they do. */
+const producer = defineService({ name: 'producer', migrations: [], setup: () => ({}) });
+
+export interface Buyer {
+  id: string;
+  name: string;
+  email: string;
+  token: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export type Harness = Awaited<ReturnType<typeof startOrders>>;
+
+/**
+ * The orders service in-process against real PostgreSQL and Redis, with the real catalog, stand-ins for identity
+ * and payments, and a producer on its bus; functions that drive it and read its store, outbox and logs.
+ */
+export async function startOrders({ env = {} }: { env?: Record<string, string> } = {}) {
+  const issuer = await createTestIssuer();
+  const logs = captureLogs();
+  const busSchema = uniqueName('bus');
+  const catalog = await startTestService(catalogService, {
+    verifyToken: issuer.verifyToken,
+    env: { DB_POOL_MAX: '10' },
+  });
+  const identity = await startIdentityStandIn();
+  const payments = await startPaymentsStandIn();
+  const source = await startTestService(producer, { busSchema });
+  const serviceEnv = {
+    LOG_LEVEL: 'info',
+    CATALOG_URL: catalog.url,
+    PAYMENTS_URL: payments.url,
+    IDENTITY_URL: identity.url,
+    ORDER_EXPIRY_SWEEP_MS: '0',
+    DB_POOL_MAX: '10',
+    ...env,
+  };
+  const orders: TestService<OrdersConfig> = await startTestService(ordersService, {
+    busSchema,
+    verifyToken: issuer.verifyToken,
+    logStream: logs.stream,
+    env: serviceEnv,
+  });
+  const adminToken = await issuer.sign({ isAdmin: true, name: 'Admin' });
+
+  async function request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return fetch(orders.url + path, { method, headers, body });
+  }
+
+  /** A user identity knows (verified unless told otherwise), with a token for them. */
+  async function buyer(fields: Partial<StandInUser> = {}): Promise<Buyer & StandInUser> {
+    const id = fields.id ?? randomUUID();
+    const user: StandInUser = {
+      id,
+      name: 'Maria da Silva',
+      email: `maria.${id.slice(0, 8)}@exemplo.com.br`,
+      cpf: makeCpf(),
+      phone: '(31) 98765-4321',
+      emailVerified: true,
+      ...fields,
+    };
+    identity.users.set(id, user);
+    return { ...user, token: await issuer.sign({ id, email: user.email, name: user.name }) };
+  }
+
+  async function createEvent(fields: Record<string, unknown> = {}): Promise<EventView> {
+    const response = await fetch(`${catalog.url}/api/events`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: `Workshop de Farmacovigilância ${randomUUID().slice(0, 6)}`,
+        description: 'Um encontro para profissionais da indústria farmacêutica.',
+        date: inDays(30),
+        location: 'Belo Horizonte – MG',
+        price: '150.00',
+        ...fields,
+      }),
+    });
+    if (response.status !== 201) throw new Error(`create event failed: ${response.status} ${await response.text()}`);
+    return (await response.json()) as EventView;
+  }
+
+  const buy = (who: Buyer, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    request('POST', '/api/orders', { token: who.token, body, headers });
+
+  /** The payloads of the events orders wrote, oldest first, optionally of one type and one order. */
+  async function events(type?: string, orderId?: string): Promise<Record<string, unknown>[]> {
+    const query = orders.db('outbox').orderBy('seq');
+    if (orderId) query.where({ key: orderId });
+    const rows = await query;
+    return rows
+      .filter((row: { topic: string }) => type === undefined || row.topic === type)
+      .map((row: { topic: string; envelope: { type: string; payload: Record<string, unknown> } }) => {
+        expect(row.envelope.type).toBe(row.topic);
+        return { type: row.topic, ...row.envelope.payload };
+      });
+  }
+
+  return {
+    orders,
+    catalog,
+    identity,
+    payments,
+    logs,
+    issuer,
+    adminToken,
+    request,
+    buyer,
+    createEvent,
+    buy,
+    events,
+    orderRow: (id: string) => orders.db('orders').where({ id }).first(),
+    ordersOf: (userId: string) => orders.db('orders').where({ user_id: userId }).orderBy('created_at'),
+    eventRow: (id: string) => catalog.db('events').where({ id }).first(),
+    holds: (eventId: string) => catalog.db('holds').where({ event_id: eventId }).orderBy('created_at'),
+    lines: (msg: string) => logs.lines.filter((line) => line.msg === msg),
+    /** Publishes an event the way its producer does (outbox, relay, bus); resolves with its envelope id. */
+    publish<T extends EventType>(type: T, payload: EventPayload<T>): Promise<{ id: string }> {
+      return source.db.transaction((trx: Knex.Transaction) =>
+        source.outbox.add(trx, type, (payload as { orderId?: string }).orderId ?? type, payload as never),
+      );
+    },
+    /** Another replica of orders on the same schema and bus (closed by the caller, which keeps the schema). */
+    replica: (extra: Record<string, string>) =>
+      startTestService(ordersService, {
+        busSchema,
+        verifyToken: issuer.verifyToken,
+        logStream: logs.stream,
+        env: { ...serviceEnv, DB_SCHEMA: orders.schema, ...extra },
+      }),
+    async stop() {
+      await orders.stop();
+      await source.stop();
+      await catalog.stop();
+      await identity.close();
+      await payments.close();
+      await dropSchemas([busSchema]);
+    },
+  };
+}
+
+export interface Bought {
+  order: { id: string; orderNumber: string; status: string; amount: string; asaasPaymentId: string | null } & Record<
+    string,
+    unknown
+  >;
+  payment: Record<string, unknown>;
+}
+
+/** Buys a ticket that must succeed and answers the order. */
+export async function bought(harness: Harness, who: Buyer, eventId: string, paymentMethod = 'pix'): Promise<Bought> {
+  const response = await harness.buy(who, { eventId, paymentMethod });
+  if (response.status !== 201) throw new Error(`purchase failed: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Bought;
+}
