@@ -54,7 +54,7 @@ export async function seed(
   const db = createDb(databaseUrl, schema, 2);
   try {
     await migrate(db, schema, [...busMigrations, ...catalogMigrations]);
-    const created = await seedCatalog(db, createOutbox(eventSchemas, `${schema}_outbox`), { logger });
+    const created = await seedCatalog(db, createOutbox(eventSchemas), { logger });
     logger.info({ schema, created }, created ? 'catalog seeded' : 'catalog already has events; nothing seeded');
     return created;
   } finally {

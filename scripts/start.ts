@@ -13,6 +13,7 @@ import { gateway, services, upstreamUrls, type App } from './lib/apps.ts';
 import { startMailCatcher } from './mail-catcher.ts';
 import { identityConfig } from '@ticketing/identity';
 import { ensurePostgres } from './lib/postgres.ts';
+import { waitForHttp } from './lib/ready.ts';
 import { ensureRedis } from './lib/redis.ts';
 import { seed } from './seed.ts';
 
@@ -47,17 +48,8 @@ function launch(app: App, env: Record<string, string>): void {
   children.set(app.name, child);
 }
 
-async function waitUntilReady(app: App, path: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline && !stopping) {
-    const ok = await fetch(`http://127.0.0.1:${app.port}${path}`)
-      .then((response) => response.ok)
-      .catch(() => false);
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${app.name} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
-}
+const waitUntilReady = (app: App, path: string) =>
+  waitForHttp(`http://127.0.0.1:${app.port}${path}`, READY_TIMEOUT_MS, () => stopping);
 
 const stops: (() => unknown)[] = [];
 

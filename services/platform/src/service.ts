@@ -90,7 +90,6 @@ export async function startService<S extends z.ZodRawShape>(
     const bus = createBus({
       group: definition.name,
       schema,
-      url: config.DATABASE_URL,
       db,
       transport,
       logger,

@@ -7,7 +7,7 @@ import { startConsumers, type EventHandlers } from './consumer.ts';
 import { createKafkaTransport } from './kafka-transport.ts';
 import { createOutbox, type EventRegistry, type Outbox } from './outbox.ts';
 import { createPostgresTransport } from './postgres-transport.ts';
-import { startRelay } from './relay.ts';
+import { startRelay, type Relay } from './relay.ts';
 import type { Subscription, Transport } from './transport.ts';
 
 export type { EventHandler, EventHandlers, HandlerContext } from './consumer.ts';
@@ -28,7 +28,6 @@ export function createTransport(config: BaseConfig, clientId: string, logger: Lo
 export interface BusOptions {
   group: string;
   schema: string;
-  url: string;
   db: Knex;
   transport: Transport;
   logger: Logger;
@@ -46,15 +45,14 @@ export interface Bus {
 }
 
 export function createBus(options: BusOptions): Bus {
-  const { group, schema, url, db, transport, logger, metrics, schemas = eventSchemas } = options;
-  const channel = `${schema}_outbox`;
-  const outbox = createOutbox(schemas, channel);
-  const running: { close(): Promise<void> }[] = [];
+  const { group, schema, db, transport, logger, metrics, schemas = eventSchemas } = options;
+  let relay: Relay | undefined;
+  const outbox = createOutbox(schemas, () => relay?.wake());
   let subscription: Subscription | undefined;
   return {
     outbox,
     async start(handlers) {
-      running.push(await startRelay({ db, url, schema, channel, transport, logger, metrics }));
+      relay = startRelay({ db, schema, transport, logger, metrics });
       if (handlers && Object.keys(handlers).length > 0) {
         subscription = await startConsumers({
           group,
@@ -72,7 +70,7 @@ export function createBus(options: BusOptions): Bus {
     ping: () => transport.ping(),
     async close() {
       await subscription?.close();
-      await Promise.all(running.map((part) => part.close()));
+      await relay?.close();
       await transport.close();
     },
   };

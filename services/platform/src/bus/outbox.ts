@@ -19,7 +19,11 @@ export interface Outbox<R extends EventRegistry = EventRegistry> {
   ): Promise<Envelope>;
 }
 
-export function createOutbox<R extends EventRegistry>(schemas: R, channel: string): Outbox<R> {
+/**
+ * `committed` runs after a transaction that added events commits: it wakes this process's relay at once. (A
+ * NOTIFY per event would serialise every committing transaction on PostgreSQL's notification lock.)
+ */
+export function createOutbox<R extends EventRegistry>(schemas: R, committed: () => void = () => {}): Outbox<R> {
   // The platform itself produces dead letters, whatever the service's own registry says.
   const registry: EventRegistry = { ...schemas, [DEAD_LETTER_TOPIC]: deadLetterSchema };
   return {
@@ -38,7 +42,7 @@ export function createOutbox<R extends EventRegistry>(schemas: R, channel: strin
         payload: schema.parse(payload),
       };
       await trx('outbox').insert({ id, topic: type, key, envelope });
-      await trx.raw('select pg_notify(?, ?)', [channel, '']);
+      trx.executionPromise.then(committed, () => {});
       return envelope;
     },
   };

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { Gauge } from 'prom-client';
 import type { Knex } from '../db.ts';
 import type { Logger } from '../logger.ts';
@@ -8,9 +7,7 @@ import { createWaker } from './wake.ts';
 
 export interface RelayOptions {
   db: Knex;
-  url: string;
   schema: string;
-  channel: string;
   transport: Transport;
   logger: Logger;
   metrics: Metrics;
@@ -21,12 +18,19 @@ export interface RelayOptions {
 const KEEP_PUBLISHED_DAYS = 7;
 const CLEANUP_EVERY_MS = 10 * 60_000;
 
+export interface Relay {
+  /** Something was committed to the outbox: relay it now rather than at the next poll. */
+  wake(): void;
+  close(): Promise<void>;
+}
+
 /**
  * Publishes the outbox in order and marks rows published only after the transport accepted them: a crash in
- * between publishes them again (consumers drop the duplicate). One replica relays at a time (advisory lock).
+ * between publishes them again (consumers drop the duplicate). One replica relays at a time (advisory lock);
+ * each wakes on its own commits and polls for the rows of the others.
  */
-export async function startRelay(options: RelayOptions): Promise<{ close(): Promise<void> }> {
-  const { db, url, schema, channel, transport, logger, metrics, pollMs = 1000, batchSize = 200 } = options;
+export function startRelay(options: RelayOptions): Relay {
+  const { db, schema, transport, logger, metrics, pollMs = 500, batchSize = 200 } = options;
   new Gauge({
     name: 'bus_outbox_pending',
     help: 'Outbox rows written but not yet published',
@@ -38,11 +42,6 @@ export async function startRelay(options: RelayOptions): Promise<{ close(): Prom
   });
 
   const waker = createWaker();
-  const listener = new pg.Client({ connectionString: url });
-  listener.on('notification', () => waker.wake());
-  listener.on('error', (error) => logger.warn({ err: error }, 'outbox listener error'));
-  await listener.connect();
-  await listener.query(`listen ${pg.escapeIdentifier(channel)}`);
 
   const relayBatch = () =>
     db.transaction(async (trx) => {
@@ -91,11 +90,11 @@ export async function startRelay(options: RelayOptions): Promise<{ close(): Prom
   })();
 
   return {
+    wake: () => waker.wake(),
     async close() {
       closed = true;
       waker.wake();
       await loop;
-      await listener.end().catch(() => {});
     },
   };
 }

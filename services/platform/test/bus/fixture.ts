@@ -61,9 +61,9 @@ export async function openFixture(settings: FixtureSettings) {
   const metrics = createMetrics('contract');
   const db = createDb(settings.databaseUrl, settings.schema, 8);
   await migrate(db, settings.schema, [...busMigrations, handledTable]);
-  const channel = `${settings.schema}_outbox`;
   const schemas = { [settings.topic]: thingHappened };
-  const outbox = createOutbox(schemas, channel);
+  const relays: { wake(): void }[] = [];
+  const outbox = createOutbox(schemas, () => relays.forEach((relay) => relay.wake()));
   const closers: { close(): Promise<unknown> }[] = [];
 
   const transport = (clientId = 'contract'): Transport => {
@@ -97,16 +97,15 @@ export async function openFixture(settings: FixtureSettings) {
       return ids;
     },
     async relay(over: Transport) {
-      const relay = await startRelay({
+      const relay = startRelay({
         db,
-        url: settings.databaseUrl,
         schema: settings.schema,
-        channel,
         transport: over,
         logger,
         metrics,
         pollMs: 200,
       });
+      relays.push(relay);
       closers.unshift(relay);
       return relay;
     },

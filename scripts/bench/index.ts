@@ -1,0 +1,165 @@
+/**
+ * `npm run bench`: door verification under load, against this machine's own baselines measured in the same run.
+ *
+ * Four measurements with autocannon, each after a warm-up: a hello-world Koa route and POST /api/verify-ticket
+ * (every request admits a different valid ticket), each called straight and through the same gateway process.
+ * Client and servers share this machine's cores, so only the ratios mean something across machines:
+ * verify ÷ hello-world straight, and verify ÷ hello-world through the gateway.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  createTestIssuer,
+  dropSchemas,
+  uniqueName,
+} from '@ticketing/platform/testing';
+import { waitForHttp } from '../lib/ready.ts';
+import { admittedCount, issueBenchTickets } from './tickets.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10_000);
+const WARMUP = Math.ceil(REQUESTS / 10);
+const PORTS = { hello: 39101, verifier: 39102, gateway: 39103 };
+
+const children: ChildProcess[] = [];
+function run(entry: string, env: Record<string, string>): void {
+  const child = spawn(process.execPath, [entry], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+}
+
+/** The admin token the door uses, verified by the verifier against keys this script publishes. */
+async function doorCredentials() {
+  const issuer = await createTestIssuer();
+  const jwks = createServer((_, response) =>
+    response.setHeader('content-type', 'application/json').end(JSON.stringify(issuer.jwks)),
+  );
+  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
+  return { jwks, url, token: await issuer.sign({ isAdmin: true, name: 'Portaria' }, { expiresIn: '2h' }) };
+}
+
+interface Measured {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function measure(name: string, options: autocannon.Options): Promise<Measured> {
+  await autocannon({ ...options, amount: WARMUP, connections: CONNECTIONS });
+  const result = await autocannon({ ...options, amount: REQUESTS, connections: CONNECTIONS });
+  return {
+    name,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/** POSTs to /api/verify-ticket, each with the next unused ticket. */
+function verifyRequests(url: string, token: string, texts: string[]): autocannon.Options {
+  let next = 0;
+  return {
+    url,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/verify-ticket',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ qrCodeData: texts[next++] }) }),
+      },
+    ],
+  };
+}
+
+const schema = uniqueName('bench_tickets');
+const busSchema = uniqueName('bench_bus');
+const door = await doorCredentials();
+try {
+  const common = {
+    HOST: '127.0.0.1',
+    DATABASE_URL: TEST_DATABASE_URL,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: `${busSchema}:`,
+    // Request logs off on every server alike: the baseline logs nothing either.
+    LOG_LEVEL: 'warn',
+  };
+  run('scripts/bench/hello.ts', { PORT: String(PORTS.hello) });
+  run('services/tickets/src/verifier.ts', {
+    ...common,
+    PORT: String(PORTS.verifier),
+    DB_SCHEMA: schema,
+    BUS: 'postgres',
+    BUS_SCHEMA: busSchema,
+    JWKS_URL: door.url,
+  });
+  run('gateway/src/main.ts', {
+    ...common,
+    PORT: String(PORTS.gateway),
+    // The gateway's catalog route leads to the hello-world app: the same proxy path for both measurements.
+    CATALOG_URL: `http://127.0.0.1:${PORTS.hello}`,
+    TICKETS_VERIFIER_URL: `http://127.0.0.1:${PORTS.verifier}`,
+  });
+  await Promise.all([
+    waitForHttp(`http://127.0.0.1:${PORTS.hello}/`),
+    waitForHttp(`http://127.0.0.1:${PORTS.verifier}/readyz`),
+    waitForHttp(`http://127.0.0.1:${PORTS.gateway}/readyz`),
+  ]);
+
+  const perRun = REQUESTS + WARMUP;
+  const texts = await issueBenchTickets(TEST_DATABASE_URL, schema, 2 * perRun);
+  console.log(`Benchmark: ${CONNECTIONS} connections, ${REQUESTS} requests per measurement after ${WARMUP} to warm up`);
+
+  const straight = `http://127.0.0.1`;
+  const results = [
+    await measure('hello-world, straight', { url: `${straight}:${PORTS.hello}/api/events` }),
+    await measure(
+      'verify-ticket, straight',
+      verifyRequests(`${straight}:${PORTS.verifier}`, door.token, texts.slice(0, perRun)),
+    ),
+    await measure('hello-world, via gateway', { url: `${straight}:${PORTS.gateway}/api/events` }),
+    await measure(
+      'verify-ticket, via gateway',
+      verifyRequests(`${straight}:${PORTS.gateway}`, door.token, texts.slice(perRun)),
+    ),
+  ];
+  const admitted = await admittedCount(TEST_DATABASE_URL, schema);
+
+  console.table(
+    results.map((r) => ({
+      measurement: r.name,
+      'req/s': r.rps,
+      'p50 ms': r.p50,
+      'p99 ms': r.p99,
+      'non-2xx': r.non2xx,
+      errors: r.errors,
+    })),
+  );
+  const [hello, verify, helloGateway, verifyGateway] = results as [Measured, Measured, Measured, Measured];
+  console.log(`verify ÷ hello-world, straight:     ${(verify.rps / hello.rps).toFixed(2)}`);
+  console.log(`verify ÷ hello-world, via gateway:  ${(verifyGateway.rps / helloGateway.rps).toFixed(2)}`);
+  console.log(`tickets admitted: ${admitted} of ${2 * perRun} requests (each request a different valid ticket)`);
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(
+    children.map(
+      (child) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null))),
+    ),
+  );
+  door.jwks.close();
+  await dropSchemas([schema, busSchema]);
+}

@@ -1,0 +1,197 @@
+import { toCents } from '@ticketing/proto';
+import { createAsaasHttp, ProviderError, toAppError, type AsaasClientOptions } from './client.ts';
+import type {
+  AsaasCustomer,
+  AsaasIdentificationField,
+  AsaasList,
+  AsaasPayment,
+  AsaasPixQrCode,
+  BillingType,
+  NewCustomer,
+} from './types.ts';
+
+export type ChargeMethod = 'pix' | 'credit_card' | 'boleto';
+
+const BILLING_TYPE: Record<ChargeMethod, BillingType> = { pix: 'PIX', credit_card: 'CREDIT_CARD', boleto: 'BOLETO' };
+
+export interface ProviderChargeRequest {
+  orderId: string;
+  method: ChargeMethod;
+  /** Decimal string with two places. */
+  amount: string;
+  description: string;
+  dueDate: string;
+  customer: { userId: string; name: string; cpf: string; email: string; phone?: string };
+}
+
+/** A charge at the provider with what the buyer needs to pay it. */
+export interface ProviderCharge {
+  payment: AsaasPayment;
+  customerId: string;
+  pixQrCode: string | null;
+  pixPayload: string | null;
+  boletoUrl: string | null;
+  boletoLine: string | null;
+  invoiceUrl: string | null;
+}
+
+/** Statuses after which a refund needs nothing more from us. */
+const REFUND_STATUSES = new Set(['REFUNDED', 'REFUND_REQUESTED', 'REFUND_IN_PROGRESS']);
+
+/**
+ * The only code that talks to the payment provider. It does not know whether the base URL is Asaas or the local
+ * sandbox. Every method throws an AppError the caller can show: 422 when the provider refused, 503 when it did
+ * not answer within the attempt budget.
+ */
+export interface Asaas {
+  findOrCreateCustomer(customer: ProviderChargeRequest['customer']): Promise<AsaasCustomer>;
+  /** The order's payment: reused when one exists (a create that timed out is never repeated), else created. */
+  createCharge(request: ProviderChargeRequest): Promise<ProviderCharge>;
+  /** Null when the provider does not know the payment. */
+  getPayment(paymentId: string): Promise<AsaasPayment | null>;
+  /** Deletes a PENDING/OVERDUE payment; a payment already gone counts as deleted. */
+  deletePayment(paymentId: string): Promise<void>;
+  refundPayment(paymentId: string): Promise<AsaasPayment>;
+}
+
+const digits = (value: string) => value.replace(/\D/g, '');
+
+export function createAsaas(options: AsaasClientOptions): Asaas {
+  const http = createAsaasHttp(options);
+  const { logger } = options;
+
+  /** Runs an adapter operation and turns provider failures into AppErrors. */
+  async function guarded<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      throw toAppError(error);
+    }
+  }
+
+  /** Look up, and only if nothing is there create; a create that failed in a retryable way is looked up again. */
+  function lookupOrCreate<T>(what: string, find: () => Promise<T | undefined>, create: () => Promise<T>): Promise<T> {
+    return http.withRetries(what, async () => (await find()) ?? (await create()));
+  }
+
+  async function firstCustomer(query: Record<string, string>): Promise<AsaasCustomer | undefined> {
+    const list = await http.call<AsaasList<AsaasCustomer>>('GET', '/customers', { query: { ...query, limit: 10 } });
+    return list.data.find((customer) => !customer.deleted);
+  }
+
+  async function findOrCreateCustomer(customer: ProviderChargeRequest['customer']): Promise<AsaasCustomer> {
+    const cpfCnpj = digits(customer.cpf);
+    return lookupOrCreate(
+      'customer',
+      async () => (await firstCustomer({ cpfCnpj })) ?? (await firstCustomer({ externalReference: customer.userId })),
+      async () => {
+        const body: NewCustomer = {
+          name: customer.name,
+          cpfCnpj,
+          email: customer.email,
+          externalReference: customer.userId,
+          notificationDisabled: true,
+          ...(customer.phone && digits(customer.phone) ? { mobilePhone: digits(customer.phone) } : {}),
+        };
+        const created = await http.call<AsaasCustomer>('POST', '/customers', { body, retry: false });
+        logger.info({ customerId: created.id, userId: customer.userId }, 'provider customer created');
+        return created;
+      },
+    );
+  }
+
+  async function paymentOf(orderId: string): Promise<AsaasPayment | undefined> {
+    const list = await http.call<AsaasList<AsaasPayment>>('GET', '/payments', {
+      query: { externalReference: orderId, limit: 100 },
+    });
+    return list.data.find((payment) => !payment.deleted && payment.externalReference === orderId);
+  }
+
+  async function getPayment(paymentId: string): Promise<AsaasPayment | null> {
+    try {
+      return await http.call<AsaasPayment>('GET', `/payments/${encodeURIComponent(paymentId)}`);
+    } catch (error) {
+      if (error instanceof ProviderError && error.kind === 'not_found') return null;
+      throw error;
+    }
+  }
+
+  return {
+    findOrCreateCustomer: (customer) => guarded(() => findOrCreateCustomer(customer)),
+
+    createCharge: (request) =>
+      guarded(async () => {
+        const customer = await findOrCreateCustomer(request.customer);
+        const billingType = BILLING_TYPE[request.method];
+        const payment = await lookupOrCreate(
+          'payment',
+          async () => {
+            const existing = await paymentOf(request.orderId);
+            if (existing) logger.info({ orderId: request.orderId, paymentId: existing.id }, 'provider payment reused');
+            return existing;
+          },
+          () =>
+            http.call<AsaasPayment>('POST', '/payments', {
+              retry: false,
+              body: {
+                customer: customer.id,
+                billingType,
+                value: toCents(request.amount) / 100,
+                dueDate: request.dueDate,
+                description: request.description,
+                externalReference: request.orderId,
+              },
+            }),
+        );
+        const id = encodeURIComponent(payment.id);
+        const charge: ProviderCharge = {
+          payment,
+          customerId: customer.id,
+          pixQrCode: null,
+          pixPayload: null,
+          boletoUrl: null,
+          boletoLine: null,
+          invoiceUrl: payment.invoiceUrl ?? null,
+        };
+        if (payment.billingType === 'PIX') {
+          const pix = await http.call<AsaasPixQrCode>('GET', `/payments/${id}/pixQrCode`);
+          charge.pixQrCode = pix.encodedImage;
+          charge.pixPayload = pix.payload;
+        } else if (payment.billingType === 'BOLETO') {
+          charge.boletoUrl = payment.bankSlipUrl ?? null;
+          const line = await http.call<AsaasIdentificationField>('GET', `/payments/${id}/identificationField`);
+          charge.boletoLine = line.identificationField;
+        }
+        return charge;
+      }),
+
+    getPayment: (paymentId) => guarded(() => getPayment(paymentId)),
+
+    deletePayment: (paymentId) =>
+      guarded(async () => {
+        try {
+          await http.call('DELETE', `/payments/${encodeURIComponent(paymentId)}`);
+        } catch (error) {
+          if (error instanceof ProviderError && error.kind === 'not_found') return;
+          throw error;
+        }
+      }),
+
+    refundPayment: (paymentId) =>
+      guarded(() =>
+        // A refund whose answer was lost may have happened: read the payment before asking again.
+        lookupOrCreate(
+          'refund',
+          async () => {
+            const payment = await getPayment(paymentId);
+            return payment && REFUND_STATUSES.has(payment.status) ? payment : undefined;
+          },
+          () =>
+            http.call<AsaasPayment>('POST', `/payments/${encodeURIComponent(paymentId)}/refund`, {
+              body: {},
+              retry: false,
+            }),
+        ),
+      ),
+  };
+}

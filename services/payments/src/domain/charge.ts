@@ -1,0 +1,64 @@
+import type { Knex, Logger, Outbox } from '@ticketing/platform';
+import { notFound } from '@ticketing/platform';
+import { paymentsMessages } from '@ticketing/proto';
+import type { Asaas, ChargeMethod } from '../asaas/adapter.ts';
+
+/**
+ * Where a charge stands for the platform. It only moves to a higher rank: a paid charge never becomes overdue or
+ * failed again, whatever order the provider's notifications arrive in.
+ */
+export type ChargeState = 'pending' | 'overdue' | 'failed' | 'cancelled' | 'paid' | 'refunded';
+
+export const STATE_RANK: Record<ChargeState, number> = {
+  pending: 0,
+  overdue: 1,
+  failed: 2,
+  cancelled: 2,
+  paid: 3,
+  refunded: 4,
+};
+
+export interface Charge {
+  orderId: string;
+  paymentId: string;
+  customerId: string;
+  method: ChargeMethod;
+  /** Decimal string with two places, as stored in `numeric(12,2)`. */
+  value: string;
+  status: ChargeState;
+  providerStatus: string;
+  pixQrCode: string | null;
+  pixPayload: string | null;
+  boletoUrl: string | null;
+  boletoLine: string | null;
+  invoiceUrl: string | null;
+  dueDate: string;
+  paidAt: Date | null;
+  refundRequestedAt: Date | null;
+  refundedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What every payments use case needs. */
+export interface PaymentsDeps {
+  db: Knex;
+  outbox: Outbox;
+  logger: Logger;
+  asaas: Asaas;
+}
+
+export const messages = {
+  ...paymentsMessages,
+  invalidOrderId: 'Identificador de pedido inválido',
+  refundNotPaid: 'Somente cobranças pagas podem ser estornadas',
+} as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isOrderId = (value: string) => UUID.test(value);
+
+/** An order id from a path that must name an existing charge: anything else is "not found". */
+export function assertChargeOrderId(orderId: string): void {
+  if (!isOrderId(orderId)) throw notFound(messages.chargeNotFound);
+}

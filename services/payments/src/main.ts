@@ -1,0 +1,4 @@
+import { runService } from '@ticketing/platform';
+import { paymentsService } from './service.ts';
+
+await runService(paymentsService);

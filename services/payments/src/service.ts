@@ -1,0 +1,38 @@
+import { Router } from '@koa/router';
+import { defineService } from '@ticketing/platform';
+import { createAsaas } from './asaas/adapter.ts';
+import { DEVELOPMENT_API_KEY, DEVELOPMENT_WEBHOOK_TOKEN, isLocal, paymentsConfig } from './config.ts';
+import { paymentsConsumers } from './consumers/index.ts';
+import { paymentsMigrations } from './data/migrations.ts';
+import type { PaymentsDeps } from './domain/charge.ts';
+import { internalRoutes } from './http/internal-routes.ts';
+import { webhookRoutes } from './http/webhook-routes.ts';
+
+/** Provider charges (Asaas), its webhooks and the reconciliation of what it says with the orders. */
+export const paymentsService = defineService({
+  name: 'payments',
+  config: paymentsConfig,
+  migrations: paymentsMigrations,
+  setup({ config, db, outbox, logger }) {
+    if (!isLocal(config.ASAAS_BASE_URL)) {
+      if (config.ASAAS_API_KEY === DEVELOPMENT_API_KEY) logger.warn('ASAAS_API_KEY is the development default');
+      if (config.ASAAS_WEBHOOK_TOKEN === DEVELOPMENT_WEBHOOK_TOKEN) {
+        logger.warn('ASAAS_WEBHOOK_TOKEN is the development default: set a real one');
+      }
+    }
+    const asaas = createAsaas({
+      baseUrl: config.ASAAS_BASE_URL,
+      apiKey: config.ASAAS_API_KEY,
+      timeoutMs: config.ASAAS_TIMEOUT_MS,
+      maxAttempts: config.ASAAS_MAX_ATTEMPTS,
+      retryDelayMs: config.ASAAS_RETRY_DELAY_MS,
+      logger,
+    });
+    const deps: PaymentsDeps = { db, outbox, logger, asaas };
+    const router = new Router();
+    for (const routes of [internalRoutes(deps), webhookRoutes(deps, config.ASAAS_WEBHOOK_TOKEN)]) {
+      router.use(routes.routes());
+    }
+    return { router, consumers: paymentsConsumers(deps) };
+  },
+});

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import type { ChargeStatusView, ChargeView } from '@ticketing/proto';
+import { paymentsMessages } from '@ticketing/proto';
+import { chargeRequest, startPayments, waitFor, type Harness } from './support.ts';
+
+let payments: Harness;
+
+beforeAll(async () => {
+  payments = await startPayments();
+});
+afterAll(() => payments.stop());
+
+const check = (orderId: string) => payments.request('POST', `/internal/charges/${orderId}/check`);
+const refund = (orderId: string) => payments.request('POST', `/internal/charges/${orderId}/refund`);
+
+async function createdCharge(method: 'pix' | 'boleto' | 'credit_card' = 'pix') {
+  const orderId = randomUUID();
+  const response = await payments.putCharge(orderId, chargeRequest({ method }));
+  expect(response.status).toBe(200);
+  return { orderId, view: (await response.json()) as ChargeView };
+}
+
+test('PUT creates the PIX charge once: stored, answered, repeated without new provider calls', async () => {
+  const orderId = randomUUID();
+  const body = chargeRequest({ amount: '66.60' });
+  const first = await payments.putCharge(orderId, body);
+  expect(first.status).toBe(200);
+  const view = (await first.json()) as ChargeView;
+  const [payment] = [...payments.sandbox.payments.values()].filter((p) => p.externalReference === orderId);
+  expect(view).toEqual({
+    paymentId: payment!.id,
+    providerStatus: 'PENDING',
+    pixQrCode: expect.stringMatching(/^iVBORw0KGgo/),
+    pixPayload: expect.stringMatching(/^000201.*540566\.60.*6304[0-9A-F]{4}$/),
+    boletoUrl: null,
+    invoiceUrl: payment!.invoiceUrl,
+  });
+  expect(await payments.chargeRow(orderId)).toMatchObject({
+    order_id: orderId,
+    payment_id: payment!.id,
+    customer_id: payment!.customer,
+    method: 'pix',
+    value: '66.60',
+    status: 'pending',
+    provider_status: 'PENDING',
+    pix_payload: view.pixPayload,
+    pix_qr_code: view.pixQrCode,
+    due_date: body.dueDate,
+  });
+  expect(payments.logLines('charge created')).toContainEqual(
+    expect.objectContaining({ orderId, paymentId: payment!.id, method: 'pix', value: '66.60' }),
+  );
+  const made = payments.sandbox.requests.length;
+  for (let i = 0; i < 3; i++) {
+    const again = await payments.putCharge(orderId, body);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual(view);
+  }
+  expect(payments.sandbox.requests.length).toBe(made);
+  expect(await payments.events(orderId)).toEqual([]);
+});
+
+test('concurrent PUTs for one order make one provider payment and one row', async () => {
+  const orderId = randomUUID();
+  const body = chargeRequest({ method: 'boleto' });
+  const responses = await Promise.all(Array.from({ length: 6 }, () => payments.putCharge(orderId, body)));
+  const views = await Promise.all(responses.map((response) => response.json()));
+  expect(responses.map((response) => response.status)).toEqual(Array(6).fill(200));
+  expect(new Set(views.map((view) => JSON.stringify(view))).size).toBe(1);
+  expect([...payments.sandbox.payments.values()].filter((p) => p.externalReference === orderId)).toHaveLength(1);
+  expect(
+    payments.sandbox.requests.filter(
+      (call) =>
+        call.method === 'POST' &&
+        call.path === '/payments' &&
+        (call.body as { externalReference: string }).externalReference === orderId,
+    ),
+  ).toHaveLength(1);
+  expect(await payments.service.db('charges').where({ order_id: orderId })).toHaveLength(1);
+});
+
+test('boleto answers the slip URL (line kept); card answers the invoice URL', async () => {
+  const boleto = await createdCharge('boleto');
+  expect(boleto.view).toMatchObject({
+    pixQrCode: null,
+    pixPayload: null,
+    boletoUrl: expect.stringContaining(`/b/${boleto.view.paymentId}`),
+  });
+  expect((await payments.chargeRow(boleto.orderId))!.boleto_line).toMatch(/^\d{47}$/);
+
+  const card = await createdCharge('credit_card');
+  expect(card.view).toEqual({
+    paymentId: card.view.paymentId,
+    providerStatus: 'PENDING',
+    pixQrCode: null,
+    pixPayload: null,
+    boletoUrl: null,
+    invoiceUrl: expect.stringContaining(`/i/${card.view.paymentId}`),
+  });
+});
+
+test('bad input is a 400; a provider refusal is a 422 and a provider outage a 503, with nothing stored', async () => {
+  const bad = await payments.putCharge(randomUUID(), { ...chargeRequest(), method: 'cheque' } as never);
+  expect(bad.status).toBe(400);
+  const badOrder = await payments.putCharge('pedido-1');
+  expect(badOrder.status).toBe(400);
+  expect(await badOrder.json()).toEqual({ message: 'Identificador de pedido inválido' });
+
+  const refusedOrder = randomUUID();
+  const refused = await payments.putCharge(refusedOrder, chargeRequest({ amount: '0.00' }));
+  expect(refused.status).toBe(422);
+  expect(await refused.json()).toEqual({
+    message: `${paymentsMessages.providerRefused}: O valor da cobrança deve ser maior que zero.`,
+  });
+  expect(await payments.chargeRow(refusedOrder)).toBeUndefined();
+
+  const downOrder = randomUUID();
+  payments.sandbox.faults.api.push({ status: 500 }, { status: 500 }, { status: 500 });
+  const down = await payments.putCharge(downOrder);
+  expect(down.status).toBe(503);
+  expect(await down.json()).toEqual({ message: paymentsMessages.providerUnavailable });
+  expect(await payments.chargeRow(downOrder)).toBeUndefined();
+  expect(payments.logLines('unhandled error')).toEqual([]);
+});
+
+test('check asks the provider once and applies a payment exactly as a webhook would', async () => {
+  const url = payments.sandbox.webhook.url;
+  payments.sandbox.webhook.url = undefined; // only the check path may learn about the payment here
+  try {
+    const { orderId, view } = await createdCharge();
+    const before = await check(orderId);
+    expect(before.status).toBe(200);
+    expect(await before.json()).toEqual({ paymentId: view.paymentId, providerStatus: 'PENDING', paid: false });
+    expect(payments.calls('GET', `/payments/${view.paymentId}`)).toHaveLength(1);
+
+    payments.sandbox.confirm(view.paymentId);
+    for (let i = 0; i < 2; i++) {
+      const after = await check(orderId);
+      expect((await after.json()) as ChargeStatusView).toEqual({
+        paymentId: view.paymentId,
+        providerStatus: 'RECEIVED',
+        paid: true,
+      });
+    }
+    expect(payments.calls('GET', `/payments/${view.paymentId}`)).toHaveLength(3);
+    expect(await payments.chargeRow(orderId)).toMatchObject({
+      status: 'paid',
+      provider_status: 'RECEIVED',
+      paid_at: expect.any(Date),
+    });
+    expect(await payments.events(orderId)).toEqual([
+      {
+        type: 'payment.confirmed',
+        key: orderId,
+        payload: {
+          orderId,
+          paymentId: view.paymentId,
+          providerStatus: 'RECEIVED',
+          value: '155.00',
+          paidAt: expect.stringMatching(/Z$/),
+        },
+      },
+    ]);
+    expect(payments.logLines('payment confirmed')).toContainEqual(
+      expect.objectContaining({ orderId, source: 'check' }),
+    );
+  } finally {
+    payments.sandbox.webhook.url = url;
+  }
+});
+
+test('check and refund of an unknown order are 404', async () => {
+  for (const orderId of [randomUUID(), 'nao-e-pedido']) {
+    for (const response of [await check(orderId), await refund(orderId)]) {
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ message: paymentsMessages.chargeNotFound });
+    }
+  }
+});
+
+test('refund gives a paid charge back once; the provider notification of it is recorded, not announced', async () => {
+  const { orderId, view } = await createdCharge();
+  const early = await refund(orderId);
+  expect(early.status).toBe(409);
+  expect(await early.json()).toEqual({ message: 'Somente cobranças pagas podem ser estornadas' });
+
+  payments.sandbox.confirm(view.paymentId);
+  await waitFor(async () => (await payments.chargeRow(orderId))?.status === 'paid');
+  const first = await refund(orderId);
+  expect(first.status).toBe(200);
+  expect(await first.json()).toEqual({ paymentId: view.paymentId, providerStatus: 'REFUNDED', paid: false });
+  expect(payments.sandbox.payments.get(view.paymentId)!.status).toBe('REFUNDED');
+  const again = await refund(orderId);
+  expect(await again.json()).toEqual({ paymentId: view.paymentId, providerStatus: 'REFUNDED', paid: false });
+  expect(payments.calls('POST', `/payments/${view.paymentId}/refund`)).toHaveLength(1);
+
+  await payments.webhooksSettled();
+  const rows = await payments.webhookRows(view.paymentId);
+  expect(rows.map((row) => [row.event, row.outcome])).toEqual(
+    expect.arrayContaining([['PAYMENT_REFUNDED', expect.stringMatching(/^(applied|stale)$/)]]),
+  );
+  expect(await payments.chargeRow(orderId)).toMatchObject({
+    status: 'refunded',
+    refund_requested_at: expect.any(Date),
+    refunded_at: expect.any(Date),
+  });
+  expect((await payments.events(orderId)).map((event) => event.type)).toEqual(['payment.confirmed']);
+  expect(payments.logLines('charge refunded')).toContainEqual(expect.objectContaining({ orderId }));
+});

@@ -1,0 +1,167 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { defineService, type Knex } from '@ticketing/platform';
+import {
+  captureLogs,
+  dropSchemas,
+  startTestService,
+  uniqueName,
+  waitFor,
+  type TestService,
+} from '@ticketing/platform/testing';
+import type { ChargeRequest, EventPayload, EventType } from '@ticketing/proto';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.ts';
+import { paymentsService, type PaymentsConfig } from '../src/index.ts';
+
+export const API_KEY = '$aact_hmlg_test_key';
+export const WEBHOOK_TOKEN = 'token-de-webhook-dos-testes';
+
+/** A CPF with valid check digits, formatted 000.000.000-00. */
+export function randomCpf(): string {
+  const base = Array.from({ length: 9 }, () => randomInt(10));
+  if (base.every((digit) => digit === base[0])) base[0] = (base[0]! + 1) % 10;
+  const digit = (digits: number[]) => {
+    const sum = digits.reduce((total, value, i) => total + value * (digits.length + 1 - i), 0);
+    const rest = (sum * 10) % 11;
+    return rest === 10 ? 0 : rest;
+  };
+  const first = digit(base);
+  const all = [...base, first, digit([...base, first])].join('');
+  return `${all.slice(0, 3)}.${all.slice(3, 6)}.${all.slice(6, 9)}-${all.slice(9)}`;
+}
+
+/** YYYY-MM-DD `days` from today. */
+export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+export function chargeRequest(overrides: Partial<ChargeRequest> = {}): ChargeRequest {
+  return {
+    method: 'pix',
+    amount: '155.00',
+    description: 'Workshop de Farmacovigilância – 1 ingresso',
+    dueDate: inDays(7),
+    customer: {
+      userId: randomUUID(),
+      name: 'Maria da Conceição',
+      cpf: randomCpf(),
+      email: 'maria@example.com',
+      phone: '(11) 98765-4321',
+    },
+    ...overrides,
+  };
+}
+
+/** Stands in for orders: writes events to its outbox on the shared bus. */
+const producer = defineService({ name: 'orders_stand_in', migrations: [], setup: () => ({}) });
+
+export interface OutboxEvent {
+  type: string;
+  key: string;
+  payload: Record<string, unknown>;
+}
+
+export interface Harness {
+  sandbox: Sandbox;
+  service: TestService<PaymentsConfig>;
+  logs: ReturnType<typeof captureLogs>;
+  webhookUrl: string;
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
+  putCharge(orderId: string, request?: ChargeRequest): Promise<Response>;
+  /** Sends a notification the way the provider does, with the right token unless told otherwise. */
+  notify(body: unknown, token?: string | null): Promise<Response>;
+  chargeRow(orderId: string): Promise<Record<string, any> | undefined>;
+  /** The events written to the outbox for an order, oldest first. */
+  events(orderId: string): Promise<OutboxEvent[]>;
+  webhookRows(paymentId: string): Promise<Record<string, any>[]>;
+  /** Provider calls made for a path (after /v3) by method. */
+  calls(method: string, path: string): Sandbox['requests'];
+  publish<T extends EventType>(type: T, payload: EventPayload<T>): Promise<{ id: string }>;
+  /** Waits until the sandbox has no webhook left to deliver. */
+  webhooksSettled(): Promise<void>;
+  logLines(message: string): Record<string, unknown>[];
+  stop(): Promise<void>;
+}
+
+/** The payments service in-process against real PostgreSQL, Redis and the local sandbox (fast webhook retries). */
+export async function startPayments(
+  env: Record<string, string> = {},
+  sandboxOptions: SandboxOptions = {},
+): Promise<Harness> {
+  const sandbox = await startSandbox({
+    apiKey: API_KEY,
+    webhookToken: WEBHOOK_TOKEN,
+    webhookRetryScale: 0.001,
+    ...sandboxOptions,
+  });
+  const logs = captureLogs();
+  const busSchema = uniqueName('bus');
+  const service = await startTestService(paymentsService, {
+    busSchema,
+    logStream: logs.stream,
+    env: {
+      LOG_LEVEL: 'info',
+      ASAAS_BASE_URL: sandbox.apiUrl,
+      ASAAS_API_KEY: API_KEY,
+      ASAAS_WEBHOOK_TOKEN: WEBHOOK_TOKEN,
+      ASAAS_TIMEOUT_MS: '1000',
+      ASAAS_RETRY_DELAY_MS: '10',
+      ...env,
+    },
+  });
+  const source = await startTestService(producer, { busSchema });
+  const webhookUrl = `${service.url}/api/payments/webhook`;
+  sandbox.webhook.url = webhookUrl;
+
+  const request: Harness['request'] = (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    return fetch(service.url + path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  };
+
+  return {
+    sandbox,
+    service,
+    logs,
+    webhookUrl,
+    request,
+    putCharge: (orderId, body = chargeRequest()) => request('PUT', `/internal/charges/${orderId}`, { body }),
+    notify: (body, token = WEBHOOK_TOKEN) =>
+      request('POST', '/api/payments/webhook', {
+        body,
+        headers: token === null ? {} : { 'asaas-access-token': token },
+      }),
+    chargeRow: (orderId) => service.db('charges').where({ order_id: orderId }).first(),
+    async events(orderId) {
+      const rows = await service.db('outbox').where({ key: orderId }).orderBy('seq');
+      return rows.map((row: { topic: string; key: string; envelope: { payload: Record<string, unknown> } }) => ({
+        type: row.topic,
+        key: row.key,
+        payload: row.envelope.payload,
+      }));
+    },
+    webhookRows: (paymentId) => service.db('webhook_events').where({ payment_id: paymentId }).orderBy('received_at'),
+    calls: (method, path) => sandbox.requests.filter((call) => call.method === method && call.path === path),
+    publish: (type, payload) =>
+      source.db.transaction((trx: Knex.Transaction) =>
+        source.outbox.add(trx, type, (payload as { orderId: string }).orderId, payload as never),
+      ),
+    async webhooksSettled() {
+      await waitFor(() => sandbox.pendingWebhooks === 0);
+    },
+    logLines: (message) => logs.lines.filter((line) => line.msg === message),
+    async stop() {
+      await sandbox.close();
+      await service.stop();
+      await source.stop();
+      await dropSchemas([busSchema]);
+    },
+  };
+}
+
+export { waitFor };
