@@ -5,6 +5,9 @@
  * (every request admits a different valid ticket), each called straight and through the same gateway process.
  * Client and servers share this machine's cores, so only the ratios mean something across machines:
  * verify ÷ hello-world straight, and verify ÷ hello-world through the gateway.
+ *
+ * BENCH_CONNECTIONS and BENCH_REQUESTS size the load; BENCH_VERIFIER_NODE_OPTIONS reaches the verifier process
+ * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its time goes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -62,7 +65,7 @@ async function measure(name: string, options: autocannon.Options): Promise<Measu
   const result = await autocannon({ ...options, amount: REQUESTS, connections: CONNECTIONS });
   return {
     name,
-    rps: Math.round(result.requests.average),
+    rps: Math.round(result.requests.total / result.duration),
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
@@ -106,6 +109,7 @@ try {
     BUS: 'postgres',
     BUS_SCHEMA: busSchema,
     JWKS_URL: door.url,
+    NODE_OPTIONS: process.env.BENCH_VERIFIER_NODE_OPTIONS ?? '',
   });
   run('gateway/src/main.ts', {
     ...common,
