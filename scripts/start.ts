@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { prettyFactory } from 'pino-pretty';
-import { gateway, services, upstreamUrls, type App } from './lib/apps.ts';
+import { gateway, paymentSandbox, services, upstreamUrls, type App } from './lib/apps.ts';
 import { startMailCatcher } from './mail-catcher.ts';
 import { identityConfig } from '@ticketing/identity';
 import { ensurePostgres } from './lib/postgres.ts';
@@ -90,7 +90,18 @@ async function main(): Promise<void> {
     JWKS_URL: 'http://127.0.0.1:3001/.well-known/jwks.json',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     SMTP_URL: process.env.SMTP_URL ?? catcher!.smtpUrl,
+    // The sandbox and payments must agree on the token that authenticates webhooks.
+    ASAAS_WEBHOOK_TOKEN: process.env.ASAAS_WEBHOOK_TOKEN ?? 'desenvolvimento-webhook-asaas',
+    ASAAS_BASE_URL: process.env.ASAAS_BASE_URL ?? `http://127.0.0.1:${paymentSandbox.port}/v3`,
   };
+  // Without a real provider, payments talks to the local sandbox, which speaks Asaas's API.
+  if (!process.env.ASAAS_BASE_URL) {
+    launch(paymentSandbox, {
+      ...common,
+      SANDBOX_PORT: String(paymentSandbox.port),
+      SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${gateway.port}/api/payments/webhook`,
+    });
+  }
   for (const app of services) launch(app, common);
   await Promise.all(services.map((app) => waitUntilReady(app, '/readyz')));
   await seed(postgres.url);
@@ -106,6 +117,7 @@ async function main(): Promise<void> {
     Events:   ${SITE}/api/events
     Health:   ${SITE}/healthz
     Admin:    ${admin.email} / ${admin.password}
+    Payments: ${process.env.ASAAS_BASE_URL ? process.env.ASAAS_BASE_URL : `local Asaas sandbox at ${common.ASAAS_BASE_URL}`}
     E-mails:  ${catcher ? `${catcher.httpUrl} (local inbox; JSON at /api/email)` : `sent through ${process.env.SMTP_URL}`}
     Database: ${process.env.DATABASE_URL ? 'DATABASE_URL' : `embedded PostgreSQL, data in ${join(dataDir, 'postgres')}`}
   Press Ctrl-C to stop.

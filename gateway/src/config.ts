@@ -27,6 +27,7 @@ export const gatewayConfigSchema = baseConfigSchema
     PAYMENTS_URL: upstreamUrl,
     COURTESY_URL: upstreamUrl,
     TICKETS_VERIFIER_URL: upstreamUrl,
+    TICKETS_WORKER_URL: upstreamUrl,
     MAIL_URL: upstreamUrl,
     /** Builds of the frontends; it may not exist yet (the placeholder page is served meanwhile). */
     STATIC_DIR: z

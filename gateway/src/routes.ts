@@ -2,7 +2,7 @@ import type { GatewayConfig } from './config.ts';
 
 /**
  * Every service the gateway sends calls to or watches, and the setting that holds its base URL. A service no
- * route names (mail works only from the bus) is never called, only reported by /healthz.
+ * route names (mail and the tickets worker work only from the bus) is never called, only reported by /healthz.
  */
 export const UPSTREAMS = {
   identity: 'IDENTITY_URL',
@@ -11,6 +11,7 @@ export const UPSTREAMS = {
   payments: 'PAYMENTS_URL',
   courtesy: 'COURTESY_URL',
   'tickets-verifier': 'TICKETS_VERIFIER_URL',
+  'tickets-worker': 'TICKETS_WORKER_URL',
   mail: 'MAIL_URL',
 } as const satisfies Record<string, keyof GatewayConfig>;
 

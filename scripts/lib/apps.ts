@@ -8,8 +8,15 @@ export interface App {
 export const services: App[] = [
   { name: 'identity', entry: 'services/identity/src/main.ts', port: 3001 },
   { name: 'catalog', entry: 'services/catalog/src/main.ts', port: 3002 },
+  { name: 'orders', entry: 'services/orders/src/main.ts', port: 3003 },
+  { name: 'payments', entry: 'services/payments/src/main.ts', port: 3004 },
+  { name: 'tickets-verifier', entry: 'services/tickets/src/verifier.ts', port: 3006 },
+  { name: 'tickets-worker', entry: 'services/tickets/src/worker.ts', port: 3007 },
   { name: 'mail', entry: 'services/mail/src/main.ts', port: 3008 },
 ];
+
+/** The local stand-in for the payment provider: Asaas's API on :8090, sending its webhooks to the gateway. */
+export const paymentSandbox: App = { name: 'asaas-sandbox', entry: 'services/payments/sandbox/main.ts', port: 8090 };
 
 export const gateway: App = { name: 'gateway', entry: 'gateway/src/main.ts', port: 8080 };
 

@@ -2,7 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { Redis } from 'ioredis';
+import jsQRModule from 'jsqr';
 import knex from 'knex';
+import { PNG } from 'pngjs';
 import type { z } from 'zod';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, createTokenVerifier, type AuthUser, type TokenVerifier } from './auth.ts';
 import { startService, type RunningService, type ServiceDefinition, type StartOptions } from './service.ts';
@@ -136,4 +138,15 @@ export async function deleteRedisKeys(prefix: string): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+// A CommonJS package: its default export arrives as `module.exports`, which carries the function as `default`.
+const jsQR = jsQRModule.default;
+
+/** The text a QR code image carries (PNG bytes, base64 or a data URL), read the way a phone camera would. */
+export function readQrCode(image: Buffer | string): string | undefined {
+  const bytes =
+    typeof image === 'string' ? Buffer.from(image.replace(/^data:image\/png;base64,/, ''), 'base64') : image;
+  const png = PNG.sync.read(bytes);
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
 }

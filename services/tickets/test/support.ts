@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import jsQRModule from 'jsqr';
-import { PNG } from 'pngjs';
 import { createLogger, createPostgresTransport, defineService, type Knex } from '@ticketing/platform';
 import {
   captureLogs,
@@ -54,14 +52,7 @@ export function orderPaid(overrides: Partial<OrderPaid> = {}): OrderPaid {
   };
 }
 
-// A CommonJS package: its default export arrives as `module.exports`, which carries the function as `default`.
-const jsQR = jsQRModule.default;
-
-/** The text a QR image (PNG data URL) carries, read the way a phone camera would. */
-export function decodeQrDataUrl(dataUrl: string): string | undefined {
-  const png = PNG.sync.read(Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'));
-  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
-}
+export { readQrCode as decodeQrDataUrl } from '@ticketing/platform/testing';
 
 type Service = TestService<TicketsConfig>;
 
