@@ -1,23 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { waitFor } from '@ticketing/platform/testing';
-import { PUBLIC_URL, startSystem } from './support.ts';
+import { PUBLIC_URL, newCpf, startSystem } from './support.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {
   system = await startSystem();
 });
 afterAll(() => system.stop());
-
-/** A valid CPF made up for the test (check digits computed). */
-function newCpf(): string {
-  const digits = Array.from({ length: 9 }, () => randomInt(10));
-  for (const length of [9, 10]) {
-    const sum = digits.slice(0, length).reduce((total, digit, i) => total + digit * (length + 1 - i), 0);
-    digits.push(((sum * 10) % 11) % 10);
-  }
-  const s = digits.join('');
-  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
-}
 
 const newPerson = () => ({
   name: 'Ana Beatriz Souza',

@@ -1,6 +1,5 @@
-import { randomInt } from 'node:crypto';
 import { readQrCode, waitFor } from '@ticketing/platform/testing';
-import { startSystem } from './support.ts';
+import { adminEvent, startSystem, verifiedBuyer } from './support.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {
@@ -8,54 +7,10 @@ beforeAll(async () => {
 });
 afterAll(() => system.stop());
 
-function newCpf(): string {
-  const digits = Array.from({ length: 9 }, () => randomInt(10));
-  for (const length of [9, 10]) {
-    const sum = digits.slice(0, length).reduce((total, digit, i) => total + digit * (length + 1 - i), 0);
-    digits.push(((sum * 10) % 11) % 10);
-  }
-  const s = digits.join('');
-  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
-}
-
-/** A registered buyer whose e-mail was verified with the code that arrived by e-mail. */
-async function verifiedBuyer() {
-  const person = {
-    name: 'Beatriz Campos Rocha',
-    cpf: newCpf(),
-    birthDate: '21/07/1991',
-    email: `beatriz.${randomInt(1e9)}@example.com.br`,
-    phone: '(11) 98888-7777',
-    address: 'Rua Haddock Lobo, 595 — Cerqueira César, São Paulo — SP',
-    password: 'compra-segura-1',
-  };
-  await system.call('POST', '/api/auth/register', { body: person });
-  const codeMail = await system.mailTo(person.email, 'Seu código de verificação');
-  const code = /\b(\d{6})\b/.exec(codeMail.text ?? '')![1];
-  const verified = await system.call('POST', '/api/auth/verify-code', { body: { email: person.email, code } });
-  return { ...person, token: verified.body.token as string };
-}
-
 test('buying with PIX, boleto and card: paid in the provider, the QR ticket arrives by e-mail and admits once', async () => {
   const { call, mailTo, sandbox } = system;
-  const admin = await call('POST', '/api/auth/login', {
-    body: { email: 'admin@educacaofarma.com.br', password: 'admin123' },
-  });
-  const adminToken = admin.body.token as string;
-  const created = await call('POST', '/api/events', {
-    token: adminToken,
-    body: {
-      title: 'Workshop de Farmácia Clínica',
-      description: 'Casos práticos de acompanhamento farmacoterapêutico.',
-      date: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      location: 'Belo Horizonte — MG',
-      price: '150.00',
-      maxAttendees: 10,
-    },
-  });
-  expect(created.status).toBe(201);
-  const eventId = created.body.id as string;
-  const buyer = await verifiedBuyer();
+  const { eventId, adminToken } = await adminEvent(system, { maxAttendees: 10 });
+  const buyer = await verifiedBuyer(system);
 
   for (const [method, shown] of [
     ['pix', 'pixPayload'],
@@ -112,7 +67,7 @@ test('buying with PIX, boleto and card: paid in the provider, the QR ticket arri
 });
 
 test('the buyer cannot see, cancel or check another buyer’s order, and a non-admin cannot verify', async () => {
-  const [owner, stranger] = [await verifiedBuyer(), await verifiedBuyer()];
+  const [owner, stranger] = [await verifiedBuyer(system), await verifiedBuyer(system)];
   const [event] = (await system.call('GET', '/api/events')).body as { id: string }[];
   expect(event).toBeDefined();
   const bought = await system.call('POST', '/api/orders', {

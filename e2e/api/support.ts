@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { loadConfig } from '@ticketing/platform';
 import {
   TEST_REDIS_URL,
@@ -113,4 +114,53 @@ export async function startSystem() {
       await Promise.all([catcher.close(), sandbox.close()]);
     },
   };
+}
+
+/** A valid CPF made up for a test (check digits computed). */
+export function newCpf(): string {
+  const digits = Array.from({ length: 9 }, () => randomInt(10));
+  for (const length of [9, 10]) {
+    const sum = digits.slice(0, length).reduce((total, digit, i) => total + digit * (length + 1 - i), 0);
+    digits.push(((sum * 10) % 11) % 10);
+  }
+  const s = digits.join('');
+  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
+}
+
+/** A registered buyer whose e-mail was verified with the code that arrived by e-mail. */
+export async function verifiedBuyer(system: Awaited<ReturnType<typeof startSystem>>) {
+  const person = {
+    name: 'Beatriz Campos Rocha',
+    cpf: newCpf(),
+    birthDate: '21/07/1991',
+    email: `beatriz.${randomInt(1e9)}@example.com.br`,
+    phone: '(11) 98888-7777',
+    address: 'Rua Haddock Lobo, 595 — Cerqueira César, São Paulo — SP',
+    password: 'compra-segura-1',
+  };
+  await system.call('POST', '/api/auth/register', { body: person });
+  const codeMail = await system.mailTo(person.email, 'Seu código de verificação');
+  const code = /\b(\d{6})\b/.exec(codeMail.text ?? '')![1];
+  const verified = await system.call('POST', '/api/auth/verify-code', { body: { email: person.email, code } });
+  return { ...person, token: verified.body.token as string };
+}
+
+/** An event created by the administrator through the API; its id, and the admin's token. */
+export async function adminEvent(system: Awaited<ReturnType<typeof startSystem>>, fields: Record<string, unknown>) {
+  const admin = await system.call('POST', '/api/auth/login', {
+    body: { email: 'admin@educacaofarma.com.br', password: 'admin123' },
+  });
+  const created = await system.call('POST', '/api/events', {
+    token: admin.body.token,
+    body: {
+      title: 'Workshop de Farmácia Clínica',
+      description: 'Casos práticos de acompanhamento farmacoterapêutico.',
+      date: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      location: 'Belo Horizonte — MG',
+      price: '150.00',
+      ...fields,
+    },
+  });
+  if (created.status !== 201) throw new Error(`event not created: ${JSON.stringify(created.body)}`);
+  return { eventId: created.body.id as string, adminToken: admin.body.token as string };
 }

@@ -308,8 +308,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   function confirm(id: string): SandboxPayment {
     const target = payment(id);
-    if (target.deleted || !['PENDING', 'OVERDUE'].includes(target.status)) {
+    // A boleto already registered at the bank can still be paid after its charge was deleted: the charge comes back.
+    const lateBoleto = target.deleted && target.billingType === 'BOLETO';
+    if ((target.deleted && !lateBoleto) || !['PENDING', 'OVERDUE'].includes(target.status)) {
       throw invalid('invalid_action', 'Somente cobranças aguardando pagamento ou vencidas podem ser confirmadas.');
+    }
+    if (lateBoleto) {
+      target.deleted = false;
+      emit('PAYMENT_RESTORED', target);
     }
     const today = brasiliaNow().slice(0, 10);
     const card = target.billingType === 'CREDIT_CARD';

@@ -323,6 +323,25 @@ test('delete only a pending/overdue payment; refund only a paid one', async () =
   ]);
 });
 
+test('a deleted boleto paid at the bank comes back and is received; a deleted PIX charge cannot be paid', async () => {
+  const boleto = await newPayment({ billingType: 'BOLETO' });
+  await api('DELETE', `/payments/${boleto.id}`);
+  expect(sandbox.confirm(boleto.id)).toMatchObject({ deleted: false, status: 'RECEIVED' });
+  await settled();
+  expect(sandbox.notifications.filter((n) => n.payment.id === boleto.id).map((n) => n.event)).toEqual([
+    'PAYMENT_CREATED',
+    'PAYMENT_DELETED',
+    'PAYMENT_RESTORED',
+    'PAYMENT_RECEIVED',
+  ]);
+
+  const pix = await newPayment({ billingType: 'PIX' });
+  await api('DELETE', `/payments/${pix.id}`);
+  expect(() => sandbox.confirm(pix.id)).toThrow(
+    'Somente cobranças aguardando pagamento ou vencidas podem ser confirmadas.',
+  );
+});
+
 test('faults: duplicate deliveries, newest-first order, and 500/429/timeouts on the API', async () => {
   const payment = await newPayment({ billingType: 'BOLETO' });
   await settled();
