@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { waitFor } from '@ticketing/platform/testing';
-import { PUBLIC_URL, newCpf, startSystem } from './support.ts';
+import { makeCpf } from '@ticketing/platform/testing';
+import { PUBLIC_URL, startSystem } from './support.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {
@@ -10,7 +11,7 @@ afterAll(() => system.stop());
 
 const newPerson = () => ({
   name: 'Ana Beatriz Souza',
-  cpf: newCpf(),
+  cpf: makeCpf(),
   birthDate: '14/03/1990',
   email: `ana.${randomInt(1e9)}@example.com.br`,
   phone: '(31) 98765-4321',

@@ -3,6 +3,7 @@ import { loadConfig } from '@ticketing/platform';
 import {
   TEST_REDIS_URL,
   dropSchemas,
+  makeCpf,
   startTestService,
   uniqueName,
   waitFor,
@@ -116,22 +117,11 @@ export async function startSystem() {
   };
 }
 
-/** A valid CPF made up for a test (check digits computed). */
-export function newCpf(): string {
-  const digits = Array.from({ length: 9 }, () => randomInt(10));
-  for (const length of [9, 10]) {
-    const sum = digits.slice(0, length).reduce((total, digit, i) => total + digit * (length + 1 - i), 0);
-    digits.push(((sum * 10) % 11) % 10);
-  }
-  const s = digits.join('');
-  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
-}
-
 /** A registered buyer whose e-mail was verified with the code that arrived by e-mail. */
 export async function verifiedBuyer(system: Awaited<ReturnType<typeof startSystem>>) {
   const person = {
     name: 'Beatriz Campos Rocha',
-    cpf: newCpf(),
+    cpf: makeCpf(),
     birthDate: '21/07/1991',
     email: `beatriz.${randomInt(1e9)}@example.com.br`,
     phone: '(11) 98888-7777',

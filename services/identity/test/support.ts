@@ -11,25 +11,13 @@ import {
   startTestService,
   uniqueName,
 } from '@ticketing/platform/testing';
+import { makeCpf } from '@ticketing/platform/testing';
+export { makeCpf };
 import type { UserView } from '@ticketing/proto';
 import { identityService } from '../src/index.ts';
 
 export const ADMIN_EMAIL = 'admin@educacaofarma.com.br';
 export const ADMIN_PASSWORD = 'admin123';
-
-/** A CPF with valid check digits, formatted 000.000.000-00, different on every call. */
-export function makeCpf(): string {
-  const digits = Array.from({ length: 9 }, () => randomInt(0, 10));
-  if (digits.every((digit) => digit === digits[0])) digits[8] = (digits[0]! + 1) % 10;
-  for (const length of [9, 10]) {
-    let sum = 0;
-    for (let i = 0; i < length; i++) sum += digits[i]! * (length + 1 - i);
-    const rest = (sum * 10) % 11;
-    digits.push(rest === 10 ? 0 : rest);
-  }
-  const s = digits.join('');
-  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
-}
 
 export const makeEmail = (name = 'pessoa') => `${name}.${randomUUID().slice(0, 8)}@exemplo.com.br`;
 

@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -13,6 +13,8 @@ import {
   waitFor,
   type TestService,
 } from '@ticketing/platform/testing';
+import { makeCpf } from '@ticketing/platform/testing';
+export { makeCpf };
 import {
   chargeRequestSchema,
   paymentsMessages,
@@ -33,20 +35,6 @@ export const json = (response: Response): Promise<any> => response.json();
 export const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;
 export const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
-
-/** A CPF with valid check digits, formatted 000.000.000-00, different on every call. */
-export function makeCpf(): string {
-  const digits = Array.from({ length: 9 }, () => randomInt(0, 10));
-  if (digits.every((digit) => digit === digits[0])) digits[8] = (digits[0]! + 1) % 10;
-  for (const length of [9, 10]) {
-    let sum = 0;
-    for (let i = 0; i < length; i++) sum += digits[i]! * (length + 1 - i);
-    const rest = (sum * 10) % 11;
-    digits.push(rest === 10 ? 0 : rest);
-  }
-  const s = digits.join('');
-  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
-}
 
 async function listen(app: Koa): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = app.listen(0, '127.0.0.1');

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readQrCode, waitFor } from '@ticketing/platform/testing';
 import { dueDateFactor } from '../sandbox/boleto.ts';
 import { startSandbox, type Sandbox } from '../sandbox/server.ts';
-import { API_KEY, inDays, randomCpf } from './support.ts';
+import { API_KEY, inDays, makeCpf } from './support.ts';
 
 /** The package is CommonJS: its function is the module's `default`. */
 
@@ -83,7 +83,7 @@ const api = (method: string, path: string, body?: unknown, key: string | null = 
   });
 
 async function newCustomer(fields: Record<string, unknown> = {}) {
-  const response = await api('POST', '/customers', { name: 'João Ninguém', cpfCnpj: randomCpf(), ...fields });
+  const response = await api('POST', '/customers', { name: 'João Ninguém', cpfCnpj: makeCpf(), ...fields });
   expect(response.status).toBe(200);
   return (await response.json()) as { id: string; cpfCnpj: string };
 }
@@ -120,7 +120,7 @@ test('the API refuses calls without the access_token header, or with another key
 });
 
 test('customers: created with 200, found by cpfCnpj and externalReference in the list shape; bad CPF is a 400', async () => {
-  const cpf = randomCpf();
+  const cpf = makeCpf();
   const created = await newCustomer({ cpfCnpj: cpf, externalReference: 'usuario-1', email: 'joao@example.com' });
   expect(created).toMatchObject({
     object: 'customer',

@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { defineService, type Knex } from '@ticketing/platform';
 import {
   captureLogs,
@@ -8,26 +8,14 @@ import {
   waitFor,
   type TestService,
 } from '@ticketing/platform/testing';
+import { makeCpf } from '@ticketing/platform/testing';
+export { makeCpf };
 import type { ChargeRequest, EventPayload, EventType } from '@ticketing/proto';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.ts';
 import { paymentsService, type PaymentsConfig } from '../src/index.ts';
 
 export const API_KEY = '$aact_hmlg_test_key';
 export const WEBHOOK_TOKEN = 'token-de-webhook-dos-testes';
-
-/** A CPF with valid check digits, formatted 000.000.000-00. */
-export function randomCpf(): string {
-  const base = Array.from({ length: 9 }, () => randomInt(10));
-  if (base.every((digit) => digit === base[0])) base[0] = (base[0]! + 1) % 10;
-  const digit = (digits: number[]) => {
-    const sum = digits.reduce((total, value, i) => total + value * (digits.length + 1 - i), 0);
-    const rest = (sum * 10) % 11;
-    return rest === 10 ? 0 : rest;
-  };
-  const first = digit(base);
-  const all = [...base, first, digit([...base, first])].join('');
-  return `${all.slice(0, 3)}.${all.slice(3, 6)}.${all.slice(6, 9)}-${all.slice(9)}`;
-}
 
 /** YYYY-MM-DD `days` from today. */
 export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -41,7 +29,7 @@ export function chargeRequest(overrides: Partial<ChargeRequest> = {}): ChargeReq
     customer: {
       userId: randomUUID(),
       name: 'Maria da Conceição',
-      cpf: randomCpf(),
+      cpf: makeCpf(),
       email: 'maria@example.com',
       phone: '(11) 98765-4321',
     },

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { Redis } from 'ioredis';
@@ -149,4 +149,18 @@ export function readQrCode(image: Buffer | string): string | undefined {
     typeof image === 'string' ? Buffer.from(image.replace(/^data:image\/png;base64,/, ''), 'base64') : image;
   const png = PNG.sync.read(bytes);
   return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+}
+
+/** A CPF with valid check digits, formatted 000.000.000-00, different on every call. */
+export function makeCpf(): string {
+  const digits = Array.from({ length: 9 }, () => randomInt(0, 10));
+  if (digits.every((digit) => digit === digits[0])) digits[8] = (digits[0]! + 1) % 10;
+  for (const length of [9, 10]) {
+    let sum = 0;
+    for (let i = 0; i < length; i++) sum += digits[i]! * (length + 1 - i);
+    const rest = (sum * 10) % 11;
+    digits.push(rest === 10 ? 0 : rest);
+  }
+  const s = digits.join('');
+  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
 }

@@ -73,7 +73,8 @@ export async function openFixture(settings: FixtureSettings) {
             brokers: settings.brokers,
             clientId,
             logger,
-            sessionTimeoutMs: 6000,
+            // Long enough that a busy machine's late heartbeats do not start a rebalance storm.
+            sessionTimeoutMs: 10_000,
             maxWaitTimeMs: 500,
           })
         : createPostgresTransport({ url: settings.databaseUrl, schema: settings.busSchema, logger, pollMs: 200 });
