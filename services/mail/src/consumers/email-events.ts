@@ -1,5 +1,5 @@
 import type { Envelope, EventPayload, EventType } from '@ticketing/proto';
-import { minutesBetween } from '../templates/index.ts';
+import { minutesBetween, type TemplateData } from '../templates/index.ts';
 import type { EmailRequest } from '../domain/queue-email.ts';
 
 export interface EventContext {
@@ -13,6 +13,30 @@ type EmailsFor<T extends EventType> = (payload: EventPayload<T>, context: EventC
 /** The link of the reset-password page for a token. */
 export const resetPasswordUrl = (publicUrl: string, token: string) =>
   `${publicUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+
+/** What every purchase event carries about the buyer and the order. */
+interface PurchaseFacts {
+  userId: string;
+  orderNumber: string;
+  buyer: { name: string; email: string };
+  event: { title: string };
+}
+
+/** A purchase e-mail to the buyer: greeting, order number and event title, plus the template's own data. */
+function toBuyer<N extends 'ticket' | 'card-payment-link' | 'payment-refunded'>(
+  facts: PurchaseFacts,
+  template: N,
+  data: Omit<TemplateData<N>, 'name' | 'orderNumber' | 'eventTitle'>,
+): EmailRequest {
+  const shared = { name: facts.buyer.name, orderNumber: facts.orderNumber, eventTitle: facts.event.title };
+  // One template's request; TypeScript cannot narrow the union of all templates from a generic name.
+  return {
+    template,
+    to: facts.buyer.email,
+    userId: facts.userId,
+    data: { ...shared, ...data },
+  } as unknown as EmailRequest;
+}
 
 /**
  * Which events cause which e-mails: an event type → the e-mails (template + data) to queue for it. A new e-mail
@@ -44,49 +68,21 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
     },
   ],
   'ticket.issued': (payload) => [
-    {
-      template: 'ticket',
-      to: payload.buyer.email,
-      userId: payload.userId,
-      data: {
-        name: payload.buyer.name,
-        orderNumber: payload.orderNumber,
-        eventTitle: payload.event.title,
-        eventDate: payload.event.date,
-        location: payload.event.location,
-        qrPng: payload.qrCodeData.slice(payload.qrCodeData.indexOf(',') + 1),
-      },
-    },
+    toBuyer(payload, 'ticket', {
+      eventDate: payload.event.date,
+      location: payload.event.location,
+      qrPng: payload.qrCodeData.slice(payload.qrCodeData.indexOf(',') + 1),
+    }),
   ],
   'order.created': (payload) =>
     payload.paymentMethod === 'credit_card' && payload.invoiceUrl
       ? [
-          {
-            template: 'card-payment-link',
-            to: payload.buyer.email,
-            userId: payload.userId,
-            data: {
-              name: payload.buyer.name,
-              orderNumber: payload.orderNumber,
-              eventTitle: payload.event.title,
-              eventDate: payload.event.date,
-              amount: payload.amount,
-              invoiceUrl: payload.invoiceUrl,
-            },
-          },
+          toBuyer(payload, 'card-payment-link', {
+            eventDate: payload.event.date,
+            amount: payload.amount,
+            invoiceUrl: payload.invoiceUrl,
+          }),
         ]
       : [],
-  'order.refunded': (payload) => [
-    {
-      template: 'payment-refunded',
-      to: payload.buyer.email,
-      userId: payload.userId,
-      data: {
-        name: payload.buyer.name,
-        orderNumber: payload.orderNumber,
-        eventTitle: payload.event.title,
-        amount: payload.amount,
-      },
-    },
-  ],
+  'order.refunded': (payload) => [toBuyer(payload, 'payment-refunded', { amount: payload.amount })],
 };
