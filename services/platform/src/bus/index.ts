@@ -11,7 +11,7 @@ import { startRelay, type Relay } from './relay.ts';
 import type { Subscription, Transport } from './transport.ts';
 
 export type { EventHandler, EventHandlers, HandlerContext } from './consumer.ts';
-export type { EventRegistry, Outbox } from './outbox.ts';
+export type { EventRegistry, Outbox, PendingEvent } from './outbox.ts';
 export type { BusMessage, Delivery, DeliveryHandler, Subscription, Transport } from './transport.ts';
 export { busMigrations } from './migrations.ts';
 export { createKafkaTransport, createPostgresTransport, createOutbox, startConsumers, startRelay };

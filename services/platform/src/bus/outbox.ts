@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { DEAD_LETTER_TOPIC, deadLetterSchema, type Envelope } from '@ticketing/proto';
-import { trace } from '../context.ts';
+import { trace, type TraceContext } from '../context.ts';
 import type { Knex } from '../db.ts';
 
 export type EventRegistry = Record<string, z.ZodType>;
@@ -17,6 +17,15 @@ export interface Outbox<R extends EventRegistry = EventRegistry> {
     key: string,
     payload: z.input<R[T]>,
   ): Promise<Envelope>;
+  /** Several events in one statement (one round trip), each with the trace of the request that caused it. */
+  addAll<T extends keyof R & string>(trx: Knex.Transaction, events: PendingEvent<R, T>[]): Promise<Envelope[]>;
+}
+
+export interface PendingEvent<R extends EventRegistry = EventRegistry, T extends keyof R & string = keyof R & string> {
+  type: T;
+  key: string;
+  payload: z.input<R[T]>;
+  trace?: TraceContext;
 }
 
 /**
@@ -26,24 +35,34 @@ export interface Outbox<R extends EventRegistry = EventRegistry> {
 export function createOutbox<R extends EventRegistry>(schemas: R, committed: () => void = () => {}): Outbox<R> {
   // The platform itself produces dead letters, whatever the service's own registry says.
   const registry: EventRegistry = { ...schemas, [DEAD_LETTER_TOPIC]: deadLetterSchema };
-  return {
-    async add(trx, type, key, payload) {
-      const schema = registry[type];
-      if (!schema) throw new Error(`unknown event type ${type}`);
-      const context = trace.current();
-      const id = randomUUID();
-      const envelope: Envelope = {
-        id,
-        type,
-        occurredAt: new Date().toISOString(),
-        correlationId: context?.requestId ?? id,
-        causationId: context?.causationId ?? null,
-        key,
-        payload: schema.parse(payload),
-      };
-      await trx('outbox').insert({ id, topic: type, key, envelope });
+  const envelopeOf = ({ type, key, payload, trace: context = trace.current() }: PendingEvent): Envelope => {
+    const schema = registry[type];
+    if (!schema) throw new Error(`unknown event type ${type}`);
+    const id = randomUUID();
+    return {
+      id,
+      type,
+      occurredAt: new Date().toISOString(),
+      correlationId: context?.requestId ?? id,
+      causationId: context?.causationId ?? null,
+      key,
+      payload: schema.parse(payload),
+    };
+  };
+  const outbox: Outbox<R> = {
+    async addAll(trx, events) {
+      const envelopes = (events as PendingEvent[]).map(envelopeOf);
+      if (envelopes.length === 0) return [];
+      await trx('outbox').insert(
+        envelopes.map((envelope) => ({ id: envelope.id, topic: envelope.type, key: envelope.key, envelope })),
+      );
       trx.executionPromise.then(committed, () => {});
-      return envelope;
+      return envelopes;
+    },
+    async add(trx, type, key, payload) {
+      const [envelope] = await outbox.addAll(trx, [{ type, key, payload }]);
+      return envelope!;
     },
   };
+  return outbox;
 }

@@ -2,17 +2,19 @@ import type { Knex } from '@ticketing/platform';
 
 export type ScanCode = 'valid' | 'already_used' | 'cancelled' | 'wrong_event' | 'not_found' | 'invalid';
 
-/** Records one reading at the door, admitted or refused. */
-export async function insertScan(
+/** Records readings at the door, admitted or refused, in one statement. */
+export async function insertScans(
   trx: Knex.Transaction,
-  scan: { ticketId: string | null; scannedBy: string; code: ScanCode; doorEventId: string | null },
+  scans: { ticketId: string | null; scannedBy: string; code: ScanCode; doorEventId: string | null }[],
 ): Promise<void> {
-  await trx('scans').insert({
-    ticket_id: scan.ticketId,
-    scanned_by: scan.scannedBy,
-    code: scan.code,
-    door_event_id: scan.doorEventId,
-  });
+  await trx('scans').insert(
+    scans.map((scan) => ({
+      ticket_id: scan.ticketId,
+      scanned_by: scan.scannedBy,
+      code: scan.code,
+      door_event_id: scan.doorEventId,
+    })),
+  );
 }
 
 /** Records that a check-in was undone; returns when. */

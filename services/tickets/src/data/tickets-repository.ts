@@ -86,9 +86,10 @@ export async function insertTicket(trx: Knex.Transaction, ticket: NewTicket): Pr
   return row && toTicket(row);
 }
 
-export async function findTicket(db: Knex, id: string): Promise<Ticket | undefined> {
-  const row = (await db('tickets').where({ id }).first()) as TicketRow | undefined;
-  return row && toTicket(row);
+export async function findTickets(db: Knex, ids: string[]): Promise<Map<string, Ticket>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await db('tickets').whereIn('id', ids)) as TicketRow[];
+  return new Map(rows.map((row) => [row.id, toTicket(row)]));
 }
 
 export async function findTicketByOrder(db: Knex, orderId: string): Promise<Ticket | undefined> {
@@ -106,32 +107,38 @@ export interface Admission {
 }
 
 /**
- * Admits a ticket exactly once: one conditional statement marks it used only if it is the signed version,
- * still valid and not used yet. Concurrent scans of one ticket queue on its row; only the first one matches.
+ * Admits a group of tickets, each exactly once: one conditional statement marks a ticket used only if it is the
+ * signed version, still valid and not used yet. Concurrent scans of one ticket queue on its row; only the first
+ * one matches. Each ticket appears at most once in a group.
  */
-export async function admitTicket(
+export async function admitTickets(
   trx: Knex.Transaction,
-  claims: { ticketId: string; eventId: string; version: number },
-  scannedBy: string,
-): Promise<Admission | undefined> {
-  const [row] = (await trx('tickets')
-    .where({ id: claims.ticketId, event_id: claims.eventId, version: claims.version, status: 'valid' })
-    .whereNull('used_at')
-    .update({ used_at: trx.fn.now(), used_by: scannedBy })
-    .returning(['id', 'order_id', 'event_id', 'holder_name', 'event_title', 'used_at'])) as Pick<
-    TicketRow,
-    'id' | 'order_id' | 'event_id' | 'holder_name' | 'event_title' | 'used_at'
-  >[];
-  return (
-    row && {
-      ticketId: row.id,
-      orderId: row.order_id,
-      eventId: row.event_id,
-      holderName: row.holder_name,
-      eventTitle: row.event_title,
-      usedAt: row.used_at!,
-    }
+  scans: { ticketId: string; eventId: string; version: number; scannedBy: string }[],
+): Promise<Admission[]> {
+  if (scans.length === 0) return [];
+  const { rows } = await trx.raw<{
+    rows: Pick<TicketRow, 'id' | 'order_id' | 'event_id' | 'holder_name' | 'event_title' | 'used_at'>[];
+  }>(
+    `update tickets set used_at = now(), used_by = scan.scanned_by
+     from unnest(?::uuid[], ?::uuid[], ?::int[], ?::uuid[]) as scan(ticket_id, event_id, version, scanned_by)
+     where tickets.id = scan.ticket_id and tickets.event_id = scan.event_id and tickets.version = scan.version
+       and tickets.status = 'valid' and tickets.used_at is null
+     returning tickets.id, tickets.order_id, tickets.event_id, tickets.holder_name, tickets.event_title, tickets.used_at`,
+    [
+      scans.map((scan) => scan.ticketId),
+      scans.map((scan) => scan.eventId),
+      scans.map((scan) => scan.version),
+      scans.map((scan) => scan.scannedBy),
+    ],
   );
+  return rows.map((row) => ({
+    ticketId: row.id,
+    orderId: row.order_id,
+    eventId: row.event_id,
+    holderName: row.holder_name,
+    eventTitle: row.event_title,
+    usedAt: row.used_at!,
+  }));
 }
 
 export interface UndoneUse {

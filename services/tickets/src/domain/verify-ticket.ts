@@ -1,6 +1,6 @@
-import type { Knex } from '@ticketing/platform';
-import { insertScan, type ScanCode } from '../data/scans-repository.ts';
-import { admitTicket, findTicket, type Ticket } from '../data/tickets-repository.ts';
+import type { TraceContext } from '@ticketing/platform';
+import { insertScans, type ScanCode } from '../data/scans-repository.ts';
+import { admitTickets, findTickets, type Admission, type Ticket } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 import { messages } from './messages.ts';
 import { hasValidSignature, parseQrText, type TicketClaims } from './qr-code.ts';
@@ -22,6 +22,8 @@ export interface ScanRequest {
   /** The event the door is checking in; a ticket of another event is refused. */
   doorEventId?: string;
   scannedBy: string;
+  /** The request the reading came in with, so its check-in event carries the same request id. */
+  trace?: TraceContext;
 }
 
 /** The claims of a QR text whose signature checks out against a key in use. */
@@ -54,48 +56,88 @@ function whyRefused(ticket: Ticket | undefined, claims: TicketClaims, doorEventI
   return refusal('invalid', messages.invalid, ticket);
 }
 
-/**
- * Checks a QR code at the door and admits its ticket exactly once. The signature is checked in memory; the
- * admission is one conditional UPDATE; the scan (admitted or refused) and, for an admission, the
- * ticket.checked-in event are written in the same transaction.
- */
-export async function verifyTicket(deps: TicketsDeps, request: ScanRequest): Promise<ScanResult> {
-  const { scannedBy } = request;
-  const doorEventId = request.doorEventId ?? null;
-  const claims = await trustedClaims(deps, request.qrText);
+const admittedResult = (admitted: Admission): ScanResult => ({
+  success: true,
+  code: 'valid',
+  message: messages.valid,
+  userName: admitted.holderName,
+  eventTitle: admitted.eventTitle,
+  usedAt: admitted.usedAt,
+});
 
-  const result = await deps.db.transaction(async (trx: Knex.Transaction) => {
-    if (!claims) {
-      await insertScan(trx, { ticketId: null, scannedBy, code: 'invalid', doorEventId });
-      return refusal('invalid', messages.invalid);
-    }
-    const admitted =
-      doorEventId && doorEventId !== claims.eventId ? undefined : await admitTicket(trx, claims, scannedBy);
-    if (!admitted) {
-      const refused = whyRefused(await findTicket(trx, claims.ticketId), claims, request.doorEventId);
-      await insertScan(trx, { ticketId: claims.ticketId, scannedBy, code: refused.code, doorEventId });
-      return refused;
-    }
-    await insertScan(trx, { ticketId: admitted.ticketId, scannedBy, code: 'valid', doorEventId });
-    await deps.outbox.add(trx, 'ticket.checked-in', admitted.ticketId, {
-      ticketId: admitted.ticketId,
-      orderId: admitted.orderId,
-      eventId: admitted.eventId,
-      usedAt: admitted.usedAt.toISOString(),
-      scannedBy,
-    });
-    return {
-      success: true,
-      code: 'valid',
-      message: messages.valid,
-      userName: admitted.holderName,
-      eventTitle: admitted.eventTitle,
-      usedAt: admitted.usedAt,
-    } satisfies ScanResult;
+/**
+ * Checks a group of QR codes read at the doors at about the same moment, and admits each ticket exactly once.
+ * Signatures are checked in memory; then one transaction holds the whole group: one conditional UPDATE admits
+ * the tickets (the first reading of a ticket in the group is the one that may admit it), the readings and the
+ * ticket.checked-in events are written in one statement each, and one commit makes them durable together.
+ */
+export async function verifyTickets(deps: TicketsDeps, requests: ScanRequest[]): Promise<ScanResult[]> {
+  const claims = await Promise.all(requests.map((request) => trustedClaims(deps, request.qrText)));
+  const contender = new Map<string, number>();
+  claims.forEach((claim, i) => {
+    const door = requests[i]!.doorEventId;
+    if (claim && (!door || door === claim.eventId) && !contender.has(claim.ticketId)) contender.set(claim.ticketId, i);
   });
 
-  const fields = { ticketId: claims?.ticketId ?? null, code: result.code, scannedBy, doorEventId };
-  if (result.success) deps.logger.info(fields, 'ticket checked in');
-  else deps.logger.info(fields, 'ticket refused');
-  return result;
+  const results = await deps.db.transaction(async (trx) => {
+    const admissions = await admitTickets(
+      trx,
+      [...contender.values()].map((i) => ({ ...claims[i]!, scannedBy: requests[i]!.scannedBy })),
+    );
+    const admitted = new Map(admissions.map((admission) => [admission.ticketId, admission]));
+    const isWinner = (i: number) => {
+      const claim = claims[i];
+      return !!claim && admitted.has(claim.ticketId) && contender.get(claim.ticketId) === i;
+    };
+    const refusedIds = claims.flatMap((claim, i) => (claim && !isWinner(i) ? [claim.ticketId] : []));
+    const tickets = await findTickets(trx, [...new Set(refusedIds)]);
+    const outcome = requests.map((request, i) => {
+      const claim = claims[i];
+      if (!claim) return refusal('invalid', messages.invalid);
+      if (isWinner(i)) return admittedResult(admitted.get(claim.ticketId)!);
+      return whyRefused(tickets.get(claim.ticketId), claim, request.doorEventId);
+    });
+    await insertScans(
+      trx,
+      requests.map((request, i) => ({
+        ticketId: claims[i]?.ticketId ?? null,
+        scannedBy: request.scannedBy,
+        code: outcome[i]!.code,
+        doorEventId: request.doorEventId ?? null,
+      })),
+    );
+    await deps.outbox.addAll(
+      trx,
+      requests.flatMap((request, i) => {
+        if (!isWinner(i)) return [];
+        const admission = admitted.get(claims[i]!.ticketId)!;
+        return [
+          {
+            type: 'ticket.checked-in' as const,
+            key: admission.ticketId,
+            trace: request.trace,
+            payload: {
+              ticketId: admission.ticketId,
+              orderId: admission.orderId,
+              eventId: admission.eventId,
+              usedAt: admission.usedAt.toISOString(),
+              scannedBy: request.scannedBy,
+            },
+          },
+        ];
+      }),
+    );
+    return outcome;
+  });
+
+  results.forEach((result, i) => {
+    const fields = {
+      ticketId: claims[i]?.ticketId ?? null,
+      code: result.code,
+      scannedBy: requests[i]!.scannedBy,
+      doorEventId: requests[i]!.doorEventId ?? null,
+    };
+    deps.logger.info(fields, result.success ? 'ticket checked in' : 'ticket refused');
+  });
+  return results;
 }

@@ -2,7 +2,7 @@ import { Router } from '@koa/router';
 import { parseInput, requireAdmin, type AuthUser, type TokenVerifier } from '@ticketing/platform';
 import type { TicketsDeps } from '../domain/deps.ts';
 import { resetTicket } from '../domain/reset-ticket.ts';
-import { verifyTicket } from '../domain/verify-ticket.ts';
+import { createDoor } from '../domain/door.ts';
 import { verifyTicketInput } from './input.ts';
 import { toResetView, toScanView } from './views.ts';
 
@@ -10,12 +10,13 @@ import { toResetView, toScanView } from './views.ts';
 export function doorRoutes(deps: TicketsDeps, verifyToken: TokenVerifier): Router {
   const router = new Router({ prefix: '/api' });
   const admin = requireAdmin(verifyToken);
+  const door = createDoor(deps);
 
   // Every reading is answered 200 with `success` (the scanner shows `message`); only bad input is an error.
   router.post('/verify-ticket', admin, async (ctx) => {
     const input = parseInput(verifyTicketInput, ctx.request.body);
     const user = ctx.state.user as AuthUser;
-    const result = await verifyTicket(deps, {
+    const result = await door.verify({
       qrText: input.qrCodeData,
       doorEventId: input.eventId,
       scannedBy: user.id,
