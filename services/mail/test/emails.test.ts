@@ -1,21 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { brand } from '@ticketing/proto';
-import { startCatcher, startMail, waitFor, PUBLIC_URL, type MailHarness } from './support.ts';
-import type { MailCatcher } from '../../../scripts/mail-catcher.ts';
+import { waitFor, PUBLIC_URL, useMailAndCatcher } from './support.ts';
 import { dedupeKeyFor, queueEmail } from '../src/index.ts';
 
-let catcher: MailCatcher;
-let harness: MailHarness;
-
-beforeAll(async () => {
-  catcher = await startCatcher();
-  // A long poll: every e-mail below goes out because its consumer wakes the worker on commit.
-  harness = await startMail({ SMTP_URL: catcher.smtpUrl, MAIL_POLL_MS: '600000' });
-});
-afterAll(async () => {
-  await harness.stop();
-  await catcher.close();
-});
+const setup = useMailAndCatcher();
 
 const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 const person = (name = 'Maria Aparecida Souza') => ({
@@ -24,16 +12,16 @@ const person = (name = 'Maria Aparecida Souza') => ({
   name,
 });
 /** The messages the catcher received for one address. */
-const receivedBy = (address: string) => catcher.messages().filter((message) => message.to.includes(address));
+const receivedBy = (address: string) => setup.catcher.messages().filter((message) => message.to.includes(address));
 
 test('a verification code event sends one e-mail with the code, valid for 15 minutes', async () => {
   const user = person();
-  const event = await harness.publish('user.verification-code-issued', {
+  const event = await setup.harness.publish('user.verification-code-issued', {
     ...user,
     code: '483920',
     expiresAt: inMinutes(15),
   });
-  const row = await harness.rowFor(event.id, 'verification-code');
+  const row = await setup.harness.rowFor(event.id, 'verification-code');
 
   const [message, ...others] = await waitFor(() => receivedBy(user.email).length > 0 && receivedBy(user.email));
   expect(others).toEqual([]);
@@ -68,7 +56,7 @@ test('a verification code event sends one e-mail with the code, valid for 15 min
   expect(row.html).toBe(message.html);
   expect(row.processed_at!.getTime()).toBeGreaterThanOrEqual(row.created_at.getTime());
 
-  const lines = harness.logs.lines;
+  const lines = setup.harness.logs.lines;
   expect(lines).toContainEqual(
     expect.objectContaining({
       msg: 'e-mail queued',
@@ -84,14 +72,20 @@ test('a verification code event sends one e-mail with the code, valid for 15 min
   const sent = lines.find((line) => line.msg === 'e-mail sent' && line.emailId === row.id)!;
   expect(sent.requestId).toBe(row.correlation_id);
   expect(JSON.stringify(lines)).not.toContain(user.email);
-  expect(await harness.metric('mail_emails_sent_total', { template: 'verification-code' })).toBeGreaterThanOrEqual(1);
+  expect(
+    await setup.harness.metric('mail_emails_sent_total', { template: 'verification-code' }),
+  ).toBeGreaterThanOrEqual(1);
 });
 
 test('a password reset event sends one e-mail with the single-use link, valid for 1 hour', async () => {
   const user = person('João');
   const token = `tok_${randomUUID()}-Ab9`;
-  const event = await harness.publish('user.password-reset-requested', { ...user, token, expiresAt: inMinutes(60) });
-  const row = await harness.rowFor(event.id, 'password-reset');
+  const event = await setup.harness.publish('user.password-reset-requested', {
+    ...user,
+    token,
+    expiresAt: inMinutes(60),
+  });
+  const row = await setup.harness.rowFor(event.id, 'password-reset');
   const url = `${PUBLIC_URL}/reset-password?token=${token}`;
 
   const [message, ...others] = await waitFor(() => receivedBy(user.email).length > 0 && receivedBy(user.email));
@@ -110,12 +104,12 @@ test('a password reset event sends one e-mail with the single-use link, valid fo
 
 test('names are escaped in the HTML, never run', async () => {
   const user = person('<script>alert("x")</script> & <img src=x onerror=alert(1)>');
-  const event = await harness.publish('user.verification-code-issued', {
+  const event = await setup.harness.publish('user.verification-code-issued', {
     ...user,
     code: '000111',
     expiresAt: inMinutes(15),
   });
-  await harness.rowFor(event.id, 'verification-code');
+  await setup.harness.rowFor(event.id, 'verification-code');
   const [message] = await waitFor(() => receivedBy(user.email).length > 0 && receivedBy(user.email));
   expect(message.html).not.toContain('<script');
   expect(message.html).toContain('Olá, &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;!');
@@ -124,58 +118,58 @@ test('names are escaped in the HTML, never run', async () => {
 
 test('the same event delivered twice queues and sends one e-mail', async () => {
   const user = person();
-  const event = await harness.publish('user.verification-code-issued', {
+  const event = await setup.harness.publish('user.verification-code-issued', {
     ...user,
     code: '555123',
     expiresAt: inMinutes(15),
   });
-  await harness.rowFor(event.id, 'verification-code');
-  const duplicatesBefore = await harness.metric('bus_events_handled_total', {
+  await setup.harness.rowFor(event.id, 'verification-code');
+  const duplicatesBefore = await setup.harness.metric('bus_events_handled_total', {
     topic: 'user.verification-code-issued',
     outcome: 'duplicate',
   });
 
   // The relay publishes the same envelope again, as after a crash between publishing and marking it published.
-  await harness.producer.db('outbox').where({ id: event.id }).update({ published_at: null });
-  await waitFor(async () => (await harness.producer.db('outbox').where({ id: event.id }).first()).published_at);
+  await setup.harness.producer.db('outbox').where({ id: event.id }).update({ published_at: null });
+  await waitFor(async () => (await setup.harness.producer.db('outbox').where({ id: event.id }).first()).published_at);
   await waitFor(
     async () =>
-      (await harness.metric('bus_events_handled_total', {
+      (await setup.harness.metric('bus_events_handled_total', {
         topic: 'user.verification-code-issued',
         outcome: 'duplicate',
       })) ===
       duplicatesBefore + 1,
   );
 
-  expect(await harness.rows({ user_id: user.userId })).toHaveLength(1);
+  expect(await setup.harness.rows({ user_id: user.userId })).toHaveLength(1);
   expect(receivedBy(user.email)).toHaveLength(1);
 });
 
 test('user.deleted removes the personal content of the user’s e-mails and keeps their record', async () => {
   const user = person();
   const other = person();
-  const first = await harness.publish('user.verification-code-issued', {
+  const first = await setup.harness.publish('user.verification-code-issued', {
     ...user,
     code: '111111',
     expiresAt: inMinutes(15),
   });
-  const second = await harness.publish('user.password-reset-requested', {
+  const second = await setup.harness.publish('user.password-reset-requested', {
     ...user,
     token: 'segredo',
     expiresAt: inMinutes(60),
   });
-  const kept = await harness.publish('user.verification-code-issued', {
+  const kept = await setup.harness.publish('user.verification-code-issued', {
     ...other,
     code: '222222',
     expiresAt: inMinutes(15),
   });
   const sentRows = [
-    await harness.rowFor(first.id, 'verification-code'),
-    await harness.rowFor(second.id, 'password-reset'),
+    await setup.harness.rowFor(first.id, 'verification-code'),
+    await setup.harness.rowFor(second.id, 'password-reset'),
   ];
-  const keptRow = await harness.rowFor(kept.id, 'verification-code');
+  const keptRow = await setup.harness.rowFor(kept.id, 'verification-code');
   // One more of the user's e-mails is still waiting for a retry when the account is deleted.
-  const [waiting] = await harness.mail
+  const [waiting] = await setup.harness.mail
     .db('email_queue')
     .insert({
       dedupe_key: `${randomUUID()}:verification-code`,
@@ -192,7 +186,7 @@ test('user.deleted removes the personal content of the user’s e-mails and keep
     .returning('*');
 
   // And one gave up earlier, with the address in the server's answer.
-  const [gaveUp] = await harness.mail
+  const [gaveUp] = await setup.harness.mail
     .db('email_queue')
     .insert({
       dedupe_key: `${randomUUID()}:password-reset`,
@@ -209,10 +203,10 @@ test('user.deleted removes the personal content of the user’s e-mails and keep
     })
     .returning('*');
 
-  const deleted = await harness.publish('user.deleted', { userId: user.userId });
-  await waitFor(async () => (await harness.mail.db('inbox').where({ event_id: deleted.id })).length === 1);
+  const deleted = await setup.harness.publish('user.deleted', { userId: user.userId });
+  await waitFor(async () => (await setup.harness.mail.db('inbox').where({ event_id: deleted.id })).length === 1);
 
-  const after = await harness.rows({ user_id: user.userId });
+  const after = await setup.harness.rows({ user_id: user.userId });
   expect(after).toHaveLength(4);
   for (const row of after) {
     expect(row).toMatchObject({ to: '', subject: '', html: '', text: '', attachments: [] });
@@ -241,8 +235,8 @@ test('user.deleted removes the personal content of the user’s e-mails and keep
     processed_at: gaveUp.processed_at,
     last_error: 'EENVELOPE 550 5.1.1 <[removed]>: Recipient address rejected',
   });
-  expect(await harness.rows({ id: keptRow.id })).toEqual([keptRow]);
-  expect(harness.logs.lines).toContainEqual(
+  expect(await setup.harness.rows({ id: keptRow.id })).toEqual([keptRow]);
+  expect(setup.harness.logs.lines).toContainEqual(
     expect.objectContaining({
       msg: 'personal content removed from e-mails',
       userId: user.userId,
@@ -252,14 +246,14 @@ test('user.deleted removes the personal content of the user’s e-mails and keep
   );
 
   // An e-mail event for the deleted account that arrives late stores and sends nothing.
-  const late = await harness.publish('user.verification-code-issued', {
+  const late = await setup.harness.publish('user.verification-code-issued', {
     ...user,
     code: '444444',
     expiresAt: inMinutes(15),
   });
-  await waitFor(async () => (await harness.mail.db('inbox').where({ event_id: late.id })).length === 1);
-  expect(await harness.rows({ dedupe_key: `${late.id}:verification-code` })).toEqual([]);
-  expect(harness.logs.lines).toContainEqual(
+  await waitFor(async () => (await setup.harness.mail.db('inbox').where({ event_id: late.id })).length === 1);
+  expect(await setup.harness.rows({ dedupe_key: `${late.id}:verification-code` })).toEqual([]);
+  expect(setup.harness.logs.lines).toContainEqual(
     expect.objectContaining({ msg: 'e-mail not queued: the account was deleted', eventId: late.id }),
   );
   expect(
@@ -280,11 +274,11 @@ test('the queue itself never stores a second e-mail for the same event and templ
   const outcomes = [];
   for (let i = 0; i < 2; i++) {
     outcomes.push(
-      await harness.mail.db.transaction((trx) =>
+      await setup.harness.mail.db.transaction((trx) =>
         queueEmail(trx, request, { dedupeKey: dedupeKeyFor(eventId, 'verification-code') }),
       ),
     );
   }
   expect(outcomes).toEqual([{ outcome: 'queued', id: expect.any(String) }, { outcome: 'duplicate' }]);
-  expect(await harness.rows({ dedupe_key: `${eventId}:verification-code` })).toHaveLength(1);
+  expect(await setup.harness.rows({ dedupe_key: `${eventId}:verification-code` })).toHaveLength(1);
 });

@@ -1,27 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
-import { startCatcher, startMail, waitFor, type MailHarness } from './support.ts';
-import type { MailCatcher } from '../../../scripts/mail-catcher.ts';
+import { waitFor, useMailAndCatcher } from './support.ts';
 
-let catcher: MailCatcher;
-let harness: MailHarness;
-beforeAll(async () => {
-  catcher = await startCatcher();
-  harness = await startMail({ SMTP_URL: catcher.smtpUrl, MAIL_POLL_MS: '600000' });
-});
-afterAll(async () => {
-  await harness.stop();
-  await catcher.close();
-});
+const setup = useMailAndCatcher();
 
 const buyer = () => ({ name: 'Rafael Moreira Lima', email: `${randomUUID()}@example.com.br` });
 const event = { title: 'Simpósio de Farmacovigilância', date: '2027-03-12T22:00:00.000Z', location: 'São Paulo — SP' };
-const receivedBy = (address: string) => catcher.messages().filter((message) => message.to.includes(address));
+const receivedBy = (address: string) => setup.catcher.messages().filter((message) => message.to.includes(address));
 
 test('an issued ticket e-mails its QR code, shown inline and attached, byte for byte', async () => {
   const to = buyer();
   const png = await QRCode.toBuffer('T1.exemplo-de-ingresso-assinado', { errorCorrectionLevel: 'M', margin: 2 });
-  await harness.publish('ticket.issued', {
+  await setup.harness.publish('ticket.issued', {
     ticketId: randomUUID(),
     orderId: randomUUID(),
     orderNumber: 'EF-004217',
@@ -41,7 +31,7 @@ test('an issued ticket e-mails its QR code, shown inline and attached, byte for 
     ['ingresso-EF-004217.png', 'image/png', png.length],
     ['ingresso-EF-004217.png', 'image/png', png.length],
   ]);
-  const file = await fetch(`${catcher.httpUrl}/api/email/${message!.id}/attachment/ingresso-EF-004217.png`);
+  const file = await fetch(`${setup.catcher.httpUrl}/api/email/${message!.id}/attachment/ingresso-EF-004217.png`);
   expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
 });
 
@@ -60,19 +50,19 @@ test('a card order e-mails the payment link; PIX and boleto orders send nothing'
     buyer: who,
     event,
   });
-  const pixEvent = await harness.publish('order.created', order(pix, 'pix'));
-  await harness.publish('order.created', order(card, 'credit_card'));
+  const pixEvent = await setup.harness.publish('order.created', order(pix, 'pix'));
+  await setup.harness.publish('order.created', order(card, 'credit_card'));
   const [message] = await waitFor(() => receivedBy(card.email).length === 1 && receivedBy(card.email));
   expect(message!.subject).toBe('Finalize o pagamento do seu ingresso: Simpósio de Farmacovigilância');
   expect(message!.text).toContain('https://pagamento.example.com.br/i/8f3k2');
   expect(message!.text).toContain('R$\u00a0395,00');
-  await waitFor(() => harness.mail.db('inbox').where({ event_id: pixEvent.id }).first());
+  await waitFor(() => setup.harness.mail.db('inbox').where({ event_id: pixEvent.id }).first());
   expect(receivedBy(pix.email)).toEqual([]);
 });
 
 test('a refund after a late payment tells the buyer why and how much', async () => {
   const to = buyer();
-  await harness.publish('order.refunded', {
+  await setup.harness.publish('order.refunded', {
     orderId: randomUUID(),
     orderNumber: 'EF-004219',
     userId: randomUUID(),

@@ -114,4 +114,21 @@ export async function startMail(env: Record<string, string> = {}): Promise<MailH
 /** A catcher on a free port (or the one given), closed by the caller. */
 export const startCatcher = (smtpPort = 0): Promise<MailCatcher> => startMailCatcher({ smtpPort, httpPort: 0 });
 
+/**
+ * The mail service delivering to a real SMTP catcher, for a test file. A long poll: every e-mail goes out
+ * because its consumer wakes the worker on commit.
+ */
+export function useMailAndCatcher() {
+  const parts = {} as { catcher: MailCatcher; harness: MailHarness };
+  beforeAll(async () => {
+    parts.catcher = await startCatcher();
+    parts.harness = await startMail({ SMTP_URL: parts.catcher.smtpUrl, MAIL_POLL_MS: '600000' });
+  });
+  afterAll(async () => {
+    await parts.harness.stop();
+    await parts.catcher.close();
+  });
+  return parts;
+}
+
 export { waitFor };

@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { Gauge } from 'prom-client';
 import type { Knex } from '../db.ts';
 import type { Logger } from '../logger.ts';
@@ -14,8 +13,6 @@ export interface RelayOptions {
   metrics: Metrics;
   pollMs?: number;
   batchSize?: number;
-  /** After a wake, how long to let more commits join the batch. */
-  coalesceMs?: number;
 }
 
 const KEEP_PUBLISHED_DAYS = 7;
@@ -33,7 +30,7 @@ export interface Relay {
  * each wakes on its own commits and polls for the rows of the others.
  */
 export function startRelay(options: RelayOptions): Relay {
-  const { db, schema, transport, logger, metrics, pollMs = 500, batchSize = 200, coalesceMs = 20 } = options;
+  const { db, schema, transport, logger, metrics, pollMs = 500, batchSize = 200 } = options;
   new Gauge({
     name: 'bus_outbox_pending',
     help: 'Outbox rows written but not yet published',
@@ -84,8 +81,6 @@ export function startRelay(options: RelayOptions): Relay {
         }
         if (published === batchSize) continue;
         await waker.sleep(pollMs);
-        // Under load, relaying each commit alone costs more than the commit itself: let the next ones join.
-        if (!closed) await delay(coalesceMs);
       } catch (error) {
         failures++;
         logger.warn({ err: error }, 'outbox relay failed; retrying');
