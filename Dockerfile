@@ -17,9 +17,9 @@
 # tickets-verifier and tickets-worker are two images of the same folder:
 #   APP_DIR=services/tickets ENTRY=services/tickets/src/verifier.ts   (or src/worker.ts)
 #
-# Gateway: the frontends' static builds are taken from frontends/<name>/dist when present
-# in the build context and land in /app/frontends/dist/<name>, the default STATIC_DIR
-# (relative to the working directory /app). gateway/public ships with the gateway folder.
+# Gateway: the frontends are built inside the image (the `web` stage, only for APP_DIR=gateway)
+# into /app/frontends/dist, the default STATIC_DIR (relative to the working directory /app).
+# gateway/public ships with the gateway folder.
 #
 # The container runs as the non-root user `node` (uid 1000) and writes nothing outside /tmp,
 # so it works with a read-only root filesystem.
@@ -56,6 +56,17 @@ RUN set -eu; \
     npm cache clean --force
 
 # ---------------------------------------------------------------------------------------
+# The frontends' build, for the gateway image only (an empty folder for the others).
+FROM context AS web
+ARG APP_DIR
+RUN set -eu; \
+    mkdir -p frontends/dist; \
+    if [ "${APP_DIR}" = "gateway" ]; then \
+      npm ci --no-audit --no-fund; \
+      node frontends/build.ts; \
+    fi
+
+# ---------------------------------------------------------------------------------------
 # Sources of this app, assembled under /out with their repository paths.
 FROM context AS sources
 ARG APP_DIR
@@ -64,16 +75,7 @@ RUN set -eu; \
     test -n "${ENTRY:-}" || { echo "build argument ENTRY is required (e.g. services/catalog/src/main.ts)" >&2; exit 1; }; \
     test -f "${ENTRY}" || { echo "entry file ${ENTRY} not found" >&2; exit 1; }; \
     case "${ENTRY}" in "${APP_DIR}"/*) ;; *) echo "ENTRY must be inside APP_DIR (${APP_DIR})" >&2; exit 1;; esac; \
-    mkdir -p /out/frontends/dist; \
-    cp -a --parents proto services/platform "${APP_DIR}" /out/; \
-    if [ "${APP_DIR}" = "gateway" ]; then \
-      for dist in frontends/*/dist; do \
-        if [ -d "${dist}" ]; then \
-          name="$(basename "$(dirname "${dist}")")"; \
-          cp -a "${dist}" "/out/frontends/dist/${name}"; \
-        fi; \
-      done; \
-    fi
+    cp -a --parents proto services/platform "${APP_DIR}" /out/
 
 # ---------------------------------------------------------------------------------------
 FROM base AS runtime
@@ -96,6 +98,7 @@ ENV NODE_ENV=production \
 # Files stay owned by root: the app can read its code but never change it.
 COPY --from=deps /app/ ./
 COPY --from=sources /out/ ./
+COPY --from=web /app/frontends/dist ./frontends/dist
 
 USER node
 EXPOSE ${PORT}

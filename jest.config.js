@@ -5,7 +5,12 @@ export default {
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2024' } }],
   },
-  testMatch: ['<rootDir>/{proto,services,gateway,scripts,k8s}/**/test/**/*.test.ts', '<rootDir>/e2e/api/**/*.test.ts'],
+  testMatch: [
+    '<rootDir>/{proto,services,gateway,scripts,k8s}/**/test/**/*.test.ts',
+    '<rootDir>/e2e/api/**/*.test.ts',
+    '<rootDir>/e2e/browser/**/*.test.ts',
+    '<rootDir>/frontends/*/test/**/*.test.ts',
+  ],
   testPathIgnorePatterns: ['/node_modules/', '/.data/'],
   testTimeout: 30000,
   maxWorkers: 2,

@@ -14,6 +14,7 @@ import { startMailCatcher } from './mail-catcher.ts';
 import { identityConfig } from '@ticketing/identity';
 import { ensurePostgres } from './lib/postgres.ts';
 import { waitForHttp } from './lib/ready.ts';
+import { ensureFrontendsBuilt } from './lib/frontends.ts';
 import { ensureRedis } from './lib/redis.ts';
 import { seed } from './seed.ts';
 
@@ -102,9 +103,12 @@ async function main(): Promise<void> {
       SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${gateway.port}/api/payments/webhook`,
     });
   }
+  // The site builds while the services start; the gateway serves it once both are ready.
+  const site = ensureFrontendsBuilt();
   for (const app of services) launch(app, common);
   await Promise.all(services.map((app) => waitUntilReady(app, '/readyz')));
   await seed(postgres.url);
+  await site;
   launch(gateway, { ...common, ...upstreamUrls(services) });
   await waitUntilReady(gateway, '/healthz');
   const admin = {

@@ -1,10 +1,11 @@
 /**
- * `npm test`: type-checks, validates the compose file, and runs every jest test against the real components:
- * this machine's PostgreSQL and Redis, and a Kafka-protocol broker (librdkafka's mock cluster) when kcat is
- * installed. Extra arguments go to jest (e.g. `npm test -- services/catalog`).
+ * `npm test`: type-checks, validates the compose file, builds the frontends, and runs every jest test against the
+ * real components: this machine's PostgreSQL and Redis, a Kafka-protocol broker (librdkafka's mock cluster) when
+ * kcat is installed, and Chromium for the browser tests. Extra arguments go to jest (e.g. `npm test -- services/catalog`).
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ensureFrontendsBuilt } from './lib/frontends.ts';
 import { hasCommand, startKafkaMock } from './lib/kafka-mock.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -15,7 +16,9 @@ const focused = jestArgs.some((arg) => !arg.startsWith('-'));
 
 if (!focused) {
   console.log('› Type-checking (tsc)');
-  if (run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']) !== 0) process.exit(1);
+  for (const project of ['.', 'frontends']) {
+    if (run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', project]) !== 0) process.exit(1);
+  }
   if (hasCommand('docker-compose')) {
     console.log('› Validating docker-compose.yml (docker-compose config -q)');
     if (run('docker-compose', ['-f', 'docker-compose.yml', 'config', '-q']) !== 0) process.exit(1);
@@ -23,6 +26,10 @@ if (!focused) {
     console.log('› docker-compose not installed: skipping the compose file check (apt-get install docker-compose)');
   }
 }
+
+// Built once here, so the browser tests running side by side never build at the same time.
+console.log('› Building the frontends (unless frontends/dist is up to date)');
+await ensureFrontendsBuilt();
 
 const env: NodeJS.ProcessEnv = {
   ...process.env,

@@ -99,7 +99,7 @@ test('a visitor registers, verifies the e-mailed code, edits the profile, change
 
   // Every e-mail went through the queue once; the deleted user's personal content is gone from it.
   const rows = await waitFor(async () => {
-    const found = await system.mail.db('email_queue').select('status', 'to');
+    const found = await system.mail!.db('email_queue').select('status', 'to');
     return found.length === 2 && found.every((row) => row.status === 'sent' && !row.to.includes(person.email)) && found;
   });
   expect(rows).toHaveLength(2);

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { loadConfig } from '@ticketing/platform';
 import {
+  TEST_DATABASE_URL,
   TEST_REDIS_URL,
   dropSchemas,
   makeCpf,
@@ -13,6 +14,7 @@ import { createGateway, gatewayConfigSchema } from '@ticketing/gateway';
 import { identityService } from '@ticketing/identity';
 import { mailService } from '@ticketing/mail';
 import { catalogService } from '@ticketing/catalog';
+import { courtesyService } from '@ticketing/courtesy';
 import { ordersService } from '@ticketing/orders';
 import { paymentsService } from '@ticketing/payments';
 import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
@@ -25,9 +27,10 @@ const WEBHOOK_TOKEN = 'token-de-webhook-do-teste';
 
 /**
  * The product as `npm start` runs it — every service, the gateway, the Asaas sandbox and a real SMTP catcher —
- * in one process, sharing one bus and one Redis prefix, in schemas made for this test file.
+ * in one process, sharing one bus and one Redis prefix, in schemas made for this test file. With `mail: false` the
+ * mail service is left out: `mailEnv` is what a mail process of its own needs to join the system.
  */
-export async function startSystem() {
+export async function startSystem({ mail: withMail = true } = {}) {
   const busSchema = uniqueName('bus');
   const redisPrefix = `${uniqueName('sys')}:`;
   const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0, host: '127.0.0.1' });
@@ -43,17 +46,40 @@ export async function startSystem() {
   // Every service checks tokens against the identity service's published keys, as in production.
   const withKeys = { ...shared, env: { ...shared.env, JWKS_URL: `${identity.url}/.well-known/jwks.json` } };
   const catalog = await startTestService(catalogService, withKeys);
-  const mail = await startTestService(mailService, {
+  const courtesy = await startTestService(courtesyService, {
     ...withKeys,
-    env: { ...withKeys.env, SMTP_URL: catcher.smtpUrl, MAIL_POLL_MS: '100' },
+    env: { ...withKeys.env, CATALOG_URL: catalog.url, MASS_SEND_POLL_MS: '200' },
   });
+  const mailSettings = { SMTP_URL: catcher.smtpUrl, MAIL_POLL_MS: '100', COURTESY_URL: courtesy.url };
+  const mail = withMail
+    ? await startTestService(mailService, { ...withKeys, env: { ...withKeys.env, ...mailSettings } })
+    : undefined;
+  const mailSchema = uniqueName('mail');
+  const mailEnv = {
+    ...withKeys.env,
+    ...mailSettings,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: TEST_DATABASE_URL,
+    DB_SCHEMA: mailSchema,
+    BUS: 'postgres',
+    BUS_SCHEMA: busSchema,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: redisPrefix,
+  };
   const payments = await startTestService(paymentsService, {
     ...withKeys,
     env: { ...withKeys.env, ASAAS_BASE_URL: sandbox.apiUrl, ASAAS_WEBHOOK_TOKEN: WEBHOOK_TOKEN },
   });
   const orders = await startTestService(ordersService, {
     ...withKeys,
-    env: { ...withKeys.env, IDENTITY_URL: identity.url, CATALOG_URL: catalog.url, PAYMENTS_URL: payments.url },
+    env: {
+      ...withKeys.env,
+      IDENTITY_URL: identity.url,
+      CATALOG_URL: catalog.url,
+      PAYMENTS_URL: payments.url,
+      COURTESY_URL: courtesy.url,
+    },
   });
   const tickets = { ...withKeys, env: { ...withKeys.env, DB_SCHEMA: ticketsSchema } };
   const verifier = await startTestService(ticketsVerifierService, tickets);
@@ -69,11 +95,13 @@ export async function startSystem() {
       CATALOG_URL: catalog.url,
       ORDERS_URL: orders.url,
       PAYMENTS_URL: payments.url,
+      COURTESY_URL: courtesy.url,
       TICKETS_VERIFIER_URL: verifier.url,
     }),
   );
   sandbox.webhook.url = `${gateway.url}/api/payments/webhook`;
-  const services: TestService<unknown>[] = [worker, verifier, orders, payments, mail, catalog, identity];
+  const services: TestService<unknown>[] = [worker, verifier, orders, payments, courtesy, catalog, identity];
+  if (mail) services.splice(4, 0, mail);
 
   /** A JSON call through the gateway, as the browser makes it. */
   async function call(method: string, path: string, { body, token }: { body?: unknown; token?: string } = {}) {
@@ -102,7 +130,10 @@ export async function startSystem() {
   return {
     identity,
     mail,
+    mailEnv,
     catalog,
+    courtesy,
+    gatewayUrl: gateway.url,
     orders,
     sandbox,
     call,
@@ -111,7 +142,7 @@ export async function startSystem() {
     async stop() {
       await gateway.close();
       for (const service of services) await service.stop();
-      await dropSchemas([ticketsSchema]);
+      await dropSchemas([ticketsSchema, mailSchema, busSchema]);
       await Promise.all([catcher.close(), sandbox.close()]);
     },
   };

@@ -37,6 +37,9 @@ export const gatewayConfigSchema = baseConfigSchema
       .transform((dir) => (isAbsolute(dir) ? dir : resolve(REPO_ROOT, dir))),
     AUTH_RATE_LIMIT_POINTS: positiveInt(20),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+    /** Courtesy code look-ups and redemptions per client address and window. */
+    COURTESY_RATE_LIMIT_POINTS: positiveInt(30),
+    COURTESY_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
     PROXY_TIMEOUT_MS: positiveInt(30_000),
     /**
      * How many proxies in front of the gateway append a trusted X-Forwarded-For entry (0: the gateway

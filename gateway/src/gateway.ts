@@ -15,7 +15,7 @@ import {
 import type { GatewayConfig } from './config.ts';
 import { gatewayEndpoints } from './health.ts';
 import { apiProxy, apiRoutes, createConnectionPools, NOT_FOUND_MESSAGE } from './proxy.ts';
-import { authRateLimit } from './rate-limit.ts';
+import { authBudget, courtesyCodeBudget, rateLimit } from './rate-limit.ts';
 import { configuredUpstreams } from './routes.ts';
 import { PUBLIC_DIR, staticSite } from './static.ts';
 
@@ -80,14 +80,12 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   app.use(gatewayEndpoints({ upstreams, pools, metrics, stopping: () => stopping }));
   // No body parser anywhere before the proxy: bodies stream through untouched.
   app.use(apiRoutes(upstreams));
-  app.use(
-    authRateLimit({
-      redis,
-      points: config.AUTH_RATE_LIMIT_POINTS,
-      windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS,
-      logger,
-    }),
-  );
+  for (const [name, budget, points, windowSeconds] of [
+    ['auth', authBudget, config.AUTH_RATE_LIMIT_POINTS, config.AUTH_RATE_LIMIT_WINDOW_SECONDS],
+    ['courtesy', courtesyCodeBudget, config.COURTESY_RATE_LIMIT_POINTS, config.COURTESY_RATE_LIMIT_WINDOW_SECONDS],
+  ] as const) {
+    app.use(rateLimit({ name, budget, redis, points, windowSeconds, logger }));
+  }
   app.use(apiProxy({ pools, timeoutMs: config.PROXY_TIMEOUT_MS, logger }));
   app.use(staticSite({ staticDir: config.STATIC_DIR, publicDir: options.publicDir ?? PUBLIC_DIR }));
   app.use((ctx) => {

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'koa';
 import serve from 'koa-static';
@@ -21,6 +21,21 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
+/** How long browsers keep a content-hashed build file: its name changes whenever its content does. */
+export const HASHED_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * The frontend builds put their content-hashed files under `assets/` folders (`/assets/...`,
+ * `/storefront/assets/...`): those never change and are kept for a year. Every other build file names the
+ * current hashed ones (`index.html`, `runtime-config.json`, each remote's `remoteEntry.js` and
+ * `mf-manifest.json`), so browsers revalidate it on every load and a deploy takes effect at once.
+ */
+export function buildCacheControl(pathInBuilds: string): string {
+  return pathInBuilds.split(sep).includes('assets')
+    ? `public, max-age=${HASHED_MAX_AGE_SECONDS}, immutable`
+    : 'no-cache';
+}
+
 export interface StaticOptions {
   staticDir: string;
   publicDir: string;
@@ -33,7 +48,10 @@ export interface StaticOptions {
  * the gateway's placeholder page.
  */
 export function staticSite({ staticDir, publicDir }: StaticOptions): Middleware {
-  const builds = serve(staticDir, { index: false });
+  const builds = serve(staticDir, {
+    index: false,
+    setHeaders: (res, path) => res.setHeader('Cache-Control', buildCacheControl(relative(staticDir, path))),
+  });
   const images = serve(publicDir, { index: false, maxAge: IMAGE_MAX_AGE_MS });
   const publicFiles = serve(publicDir, { index: false });
   // The shell owns the router; its build may sit at the root of STATIC_DIR or in its own folder.

@@ -17,7 +17,12 @@ const WINDOW_SECONDS = 60;
 const TOO_MANY = { message: 'Muitas tentativas. Tente novamente em alguns minutos.' };
 const prefix = `${uniqueName('gateway_limits')}:`;
 const behindProxyPrefix = `${uniqueName('gateway_limits_proxy')}:`;
-const limits = { AUTH_RATE_LIMIT_POINTS: String(LIMIT), AUTH_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) };
+const limits = {
+  AUTH_RATE_LIMIT_POINTS: String(LIMIT),
+  AUTH_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
+  COURTESY_RATE_LIMIT_POINTS: String(LIMIT),
+  COURTESY_RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
+};
 
 let services: Record<string, FakeService>;
 let gateway: RunningGateway;
@@ -147,6 +152,25 @@ test('with Redis unreachable login still works and is still limited (in-memory f
   expect(limited).toHaveLength(5);
   await expectTooMany(limited);
   expect(identityHits('/api/auth/login')).toBe(before + LIMIT);
+});
+
+test('courtesy code look-ups and redemptions share one budget per address; the admin list is not limited', async () => {
+  const courtesyHits = () => services.courtesy!.hits.length;
+  const before = courtesyHits();
+  const lookUp = (i: number) => fetch(`${gateway.url}/api/courtesy-links/CDPI${10000 + i}ABC`);
+  const looked = await Promise.all(Array.from({ length: LIMIT - 2 }, (_, i) => lookUp(i)));
+  expect(looked.map((response) => response.status)).toEqual(Array(LIMIT - 2).fill(200));
+  const { passed, limited } = await burst(4, () => post(gateway.url, '/api/courtesy/r%65deem'));
+  expect(passed).toHaveLength(2);
+  expect(limited).toHaveLength(2);
+  await expectTooMany(limited);
+  expect((await lookUp(99)).status).toBe(429);
+  expect(courtesyHits()).toBe(before + LIMIT);
+  expect(await redisKeys(prefix)).toContain(`${prefix}courtesy-limit:code:127.0.0.1`);
+  const lists = await Promise.all(
+    Array.from({ length: LIMIT + 2 }, () => fetch(`${gateway.url}/api/courtesy-links?page=1`)),
+  );
+  expect(lists.map((response) => response.status)).toEqual(Array(LIMIT + 2).fill(200));
 });
 
 test('the limited paths are recognised however the router would read them', () => {

@@ -33,6 +33,10 @@ beforeAll(async () => {
   await mkdir(join(layered, 'storefront'), { recursive: true });
   await writeFile(join(layered, 'shell', 'index.html'), '<!doctype html><div id="root">shell from its folder</div>');
   await writeFile(join(layered, 'storefront', 'remoteEntry.js'), 'var storefront = {}');
+  await writeFile(join(layered, 'storefront', 'mf-manifest.json'), '{}');
+  await mkdir(join(layered, 'storefront', 'assets'), { recursive: true });
+  await writeFile(join(layered, 'storefront', 'assets', 'Home.0123456789.js'), 'export {}');
+  await writeFile(join(layered, 'runtime-config.json'), '{"remotes":{}}');
 
   bare = await startGateway({ STATIC_DIR: join(scratch, 'not-built-yet'), REDIS_PREFIX: prefix });
   built = await startGateway({ STATIC_DIR: dist, REDIS_PREFIX: prefix }, { publicDir });
@@ -116,4 +120,21 @@ test('with one folder per frontend the shell is the index and the remotes are se
   const remote = await fetch(`${perFrontend.url}/storefront/remoteEntry.js`);
   expect(remote.status).toBe(200);
   expect(await remote.text()).toBe('var storefront = {}');
+});
+
+test('hashed build files are kept for a year; the files naming them are revalidated on every load', async () => {
+  const hashed = await fetch(`${perFrontend.url}/storefront/assets/Home.0123456789.js`);
+  expect(hashed.status).toBe(200);
+  expect(hashed.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  const revalidated = ['/', '/runtime-config.json', '/storefront/remoteEntry.js', '/storefront/mf-manifest.json'];
+  for (const path of revalidated) {
+    const response = await fetch(perFrontend.url + path);
+    expect({ path, status: response.status, cacheControl: response.headers.get('cache-control') }).toEqual({
+      path,
+      status: 200,
+      cacheControl: 'no-cache',
+    });
+  }
+  const index = await fetch(`${built.url}/index.html`);
+  expect(index.headers.get('cache-control')).toBe('no-cache');
 });

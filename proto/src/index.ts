@@ -8,3 +8,4 @@ export * from './api/identity.ts';
 export * from './brand.ts';
 export * from './api/orders.ts';
 export * from './api/payments.ts';
+export * from './api/courtesy.ts';

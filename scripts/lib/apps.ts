@@ -10,6 +10,7 @@ export const services: App[] = [
   { name: 'catalog', entry: 'services/catalog/src/main.ts', port: 3002 },
   { name: 'orders', entry: 'services/orders/src/main.ts', port: 3003 },
   { name: 'payments', entry: 'services/payments/src/main.ts', port: 3004 },
+  { name: 'courtesy', entry: 'services/courtesy/src/main.ts', port: 3005 },
   { name: 'tickets-verifier', entry: 'services/tickets/src/verifier.ts', port: 3006 },
   { name: 'tickets-worker', entry: 'services/tickets/src/worker.ts', port: 3007 },
   { name: 'mail', entry: 'services/mail/src/main.ts', port: 3008 },

@@ -10,7 +10,7 @@ export interface SmtpOptions {
 
 /** Smtp-server that accepts anything (no TLS, any or no login) and hands each parsed message over. */
 export function createSmtpServer({ maxMessageBytes, onMessage }: SmtpOptions): SMTPServer {
-  return new SMTPServer({
+  const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS'],
     authOptional: true,
@@ -35,6 +35,10 @@ export function createSmtpServer({ maxMessageBytes, onMessage }: SmtpOptions): S
       );
     },
   });
+  // A sender that vanishes mid-session (a crashed or killed mail process) resets its socket: that ends its
+  // session, not the catcher.
+  server.on('error', () => {});
+  return server;
 }
 
 export async function listenSmtp(server: SMTPServer, port: number, host: string): Promise<number> {

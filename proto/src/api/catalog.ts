@@ -96,6 +96,16 @@ export const holdSchema = z.strictObject(
   },
 );
 
+/** Releasing a hold may keep some of its spots taken: those a courtesy link already gave to its guests. */
+export const releaseHoldQuerySchema = z.object({
+  keep: z.coerce
+    .number({ error: 'Quantidade a manter deve ser um número inteiro' })
+    .int('Quantidade a manter deve ser um número inteiro')
+    .min(0, 'Quantidade a manter não pode ser negativa')
+    .max(100, 'Quantidade a manter deve ser no máximo 100')
+    .default(0),
+});
+
 export type CreateEvent = z.infer<typeof createEventSchema>;
 export type UpdateEvent = z.infer<typeof updateEventSchema>;
 

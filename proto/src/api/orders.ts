@@ -60,7 +60,8 @@ export interface OrderView {
   orderNumber: string;
   status: OrderStatus;
   amount: string;
-  paymentMethod: 'pix' | 'credit_card' | 'boleto';
+  /** Null for a courtesy order: paid at R$ 0,00 when the courtesy was redeemed. */
+  paymentMethod: 'pix' | 'credit_card' | 'boleto' | null;
   createdAt: string;
   expiresAt: string | null;
   qrCodeData: string | null;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { eventChanged } from './catalog.ts';
+import { courtesyInvited, courtesyRedeemed } from './courtesy.ts';
 import { deadLetter } from './bus.ts';
 import { orderCancelled, orderCreated, orderExpired, orderPaid, orderRefunded } from './orders.ts';
 import { paymentConfirmed, paymentFailed, paymentOverdue } from './payments.ts';
@@ -21,6 +22,8 @@ export const eventSchemas = {
   'payment.confirmed': paymentConfirmed,
   'payment.failed': paymentFailed,
   'payment.overdue': paymentOverdue,
+  'courtesy.redeemed': courtesyRedeemed,
+  'courtesy.invited': courtesyInvited,
   'ticket.issued': ticketIssued,
   'ticket.checked-in': ticketCheckedIn,
   'ticket.reset': ticketReset,

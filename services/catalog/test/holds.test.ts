@@ -13,6 +13,7 @@ interface HoldAnswer {
   holdId: string;
   quantity: number;
   released: boolean;
+  kept: number;
   event: EventView;
 }
 
@@ -37,6 +38,7 @@ test('a hold takes spots, is recorded and announced; repeating it counts nothing
     holdId,
     quantity: 2,
     released: false,
+    kept: 0,
     event: { ...event, currentAttendees: 2, remaining: 8 },
   });
   expect(await holdRows(event.id)).toEqual([
@@ -88,6 +90,7 @@ test('a release gives the spots back once; a second release changes nothing', as
     holdId,
     quantity: 3,
     released: true,
+    kept: 0,
     event: { ...event, currentAttendees: 0, remaining: 4 },
   });
   const [row] = await holdRows(event.id);
@@ -105,6 +108,35 @@ test('a release gives the spots back once; a second release changes nothing', as
   expect(reuse.status).toBe(409);
   expect(await reuse.json()).toEqual({ message: 'Esta reserva já foi liberada' });
   expect(await eventRow(event.id)).toMatchObject({ current_attendees: 0 });
+});
+
+test('a release may keep some spots taken: only the others come back, once', async () => {
+  const event = await catalog.createEvent({ maxAttendees: 10 });
+  const holdId = `courtesy-link:${randomUUID()}`;
+  await hold(event.id, holdId, { quantity: 5 });
+  const keepTwo = `/internal/events/${event.id}/holds/${encodeURIComponent(holdId)}?keep=2`;
+
+  const refused = await catalog.request('DELETE', keepTwo.replace('keep=2', 'keep=6'));
+  expect(refused.status).toBe(409);
+  expect(await refused.json()).toEqual({ message: 'Não é possível manter mais vagas do que a reserva tem' });
+  expect(await eventRow(event.id)).toMatchObject({ current_attendees: 5 });
+
+  for (let i = 0; i < 2; i++) {
+    const released = await catalog.request('DELETE', keepTwo);
+    expect(released.status).toBe(200);
+    expect(await released.json()).toMatchObject({
+      quantity: 5,
+      released: true,
+      kept: 2,
+      event: { currentAttendees: 2 },
+    });
+  }
+  expect(await eventRow(event.id)).toMatchObject({ current_attendees: 2 });
+  expect(await attendeesAnnounced(event.id)).toEqual([0, 5, 2]);
+
+  const bad = await catalog.request('DELETE', keepTwo.replace('keep=2', 'keep=-1'));
+  expect(bad.status).toBe(400);
+  expect(await bad.json()).toEqual({ message: 'Quantidade a manter não pode ser negativa' });
 });
 
 test('releasing an unknown hold, or one of another event, is 404 "Reserva não encontrada"', async () => {

@@ -24,6 +24,10 @@ export const mailConfig = {
   MAIL_SMTP_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(3),
   /** One send (connect, greet, transfer) gives up after this long and counts as a failed attempt. */
   MAIL_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** The courtesy service, whose internal API serves the files attached to invitations (fetched at send time). */
+  COURTESY_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://courtesy:3005' })
+    .default('http://127.0.0.1:3005'),
 };
 
 export type MailConfig = BaseConfig & z.infer<z.ZodObject<typeof mailConfig>>;

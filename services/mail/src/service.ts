@@ -37,7 +37,12 @@ export const mailService = defineService({
       leaseMs: config.MAIL_SEND_TIMEOUT_MS + LEASE_MARGIN_MS,
     });
     return {
-      consumers: mailConsumers({ logger, publicUrl: config.PUBLIC_URL, queued: () => worker.wake() }),
+      consumers: mailConsumers({
+        logger,
+        publicUrl: config.PUBLIC_URL,
+        courtesyUrl: config.COURTESY_URL,
+        queued: () => worker.wake(),
+      }),
       async close() {
         await worker.close();
         sender.close();

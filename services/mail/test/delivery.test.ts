@@ -289,6 +289,47 @@ test('attachments, inline (base64 with a cid) or by reference, arrive byte for b
   ]);
 });
 
+test('an attachment that cannot be fetched fails the attempt like SMTP would: retried, then failed, never sent without it', async () => {
+  const catcher = await catcherOn();
+  const harness = await harnessOf({
+    SMTP_URL: catcher.smtpUrl,
+    MAIL_MAX_ATTEMPTS: '3',
+    MAIL_RETRY_BASE_MS: '10',
+    MAIL_RETRY_MAX_MS: '20',
+  });
+  const href = `http://127.0.0.1:${await closedPort()}/internal/attachments/${randomUUID()}`;
+  const [withFile, withoutFile] = [`${randomUUID()}@example.com.br`, `${randomUUID()}@example.com.br`];
+  const request = (to: string, attachments: { filename: string; contentType: string; href: string }[]) =>
+    harness.mail.db.transaction((trx) =>
+      queueEmail(
+        trx,
+        {
+          template: 'verification-code',
+          to,
+          userId: null,
+          data: { name: 'Beatriz', code: '808080', validMinutes: 15 },
+          attachments,
+        },
+        { dedupeKey: dedupeKeyFor(randomUUID(), 'verification-code') },
+      ),
+    );
+  await request(withFile, [{ filename: 'programa.pdf', contentType: 'application/pdf', href }]);
+  await request(withoutFile, []);
+
+  const [failed] = await waitFor(async () => {
+    const rows = await harness.rows({ to: withFile, status: 'failed' });
+    return rows.length > 0 && rows;
+  });
+  expect(failed!.attempts).toBe(3);
+  expect(failed!.last_error).toMatch(new RegExp(`^ESTREAM .*ECONNREFUSED.* \\(attachment ${href}\\)$`));
+  expect(logsOf(harness, 'e-mail delivery failed; will retry', failed!.id).map((line) => line.attempt)).toEqual([1, 2]);
+  expect(logsOf(harness, 'e-mail delivery failed; no attempts left', failed!.id)).toHaveLength(1);
+  expect(await harness.metric('mail_emails_failed_total', { template: 'verification-code' })).toBe(1);
+  // The other e-mail went out over the same pool; the one whose file was missing never did.
+  await waitFor(async () => (await harness.rows({ to: withoutFile, status: 'sent' })).length === 1);
+  expect(catcher.messages().map((message) => message.to)).toEqual([[withoutFile]]);
+});
+
 test('bad attachments and recipients are refused before anything is stored', async () => {
   const catcher = await catcherOn();
   const harness = await harnessOf({ SMTP_URL: catcher.smtpUrl });

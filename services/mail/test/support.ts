@@ -116,13 +116,14 @@ export const startCatcher = (smtpPort = 0): Promise<MailCatcher> => startMailCat
 
 /**
  * The mail service delivering to a real SMTP catcher, for a test file. A long poll: every e-mail goes out
- * because its consumer wakes the worker on commit.
+ * because its consumer wakes the worker on commit. `env` is read when the service starts (after the file's
+ * earlier `beforeAll`s), so it may name servers those started.
  */
-export function useMailAndCatcher() {
+export function useMailAndCatcher(env: () => Record<string, string> = () => ({})) {
   const parts = {} as { catcher: MailCatcher; harness: MailHarness };
   beforeAll(async () => {
     parts.catcher = await startCatcher();
-    parts.harness = await startMail({ SMTP_URL: parts.catcher.smtpUrl, MAIL_POLL_MS: '600000' });
+    parts.harness = await startMail({ ...env(), SMTP_URL: parts.catcher.smtpUrl, MAIL_POLL_MS: '600000' });
   });
   afterAll(async () => {
     await parts.harness.stop();

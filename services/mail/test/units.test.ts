@@ -1,6 +1,7 @@
 import { brand } from '@ticketing/proto';
 import { startTestService } from '@ticketing/platform/testing';
 import {
+  courtesyAttachment,
   describeError,
   emailEvents,
   isPermanent,
@@ -33,6 +34,17 @@ describe('templates', () => {
       invoiceUrl: 'https://sandbox.example/i/abc',
     },
     'payment-refunded': { name: 'Ana Lima', orderNumber: 'EF-000123', eventTitle: 'Workshop', amount: '155.00' },
+    'courtesy-invitation': {
+      name: 'Ana Lima',
+      eventTitle: 'Workshop de Farmácia Clínica',
+      eventDate: '2027-03-12T22:00:00.000Z',
+      location: 'Belo Horizonte — MG',
+      code: 'CDPI12345ABC',
+      redeemUrl: 'https://site.example/cortesia?code=CDPI12345ABC',
+      ticketCount: 3,
+      overridePrice: null,
+      attachmentName: null,
+    },
   } as const;
 
   test.each(Object.keys(templates) as (keyof typeof templates)[])(
@@ -71,6 +83,37 @@ describe('templates', () => {
     const card = renderEmail('card-payment-link', samples['card-payment-link']);
     expect(card.text).toContain('R$\u00a0155,00');
     expect(card.html).toContain('href="https://sandbox.example/i/abc"');
+  });
+
+  test('a courtesy invitation: free, or at a promotional price for each ticket; the attached file named', () => {
+    const free = renderEmail('courtesy-invitation', samples['courtesy-invitation']);
+    expect(free.subject).toBe('Você recebeu uma cortesia: Workshop de Farmácia Clínica');
+    expect(free.text).toContain('Data: sexta-feira, 12 de março de 2027\nHorário: 19:00\nLocal: Belo Horizonte — MG');
+    expect(free.text).toContain('Ingressos: 3 ingressos\nValor: Cortesia (grátis)\n');
+    expect(free.text).toContain('Seu código de cortesia: CDPI12345ABC');
+    expect(free.text).not.toMatch(/R\$|Preço promocional|arquivo/);
+    expect(free.html).toContain('href="https://site.example/cortesia?code=CDPI12345ABC"');
+    expect(free.html).toContain('Resgatar cortesia</a');
+    expect(free.attachments).toEqual([]);
+
+    const promotional = (ticketCount: number) =>
+      renderEmail('courtesy-invitation', {
+        ...samples['courtesy-invitation'],
+        ticketCount,
+        overridePrice: '1234.50',
+        attachmentName: 'programa <final>.pdf',
+      });
+    expect(promotional(1).text).toContain('Ingressos: 1 ingresso\nPreço promocional: R$\u00a01.234,50\n');
+    expect(promotional(2).text).toContain('Preço promocional: R$\u00a01.234,50 por ingresso\n');
+    expect(promotional(1).text).toContain('Enviamos junto a este e-mail o arquivo programa <final>.pdf.');
+    expect(promotional(1).html).toContain('o arquivo programa &lt;final&gt;.pdf.');
+    expect(promotional(1).text).not.toContain('grátis');
+    expect(() =>
+      renderEmail('courtesy-invitation', { ...samples['courtesy-invitation'], overridePrice: '80' }),
+    ).toThrow();
+    expect(() =>
+      renderEmail('courtesy-invitation', { ...samples['courtesy-invitation'], redeemUrl: 'javascript:alert(1)' }),
+    ).toThrow();
   });
 
   test('every interpolated value is escaped in the HTML, in text and in attributes', () => {
@@ -136,9 +179,26 @@ describe('events to e-mails', () => {
         code: '123456',
         expiresAt: '2026-05-01T12:15:00.000Z',
       },
-      { event: event('2026-05-01T12:00:00.200Z'), publicUrl: 'https://x.example' },
+      { event: event('2026-05-01T12:00:00.200Z'), publicUrl: 'https://x.example', courtesyUrl: 'http://c.example' },
     );
     expect(email).toMatchObject({ template: 'verification-code', data: { validMinutes: 15 } });
+  });
+
+  test('the file of a mass send is fetched from COURTESY_URL, with a usable name and type', () => {
+    const id = '6b0f7c1e-3a55-4c1e-9d7a-2f4b8f3c9a12';
+    expect(
+      courtesyAttachment('http://courtesy:3005/', { id, filename: 'programa.pdf', contentType: 'application/pdf' }),
+    ).toEqual({
+      filename: 'programa.pdf',
+      contentType: 'application/pdf',
+      href: `http://courtesy:3005/internal/attachments/${id}`,
+    });
+    expect(
+      courtesyAttachment('http://c', { id, filename: ' ', contentType: 'Text/Plain; charset=UTF-8' }),
+    ).toMatchObject({ filename: 'anexo', contentType: 'text/plain' });
+    expect(courtesyAttachment('http://c', { id, filename: 'a.bin', contentType: '' }).contentType).toBe(
+      'application/octet-stream',
+    );
   });
 
   test('the reset link is built from PUBLIC_URL, with the token encoded', () => {
@@ -177,6 +237,16 @@ describe('delivery policy', () => {
       describeError(Object.assign(new Error('Mailbox\n unavailable'), { code: 'EENVELOPE', responseCode: 550 })),
     ).toBe('EENVELOPE 550 Mailbox unavailable');
     expect(describeError('x'.repeat(5000))).toHaveLength(1000);
+    // A file that could not be fetched is named, without the query of a signed address.
+    expect(
+      describeError(
+        Object.assign(new Error('Invalid status code 403'), {
+          code: 'ESTREAM',
+          sourceUrl: 'https://files.example/a.pdf?X-Amz-Signature=segredo',
+        }),
+      ),
+    ).toBe('ESTREAM Invalid status code 403 (attachment https://files.example/a.pdf)');
+    expect(isPermanent({ code: 'ESTREAM', sourceUrl: 'https://files.example/a.pdf' })).toBe(false);
   });
 });
 
@@ -188,4 +258,7 @@ test('the service refuses to start with a bad SMTP_URL or MAIL_FROM, naming the 
     /MAIL_FROM: must be an address/,
   );
   await expect(startTestService(mailService, { env: { MAIL_MAX_ATTEMPTS: '0' } })).rejects.toThrow(/MAIL_MAX_ATTEMPTS/);
+  await expect(startTestService(mailService, { env: { COURTESY_URL: 'courtesy:3005' } })).rejects.toThrow(
+    /COURTESY_URL: must be an http\(s\) URL/,
+  );
 });

@@ -9,6 +9,8 @@ export const ordersConfig = {
   PAYMENTS_URL: z.url().default('http://127.0.0.1:3004'),
   /** Identity: who a buyer is (name, e-mail, CPF) and whether the e-mail is verified. */
   IDENTITY_URL: z.url().default('http://127.0.0.1:3001'),
+  /** Courtesy: the promotional links whose price a code gives, one use per order. */
+  COURTESY_URL: z.url().default('http://127.0.0.1:3005'),
   /** A call to another service gives up after this long. */
   COLLABORATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** How often pending orders past their payment window are expired; 0 turns the periodic sweep off. */

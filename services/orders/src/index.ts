@@ -13,5 +13,6 @@ export { expireOverdueOrders } from './domain/expire-orders.ts';
 export { paymentConfirmed, paymentFailed, paymentOverdue } from './domain/payment-events.ts';
 export { paymentWindow, addBusinessDays, endOfLocalDay, localDay } from './domain/payment-window.ts';
 export { lateHoldIdOf, messages, type Order, type OrdersDeps } from './domain/order.ts';
-export { noPromoPrices, type PromoPrices } from './domain/promo.ts';
+export { courtesyRedeemed } from './domain/courtesy-orders.ts';
+export { courtesyClient, type CourtesyClient, type PromoLink } from './clients/courtesy.ts';
 export { toOrderView, toPaymentView } from './http/views.ts';

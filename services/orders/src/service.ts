@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
-import { defineService } from '@ticketing/platform';
-import { catalogClient } from './clients/catalog.ts';
+import { catalogClient, defineService, startPeriodicJob } from '@ticketing/platform';
+import { courtesyClient } from './clients/courtesy.ts';
 import { identityClient } from './clients/identity.ts';
 import { paymentsClient } from './clients/payments.ts';
 import { ordersConfig } from './config.ts';
@@ -8,13 +8,12 @@ import { ordersConsumers } from './consumers/index.ts';
 import { ordersMigrations } from './data/migrations.ts';
 import { expireOverdueOrders } from './domain/expire-orders.ts';
 import type { OrdersDeps } from './domain/order.ts';
-import { noPromoPrices } from './domain/promo.ts';
 import { orderRoutes } from './http/orders-routes.ts';
-import { startPeriodicJob } from './jobs/expiry-job.ts';
 
 /**
- * Orders: buying a ticket (spot held in the catalog, charge made in payments), the buyer's list, cancelling and
- * re-checking, the transitions payments announce, expiry of unpaid orders, and the buyer's view of the ticket.
+ * Orders: buying a ticket (spot held in the catalog, charge made in payments, a promotional code's use taken in
+ * courtesy), the buyer's list, cancelling and re-checking, the transitions payments announce, the paid orders of
+ * redeemed courtesies, expiry of unpaid orders, and the buyer's view of the ticket.
  */
 export const ordersService = defineService({
   name: 'orders',
@@ -30,7 +29,7 @@ export const ordersService = defineService({
       catalog: catalogClient(config.CATALOG_URL, timeout),
       payments: paymentsClient(config.PAYMENTS_URL, timeout),
       identity: identityClient(config.IDENTITY_URL, timeout),
-      promos: noPromoPrices,
+      courtesy: courtesyClient(config.COURTESY_URL, timeout),
     };
     const router = new Router();
     router.use(orderRoutes(deps, verifyToken).routes());

@@ -17,6 +17,7 @@ import { makeCpf } from '@ticketing/platform/testing';
 export { makeCpf };
 import {
   chargeRequestSchema,
+  courtesyMessages,
   paymentsMessages,
   type ChargeRequest,
   type ChargeView,
@@ -187,6 +188,127 @@ export async function startPaymentsStandIn() {
   };
 }
 
+export interface StandInPromoLink {
+  id: string;
+  code: string;
+  eventId: string;
+  overridePrice: string;
+  ticketCount: number;
+  isActive: boolean;
+}
+
+export interface CourtesyCall {
+  action: 'quote' | 'take' | 'release';
+  code?: string;
+  eventId?: string;
+  orderId?: string;
+}
+
+/**
+ * Courtesy's internal API for promotional codes: the link a code names for an event, one use per order (taken
+ * again for the same order it is the same use), given back on request. `behaviour` makes it not answer: 'down'
+ * answers 503 without doing anything; a 'lost' take takes the use and then fails to answer. `beforeTake` runs
+ * before a use is taken, so a test can let something happen in between.
+ */
+export async function startCourtesyStandIn() {
+  const links = new Map<string, StandInPromoLink>();
+  /** Order id → the link whose use it holds. */
+  const uses = new Map<string, string>();
+  const calls: CourtesyCall[] = [];
+  const behaviour = {
+    quote: 'ok' as 'ok' | 'down',
+    take: 'ok' as 'ok' | 'down' | 'lost',
+    release: 'ok' as 'ok' | 'down',
+  };
+  const hooks: { beforeTake?: (orderId: string) => Promise<void> } = {};
+  const usesOf = (linkId: string) => [...uses].filter(([, link]) => link === linkId).map(([orderId]) => orderId);
+  const usable = (code: string, eventId: unknown) => {
+    const link = links.get(code.toUpperCase());
+    return link && link.isActive && link.eventId === eventId ? link : undefined;
+  };
+  const answer = (link: StandInPromoLink) => ({ linkId: link.id, overridePrice: link.overridePrice });
+  const unavailable = (ctx: Koa.Context) => {
+    ctx.status = 503;
+    ctx.body = { message: 'Serviço indisponível' };
+  };
+  const router = new Router();
+
+  router.get('/internal/promo-links/:code', (ctx) => {
+    const code = ctx.params.code!;
+    calls.push({ action: 'quote', code, eventId: String(ctx.query.eventId) });
+    if (behaviour.quote === 'down') return unavailable(ctx);
+    const link = usable(code, ctx.query.eventId);
+    if (!link || usesOf(link.id).length >= link.ticketCount) {
+      ctx.status = 404;
+      ctx.body = { message: courtesyMessages.invalidCode };
+      return;
+    }
+    ctx.body = answer(link);
+  });
+
+  router.put('/internal/promo-uses/:orderId', async (ctx) => {
+    const orderId = ctx.params.orderId!;
+    const body = (await readJson(ctx.req)) as { code?: string; eventId?: string };
+    calls.push({ action: 'take', orderId, code: body.code, eventId: body.eventId });
+    if (behaviour.take === 'down') return unavailable(ctx);
+    await hooks.beforeTake?.(orderId);
+    const held = uses.get(orderId);
+    const link = held
+      ? [...links.values()].find((candidate) => candidate.id === held)
+      : usable(body.code ?? '', body.eventId);
+    if (!link) {
+      ctx.status = 404;
+      ctx.body = { message: courtesyMessages.invalidCode };
+      return;
+    }
+    if (!held && usesOf(link.id).length >= link.ticketCount) {
+      ctx.status = 409;
+      ctx.body = { message: courtesyMessages.exhausted };
+      return;
+    }
+    uses.set(orderId, link.id);
+    if (behaviour.take === 'lost') {
+      ctx.status = 500;
+      ctx.body = { message: 'Erro interno' };
+      return;
+    }
+    ctx.body = answer(link);
+  });
+
+  router.delete('/internal/promo-uses/:orderId', (ctx) => {
+    const orderId = ctx.params.orderId!;
+    calls.push({ action: 'release', orderId });
+    if (behaviour.release === 'down') return unavailable(ctx);
+    ctx.body = { released: uses.delete(orderId) };
+  });
+
+  const server = await listen(new Koa().use(router.routes() as unknown as Koa.Middleware));
+  return {
+    ...server,
+    links,
+    uses,
+    calls,
+    behaviour,
+    hooks,
+    usesOf,
+    callsFor: (orderId: string, action?: CourtesyCall['action']) =>
+      calls.filter((call) => call.orderId === orderId && (action === undefined || call.action === action)),
+    /** A promotional link of the event, with its price and uses. */
+    addLink(fields: Partial<StandInPromoLink> & Pick<StandInPromoLink, 'eventId'>): StandInPromoLink {
+      const link: StandInPromoLink = {
+        id: randomUUID(),
+        code: `PROMO${randomUUID().replaceAll('-', '').slice(0, 10).toUpperCase()}`,
+        overridePrice: '80.00',
+        ticketCount: 1,
+        isActive: true,
+        ...fields,
+      };
+      links.set(link.code, link);
+      return link;
+    },
+  };
+}
+
 /** Stands in for the services that publish what orders consumes: writes events to its outbox, as they do. */
 const producer = defineService({ name: 'producer', migrations: [], setup: () => ({}) });
 
@@ -207,8 +329,8 @@ export interface RequestOptions {
 export type Harness = Awaited<ReturnType<typeof startOrders>>;
 
 /**
- * The orders service in-process against real PostgreSQL and Redis, with the real catalog, stand-ins for identity
- * and payments, and a producer on its bus; functions that drive it and read its store, outbox and logs.
+ * The orders service in-process against real PostgreSQL and Redis, with the real catalog, stand-ins for identity,
+ * payments and courtesy, and a producer on its bus; functions that drive it and read its store, outbox and logs.
  */
 export async function startOrders({ env = {} }: { env?: Record<string, string> } = {}) {
   const issuer = await createTestIssuer();
@@ -220,12 +342,14 @@ export async function startOrders({ env = {} }: { env?: Record<string, string> }
   });
   const identity = await startIdentityStandIn();
   const payments = await startPaymentsStandIn();
+  const courtesy = await startCourtesyStandIn();
   const source = await startTestService(producer, { busSchema });
   const serviceEnv = {
     LOG_LEVEL: 'info',
     CATALOG_URL: catalog.url,
     PAYMENTS_URL: payments.url,
     IDENTITY_URL: identity.url,
+    COURTESY_URL: courtesy.url,
     ORDER_EXPIRY_SWEEP_MS: '0',
     DB_POOL_MAX: '10',
     ...env,
@@ -300,6 +424,7 @@ export async function startOrders({ env = {} }: { env?: Record<string, string> }
     catalog,
     identity,
     payments,
+    courtesy,
     logs,
     issuer,
     adminToken,
@@ -333,6 +458,7 @@ export async function startOrders({ env = {} }: { env?: Record<string, string> }
       await catalog.stop();
       await identity.close();
       await payments.close();
+      await courtesy.close();
       await dropSchemas([busSchema]);
     },
   };

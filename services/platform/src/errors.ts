@@ -1,10 +1,13 @@
 /** The one error type a use case throws for an outcome the caller must see; `message` is shown to users (pt-BR). */
 export class AppError extends Error {
   readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 502 | 503;
+  /** Itemised problems shown under the message (a file's rows), answered as `errors`. */
+  readonly errors: string[] | undefined;
 
-  constructor(status: AppError['status'], message: string) {
+  constructor(status: AppError['status'], message: string, errors?: string[]) {
     super(message);
     this.status = status;
+    this.errors = errors;
   }
 }
 

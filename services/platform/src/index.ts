@@ -32,3 +32,7 @@ export { errorMiddleware } from './http/errors.ts';
 export { observe } from './http/observe.ts';
 export { parseInput } from './http/parse-input.ts';
 export { createWaker } from './bus/wake.ts';
+export { jsonClient, CollaboratorError, type JsonClient } from './http/json-client.ts';
+export { startPeriodicJob, type PeriodicJob } from './periodic-job.ts';
+export { multipartBody, readUploads, type MultipartLimits, type Upload } from './http/multipart.ts';
+export { catalogClient, upcomingEvent, SERVICE_UNAVAILABLE, type CatalogClient } from './clients/catalog.ts';

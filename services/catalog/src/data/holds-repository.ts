@@ -4,6 +4,8 @@ export interface Hold {
   id: string;
   eventId: string;
   quantity: number;
+  /** Spots a release left taken (0 unless released with some kept). */
+  kept: number;
   createdAt: Date;
   releasedAt: Date | null;
 }
@@ -12,6 +14,7 @@ interface HoldRow {
   id: string;
   event_id: string;
   quantity: number;
+  kept: number;
   created_at: Date;
   released_at: Date | null;
 }
@@ -20,6 +23,7 @@ const toHold = (row: HoldRow): Hold => ({
   id: row.id,
   eventId: row.event_id,
   quantity: row.quantity,
+  kept: row.kept,
   createdAt: row.created_at,
   releasedAt: row.released_at,
 });
@@ -47,12 +51,21 @@ export async function findHold(db: Knex, id: string): Promise<Hold | undefined> 
   return row && toHold(row);
 }
 
-/** Marks a hold of this event released in one conditional statement; undefined when there was nothing to release. */
-export async function releaseHold(trx: Knex.Transaction, id: string, eventId: string): Promise<Hold | undefined> {
+/**
+ * Marks a hold of this event released, keeping `keep` of its spots taken, in one conditional statement; undefined
+ * when there was nothing to release (or it holds fewer than `keep`).
+ */
+export async function releaseHold(
+  trx: Knex.Transaction,
+  id: string,
+  eventId: string,
+  keep: number,
+): Promise<Hold | undefined> {
   const [row] = (await trx<HoldRow>('holds')
     .where({ id, event_id: eventId })
+    .where('quantity', '>=', keep)
     .whereNull('released_at')
-    .update({ released_at: trx.fn.now() })
+    .update({ released_at: trx.fn.now(), kept: keep })
     .returning('*')) as HoldRow[];
   return row && toHold(row);
 }

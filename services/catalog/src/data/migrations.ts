@@ -47,4 +47,14 @@ export const catalogMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0003_holds_kept',
+    async up(db) {
+      // A released hold may keep some spots taken: a courtesy link keeps those its guests already used.
+      await db.schema.alterTable('holds', (t) => {
+        t.integer('kept').notNullable().defaultTo(0);
+        t.check('kept >= 0 and kept <= quantity', [], 'holds_kept_within_quantity');
+      });
+    },
+  },
 ];

@@ -35,6 +35,7 @@ export const messages = {
   holdQuantityMismatch: 'Esta reserva já foi registrada com outra quantidade',
   holdOtherEvent: 'Esta reserva já foi registrada para outro evento',
   holdReleased: 'Esta reserva já foi liberada',
+  keepAboveQuantity: 'Não é possível manter mais vagas do que a reserva tem',
   maxBelowCurrent: (max: number, current: number) =>
     `Não é possível reduzir o limite para ${max} participantes: o evento já tem ${current} inscritos`,
 } as const;

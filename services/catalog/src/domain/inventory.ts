@@ -57,25 +57,29 @@ async function existingHold(
   return { hold, event: (await findEvent(db, hold.eventId))! };
 }
 
-/** Gives a hold's spots back to the event; releasing it again changes nothing and answers the same. */
+/**
+ * Gives a hold's spots back to the event, but `keep` of them (spots already given to someone); releasing it again
+ * changes nothing and answers the same.
+ */
 export async function releaseHold(
   deps: CatalogDeps,
-  request: { eventId: string; holdId: string },
+  request: { eventId: string; holdId: string; keep?: number },
 ): Promise<HoldResult> {
-  const { eventId, holdId } = request;
+  const { eventId, holdId, keep = 0 } = request;
   assertEventId(eventId);
   assertHoldId(holdId);
   const result = await deps.db.transaction(async (trx) => {
-    const released = await markReleased(trx, holdId, eventId);
+    const released = await markReleased(trx, holdId, eventId, keep);
     if (released) {
-      const event = await returnSpots(trx, eventId, released.quantity);
+      const event = await returnSpots(trx, eventId, released.quantity - keep);
       await announceChange(deps.outbox, trx, event);
       return { hold: released, event, changed: true };
     }
     const hold = await findHold(trx, holdId);
     if (!hold || hold.eventId !== eventId) throw notFound(messages.holdNotFound);
+    if (!hold.releasedAt) throw conflict(messages.keepAboveQuantity);
     return { hold, event: (await findEvent(trx, eventId))!, changed: false };
   });
-  if (result.changed) deps.logger.info({ eventId, holdId, quantity: result.hold.quantity }, 'hold released');
+  if (result.changed) deps.logger.info({ eventId, holdId, quantity: result.hold.quantity, keep }, 'hold released');
   return { hold: result.hold, event: result.event };
 }

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import { parseInput } from '@ticketing/platform';
-import { holdSchema } from '@ticketing/proto';
+import { holdSchema, releaseHoldQuerySchema } from '@ticketing/proto';
 import type { CatalogDeps } from '../domain/catalog-event.ts';
 import { holdSpots, releaseHold } from '../domain/inventory.ts';
 import { toHoldView } from './views.ts';
@@ -15,7 +15,8 @@ export function holdRoutes(deps: CatalogDeps): Router {
   });
 
   router.delete('/:holdId', async (ctx) => {
-    ctx.body = toHoldView(await releaseHold(deps, { eventId: ctx.params.id!, holdId: ctx.params.holdId! }));
+    const { keep } = parseInput(releaseHoldQuerySchema, ctx.query);
+    ctx.body = toHoldView(await releaseHold(deps, { eventId: ctx.params.id!, holdId: ctx.params.holdId!, keep }));
   });
 
   return router;

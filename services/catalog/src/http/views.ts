@@ -23,9 +23,16 @@ export interface HoldView {
   holdId: string;
   quantity: number;
   released: boolean;
+  kept: number;
   event: EventView;
 }
 
 export function toHoldView({ hold, event }: HoldResult): HoldView {
-  return { holdId: hold.id, quantity: hold.quantity, released: hold.releasedAt !== null, event: toEventView(event) };
+  return {
+    holdId: hold.id,
+    quantity: hold.quantity,
+    released: hold.releasedAt !== null,
+    kept: hold.kept,
+    event: toEventView(event),
+  };
 }

@@ -1,11 +1,14 @@
 import type { Envelope, EventPayload, EventType } from '@ticketing/proto';
 import { minutesBetween, type TemplateData } from '../templates/index.ts';
+import type { EmailAttachment } from '../domain/attachments.ts';
 import type { EmailRequest } from '../domain/queue-email.ts';
 
 export interface EventContext {
   event: Envelope;
   /** The site's address, for links in e-mails. */
   publicUrl: string;
+  /** The courtesy service's base URL, whose internal API serves the files attached to invitations. */
+  courtesyUrl: string;
 }
 
 type EmailsFor<T extends EventType> = (payload: EventPayload<T>, context: EventContext) => EmailRequest[];
@@ -13,6 +16,29 @@ type EmailsFor<T extends EventType> = (payload: EventPayload<T>, context: EventC
 /** The link of the reset-password page for a token. */
 export const resetPasswordUrl = (publicUrl: string, token: string) =>
   `${publicUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+
+/** Where mail fetches, at send time, the file an administrator attached to a mass send. */
+export const courtesyAttachmentUrl = (courtesyUrl: string, attachmentId: string) =>
+  `${courtesyUrl.replace(/\/+$/, '')}/internal/attachments/${encodeURIComponent(attachmentId)}`;
+
+const MIME_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
+
+/**
+ * The file of a mass send as the e-mail carries it: the name and type come from the administrator's upload, so a
+ * type with parameters is reduced to its essence, an unusable one becomes a generic binary, and a blank name a
+ * plain "anexo" (the queue would refuse them, and the invitation would never go out).
+ */
+export function courtesyAttachment(
+  courtesyUrl: string,
+  attachment: { id: string; filename: string; contentType: string },
+): EmailAttachment {
+  const essence = attachment.contentType.split(';')[0]!.trim().toLowerCase();
+  return {
+    filename: attachment.filename.trim().slice(0, 255) || 'anexo',
+    contentType: MIME_TYPE.test(essence) ? essence : 'application/octet-stream',
+    href: courtesyAttachmentUrl(courtesyUrl, attachment.id),
+  };
+}
 
 /** What every purchase event carries about the buyer and the order. */
 interface PurchaseFacts {
@@ -85,4 +111,27 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
         ]
       : [],
   'order.refunded': (payload) => [toBuyer(payload, 'payment-refunded', { amount: payload.amount })],
+  'courtesy.invited': (payload, { courtesyUrl }) => {
+    const attachment = payload.attachment && courtesyAttachment(courtesyUrl, payload.attachment);
+    return [
+      {
+        template: 'courtesy-invitation',
+        to: payload.recipient.email,
+        // The guest may have no account yet: the invitation belongs to none.
+        userId: null,
+        data: {
+          name: payload.recipient.name,
+          eventTitle: payload.event.title,
+          eventDate: payload.event.date,
+          location: payload.event.location,
+          code: payload.code,
+          redeemUrl: payload.redeemUrl,
+          ticketCount: payload.ticketCount,
+          overridePrice: payload.overridePrice,
+          attachmentName: attachment ? attachment.filename : null,
+        },
+        attachments: attachment ? [attachment] : [],
+      },
+    ];
+  },
 };

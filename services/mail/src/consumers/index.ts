@@ -9,16 +9,18 @@ type AnyEmailsFor = (payload: unknown, context: EventContext) => EmailRequest[];
 export interface ConsumerDeps {
   logger: Logger;
   publicUrl: string;
+  /** The courtesy service's base URL: invitations attach the file it serves. */
+  courtesyUrl: string;
   /** Called once an e-mail is committed to the queue, so the worker sends it without waiting for its poll. */
   queued(): void;
 }
 
 /** The mail service's handlers: every event of `emailEvents` queues its e-mails; `user.deleted` forgets the user. */
-export function mailConsumers({ logger, publicUrl, queued }: ConsumerDeps): EventHandlers {
+export function mailConsumers({ logger, publicUrl, courtesyUrl, queued }: ConsumerDeps): EventHandlers {
   const handlers: EventHandlers = {};
   for (const [type, emailsFor] of Object.entries(emailEvents) as unknown as [EventType, AnyEmailsFor][]) {
     const handler: EventHandler = async (payload, { trx, event }) => {
-      const requests = emailsFor(payload, { event, publicUrl });
+      const requests = emailsFor(payload, { event, publicUrl, courtesyUrl });
       let stored = 0;
       for (const request of requests) {
         const result = await queueEmail(trx, request, {

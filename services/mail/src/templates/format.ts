@@ -6,6 +6,9 @@ export function greeting(name: string): string {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** "1 ingresso", "3 ingressos". */
+export const tickets = (n: number) => plural(n, 'ingresso', 'ingressos');
+
 /** A validity period in words: "15 minutos", "1 hora", "1 hora e 30 minutos". */
 export function duration(minutes: number): string {
   const hours = Math.floor(minutes / 60);

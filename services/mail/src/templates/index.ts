@@ -1,6 +1,7 @@
 import type { EmailAttachment } from '../domain/attachments.ts';
 import type { EmailTemplate } from './define.ts';
 import { cardPaymentLink } from './card-payment-link.ts';
+import { courtesyInvitation } from './courtesy-invitation.ts';
 import { passwordReset } from './password-reset.ts';
 import { paymentRefunded } from './payment-refunded.ts';
 import { ticket } from './ticket.ts';
@@ -16,6 +17,7 @@ export const templates = {
   ticket,
   'card-payment-link': cardPaymentLink,
   'payment-refunded': paymentRefunded,
+  'courtesy-invitation': courtesyInvitation,
 } satisfies Record<string, EmailTemplate<any>>;
 
 export type TemplateName = keyof typeof templates;
@@ -44,4 +46,4 @@ export function renderEmail<N extends TemplateName>(name: N, input: TemplateData
 export { defineTemplate, type EmailTemplate, type TemplateSpec } from './define.ts';
 export { html, blocks, escapeHtml, safeUrl, SafeHtml } from './html.ts';
 export { button, codeBox, heading, linkText, note, paragraph, layoutHtml, layoutText } from './layout.ts';
-export { duration, greeting, minutesBetween } from './format.ts';
+export { duration, greeting, minutesBetween, tickets } from './format.ts';

@@ -1,4 +1,4 @@
-import { CollaboratorError, jsonClient } from './http.ts';
+import { CollaboratorError, jsonClient } from '@ticketing/platform';
 
 /** A buyer as identity describes them for a purchase. */
 export interface Buyer {

@@ -1,5 +1,5 @@
+import { jsonClient } from '@ticketing/platform';
 import type { ChargeRequest, ChargeStatusView, ChargeView } from '@ticketing/proto';
-import { jsonClient } from './http.ts';
 
 /** Payments as orders uses it: one provider charge per order, keyed by the order id. */
 export interface PaymentsClient {

@@ -57,4 +57,18 @@ export const ordersMigrations: Migration[] = [
       await db.raw(`create index orders_pending_expiry on orders (expires_at) where status = 'pending'`);
     },
   },
+  {
+    name: '0002_courtesy_orders',
+    async up(db) {
+      // A courtesy order is paid at R$ 0,00 when redeemed and has no payment method; a purchase always has one,
+      // and orders_payment_method_known still checks its value.
+      await db.raw('alter table orders alter column payment_method drop not null');
+      await db.raw(
+        `alter table orders add constraint orders_payment_method_or_courtesy
+           check (payment_method is not null or courtesy_attendee_id is not null)`,
+      );
+      // One order per courtesy attendee: a redemption delivered again can never make a second order.
+      await db.raw('create unique index orders_one_per_courtesy_attendee on orders (courtesy_attendee_id)');
+    },
+  },
 ];

@@ -11,7 +11,7 @@ interface OrderRow {
   courtesy_link_id: string | null;
   cpf: string | null;
   status: OrderStatus;
-  payment_method: PaymentMethod;
+  payment_method: PaymentMethod | null;
   amount: string;
   asaas_payment_id: string | null;
   pix_qr_code: string | null;
@@ -73,6 +73,8 @@ export interface NewOrder {
   event: { title: string; date: Date; location: string };
   buyer: { name: string; email: string };
   idempotencyKey: string | null;
+  /** The promotional courtesy link whose price the order has, if any. */
+  courtesyLinkId: string | null;
 }
 
 /** A unique index refused the row: here, another pending order of the buyer for the event, or a used key. */
@@ -96,9 +98,50 @@ export async function insertOrder(db: Knex, order: NewOrder): Promise<Order> {
       buyer_name: order.buyer.name,
       buyer_email: order.buyer.email,
       idempotency_key: order.idempotencyKey,
+      courtesy_link_id: order.courtesyLinkId,
     })
     .returning('*')) as OrderRow[];
   return one(rows)!;
+}
+
+/** A redeemed courtesy: the attendee who holds the ticket, the user who redeemed it, and the event as it was. */
+export interface NewCourtesyOrder {
+  userId: string;
+  eventId: string;
+  courtesyLinkId: string;
+  courtesyAttendeeId: string;
+  cpf: string;
+  event: { title: string; date: Date; location: string };
+  buyer: { name: string; email: string };
+}
+
+/**
+ * Records a courtesy order, paid now at R$ 0,00, with no payment method and no payment window. Undefined when the
+ * attendee already has their order (unique index): a concurrent insert waits for the first one and then does nothing.
+ */
+export async function insertCourtesyOrder(trx: Knex.Transaction, order: NewCourtesyOrder): Promise<Order | undefined> {
+  return one(
+    (await trx<OrderRow>('orders')
+      .insert({
+        user_id: order.userId,
+        event_id: order.eventId,
+        courtesy_link_id: order.courtesyLinkId,
+        courtesy_attendee_id: order.courtesyAttendeeId,
+        cpf: order.cpf,
+        status: 'paid',
+        payment_method: null,
+        amount: '0.00',
+        paid_at: trx.fn.now(),
+        event_title: order.event.title,
+        event_date: order.event.date,
+        event_location: order.event.location,
+        buyer_name: order.buyer.name,
+        buyer_email: order.buyer.email,
+      })
+      .onConflict('courtesy_attendee_id')
+      .ignore()
+      .returning('*')) as OrderRow[],
+  );
 }
 
 export async function findOrder(db: Knex, id: string): Promise<Order | undefined> {

@@ -1,5 +1,15 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { AppError, badRequest, conflict, forbidden, notFound, unauthorized, type AuthUser } from '@ticketing/platform';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  unauthorized,
+  type AuthUser,
+  CollaboratorError,
+  upcomingEvent,
+} from '@ticketing/platform';
 import {
   CONVENIENCE_FEE_CENTS,
   fromCents,
@@ -8,20 +18,20 @@ import {
   type CreateOrder,
   type EventView,
 } from '@ticketing/proto';
+import type { PromoLink } from '../clients/courtesy.ts';
 import type { Buyer } from '../clients/identity.ts';
-import { CollaboratorError } from '../clients/http.ts';
 import {
-  deleteUnchargedOrder,
   findByIdempotencyKey,
   findOrder,
   findPendingForEvent,
   insertOrder,
   isUniqueViolation,
   storeCharge,
-  transition,
 } from '../data/orders-repository.ts';
-import { messages, snapshots, type Order, type OrdersDeps } from './order.ts';
+import { messages, snapshots, type Order, type OrdersDeps, type PaymentMethod } from './order.ts';
 import { paymentWindow } from './payment-window.ts';
+import { quotePromo, takePromoUse } from './promo.ts';
+import { abandonOrder, withdrawOrder } from './undo-creation.ts';
 
 /** How the order came to be answered: made now, the first answer to a repeated key, or the buyer's pending one. */
 export type CreateOutcome = 'created' | 'replayed' | 'existing';
@@ -37,11 +47,12 @@ const SETTLE_TIMEOUT_MS = 15_000;
 const SETTLE_POLL_MS = 50;
 
 /**
- * Buys one ticket: checks the buyer and the event, records the order pending, holds a spot in the catalog, creates
- * the charge in payments and announces `order.created`. The order row comes first so a crash at any step leaves
- * something the expiry sweep closes; every refusal on the way undoes what was done (the spot is given back, the
- * order removed or cancelled). A repeated request (same Idempotency-Key, or a pending order for the same event)
- * answers the order already made, without a second hold or charge.
+ * Buys one ticket: checks the buyer and the event (and the promotional code's price, if one is given), records the
+ * order pending, takes the code's use in courtesy, holds a spot in the catalog, creates the charge in payments and
+ * announces `order.created`. The order row comes first so a crash at any step leaves something the expiry sweep
+ * closes; every refusal on the way undoes what was done (the use and the spot are given back, the order removed or
+ * cancelled). A repeated request (same Idempotency-Key, or a pending order for the same event) answers the order
+ * already made, without a second use, hold or charge.
  */
 export async function createOrder(
   deps: OrdersDeps,
@@ -116,26 +127,6 @@ async function settle(deps: OrdersDeps, order: Order): Promise<Order | undefined
   return current.asaasPaymentId === null ? undefined : current;
 }
 
-async function eventOnSale(deps: OrdersDeps, eventId: string): Promise<EventView> {
-  let event: EventView | null;
-  try {
-    event = await deps.catalog.getEvent(eventId);
-  } catch (error) {
-    deps.logger.warn({ err: error, eventId }, 'catalog unavailable');
-    throw new AppError(503, messages.serviceUnavailable);
-  }
-  if (!event) throw notFound(messages.eventNotFound);
-  if (!event.isActive || Date.parse(event.date) <= Date.now()) throw conflict(messages.unavailable);
-  return event;
-}
-
-async function ticketPrice(deps: OrdersDeps, event: EventView, promoCode: string | undefined): Promise<string> {
-  if (!promoCode) return event.price;
-  const price = await deps.promos.promoPrice({ eventId: event.id, code: promoCode });
-  if (price === null) throw badRequest(messages.invalidPromo);
-  return price;
-}
-
 /** Makes a new order; undefined when a twin request already holds its place (unique index). */
 async function placeOrder(
   deps: OrdersDeps,
@@ -143,8 +134,8 @@ async function placeOrder(
   input: CreateOrder,
   idempotencyKey: string | null,
 ): Promise<Order | undefined> {
-  const event = await eventOnSale(deps, input.eventId);
-  const price = await ticketPrice(deps, event, input.promoCode);
+  const event = await upcomingEvent(deps, input.eventId, messages.unavailable);
+  const promo = input.promoCode ? await quotePromo(deps, event.id, input.promoCode) : null;
   if (!buyer.cpf) throw new AppError(422, messages.cpfMissing);
   const window = paymentWindow(input.paymentMethod, new Date());
   let order: Order;
@@ -154,7 +145,8 @@ async function placeOrder(
       eventId: event.id,
       cpf: buyer.cpf,
       paymentMethod: input.paymentMethod,
-      amount: fromCents(toCents(price) + CONVENIENCE_FEE_CENTS),
+      amount: orderAmount(event, promo),
+      courtesyLinkId: promo?.linkId ?? null,
       expiresAt: window.expiresAt,
       event: { title: event.title, date: new Date(event.date), location: event.location },
       buyer: { name: buyer.name, email: buyer.email },
@@ -164,8 +156,9 @@ async function placeOrder(
     if (isUniqueViolation(error)) return undefined;
     throw error;
   }
+  if (input.promoCode) await takePromoUse(deps, order, input.promoCode);
   await holdSpot(deps, order);
-  const charge = await chargeOrder(deps, order, buyer, window.dueDate);
+  const charge = await chargeOrder(deps, order, input.paymentMethod, buyer, window.dueDate);
   return deps.db.transaction(async (trx) => {
     const stored = await storeCharge(trx, order.id, charge);
     // Nothing but this request touches a fresh order before its charge is stored: its window is far from over.
@@ -176,7 +169,7 @@ async function placeOrder(
       userId: stored.userId,
       eventId: stored.eventId,
       amount: stored.amount,
-      paymentMethod: stored.paymentMethod,
+      paymentMethod: input.paymentMethod,
       expiresAt: stored.expiresAt!.toISOString(),
       invoiceUrl: stored.invoiceUrl,
       ...snapshots(stored),
@@ -189,13 +182,19 @@ async function placeOrder(
   });
 }
 
+/** The ticket price (the promotional one when a code gave it) plus the convenience fee, in integer cents. */
+function orderAmount(event: EventView, promo: PromoLink | null): string {
+  return fromCents(toCents(promo?.overridePrice ?? event.price) + CONVENIENCE_FEE_CENTS);
+}
+
 async function holdSpot(deps: OrdersDeps, order: Order): Promise<void> {
   try {
     await deps.catalog.hold(order.eventId, orderHoldId(order.id));
   } catch (error) {
     if (error instanceof CollaboratorError && (error.status === 409 || error.status === 404)) {
-      // Refused: no spot was taken, no charge exists, no event was written. The order simply never was.
-      await deleteUnchargedOrder(deps.db, order.id);
+      // Refused: no spot was taken, no charge exists, no event was written. The order is withdrawn (its promotional
+      // use given back) and simply never was.
+      await withdrawOrder(deps, order, 'hold_refused');
       const reason =
         error.status === 404 ? 'not_found' : error.message === messages.soldOut ? 'sold_out' : 'unavailable';
       deps.logger.info({ orderId: order.id, eventId: order.eventId, reason }, 'order refused');
@@ -203,15 +202,15 @@ async function holdSpot(deps: OrdersDeps, order: Order): Promise<void> {
       throw conflict(reason === 'sold_out' ? messages.soldOut : messages.unavailable);
     }
     // The catalog may have taken the spot before failing to answer: give it back and close the order.
-    await abandon(deps, order, 'hold_failed', error);
+    await abandonOrder(deps, order, 'hold_failed', error);
     throw new AppError(503, messages.serviceUnavailable);
   }
 }
 
-async function chargeOrder(deps: OrdersDeps, order: Order, buyer: Buyer, dueDate: string) {
+async function chargeOrder(deps: OrdersDeps, order: Order, method: PaymentMethod, buyer: Buyer, dueDate: string) {
   try {
     return await deps.payments.createCharge(order.id, {
-      method: order.paymentMethod,
+      method,
       amount: order.amount,
       description: `Ingresso ${order.event.title} – pedido ${order.orderNumber}`.slice(0, 500),
       dueDate,
@@ -224,7 +223,7 @@ async function chargeOrder(deps: OrdersDeps, order: Order, buyer: Buyer, dueDate
       },
     });
   } catch (error) {
-    await abandon(deps, order, 'charge_failed', error);
+    await abandonOrder(deps, order, 'charge_failed', error);
     const said = error instanceof CollaboratorError ? error.message : '';
     const refused = error instanceof CollaboratorError && error.status !== null && error.status < 500;
     if (refused) {
@@ -232,29 +231,4 @@ async function chargeOrder(deps: OrdersDeps, order: Order, buyer: Buyer, dueDate
     }
     throw new AppError(502, said.startsWith(messages.paymentError) ? said : messages.paymentUnavailable);
   }
-}
-
-/**
- * Undoes a creation that failed after the hold was asked for: the spot is released now, and the order is closed
- * as cancelled with `order.cancelled` in the outbox, so the catalog (spot) and payments (a charge the provider made
- * before the call failed) still clean up if the release here did not go through. The idempotency key is freed:
- * a retry with it tries again instead of replaying a failure.
- */
-async function abandon(deps: OrdersDeps, order: Order, reason: string, cause: unknown): Promise<void> {
-  const status = cause instanceof CollaboratorError ? cause.status : null;
-  deps.logger.warn({ orderId: order.id, reason, status, err: cause }, 'order creation failed');
-  await deps.catalog.release(order.eventId, orderHoldId(order.id)).catch((error: unknown) => {
-    deps.logger.warn({ orderId: order.id, err: error }, 'hold release failed; order.cancelled will release it');
-  });
-  await deps.db.transaction(async (trx) => {
-    const cancelled = await transition(trx, order.id, ['pending'], 'cancelled', { idempotency_key: null });
-    if (!cancelled) return;
-    await deps.outbox.add(trx, 'order.cancelled', order.id, {
-      orderId: order.id,
-      userId: order.userId,
-      eventId: order.eventId,
-      paymentId: null,
-    });
-  });
-  deps.logger.info({ orderId: order.id, reason }, 'order cancelled');
 }

@@ -1,9 +1,15 @@
-import type { Knex, Logger, Outbox, Redis } from '@ticketing/platform';
+import {
+  SERVICE_UNAVAILABLE,
+  type CatalogClient,
+  type Knex,
+  type Logger,
+  type Outbox,
+  type Redis,
+} from '@ticketing/platform';
 import { orderHoldId, ordersMessages, type OrderStatus } from '@ticketing/proto';
-import type { CatalogClient } from '../clients/catalog.ts';
+import type { CourtesyClient } from '../clients/courtesy.ts';
 import type { IdentityClient } from '../clients/identity.ts';
 import type { PaymentsClient } from '../clients/payments.ts';
-import type { PromoPrices } from './promo.ts';
 
 export type PaymentMethod = 'pix' | 'credit_card' | 'boleto';
 
@@ -17,7 +23,8 @@ export interface Order {
   courtesyLinkId: string | null;
   cpf: string | null;
   status: OrderStatus;
-  paymentMethod: PaymentMethod;
+  /** Null for a courtesy order: it is paid at R$ 0,00 when the courtesy is redeemed. */
+  paymentMethod: PaymentMethod | null;
   amount: string;
   asaasPaymentId: string | null;
   pixQrCode: string | null;
@@ -45,13 +52,13 @@ export interface OrdersDeps {
   catalog: CatalogClient;
   payments: PaymentsClient;
   identity: IdentityClient;
-  promos: PromoPrices;
+  courtesy: CourtesyClient;
 }
 
 export const messages = {
   ...ordersMessages,
   sessionInvalid: 'Sessão inválida ou expirada. Faça login novamente.',
-  serviceUnavailable: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
+  serviceUnavailable: SERVICE_UNAVAILABLE,
   cpfMissing: 'Erro ao processar pagamento: cadastre seu CPF no perfil antes de comprar.',
   paymentUnavailable: 'Erro ao processar pagamento: o serviço de pagamentos não respondeu. Tente novamente.',
   checkFailed: 'Erro ao verificar status do pagamento',
@@ -70,6 +77,20 @@ export const lateHoldIdOf = (orderId: string) => `${orderHoldId(orderId)}:late`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const isUuid = (value: string) => UUID.test(value);
+
+/** Writes `order.paid` for an order just paid: tickets issues its ticket. */
+export async function announcePaid(outbox: Outbox, trx: Knex.Transaction, order: Order): Promise<void> {
+  await outbox.add(trx, 'order.paid', order.id, {
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    userId: order.userId,
+    eventId: order.eventId,
+    amount: order.amount,
+    paidAt: order.paidAt!.toISOString(),
+    courtesyLinkId: order.courtesyLinkId,
+    ...snapshots(order),
+  });
+}
 
 /** Snapshots the events carry about the buyer and the event. */
 export function snapshots(order: Order) {

@@ -1,8 +1,8 @@
+import { CollaboratorError } from '@ticketing/platform';
 import type { Knex } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
-import { CollaboratorError } from '../clients/http.ts';
 import { lockOrder, transition } from '../data/orders-repository.ts';
-import { lateHoldIdOf, snapshots, type Order, type OrdersDeps } from './order.ts';
+import { announcePaid, lateHoldIdOf, snapshots, type Order, type OrdersDeps } from './order.ts';
 
 type Deps = Pick<OrdersDeps, 'outbox' | 'logger' | 'catalog' | 'payments'>;
 
@@ -24,16 +24,7 @@ async function markPaid(
     asaas_payment_id: order.asaasPaymentId ?? payment.paymentId,
   });
   if (!paid) throw new Error(`order ${order.id} changed under its lock`);
-  await deps.outbox.add(trx, 'order.paid', paid.id, {
-    orderId: paid.id,
-    orderNumber: paid.orderNumber,
-    userId: paid.userId,
-    eventId: paid.eventId,
-    amount: paid.amount,
-    paidAt: paid.paidAt!.toISOString(),
-    courtesyLinkId: paid.courtesyLinkId,
-    ...snapshots(paid),
-  });
+  await announcePaid(deps.outbox, trx, paid);
   deps.logger.info({ orderId: paid.id, late }, 'order paid');
 }
 

@@ -25,7 +25,7 @@ export function errorMiddleware(logger: Logger): Middleware {
     } catch (error) {
       if (error instanceof AppError) {
         ctx.status = error.status;
-        ctx.body = { message: error.message };
+        ctx.body = error.errors ? { message: error.message, errors: error.errors } : { message: error.message };
       } else if (error instanceof ZodError) {
         ctx.status = 400;
         ctx.body = { message: error.issues[0]?.message ?? 'Dados inválidos' };

@@ -61,7 +61,6 @@ const toTicket = (row: TicketRow): Ticket => ({
   createdAt: row.created_at,
 });
 
-/** Stores a new ticket; undefined when the order already has one. */
 /** The columns of a new ticket. */
 export const toTicketRow = (ticket: NewTicket) => ({
   id: ticket.id,
@@ -77,6 +76,7 @@ export const toTicketRow = (ticket: NewTicket) => ({
   qr_text: ticket.qrText,
 });
 
+/** Stores a new ticket; undefined when the order already has one. */
 export async function insertTicket(trx: Knex.Transaction, ticket: NewTicket): Promise<Ticket | undefined> {
   const [row] = (await trx('tickets')
     .insert(toTicketRow(ticket))

@@ -1,0 +1,96 @@
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { adminEvent } from '../api/support.ts';
+import { startBrowserStack, type BrowserStack } from './support.ts';
+import { HOME_JS_BUDGET_BYTES, homeScripts, kb } from './weight.ts';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+/** Screenshots of every page at both widths, for anyone to look at (not committed). */
+const SHOTS = fileURLToPath(new URL('../artifacts/screenshots/', import.meta.url));
+const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+
+let stack: BrowserStack;
+let eventId: string;
+let adminToken: string;
+let code: string;
+beforeAll(async () => {
+  stack = await startBrowserStack();
+  ({ eventId, adminToken } = await adminEvent(stack.system, { maxAttendees: 40 }));
+  const link = await stack.system.call('POST', '/api/courtesy-links', {
+    token: adminToken,
+    body: { eventId, ticketCount: 2, overridePrice: null },
+  });
+  code = link.body.code;
+  await mkdir(SHOTS, { recursive: true });
+}, 180_000);
+afterAll(() => stack?.stop());
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's serious and critical findings on the page as it stands. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: Violation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes[0]?.target}`);
+}
+
+const visitor = () => ({});
+const admin = () => ({ token: adminToken });
+const pages: [string, () => string, () => { token?: string }][] = [
+  ['home', () => '/', visitor],
+  ['events', () => '/eventos', visitor],
+  ['event', () => `/event/${eventId}`, visitor],
+  ['courtesy', () => '/cortesia', visitor],
+  ['courtesy-form', () => `/cortesia?code=${code}`, admin],
+  ['login', () => '/login', visitor],
+  ['register', () => '/register', visitor],
+  ['forgot-password', () => '/forgot-password', visitor],
+  ['reset-password', () => '/reset-password?token=abc', visitor],
+  ['verify-email', () => '/verify-email?email=ana%40example.com', visitor],
+  ['profile', () => '/profile', admin],
+  ['courtesy-admin', () => '/cortesia-admin', admin],
+  ['mass-send', () => '/cortesia-envio-em-massa', admin],
+  ['admin-test', () => '/admin-test', admin],
+  ['not-found', () => '/nao-existe', visitor],
+];
+
+test.each(pages)(
+  '%s: no serious or critical accessibility problem, at phone and desktop width',
+  async (name, path, who) => {
+    const context = await stack.newContext(who());
+    const page = await context.newPage();
+    for (const [width, viewport] of Object.entries(WIDTHS)) {
+      await page.setViewportSize(viewport);
+      await page.goto(path(), { waitUntil: 'networkidle' });
+      await page.getByRole('main').getByRole('heading').first().waitFor();
+      expect({ page: name, width, violations: await seriousViolations(page) }).toEqual({
+        page: name,
+        width,
+        violations: [],
+      });
+      await page.screenshot({ path: `${SHOTS}${name}-${width}.png`, fullPage: true });
+    }
+    await context.close();
+  },
+  60_000,
+);
+
+test(`the home page's JavaScript stays within ${kb(HOME_JS_BUDGET_BYTES)} gzip, without the scanner's library`, async () => {
+  const scripts = await homeScripts(await stack.newContext());
+  const total = scripts.reduce((sum, script) => sum + script.gzipBytes, 0);
+  console.log(`home page JavaScript: ${kb(total)} gzip in ${scripts.length} files`);
+  expect(scripts.filter((script) => script.source.includes('Html5Qrcode')).map((script) => script.path)).toEqual([]);
+  expect(total).toBeLessThanOrEqual(HOME_JS_BUDGET_BYTES);
+});

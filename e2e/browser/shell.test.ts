@@ -1,0 +1,216 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { startBrowserStack, type BrowserStack } from './support.ts';
+
+let stack: BrowserStack;
+beforeAll(async () => {
+  stack = await startBrowserStack();
+}, 180_000);
+afterAll(() => stack?.stop());
+
+const SINGLETONS = [
+  'react',
+  'react/jsx-runtime',
+  'react-dom',
+  'react-router',
+  'react-router-dom',
+  '@tanstack/react-query',
+];
+
+/** Opens a page that records the paths it requests and the script errors it throws. */
+async function open(context: BrowserContext) {
+  const page = await context.newPage();
+  const requested: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, requested, errors };
+}
+
+const header = (page: Page) => page.getByRole('banner');
+/** The page's title inside the layout: any, or the one named. */
+const heading = (page: Page, name?: string) =>
+  page.getByRole('main').getByRole('heading', { level: 1, ...(name === undefined ? {} : { name, exact: true }) });
+
+/** Resolves once a page module of `remote` has been downloaded (call it before the navigation). */
+const remotePageLoaded = (page: Page, remote: string) =>
+  page.waitForResponse((response) =>
+    new URL(response.url()).pathname.startsWith(`/${remote}/assets/__federation_expose_`),
+  );
+
+/** Each shared package as the federation runtime registered it: which versions, who provided them. */
+const sharedModules = (page: Page) =>
+  page.evaluate((names) => {
+    type Registration = { from: string; loaded?: boolean };
+    type Scopes = Record<string, Record<string, Record<string, Record<string, Registration>>>>;
+    const scopes = (globalThis as unknown as { __FEDERATION__: { __SHARE__: Scopes } }).__FEDERATION__.__SHARE__;
+    return names.map((name) => {
+      const registrations = Object.values(scopes).flatMap((scope) => Object.values(scope.default?.[name] ?? {}));
+      return {
+        name,
+        versions: [...new Set(Object.values(scopes).flatMap((scope) => Object.keys(scope.default?.[name] ?? {})))],
+        providers: [...new Set(registrations.filter((entry) => entry.loaded).map((entry) => entry.from))],
+      };
+    });
+  }, SINGLETONS);
+
+test('the home page shows the shell around the storefront page', async () => {
+  const { page, requested, errors } = await open(await stack.newContext());
+  const storefront = remotePageLoaded(page, 'storefront');
+  await page.goto('/');
+
+  await storefront;
+  await heading(page).waitFor();
+  const nav = header(page).getByRole('navigation', { name: 'Principal' });
+  expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Eventos', 'Resgate de cortesia', 'Área de acesso']);
+  expect(await nav.getByRole('link', { name: 'Área de acesso' }).getAttribute('href')).toBe('/login');
+  expect(await header(page).getByRole('link', { name: 'Buscar eventos' }).getAttribute('href')).toBe('/eventos');
+  await page.getByRole('contentinfo').getByRole('link', { name: 'contato@educacaofarma.com.br' }).waitFor();
+  expect(requested).toEqual(
+    expect.arrayContaining(['/runtime-config.json', '/storefront/mf-manifest.json', '/storefront/remoteEntry.js']),
+  );
+  expect(errors).toEqual([]);
+});
+
+test('React, the router and react-query exist once: the remotes use the shell’s and download only their pages', async () => {
+  const { page, requested, errors } = await open(await stack.newContext());
+  const storefront = remotePageLoaded(page, 'storefront');
+  await page.goto('/');
+  await storefront;
+  const profile = remotePageLoaded(page, 'profile');
+  await header(page).getByRole('link', { name: 'Área de acesso' }).click();
+  await profile;
+  const admin = remotePageLoaded(page, 'admin');
+  await page.goto('/admin-test');
+  await admin;
+  await heading(page).waitFor();
+
+  for (const shared of await sharedModules(page)) {
+    expect(shared).toEqual({ name: shared.name, versions: [expect.any(String)], providers: ['shell'] });
+  }
+  const remoteFiles = requested.filter((path) => /^\/(storefront|profile|admin)\//.test(path));
+  for (const path of remoteFiles) {
+    expect(path).toMatch(/^\/\w+\/(mf-manifest\.json|remoteEntry\.js|assets\/[\w.-]+\.(js|css))$/);
+  }
+  expect(remoteFiles.filter((path) => path.endsWith('remoteEntry.js')).sort()).toEqual([
+    '/admin/remoteEntry.js',
+    '/profile/remoteEntry.js',
+    '/storefront/remoteEntry.js',
+  ]);
+  expect(errors).toEqual([]);
+});
+
+test('the profile and admin remotes load on navigation; admins see their badge, links and avatar menu', async () => {
+  const admin = await stack.system.call('POST', '/api/auth/login', {
+    body: { email: 'admin@educacaofarma.com.br', password: 'admin123' },
+  });
+  const { page, requested, errors } = await open(await stack.newContext({ token: admin.body.token }));
+  await page.goto('/');
+
+  await header(page).getByText('ADMIN', { exact: true }).waitFor();
+  const nav = header(page).getByRole('navigation', { name: 'Principal' });
+  expect(await nav.getByRole('link').allInnerTexts()).toEqual([
+    'Eventos',
+    'Resgate de cortesia',
+    'Área de acesso',
+    'Verificar QR',
+    'Gerenciar Cortesias',
+  ]);
+
+  await nav.getByRole('link', { name: 'Verificar QR' }).click();
+  await heading(page, 'Verificar Ingresso').waitFor();
+  expect(requested).toContain('/admin/remoteEntry.js');
+
+  const name: string = admin.body.user.name;
+  const initials = name
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((word) => word[0]!.toUpperCase())
+    .join('');
+  const avatar = header(page).getByRole('button', { name: `Menu da conta de ${name}` });
+  expect(await avatar.locator('[aria-hidden="true"]').innerText()).toBe(initials);
+  await avatar.click();
+  const menu = page.getByRole('menu');
+  await menu.getByText(admin.body.user.email).waitFor();
+  expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual([
+    'Meu Perfil',
+    'Verificar QR',
+    'Gerenciar Cortesias',
+    'Sair',
+  ]);
+  const profile = remotePageLoaded(page, 'profile');
+  await menu.getByRole('menuitem', { name: 'Meu Perfil' }).click();
+  await page.waitForURL('**/profile');
+  await profile;
+
+  await avatar.click();
+  await page.getByRole('menuitem', { name: 'Sair' }).click();
+  await header(page).getByRole('link', { name: 'Área de acesso' }).and(page.locator('[href="/login"]')).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/');
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  expect(errors).toEqual([]);
+});
+
+test('an admin page sends a visitor who is not logged in to the login page', async () => {
+  const { page, requested } = await open(await stack.newContext());
+  await page.goto('/verificar');
+
+  await page.getByText('Você precisa fazer login para acessar esta página', { exact: true }).waitFor();
+  await page.getByText('Acesso negado', { exact: true }).waitFor();
+  await page.waitForURL('**/login');
+  expect(requested.some((path) => path.startsWith('/admin/'))).toBe(false);
+});
+
+test('a session the server no longer accepts is dropped and the visitor is asked to log in again', async () => {
+  const { page } = await open(await stack.newContext({ token: 'sessao-que-expirou' }));
+  await page.goto('/eventos');
+
+  await page.waitForURL('**/login');
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  expect(await header(page).getByRole('link', { name: 'Área de acesso' }).getAttribute('href')).toBe('/login');
+});
+
+test('an unknown address shows the 404 page inside the shell', async () => {
+  const { page } = await open(await stack.newContext());
+  await page.goto('/pagina-que-nao-existe');
+
+  await heading(page, '404 Page Not Found').waitFor();
+  await header(page).getByRole('link', { name: 'Eventos', exact: true }).waitFor();
+});
+
+test('a remote that cannot be downloaded shows a retry, and the rest of the site keeps working', async () => {
+  const context = await stack.newContext();
+  await context.route('**/admin/**', (route) => route.abort());
+  const { page } = await open(context);
+  await page.goto('/admin-test');
+
+  const failure = page.getByRole('alert').filter({ hasText: 'Não foi possível carregar esta página' });
+  await failure.waitFor();
+  const storefront = remotePageLoaded(page, 'storefront');
+  await header(page).getByRole('link', { name: 'Eventos', exact: true }).click();
+  await storefront;
+  await failure.waitFor({ state: 'detached' });
+
+  await page.goBack();
+  await failure.waitFor();
+  await context.unroute('**/admin/**');
+  const admin = remotePageLoaded(page, 'admin');
+  await failure.getByRole('button', { name: 'Tentar novamente' }).click();
+  await admin;
+  await failure.waitFor({ state: 'detached' });
+  await heading(page).waitFor();
+});
+
+test('on a phone the menu offers Eventos, Resgate de cortesia and the access area', async () => {
+  const { page } = await open(await stack.newContext());
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+
+  await header(page).getByRole('button', { name: 'Abrir menu' }).click();
+  const sheet = page.getByRole('dialog', { name: 'Menu' });
+  // The sheet's code downloads on the first tap.
+  await sheet.getByRole('link').first().waitFor();
+  expect(await sheet.getByRole('link').allInnerTexts()).toEqual(['Eventos', 'Resgate de cortesia', 'Área de acesso']);
+  await sheet.getByRole('link', { name: 'Resgate de cortesia' }).click();
+  await page.waitForURL('**/cortesia');
+  await sheet.waitFor({ state: 'detached' });
+});

@@ -1,0 +1,47 @@
+import type { CourtesyLinkView } from '@ticketing/proto';
+import { Badge, cx, formatShortDate } from '@ticketing/shared';
+import { CopyField } from './CopyField.tsx';
+import { DeactivateLink } from './DeactivateLink.tsx';
+
+/** The badge of spec §2: the promotional price as the API sends it ('Promocional: R$ 49.90'), or free. */
+const kindOf = (link: CourtesyLinkView) =>
+  link.overridePrice === null
+    ? { tone: 'success' as const, label: 'Cortesia (Grátis)' }
+    : { tone: 'accent' as const, label: `Promocional: R$ ${Number(link.overridePrice).toFixed(2)}` };
+
+export function LinkCard({ link }: { link: CourtesyLinkView }) {
+  const kind = kindOf(link);
+  return (
+    <li className="link-card">
+      <div className="link-card__top">
+        <h3 className="link-card__event">{link.event.title}</h3>
+        <div className="link-card__badges">
+          <Badge tone={kind.tone}>{kind.label}</Badge>
+          {!link.isActive && <Badge tone="neutral">Desativado</Badge>}
+        </div>
+      </div>
+      <dl className="link-card__facts">
+        <div>
+          <dt>Código</dt>
+          <dd>
+            <code className="link-card__code">{link.code}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Ingressos</dt>
+          <dd className={cx('numeric', link.remainingTickets === 0 && 'link-card__remaining--none')}>
+            {link.remainingTickets} de {link.ticketCount} disponíveis
+          </dd>
+        </div>
+        <div>
+          <dt>Criado em</dt>
+          <dd className="numeric">{formatShortDate(link.createdAt)}</dd>
+        </div>
+      </dl>
+      <div className="link-card__bottom">
+        <CopyField label="Link de resgate" value={link.redeemUrl} />
+        {link.isActive && <DeactivateLink link={link} />}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,9 @@
+import { useEffect } from 'react';
+import { toastError } from '@ticketing/shared';
+
+/** A read that failed: the destructive toast with the server's message, once per failure (the page also says so in place). */
+export function useFailureToast(error: unknown, title: string) {
+  useEffect(() => {
+    if (error) toastError(title, error);
+  }, [error, title]);
+}

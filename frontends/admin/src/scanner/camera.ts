@@ -1,0 +1,60 @@
+/** The scan settings of the door (spec §9): 10 frames per second in a 250 × 250 box. */
+const FPS = 10;
+const BOX = 250;
+
+/** The decoder's code could not be downloaded (as opposed to the camera being refused or missing). */
+export class DecoderUnavailable extends Error {}
+
+/**
+ * Starts the back camera inside the element `elementId` and calls `onRead` with every text it decodes; resolves to
+ * the function that stops it. Only QR codes unless `barcodes`, which adds the other formats tickets may carry.
+ */
+export async function startCamera(
+  elementId: string,
+  onRead: (text: string) => void,
+  { barcodes }: { barcodes: boolean },
+): Promise<() => Promise<void>> {
+  // The decoder is large: it is downloaded here, on the door's page, and nowhere else.
+  const { Html5Qrcode, Html5QrcodeSupportedFormats: Format } = await import(
+    /* webpackChunkName: "html5-qrcode" */ 'html5-qrcode'
+  ).catch(() => {
+    throw new DecoderUnavailable();
+  });
+  const formats = barcodes
+    ? [
+        Format.QR_CODE,
+        Format.AZTEC,
+        Format.CODE_39,
+        Format.CODE_93,
+        Format.CODE_128,
+        Format.EAN_8,
+        Format.EAN_13,
+        Format.PDF_417,
+        Format.UPC_A,
+        Format.UPC_E,
+      ]
+    : [Format.QR_CODE];
+  const scanner = new Html5Qrcode(elementId, {
+    verbose: false,
+    formatsToSupport: formats,
+    useBarCodeDetectorIfSupported: true,
+  });
+  await scanner.start(
+    // Not `{ exact: 'environment' }`: cameras that report no facing mode would be refused instead of used.
+    { facingMode: 'environment' },
+    {
+      fps: FPS,
+      // A small viewfinder (a narrow phone held sideways) gets the largest square that fits.
+      qrbox: (width, height) => {
+        const side = Math.max(50, Math.min(BOX, width, height));
+        return { width: side, height: side };
+      },
+    },
+    onRead,
+    undefined,
+  );
+  return async () => {
+    await scanner.stop();
+    scanner.clear();
+  };
+}

@@ -1,0 +1,56 @@
+import { useId } from 'react';
+import type { OrderView } from '@ticketing/proto';
+import { Badge, formatBRL, formatDate, formatDateTime, formatTime } from '@ticketing/shared';
+import { paymentMethodOf, statusOf } from './order-labels.ts';
+import { OrderTicket } from './OrderTicket.tsx';
+import { PendingOrderActions } from './PendingOrderActions.tsx';
+
+export function OrderCard({ order, isAdmin }: { order: OrderView; isAdmin: boolean }) {
+  const titleId = useId();
+  const status = statusOf(order.status);
+  const payable = order.status === 'pending' && order.asaasPaymentId !== null;
+  return (
+    <article className="order-card card" aria-labelledby={titleId}>
+      <header className="order-card__head">
+        <div>
+          <p className="order-card__number numeric">Pedido nº {order.orderNumber}</p>
+          <h2 id={titleId} className="order-card__title">
+            {order.event.title}
+          </h2>
+        </div>
+        <Badge tone={status.tone}>{status.label}</Badge>
+      </header>
+      <dl className="order-card__facts">
+        <div>
+          <dt>Data</dt>
+          <dd className="numeric">
+            {formatDate(order.event.date)} às {formatTime(order.event.date)}
+          </dd>
+        </div>
+        <div>
+          <dt>Local</dt>
+          <dd>{order.event.location}</dd>
+        </div>
+        <div>
+          <dt>Valor</dt>
+          <dd className="numeric">{formatBRL(order.amount)}</dd>
+        </div>
+        <div>
+          <dt>Pagamento</dt>
+          <dd>{paymentMethodOf(order)}</dd>
+        </div>
+      </dl>
+      {payable && (
+        <div className="order-card__pending">
+          {order.expiresAt && (
+            <p className="order-card__deadline numeric">
+              Pague até {formatDateTime(order.expiresAt)} para garantir sua vaga.
+            </p>
+          )}
+          <PendingOrderActions order={order} />
+        </div>
+      )}
+      {order.status === 'paid' && <OrderTicket order={order} isAdmin={isAdmin} />}
+    </article>
+  );
+}

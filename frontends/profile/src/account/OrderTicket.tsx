@@ -1,0 +1,63 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { OrderView } from '@ticketing/proto';
+import { api, Badge, Button, buttonClass, formatDateTime, toast, toastError } from '@ticketing/shared';
+import { ordersQueryKey, ticketFileName, type OrdersPage } from './order-labels.ts';
+
+/** A paid order's ticket: its QR code to show at the door or download, and, for admins, a reset once used. */
+export function OrderTicket({ order, isAdmin }: { order: OrderView; isAdmin: boolean }) {
+  const queryClient = useQueryClient();
+  const reset = useMutation({
+    mutationFn: () => api<{ message: string }>(`/reset-ticket/${order.id}`, { method: 'POST' }),
+    onSuccess: ({ message }) => {
+      toast({ title: 'Ingresso resetado', description: message });
+      // The door already accepts it again; the orders list hears of it a moment later, so it is updated here.
+      queryClient.setQueriesData<OrdersPage>(
+        { queryKey: ordersQueryKey },
+        (page) =>
+          page && {
+            ...page,
+            orders: page.orders.map((each) =>
+              each.id === order.id ? { ...each, qrCodeUsed: false, qrCodeUsedAt: null } : each,
+            ),
+          },
+      );
+    },
+    onError: (error) => toastError('Erro ao resetar ticket', error),
+  });
+
+  if (!order.qrCodeData) {
+    return (
+      <p className="order-ticket__pending" role="status">
+        Seu ingresso está sendo emitido e também chegará por e-mail.
+      </p>
+    );
+  }
+  return (
+    <div className="order-ticket">
+      <img
+        className="order-ticket__qr"
+        src={order.qrCodeData}
+        width={176}
+        height={176}
+        alt={`QR Code do ingresso do pedido nº ${order.orderNumber}`}
+      />
+      <div className="order-ticket__info">
+        {order.qrCodeUsed ? (
+          <Badge tone="neutral">Utilizado{order.qrCodeUsedAt ? ` em ${formatDateTime(order.qrCodeUsedAt)}` : ''}</Badge>
+        ) : (
+          <p className="order-ticket__hint">Apresente este QR Code na entrada do evento.</p>
+        )}
+        <div className="order-card__actions">
+          <a className={buttonClass('outline', 'sm')} href={order.qrCodeData} download={ticketFileName(order)}>
+            Baixar ingresso (PNG)
+          </a>
+          {isAdmin && order.qrCodeUsed && (
+            <Button variant="destructive" size="sm" loading={reset.isPending} onClick={() => reset.mutate()}>
+              Resetar Ingresso
+            </Button>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { useEffect, useRef, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { Button, buttonClass, errorTitles, Pager, Skeleton, toastError } from '@ticketing/shared';
+import { OrderCard } from './OrderCard.tsx';
+import { ordersQueryKey, type OrdersPage } from './order-labels.ts';
+
+/** 'Meus Ingressos': the buyer's orders, newest first, ten per page. */
+export function OrdersTab({ isAdmin }: { isAdmin: boolean }) {
+  const [page, setPage] = useState(1);
+  const listTop = useRef<HTMLDivElement>(null);
+  const orders = useQuery<OrdersPage>({
+    queryKey: [...ordersQueryKey, { page }],
+    placeholderData: keepPreviousData,
+  });
+
+  useEffect(() => {
+    if (orders.error) toastError(errorTitles.generic, orders.error);
+  }, [orders.error]);
+
+  function changePage(next: number) {
+    setPage(next);
+    listTop.current?.scrollIntoView({ block: 'start' });
+  }
+
+  if (orders.isPending) return <OrdersSkeleton />;
+  if (orders.isError) {
+    return (
+      <div className="profile-empty" role="alert">
+        <p className="profile-empty__title">Não foi possível carregar seus pedidos.</p>
+        <p>{orders.error.message}</p>
+        <Button variant="outline" onClick={() => orders.refetch()}>
+          Tentar novamente
+        </Button>
+      </div>
+    );
+  }
+  if (orders.data.orders.length === 0) {
+    return (
+      <div className="profile-empty">
+        <p className="profile-empty__title">Você ainda não tem ingressos.</p>
+        <p>Quando você comprar um ingresso ou resgatar uma cortesia, ele aparece aqui.</p>
+        <Link to="/eventos" className={buttonClass('accent')}>
+          Ver eventos
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div ref={listTop} className="profile-orders" aria-busy={orders.isPlaceholderData || undefined}>
+      <ul className="orders-list">
+        {orders.data.orders.map((order) => (
+          <li key={order.id}>
+            <OrderCard order={order} isAdmin={isAdmin} />
+          </li>
+        ))}
+      </ul>
+      <Pager page={page} totalPages={orders.data.totalPages} onPageChange={changePage} />
+    </div>
+  );
+}
+
+function OrdersSkeleton() {
+  return (
+    <ul className="orders-list" aria-label="Carregando pedidos">
+      {[0, 1, 2].map((index) => (
+        <li key={index} className="order-card card">
+          <Skeleton style={{ width: '30%' }} />
+          <Skeleton className="order-card__skeleton-title" style={{ width: '70%' }} />
+          <Skeleton style={{ width: '90%' }} />
+          <Skeleton style={{ width: '50%' }} />
+        </li>
+      ))}
+    </ul>
+  );
+}

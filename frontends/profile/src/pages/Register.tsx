@@ -1,0 +1,121 @@
+import { Link, useNavigate } from 'react-router-dom';
+import { registerFormSchema } from '@ticketing/proto';
+import {
+  api,
+  birthDateMask,
+  Button,
+  Checkbox,
+  cpfMask,
+  errorTitles,
+  phoneMask,
+  TextField,
+  toast,
+  toastError,
+} from '@ticketing/shared';
+import { useZodForm } from '@ticketing/shared/forms';
+import { AuthLayout } from '../auth/AuthLayout.tsx';
+import { verifyEmailPath, type VerifyEmailState } from '../auth/after-login.ts';
+
+export default function Register() {
+  const navigate = useNavigate();
+  const form = useZodForm(registerFormSchema, {
+    defaultValues: {
+      name: '',
+      cpf: '',
+      birthDate: '',
+      email: '',
+      emailConfirm: '',
+      phone: '',
+      address: '',
+      password: '',
+      confirmPassword: '',
+    },
+  });
+  const { isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ name, cpf, email, phone, address, password }) => {
+    try {
+      // The API reads the birth date as typed (dd/mm/aaaa); confirmations and terms stay on the page.
+      const birthDate = form.getValues('birthDate');
+      const registered = await api<{ email: string }>('/auth/register', {
+        method: 'POST',
+        body: { name, cpf, birthDate, email, phone, address, password },
+        anonymous: true,
+      });
+      toast({ title: 'Cadastro realizado!', description: 'Enviamos um código de verificação para o seu e-mail.' });
+      navigate(verifyEmailPath(registered.email), { state: { codeSent: true } satisfies VerifyEmailState });
+    } catch (error) {
+      toastError(errorTitles.register, error, 'Tente novamente');
+    }
+  });
+
+  return (
+    <AuthLayout
+      title="Criar conta"
+      lead="Cadastre-se para comprar ingressos e resgatar cortesias."
+      wide
+      footer={
+        <p>
+          Já tem conta? <Link to="/login">Entrar</Link>
+        </p>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <fieldset className="register-section">
+          <legend className="register-section__title">Dados pessoais</legend>
+          <TextField label="Nome completo" autoComplete="name" {...form.field('name')} />
+          <div className="fields-grid">
+            <TextField label="CPF" mask={cpfMask} placeholder="000.000.000-00" {...form.field('cpf')} />
+            <TextField
+              label="Data de nascimento"
+              mask={birthDateMask}
+              placeholder="dd/mm/aaaa"
+              autoComplete="bday"
+              {...form.field('birthDate')}
+            />
+          </div>
+          <TextField
+            label="Telefone"
+            type="tel"
+            mask={phoneMask}
+            placeholder="(00) 00000-0000"
+            autoComplete="tel-national"
+            {...form.field('phone')}
+          />
+          <TextField
+            label="Endereço completo"
+            autoComplete="street-address"
+            hint="Rua, número, bairro, cidade e estado"
+            {...form.field('address')}
+          />
+        </fieldset>
+
+        <fieldset className="register-section">
+          <legend className="register-section__title">Acesso</legend>
+          <div className="fields-grid">
+            <TextField label="E-mail" type="email" autoComplete="email" {...form.field('email')} />
+            <TextField label="Confirme o e-mail" type="email" autoComplete="email" {...form.field('emailConfirm')} />
+            <TextField
+              label="Senha"
+              type="password"
+              autoComplete="new-password"
+              hint="Pelo menos 6 caracteres"
+              {...form.field('password')}
+            />
+            <TextField
+              label="Confirme a senha"
+              type="password"
+              autoComplete="new-password"
+              {...form.field('confirmPassword')}
+            />
+          </div>
+        </fieldset>
+
+        <Checkbox label="Li e aceito os termos de uso e a política de privacidade" {...form.field('terms')} />
+        <Button type="submit" block size="lg" loading={isSubmitting}>
+          Criar conta
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+
+const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+};
+
+/** The micro-frontends the shell loads at run time, each built into `dist/<name>/`. */
+export const REMOTES = ['storefront', 'profile', 'admin'] as const;
+export type RemoteName = (typeof REMOTES)[number];
+
+/** Where the shell finds a remote unless `runtime-config.json` is changed at deploy time. */
+export const manifestUrl = (remote: RemoteName) => `/${remote}/mf-manifest.json`;
+
+/**
+ * One instance of each in the page, whoever loads first (the shell): hooks, the router's context, the query
+ * client and the toast store only work when every app uses the same module. Version ranges come from the
+ * shared package, so all apps ask for the same ones. A shared module is bundled whole, so stateless libraries
+ * (zod and the contracts) are left to each app's tree shaking instead.
+ */
+const SINGLETONS: Record<string, string> = {
+  react: manifest.dependencies.react!,
+  'react/jsx-runtime': manifest.dependencies.react!,
+  'react-dom': manifest.dependencies['react-dom']!,
+  'react-router': manifest.dependencies['react-router']!,
+  'react-router-dom': manifest.dependencies['react-router-dom']!,
+  '@tanstack/react-query': manifest.dependencies['@tanstack/react-query']!,
+  '@ticketing/shared': `^${manifest.version}`,
+  // Forms (react-hook-form, the resolver) apart: pages without a form never download them.
+  '@ticketing/shared/forms': `^${manifest.version}`,
+};
+
+export const sharedSingletons = Object.fromEntries(
+  Object.entries(SINGLETONS).map(([name, requiredVersion]) => [name, { singleton: true, requiredVersion }]),
+);

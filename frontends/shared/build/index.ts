@@ -1,0 +1,106 @@
+import { relative, resolve, sep } from 'node:path';
+import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import { rspack, type Compiler, type Configuration, type RspackPluginInstance } from '@rspack/core';
+import { manifestUrl, REMOTES, sharedSingletons, type RemoteName } from './federation.ts';
+
+/** Every build lands here; the gateway serves this folder (STATIC_DIR). */
+const DIST_DIR = resolve(import.meta.dirname, '../../dist');
+
+/** Files of the remotes' builds, inside the shell's output folder. */
+const isRemoteOutput = (path: string) =>
+  (REMOTES as readonly string[]).includes(relative(DIST_DIR, path).split(sep)[0]!);
+
+/** Content-hashed files live under `assets/` and never change; everything else is revalidated. */
+const HASHED = 'assets/[name].[contenthash:10]';
+
+const TARGET = 'es2022';
+
+interface CommonOptions {
+  /** The app's folder, `frontends/<name>`. */
+  dir: string;
+}
+
+interface ShellOptions extends CommonOptions {
+  name: 'shell';
+}
+
+interface RemoteOptions extends CommonOptions {
+  name: RemoteName;
+  /** Public module name (`./Home`) → file; the shell's routes load them as `<remote>/<Name>`. */
+  exposes: Record<string, string>;
+}
+
+/** `/runtime-config.json`: where each remote's manifest is, read by the shell when the page starts. */
+class RuntimeConfigPlugin implements RspackPluginInstance {
+  apply(compiler: Compiler) {
+    compiler.hooks.thisCompilation.tap('RuntimeConfigPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap({ name: 'RuntimeConfigPlugin', stage: 0 }, () => {
+        const remotes = Object.fromEntries(REMOTES.map((remote) => [remote, manifestUrl(remote)]));
+        const json = `${JSON.stringify({ remotes }, null, 2)}\n`;
+        compilation.emitAsset('runtime-config.json', new compiler.webpack.sources.RawSource(json));
+      });
+    });
+  }
+}
+
+/** The one build configuration of every frontend: the shell at the root of `dist/`, each remote in its folder. */
+export function frontendConfig(options: ShellOptions | RemoteOptions): Configuration {
+  const isShell = options.name === 'shell';
+  const outputPath = isShell ? DIST_DIR : resolve(DIST_DIR, options.name);
+  return {
+    name: options.name,
+    mode: 'production',
+    context: options.dir,
+    target: ['web', TARGET],
+    entry: isShell ? { main: './src/index.ts' } : {},
+    devtool: 'source-map',
+    output: {
+      path: outputPath,
+      // The shell's index is served for every page path, so its files are addressed from the root.
+      publicPath: isShell ? '/' : 'auto',
+      filename: `${HASHED}.js`,
+      chunkFilename: `${HASHED}.js`,
+      cssFilename: `${HASHED}.css`,
+      cssChunkFilename: `${HASHED}.css`,
+      uniqueName: options.name,
+      // The shell shares `dist/` with the remotes' folders: it cleans only what is its own.
+      clean: isShell ? { keep: isRemoteOutput } : true,
+    },
+    resolve: { extensions: ['.ts', '.tsx', '.js'] },
+    module: {
+      rules: [
+        {
+          test: /\.tsx?$/,
+          exclude: /node_modules/,
+          loader: 'builtin:swc-loader',
+          options: {
+            jsc: {
+              parser: { syntax: 'typescript', tsx: true },
+              transform: { react: { runtime: 'automatic' } },
+              target: TARGET,
+            },
+          },
+          type: 'javascript/auto',
+        },
+        { test: /\.css$/, type: 'css/auto' },
+      ],
+    },
+    plugins: [
+      new ModuleFederationPlugin({
+        name: options.name,
+        ...(isShell ? {} : { filename: 'remoteEntry.js', exposes: options.exposes }),
+        shared: sharedSingletons,
+        shareStrategy: 'loaded-first',
+        manifest: !isShell,
+        dts: false,
+        // The shell hands its federation runtime to the remotes, which only ever run inside it.
+        experiments: isShell ? { provideExternalRuntime: true } : { externalRuntime: true },
+      }),
+      ...(isShell ? [new rspack.HtmlRspackPlugin({ template: './src/index.html' }), new RuntimeConfigPlugin()] : []),
+    ],
+    performance: { hints: false },
+    // The manifest plugin warns on every build that remotes use `publicPath: 'auto'`, which they do on purpose:
+    // the shell resolves their files from the manifest's own URL, so a remote can move to another host.
+    infrastructureLogging: { level: isShell ? 'warn' : 'error' },
+  };
+}

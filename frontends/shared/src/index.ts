@@ -1,0 +1,29 @@
+export { api, ApiError, isApiError, type ApiOptions } from './api/client.ts';
+export { createQueryClient, queryPath } from './api/query-client.ts';
+export { initials, meQueryKey, startSession, useAuth, type Auth } from './auth.ts';
+export { copyText } from './clipboard.ts';
+export { formatBRL, formatDate, formatDateTime, formatShortDate, formatTime } from './format.ts';
+export { birthDateMask, cpfMask, phoneMask, type Mask } from './masks.ts';
+export {
+  clearToken,
+  expireSession,
+  getToken,
+  hasSession,
+  pendingCourtesyCode,
+  savePendingCourtesyCode,
+  setToken,
+  signOut,
+  takePendingCourtesyCode,
+} from './session.ts';
+export { Badge, type BadgeTone } from './ui/Badge.tsx';
+export { Button, buttonClass, type ButtonProps, type ButtonSize, type ButtonVariant } from './ui/Button.tsx';
+export { Checkbox } from './ui/Checkbox.tsx';
+export { cx } from './ui/cx.ts';
+export { Page } from './ui/Page.tsx';
+export { Pager } from './ui/Pager.tsx';
+export { SelectField, type SelectFieldProps } from './ui/SelectField.tsx';
+export { Skeleton } from './ui/Skeleton.tsx';
+export { Spinner } from './ui/Spinner.tsx';
+export { TextField } from './ui/TextField.tsx';
+export { dismissToast, errorTitles, toast, toastError, type Toast } from './ui/toast.ts';
+export { Toaster } from './ui/Toaster.tsx';

@@ -1,0 +1,41 @@
+/** Formats what is typed as it is typed; `maxLength` is the formatted length. */
+export interface Mask {
+  maxLength: number;
+  apply(value: string): string;
+}
+
+const digits = (value: string, max: number) => value.replace(/\D/g, '').slice(0, max);
+
+/** 000.000.000-00 */
+export const cpfMask: Mask = {
+  maxLength: 14,
+  apply(value) {
+    const d = digits(value, 11);
+    return (
+      [d.slice(0, 3), d.slice(3, 6), d.slice(6, 9)].filter(Boolean).join('.') + (d.length > 9 ? `-${d.slice(9)}` : '')
+    );
+  },
+};
+
+/** (00) 00000-0000 for mobiles, (00) 0000-0000 for landlines. */
+export const phoneMask: Mask = {
+  maxLength: 15,
+  apply(value) {
+    const d = digits(value, 11);
+    if (d.length === 0) return '';
+    if (d.length <= 2) return `(${d}`;
+    const number = d.slice(2);
+    const split = number.length > 8 ? 5 : 4;
+    const rest = number.length > split ? `${number.slice(0, split)}-${number.slice(split)}` : number;
+    return `(${d.slice(0, 2)}) ${rest}`;
+  },
+};
+
+/** dd/mm/aaaa */
+export const birthDateMask: Mask = {
+  maxLength: 10,
+  apply(value) {
+    const d = digits(value, 8);
+    return [d.slice(0, 2), d.slice(2, 4), d.slice(4)].filter(Boolean).join('/');
+  },
+};

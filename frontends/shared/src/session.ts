@@ -1,0 +1,33 @@
+/** The session token, as the API issued it, kept across visits. */
+const TOKEN_KEY = 'token';
+/** A courtesy code opened while logged out, redeemed after login. */
+const PENDING_COURTESY_KEY = 'pendingCourtesyCode';
+
+export const getToken = () => localStorage.getItem(TOKEN_KEY);
+export const hasSession = () => getToken() !== null;
+export const setToken = (token: string) => localStorage.setItem(TOKEN_KEY, token);
+export const clearToken = () => localStorage.removeItem(TOKEN_KEY);
+
+export const savePendingCourtesyCode = (code: string) => localStorage.setItem(PENDING_COURTESY_KEY, code);
+
+/** The saved code, left in place (safe to call while rendering). */
+export const pendingCourtesyCode = () => localStorage.getItem(PENDING_COURTESY_KEY);
+
+/** The saved code, removed as it is read: it is redeemed once. */
+export function takePendingCourtesyCode(): string | null {
+  const code = pendingCourtesyCode();
+  localStorage.removeItem(PENDING_COURTESY_KEY);
+  return code;
+}
+
+/** Sair: forgets the token and starts over from the home page with nothing cached. */
+export function signOut() {
+  clearToken();
+  window.location.assign('/');
+}
+
+/** The server no longer accepts the token: forget it and ask for a new login. */
+export function expireSession() {
+  clearToken();
+  if (window.location.pathname !== '/login') window.location.assign('/login');
+}

@@ -1,0 +1,36 @@
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { Layout } from './layout/Layout.tsx';
+import { NotFound } from './pages/NotFound.tsx';
+import { RemotePage } from './remote/RemotePage.tsx';
+import { RequireAdmin } from './RequireAdmin.tsx';
+import { PAGE_ROUTES } from './routes.ts';
+
+const router = createBrowserRouter([
+  {
+    element: <Layout />,
+    children: [
+      ...PAGE_ROUTES.map(({ path, page, access }) => ({
+        path,
+        // Keyed by the route: each route has its own error boundary and loading state.
+        element:
+          access === 'admin' ? (
+            <RequireAdmin key={path}>
+              <RemotePage page={page} />
+            </RequireAdmin>
+          ) : (
+            <RemotePage key={path} page={page} />
+          ),
+      })),
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+]);
+
+export function App({ queryClient }: { queryClient: QueryClient }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,38 @@
+import { useEffect, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { toast, useAuth } from '@ticketing/shared';
+import { PageLoading } from './pages/PageLoading.tsx';
+
+/** Admin pages: a spinner while the user is checked, then the page, or a toast and a way out. */
+export function RequireAdmin({ children }: { children: ReactNode }) {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const verdict =
+    auth.status === 'loading'
+      ? 'checking'
+      : auth.status === 'anonymous'
+        ? 'login'
+        : auth.user.isAdmin
+          ? 'allowed'
+          : 'denied';
+
+  useEffect(() => {
+    if (verdict === 'login') {
+      toast({
+        title: 'Acesso negado',
+        description: 'Você precisa fazer login para acessar esta página',
+        variant: 'destructive',
+      });
+      navigate('/login', { replace: true });
+    } else if (verdict === 'denied') {
+      toast({
+        title: 'Acesso negado',
+        description: 'Apenas administradores podem acessar esta página',
+        variant: 'destructive',
+      });
+      navigate('/', { replace: true });
+    }
+  }, [verdict, navigate]);
+
+  return verdict === 'allowed' ? children : <PageLoading />;
+}

@@ -1,0 +1,31 @@
+import { lazy, Suspense, useMemo, useState, type ComponentType } from 'react';
+import { loadRemote } from '@module-federation/enhanced/runtime';
+import type { RemotePageId } from '../routes.ts';
+import { PageLoading } from '../pages/PageLoading.tsx';
+import { registerRemotesOnce } from './runtime-config.ts';
+import { RemoteErrorBoundary } from './RemoteErrorBoundary.tsx';
+
+/** Pages already downloaded render at once when visited again, without suspending. */
+const loaded = new Map<RemotePageId, ComponentType>();
+
+async function loadPage(page: RemotePageId): Promise<{ default: ComponentType }> {
+  await registerRemotesOnce();
+  const module = await loadRemote<{ default: ComponentType }>(page);
+  if (!module) throw new Error(`${page} did not load`);
+  loaded.set(page, module.default);
+  return module;
+}
+
+/** A remote's page, loaded on first visit; if its code cannot be fetched the rest of the site keeps working. */
+export function RemotePage({ page }: { page: RemotePageId }) {
+  const [attempt, setAttempt] = useState(0);
+  // React.lazy keeps a failed import for good: each visit and each retry gets a lazy component of its own.
+  const Page = useMemo(() => loaded.get(page) ?? lazy(() => loadPage(page)), [page, attempt]);
+  return (
+    <RemoteErrorBoundary key={attempt} onRetry={() => setAttempt(attempt + 1)}>
+      <Suspense fallback={<PageLoading />}>
+        <Page />
+      </Suspense>
+    </RemoteErrorBoundary>
+  );
+}

@@ -1,0 +1,100 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from '@ticketing/shared';
+import { Dialog, DialogContent, Tabs, TabsContent, TabsList, TabsTrigger } from '@ticketing/shared/primitives';
+import { PAYMENT_WINDOWS } from '@ticketing/proto';
+import { isSoldOut } from '../events/availability.ts';
+import type { CheckoutProps } from './Checkout.tsx';
+import { OrderSummary } from './OrderSummary.tsx';
+import { PaymentDetails } from './PaymentDetails.tsx';
+import type { PaymentMethod } from './types.ts';
+import { useCreateOrder } from './useCreateOrder.ts';
+import './checkout.css';
+
+const METHODS: { value: PaymentMethod; label: string; text: string }[] = [
+  {
+    value: 'pix',
+    label: 'PIX',
+    text: `Pague na hora com o QR Code ou o código copia e cola. O código expira em ${PAYMENT_WINDOWS.pixMinutes} minutos.`,
+  },
+  {
+    value: 'credit_card',
+    label: 'Cartão',
+    text: 'Enviaremos o link de pagamento com cartão de crédito para o seu e-mail.',
+  },
+  {
+    value: 'boleto',
+    label: 'Boleto',
+    text: `O boleto tem vencimento em ${PAYMENT_WINDOWS.boletoBusinessDays} dias úteis. O ingresso é enviado após a compensação.`,
+  },
+];
+
+/** Choose how to pay (PIX by default), create the order, then show how to pay it. */
+export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }: CheckoutProps) {
+  const queryClient = useQueryClient();
+  const [method, setMethod] = useState<PaymentMethod>('pix');
+  const createOrder = useCreateOrder(event.id, promo?.code);
+  const answer = createOrder.data;
+
+  function close() {
+    // An order now exists: lists that show orders or spots are out of date.
+    if (answer) {
+      void queryClient.invalidateQueries({ queryKey: ['orders'] });
+      void queryClient.invalidateQueries({ queryKey: ['events'] });
+    }
+    onOpenChange(false);
+  }
+
+  // The last spot went meanwhile (the server said so and the page now shows it): there is nothing left to buy.
+  const soldOut = isSoldOut(event) && !answer;
+  useEffect(() => {
+    if (soldOut) onOpenChange(false);
+  }, [soldOut, onOpenChange]);
+
+  function submit(formEvent: FormEvent) {
+    formEvent.preventDefault();
+    if (!createOrder.isPending) createOrder.mutate(method);
+  }
+
+  return (
+    <Dialog open onOpenChange={(open) => open || close()}>
+      <DialogContent
+        title={answer ? 'Pagamento' : 'Comprar ingresso'}
+        description={answer ? 'Seu pedido foi criado. Complete o pagamento para confirmar seu ingresso.' : undefined}
+        className="checkout"
+      >
+        {answer ? (
+          <PaymentDetails
+            answer={answer}
+            chosen={method}
+            onDone={() => {
+              close();
+              onSuccess();
+            }}
+          />
+        ) : (
+          <form onSubmit={submit} className="checkout__form">
+            <OrderSummary event={event} promo={promo} />
+            <Tabs value={method} onValueChange={(value) => setMethod(value as PaymentMethod)}>
+              <TabsList aria-label="Forma de pagamento" className="checkout__methods">
+                {METHODS.map(({ value, label }) => (
+                  <TabsTrigger key={value} value={value} disabled={createOrder.isPending}>
+                    {label}
+                  </TabsTrigger>
+                ))}
+              </TabsList>
+              {METHODS.map(({ value, text }) => (
+                <TabsContent key={value} value={value} className="checkout__method-text">
+                  {text}
+                </TabsContent>
+              ))}
+            </Tabs>
+            <Button type="submit" variant="accent" size="lg" block loading={createOrder.isPending}>
+              Confirmar compra
+            </Button>
+          </form>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,15 @@
+import type { CreateOrder, OrderView, PaymentView } from '@ticketing/proto';
+
+export type PaymentMethod = CreateOrder['paymentMethod'];
+
+/** A promotional code that applies to the event, and the ticket price it gives. */
+export interface Promo {
+  code: string;
+  price: string;
+}
+
+/** POST /api/orders: the order and what the buyer needs to pay it. */
+export interface OrderAnswer {
+  order: OrderView;
+  payment: PaymentView;
+}

@@ -1,0 +1,43 @@
+import type { EventView } from '@ticketing/proto';
+import { Button } from '@ticketing/shared';
+import { hasHappened, isSoldOut } from '../events/availability.ts';
+import { preloadCheckout } from '../checkout/Checkout.tsx';
+
+interface BuyButtonProps {
+  event: EventView;
+  onBuy(): void;
+  /** The price is not known yet (a promotional code is being checked). */
+  waiting?: boolean;
+  block?: boolean;
+}
+
+/** Buys a ticket; disabled, and saying why, when the event is sold out or already happened. */
+export function BuyButton({ event, onBuy, waiting = false, block = true }: BuyButtonProps) {
+  if (isSoldOut(event)) {
+    return (
+      <Button variant="accent" size="lg" block={block} disabled>
+        Evento Esgotado
+      </Button>
+    );
+  }
+  if (hasHappened(event)) {
+    return (
+      <Button variant="accent" size="lg" block={block} disabled>
+        Evento encerrado
+      </Button>
+    );
+  }
+  return (
+    <Button
+      variant="accent"
+      size="lg"
+      block={block}
+      loading={waiting}
+      onClick={onBuy}
+      onPointerEnter={preloadCheckout}
+      onFocus={preloadCheckout}
+    >
+      Comprar ingresso
+    </Button>
+  );
+}

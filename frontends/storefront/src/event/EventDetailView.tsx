@@ -1,0 +1,61 @@
+import { Link, useNavigate } from 'react-router-dom';
+import type { EventView } from '@ticketing/proto';
+import { Page } from '@ticketing/shared';
+import { Checkout } from '../checkout/Checkout.tsx';
+import { useBuyFlow } from '../checkout/useBuyFlow.ts';
+import { EventImage } from '../events/EventImage.tsx';
+import { ArrowLeftIcon } from '../ui/icons.tsx';
+import { BuyButton } from './BuyButton.tsx';
+import { EventFacts } from './EventFacts.tsx';
+import { PriceBlock } from './PriceBlock.tsx';
+import { usePromo } from './usePromo.ts';
+import './event-detail.css';
+
+/** The event page: on a phone the facts, the price and the buy button come right after the image. */
+export function EventDetailView({ event, promoCode }: { event: EventView; promoCode: string | null }) {
+  const navigate = useNavigate();
+  const promo = usePromo(promoCode, event.id);
+  const buy = useBuyFlow();
+
+  return (
+    <Page title={event.title} heading={null} className="event-detail">
+      <BackLink />
+      <div className="event-detail__layout">
+        <EventImage src={event.imageUrl} eager className="event-detail__image" />
+        <section className="event-detail__summary card" aria-labelledby="evento-titulo">
+          <h1 id="evento-titulo" className="event-detail__title">
+            {event.title}
+          </h1>
+          <EventFacts event={event} />
+          <PriceBlock price={event.price} promo={promo} />
+          <BuyButton event={event} onBuy={buy.start} waiting={promo.checking} />
+        </section>
+        <section className="event-detail__about" aria-labelledby="sobre-evento">
+          <h2 id="sobre-evento">Sobre o evento</h2>
+          {event.description
+            .split(/\n{2,}/)
+            .filter(Boolean)
+            .map((paragraph, index) => (
+              <p key={index}>{paragraph}</p>
+            ))}
+        </section>
+      </div>
+      <Checkout
+        event={event}
+        promo={promo.promo}
+        open={buy.open}
+        onOpenChange={buy.setOpen}
+        onSuccess={() => navigate('/profile')}
+      />
+    </Page>
+  );
+}
+
+export function BackLink() {
+  return (
+    <Link to="/" className="back-link">
+      <ArrowLeftIcon />
+      Voltar
+    </Link>
+  );
+}

@@ -1,0 +1,47 @@
+import { Link } from 'react-router-dom';
+import { Badge, formatBRL, Skeleton } from '@ticketing/shared';
+import type { PromoState } from './usePromo.ts';
+
+/** The ticket price; with a promotional code, the code's price and the original one struck through. */
+export function PriceBlock({ price, promo }: { price: string; promo: PromoState }) {
+  if (promo.checking) {
+    return (
+      <div className="price-block" role="status" aria-label="Verificando código promocional">
+        <Skeleton style={{ height: '2.5rem', width: '10rem' }} />
+      </div>
+    );
+  }
+  return (
+    <div className="price-block">
+      {promo.promo ? (
+        <>
+          <p className="price-block__promo">
+            <Badge tone="accent">Preço promocional</Badge>
+            <span>Código {promo.promo.code}</span>
+          </p>
+          <p className="price-block__amounts numeric">
+            <del className="price-block__original">
+              <span className="visually-hidden">Preço original: </span>
+              {formatBRL(price)}
+            </del>{' '}
+            <strong className="price-block__price">
+              <span className="visually-hidden">Preço com o código {promo.promo.code}: </span>
+              {formatBRL(promo.promo.price)}
+            </strong>
+          </p>
+        </>
+      ) : (
+        <p className="price-block__amounts numeric">
+          <strong className="price-block__price">{formatBRL(price)}</strong>
+        </p>
+      )}
+      <p className="price-block__hint">+ taxa de conveniência, somada no pagamento</p>
+      {promo.courtesyCode && (
+        <p className="price-block__courtesy">
+          Este código é uma cortesia.{' '}
+          <Link to={`/cortesia?code=${encodeURIComponent(promo.courtesyCode)}`}>Resgatar cortesia</Link>
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { Page } from '@ticketing/shared';
+import { EventGrid, EventGridSkeleton } from '../events/EventGrid.tsx';
+import { useEvents } from '../events/queries.ts';
+import { SearchBox } from '../events/SearchBox.tsx';
+import { useDebounced } from '../events/useDebounced.ts';
+import { EmptyState } from '../ui/StatusMessage.tsx';
+import { LoadError } from '../ui/LoadError.tsx';
+
+const SEARCH_DELAY_MS = 300;
+
+/** /eventos: every upcoming event, searchable; the search lives in the address (?q=) so it can be shared. */
+export default function Events() {
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const [typed, setTyped] = useState(q);
+  const settled = useDebounced(typed.trim(), SEARCH_DELAY_MS);
+  const events = useEvents(q);
+
+  // Typing reaches the address once the visitor pauses...
+  const written = useRef(q);
+  useEffect(() => {
+    if (settled === written.current) return;
+    written.current = settled;
+    setParams(settled ? { q: settled } : {}, { replace: true });
+  }, [settled, setParams]);
+  // ...and an address changed from elsewhere (back, a link to /eventos) reaches the box.
+  useEffect(() => {
+    if (q === written.current) return;
+    written.current = q;
+    setTyped(q);
+  }, [q]);
+
+  return (
+    <Page title="Eventos" heading="Todos os eventos">
+      <SearchBox value={typed} onChange={setTyped} />
+      {/* An empty answer to the previous search says nothing about this one: it waits like a first load. */}
+      {events.isPending || (events.isPlaceholderData && events.data.length === 0) ? (
+        <EventGridSkeleton />
+      ) : events.isError ? (
+        <LoadError
+          title="Não foi possível carregar os eventos."
+          error={events.error}
+          onRetry={() => events.refetch()}
+        />
+      ) : events.data.length === 0 ? (
+        <EmptyState>
+          {q ? 'Nenhum evento encontrado com os termos pesquisados.' : 'Nenhum evento disponível no momento.'}
+        </EmptyState>
+      ) : (
+        <>
+          <p className="events-page__count" role="status">
+            {events.data.length === 1 ? '1 evento' : `${events.data.length} eventos`}
+          </p>
+          <EventGrid events={events.data} busy={events.isPlaceholderData} />
+        </>
+      )}
+    </Page>
+  );
+}

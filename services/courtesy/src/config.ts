@@ -1,0 +1,21 @@
+import type { BaseConfig } from '@ticketing/platform';
+import { z } from 'zod';
+
+/** The courtesy service's own settings, on top of the platform's (PUBLIC_URL, the site the links point to). */
+export const courtesyConfig = {
+  /** The catalog: the events links are made for, and the spots a free link holds. */
+  CATALOG_URL: z.url().default('http://127.0.0.1:3002'),
+  /** A call to another service gives up after this long. */
+  COLLABORATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Courtesy codes start with these letters, then 5 digits and 3 letters (CDPI12345ABC). */
+  COURTESY_CODE_PREFIX: z
+    .string()
+    .regex(/^[A-Z]{1,10}$/)
+    .default('CDPI'),
+  /** How many invitations of a mass send are made at the same time. */
+  MASS_SEND_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /** How often the mass-send worker looks for work left behind (new work wakes it at once). */
+  MASS_SEND_POLL_MS: z.coerce.number().int().min(50).default(2_000),
+};
+
+export type CourtesyConfig = BaseConfig & z.infer<z.ZodObject<typeof courtesyConfig>>;

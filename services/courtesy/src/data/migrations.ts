@@ -1,0 +1,106 @@
+import type { Migration } from '@ticketing/platform';
+
+/** Courtesy links, the guests who redeemed them, the promotional uses of orders, and mass-send jobs. */
+export const courtesyMigrations: Migration[] = [
+  {
+    name: '0001_links',
+    async up(db) {
+      await db.schema.createTable('courtesy_links', (t) => {
+        t.uuid('id').primary();
+        t.string('code', 100).notNullable().unique();
+        t.uuid('event_id').notNullable();
+        // What the lists, the redemption page and the invitations show; kept current from event.changed.
+        t.string('event_title', 255).notNullable();
+        t.timestamp('event_date', { useTz: true }).notNullable();
+        t.string('event_location', 255).notNullable();
+        t.string('recipient_email', 255).nullable();
+        t.string('recipient_name', 255).nullable();
+        t.integer('ticket_count').notNullable().defaultTo(1);
+        t.integer('used_count').notNullable().defaultTo(0);
+        t.decimal('override_price', 10, 2).nullable();
+        t.uuid('created_by').notNullable();
+        t.boolean('is_active').notNullable().defaultTo(true);
+        // The catalog hold of a free link's spots; released (keeping the used ones) when the link is deactivated.
+        t.string('hold_id', 100).nullable();
+        t.timestamp('hold_released_at', { useTz: true }).nullable();
+        t.uuid('job_id').nullable();
+        t.timestamps(true, true);
+        t.check('ticket_count between 1 and 100', [], 'courtesy_links_ticket_count_range');
+        t.check('used_count >= 0 and used_count <= ticket_count', [], 'courtesy_links_used_within_count');
+        t.check('override_price is null or override_price >= 0', [], 'courtesy_links_price_not_negative');
+        t.index(['created_at'], 'courtesy_links_created_at');
+        t.index(['event_id'], 'courtesy_links_event_id');
+      });
+      await db.schema.createTable('courtesy_attendees', (t) => {
+        t.uuid('id').primary();
+        t.string('name', 255).notNullable();
+        t.string('email', 255).notNullable();
+        t.string('cpf', 14).notNullable();
+        t.string('phone', 20).notNullable();
+        t.date('birth_date').notNullable();
+        t.string('address', 500).notNullable();
+        t.string('partner_company', 255).nullable();
+        t.string('occupation', 255).nullable();
+        t.string('event_title', 255).notNullable();
+        t.timestamps(true, true);
+      });
+      // One redemption per user and link: the unique key refuses a second one whatever the timing.
+      await db.schema.createTable('courtesy_redemptions', (t) => {
+        t.uuid('id').primary();
+        t.uuid('link_id').notNullable().references('id').inTable('courtesy_links');
+        t.uuid('user_id').notNullable();
+        t.uuid('attendee_id').notNullable().references('id').inTable('courtesy_attendees');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.unique(['link_id', 'user_id'], { indexName: 'courtesy_redemptions_once_per_user' });
+      });
+      // The use of a promotional link an order took; given back when the order is cancelled or expires.
+      await db.schema.createTable('promo_uses', (t) => {
+        t.uuid('order_id').primary();
+        t.uuid('link_id').notNullable().references('id').inTable('courtesy_links');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+  },
+  {
+    name: '0002_mass_send',
+    async up(db) {
+      await db.schema.createTable('attachments', (t) => {
+        t.uuid('id').primary();
+        t.string('filename', 255).notNullable();
+        t.string('content_type', 100).notNullable();
+        t.binary('content').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      await db.schema.createTable('mass_send_jobs', (t) => {
+        t.uuid('id').primary();
+        t.uuid('created_by').notNullable();
+        // The CSV's SHA-256: the same file sent again within a day needs a confirmation.
+        t.string('file_hash', 64).notNullable();
+        t.string('status', 20).notNullable().defaultTo('queued');
+        t.integer('total').notNullable();
+        t.integer('sent').notNullable().defaultTo(0);
+        t.integer('failed').notNullable().defaultTo(0);
+        t.uuid('attachment_id').nullable().references('id').inTable('attachments');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('finished_at', { useTz: true }).nullable();
+        t.check(`status in ('queued', 'running', 'done')`, [], 'mass_send_jobs_status_known');
+        t.index(['file_hash', 'created_at'], 'mass_send_jobs_file_hash');
+      });
+      await db.schema.createTable('mass_send_rows', (t) => {
+        t.uuid('job_id').notNullable().references('id').inTable('mass_send_jobs');
+        t.integer('line').notNullable();
+        t.string('name', 255).notNullable();
+        t.string('email', 255).notNullable();
+        t.integer('ticket_count').notNullable();
+        t.uuid('event_id').notNullable();
+        // Chosen up front, so a row retried after a crash makes the same link and the same catalog hold.
+        t.uuid('link_id').notNullable().unique();
+        t.string('state', 20).notNullable().defaultTo('pending');
+        t.text('error').nullable();
+        t.primary(['job_id', 'line']);
+        t.check(`state in ('pending', 'sent', 'failed')`, [], 'mass_send_rows_state_known');
+      });
+      await db.raw(`create index mass_send_rows_pending on mass_send_rows (job_id, line) where state = 'pending'`);
+    },
+  },
+];

@@ -1,0 +1,23 @@
+import { SERVICE_UNAVAILABLE, type CatalogClient, type Knex, type Logger, type Outbox } from '@ticketing/platform';
+import { catalogMessages, courtesyMessages } from '@ticketing/proto';
+
+/** What every courtesy use case needs. */
+export interface CourtesyDeps {
+  db: Knex;
+  outbox: Outbox;
+  logger: Logger;
+  catalog: CatalogClient;
+  /** The public site the redeem URLs point to. */
+  siteUrl: string;
+  codePrefix: string;
+}
+
+export const messages = {
+  ...courtesyMessages,
+  serviceUnavailable: SERVICE_UNAVAILABLE,
+  soldOut: catalogMessages.soldOut,
+  csvRows: 'O arquivo tem erros; nenhum convite foi enviado.',
+} as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);

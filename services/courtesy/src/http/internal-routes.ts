@@ -1,0 +1,42 @@
+import { Router } from '@koa/router';
+import { notFound, parseInput } from '@ticketing/platform';
+import { courtesyCodeField } from '@ticketing/proto';
+import { z } from 'zod';
+import { findAttachment } from '../data/jobs-repository.ts';
+import { isUuid, messages, type CourtesyDeps } from '../domain/deps.ts';
+import { givePromoUseBack, quotePromo, takePromoUse } from '../domain/promo.ts';
+
+const eventIdField = z.string().pipe(z.uuid(messages.invalidCode));
+const quoteQuery = z.object({ eventId: eventIdField });
+const useBody = z.object({ code: courtesyCodeField, eventId: eventIdField });
+
+/** For the other services (the gateway does not route /internal): promotional uses for orders, files for mail. */
+export function internalRoutes(deps: CourtesyDeps): Router {
+  const router = new Router({ prefix: '/internal' });
+
+  router.get('/promo-links/:code', async (ctx) => {
+    const { eventId } = parseInput(quoteQuery, ctx.query);
+    const code = parseInput(courtesyCodeField, ctx.params.code);
+    ctx.body = await quotePromo(deps, code, eventId);
+  });
+
+  router.put('/promo-uses/:orderId', async (ctx) => {
+    const { code, eventId } = parseInput(useBody, ctx.request.body);
+    ctx.body = await takePromoUse(deps, { orderId: ctx.params.orderId!, code, eventId });
+  });
+
+  router.delete('/promo-uses/:orderId', async (ctx) => {
+    ctx.body = { released: await givePromoUseBack(deps, ctx.params.orderId!) };
+  });
+
+  router.get('/attachments/:id', async (ctx) => {
+    const id = ctx.params.id!;
+    const file = isUuid(id) ? await findAttachment(deps.db, id) : undefined;
+    if (!file) throw notFound('Anexo não encontrado');
+    ctx.type = file.content_type;
+    ctx.set('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+    ctx.body = file.content;
+  });
+
+  return router;
+}

@@ -1,0 +1,41 @@
+import { Router } from '@koa/router';
+import { parseInput, requireAdmin, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import { courtesyCodeField, createCourtesyLinkSchema, pageQuerySchema } from '@ticketing/proto';
+import { z } from 'zod';
+import type { CourtesyDeps } from '../domain/deps.ts';
+import { messages } from '../domain/deps.ts';
+import { createLink, deactivateLink, listLinks, usableLink } from '../domain/links.ts';
+import { toLinkView, toPublicLinkView } from './views.ts';
+
+const codeParam = z.object({ code: courtesyCodeField }, { error: messages.invalidCode });
+
+/** Courtesy links: admins create, list and deactivate them; anyone may look a code up (the gateway limits the rate). */
+export function linkRoutes(deps: CourtesyDeps, verifyToken: TokenVerifier): Router {
+  const router = new Router({ prefix: '/api/courtesy-links' });
+  const admin = requireAdmin(verifyToken);
+
+  router.post('/', admin, async (ctx) => {
+    const input = parseInput(createCourtesyLinkSchema, ctx.request.body);
+    const link = await createLink(deps, ctx.state.user as AuthUser, input);
+    ctx.status = 201;
+    ctx.body = toLinkView(deps.siteUrl, link);
+  });
+
+  router.get('/', admin, async (ctx) => {
+    const { page } = parseInput(pageQuerySchema, ctx.query);
+    const { links, totalPages } = await listLinks(deps, page);
+    ctx.body = { links: links.map((link) => toLinkView(deps.siteUrl, link)), totalPages };
+  });
+
+  router.get('/:code', async (ctx) => {
+    const { code } = parseInput(codeParam, ctx.params);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = toPublicLinkView(await usableLink(deps, code));
+  });
+
+  router.delete('/:id', admin, async (ctx) => {
+    ctx.body = toLinkView(deps.siteUrl, await deactivateLink(deps, ctx.params.id!));
+  });
+
+  return router;
+}

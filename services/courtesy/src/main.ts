@@ -1,0 +1,4 @@
+import { runService } from '@ticketing/platform';
+import { courtesyService } from './service.ts';
+
+await runService(courtesyService);

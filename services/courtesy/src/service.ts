@@ -1,0 +1,47 @@
+import { Router } from '@koa/router';
+import { catalogClient, defineService, startPeriodicJob } from '@ticketing/platform';
+import { courtesyConfig } from './config.ts';
+import { courtesyConsumers } from './consumers/index.ts';
+import { courtesyMigrations } from './data/migrations.ts';
+import type { CourtesyDeps } from './domain/deps.ts';
+import { internalRoutes } from './http/internal-routes.ts';
+import { linkRoutes } from './http/links-routes.ts';
+import { massSendRoutes } from './http/mass-send-routes.ts';
+import { redeemRoutes } from './http/redeem-routes.ts';
+import { massSendRound } from './jobs/mass-send-worker.ts';
+
+/**
+ * Courtesy: free and promotional links for events, their redemption by invited guests, the promotional uses of
+ * orders, and invitations sent in bulk from a CSV file.
+ */
+export const courtesyService = defineService({
+  name: 'courtesy',
+  config: courtesyConfig,
+  migrations: courtesyMigrations,
+  setup({ config, db, logger, outbox, verifyToken }) {
+    const deps: CourtesyDeps = {
+      db,
+      outbox,
+      logger,
+      catalog: catalogClient(config.CATALOG_URL, config.COLLABORATOR_TIMEOUT_MS),
+      siteUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
+      codePrefix: config.COURTESY_CODE_PREFIX,
+    };
+    const worker = startPeriodicJob(
+      'mass-send',
+      config.MASS_SEND_POLL_MS,
+      massSendRound(deps, config.MASS_SEND_CONCURRENCY),
+      logger,
+    );
+    const router = new Router();
+    for (const routes of [
+      linkRoutes(deps, verifyToken),
+      redeemRoutes(deps, verifyToken),
+      massSendRoutes(deps, verifyToken, () => worker.wake()),
+      internalRoutes(deps),
+    ]) {
+      router.use(routes.routes());
+    }
+    return { router, consumers: courtesyConsumers(deps), close: () => worker.close() };
+  },
+});

@@ -1,0 +1,64 @@
+import type { EventView } from '@ticketing/proto';
+import { AppError, conflict, notFound } from '../errors.ts';
+import { CollaboratorError, jsonClient } from '../http/json-client.ts';
+import type { Logger } from '../logger.ts';
+
+/** The catalog as the services that sell its spots use it (orders, courtesy). */
+export interface CatalogClient {
+  /** The event, or null when the catalog does not know it. */
+  getEvent(eventId: string): Promise<EventView | null>;
+  /** Holds `quantity` spots under `holdId`; repeating it is harmless. Refusals (409 sold out / unavailable) are thrown. */
+  hold(eventId: string, holdId: string, quantity?: number): Promise<void>;
+  /** Gives the hold's spots back but `keep` of them; a hold that is unknown or already released is fine. */
+  release(eventId: string, holdId: string, keep?: number): Promise<void>;
+}
+
+export function catalogClient(baseUrl: string, timeoutMs: number): CatalogClient {
+  const http = jsonClient('catalog', baseUrl, timeoutMs);
+  const holdPath = (eventId: string, holdId: string) =>
+    `/internal/events/${encodeURIComponent(eventId)}/holds/${encodeURIComponent(holdId)}`;
+  return {
+    async getEvent(eventId) {
+      try {
+        return await http.call<EventView>('GET', `/api/events/${encodeURIComponent(eventId)}`);
+      } catch (error) {
+        if (error instanceof CollaboratorError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    async hold(eventId, holdId, quantity = 1) {
+      await http.call('PUT', holdPath(eventId, holdId), { quantity });
+    },
+    async release(eventId, holdId, keep = 0) {
+      try {
+        await http.call('DELETE', keep ? `${holdPath(eventId, holdId)}?keep=${keep}` : holdPath(eventId, holdId));
+      } catch (error) {
+        if (error instanceof CollaboratorError && error.status === 404) return;
+        throw error;
+      }
+    },
+  };
+}
+
+export const SERVICE_UNAVAILABLE = 'Serviço temporariamente indisponível. Tente novamente em instantes.';
+
+/**
+ * An event that is open for what the caller does with it: known to the catalog (404 otherwise), active and still
+ * to come (409 with `unavailable`). The catalog not answering is a 503.
+ */
+export async function upcomingEvent(
+  deps: { catalog: CatalogClient; logger: Logger },
+  eventId: string,
+  unavailable: string,
+): Promise<EventView> {
+  let event: EventView | null;
+  try {
+    event = await deps.catalog.getEvent(eventId);
+  } catch (error) {
+    deps.logger.warn({ err: error, eventId }, 'catalog unavailable');
+    throw new AppError(503, SERVICE_UNAVAILABLE);
+  }
+  if (!event) throw notFound('Evento não encontrado');
+  if (!event.isActive || Date.parse(event.date) <= Date.now()) throw conflict(unavailable);
+  return event;
+}
