@@ -8,8 +8,8 @@ import { launchCameraBrowser, qrVideo } from './fake-camera.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Workshop de Farmácia Oncológica';
-/** The door's decoder, downloaded as a chunk of its own by the scanner page only. */
-const DECODER = /\/admin\/assets\/html5-qrcode\.\w+\.js$/;
+/** The door's decoders, downloaded as a chunk of their own by the scanner page only. */
+const DECODER = /\/admin\/assets\/qr-decoders\.\w+\.js$/;
 
 let stack: BrowserStack;
 let dir: string;

@@ -14,10 +14,12 @@ export async function startCamera(
   onRead: (text: string) => void,
   { barcodes }: { barcodes: boolean },
 ): Promise<() => Promise<void>> {
-  // The decoder is large: it is downloaded here, on the door's page, and nowhere else.
-  const { Html5Qrcode, Html5QrcodeSupportedFormats: Format } = await import(
-    /* webpackChunkName: "html5-qrcode" */ 'html5-qrcode'
-  ).catch(() => {
+  // The decoders are large: they are downloaded here, on the door's page, and nowhere else.
+  const {
+    Html5Qrcode,
+    Html5QrcodeSupportedFormats: Format,
+    readFrame,
+  } = await import(/* webpackChunkName: "qr-decoders" */ './decoders.ts').catch(() => {
     throw new DecoderUnavailable();
   });
   const formats = barcodes
@@ -39,11 +41,20 @@ export async function startCamera(
     formatsToSupport: formats,
     useBarCodeDetectorIfSupported: true,
   });
+  // html5-qrcode leaves each frame in the canvas it adds to the element; a frame ZXing gave up on is read again.
+  // A native BarcodeDetector (Android) needs no second reader, and spares the phone the work.
+  const readAgain = () => {
+    const context = document.getElementById(elementId)?.querySelector('canvas')?.getContext('2d');
+    const text = context && readFrame(context.getImageData(0, 0, context.canvas.width, context.canvas.height));
+    if (text) onRead(text);
+  };
   await scanner.start(
     // Not `{ exact: 'environment' }`: cameras that report no facing mode would be refused instead of used.
     { facingMode: 'environment' },
     {
       fps: FPS,
+      // A back camera never films a mirrored code: html5-qrcode's flip would only decode each failed frame twice.
+      disableFlip: true,
       // A small viewfinder (a narrow phone held sideways) gets the largest square that fits.
       qrbox: (width, height) => {
         const side = Math.max(50, Math.min(BOX, width, height));
@@ -51,7 +62,7 @@ export async function startCamera(
       },
     },
     onRead,
-    undefined,
+    'BarcodeDetector' in window ? undefined : readAgain,
   );
   return async () => {
     await scanner.stop();

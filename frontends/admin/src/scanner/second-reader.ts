@@ -1,0 +1,20 @@
+import jsQRModule from 'jsqr';
+
+// jsQR ships one CommonJS bundle: a bundler's default import is the function; Node's is `module.exports`, which
+// carries it as `default`.
+const jsQR: typeof jsQRModule = (jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule;
+
+/** The pixels of one camera frame, as a canvas's `getImageData` gives them (RGBA). */
+export interface Frame {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
+/**
+ * The text of the QR code in a frame the first decoder gave up on. Without a native BarcodeDetector (iPhones,
+ * Firefox) html5-qrcode decodes with ZXing, which misses a few percent of sharp, steady frames of a ticket at
+ * some sizes; jsQR reads those. Tickets are dark on light, so inverted codes are not searched for.
+ */
+export const readFrame = (frame: Frame): string | undefined =>
+  jsQR(frame.data, frame.width, frame.height, { inversionAttempts: 'dontInvert' })?.data || undefined;
