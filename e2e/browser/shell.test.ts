@@ -154,8 +154,10 @@ test('an admin page sends a visitor who is not logged in to the login page', asy
   const { page, requested } = await open(await stack.newContext());
   await page.goto('/verificar');
 
-  await page.getByText('Você precisa fazer login para acessar esta página', { exact: true }).waitFor();
-  await page.getByText('Acesso negado', { exact: true }).waitFor();
+  // The toast is in the page's one notification area, named in Portuguese for screen readers.
+  const notifications = page.getByRole('region', { name: 'Notificações (F8)' });
+  await notifications.getByText('Você precisa fazer login para acessar esta página', { exact: true }).waitFor();
+  await notifications.getByText('Acesso negado', { exact: true }).waitFor();
   await page.waitForURL('**/login');
   expect(requested.some((path) => path.startsWith('/admin/'))).toBe(false);
 });

@@ -9,3 +9,4 @@ export * from './brand.ts';
 export * from './api/orders.ts';
 export * from './api/payments.ts';
 export * from './api/courtesy.ts';
+export * from './api/tickets.ts';

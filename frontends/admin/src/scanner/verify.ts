@@ -1,14 +1,5 @@
+import type { ScanView } from '@ticketing/proto';
 import { api, isApiError } from '@ticketing/shared';
-
-/** POST /api/verify-ticket: every reading is answered 200, `success` saying whether the holder may come in. */
-interface ScanAnswer {
-  success: boolean;
-  code: 'valid' | 'already_used' | 'cancelled' | 'wrong_event' | 'not_found' | 'invalid';
-  message: string;
-  userName: string | null;
-  eventTitle: string | null;
-  usedAt?: string;
-}
 
 /** What the door shows after a reading: the holder let in, or why not. */
 export type Verdict =
@@ -18,7 +9,7 @@ export type Verdict =
 /** Checks a QR text with the server, for the event the door checks in when one is chosen. */
 export async function verifyTicket(qrCodeData: string, eventId?: string): Promise<Verdict> {
   try {
-    const answer = await api<ScanAnswer>('/verify-ticket', {
+    const answer = await api<ScanView>('/verify-ticket', {
       method: 'POST',
       body: eventId ? { qrCodeData, eventId } : { qrCodeData },
     });

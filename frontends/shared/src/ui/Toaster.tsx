@@ -26,7 +26,8 @@ export function Toaster() {
           </RadixToast.Close>
         </RadixToast.Root>
       )}
-      <RadixToast.Viewport className="toast-viewport" />
+      {/* Named for screen readers, with the key that jumps to it. */}
+      <RadixToast.Viewport className="toast-viewport" label="Notificações ({hotkey})" />
     </RadixToast.Provider>
   );
 }

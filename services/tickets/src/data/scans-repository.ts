@@ -1,6 +1,5 @@
 import type { Knex } from '@ticketing/platform';
-
-export type ScanCode = 'valid' | 'already_used' | 'cancelled' | 'wrong_event' | 'not_found' | 'invalid';
+import type { ScanCode } from '@ticketing/proto';
 
 /** Records readings at the door, admitted or refused, in one statement. */
 export async function insertScans(

@@ -1,11 +1,10 @@
 import type { TraceContext } from '@ticketing/platform';
-import { insertScans, type ScanCode } from '../data/scans-repository.ts';
+import type { ScanCode } from '@ticketing/proto';
+import { insertScans } from '../data/scans-repository.ts';
 import { admitTickets, findTickets, type Admission, type Ticket } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 import { messages } from './messages.ts';
 import { hasValidSignature, parseQrText, type TicketClaims } from './qr-code.ts';
-
-export type { ScanCode };
 
 /** What the door sees after a reading. */
 export interface ScanResult {

@@ -1,9 +1,10 @@
+import type { ScanView } from '@ticketing/proto';
 import type { ResetResult } from '../domain/reset-ticket.ts';
 import type { ScanResult } from '../domain/verify-ticket.ts';
 import { messages } from '../domain/messages.ts';
 
 /** The answer the scanner reads: `success`, `userName` and `message` (spec), plus the outcome's code. */
-export function toScanView(result: ScanResult) {
+export function toScanView(result: ScanResult): ScanView {
   return {
     success: result.success,
     userName: result.userName,
