@@ -24,6 +24,7 @@ export { Pager } from './ui/Pager.tsx';
 export { SelectField, type SelectFieldProps } from './ui/SelectField.tsx';
 export { Skeleton } from './ui/Skeleton.tsx';
 export { Spinner } from './ui/Spinner.tsx';
-export { TextField } from './ui/TextField.tsx';
+export { TextField, type TextFieldProps } from './ui/TextField.tsx';
+export { FieldNotes, noteIds } from './ui/Field.tsx';
 export { dismissToast, errorTitles, toast, toastError, type Toast } from './ui/toast.ts';
 export { Toaster } from './ui/Toaster.tsx';

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { Button, buttonClass, cx } from '@ticketing/shared';
+import { Button, buttonClass, cx, FieldNotes, noteIds } from '@ticketing/shared';
 import { FileIcon } from '../lib/icons.tsx';
 
 interface FilePickerProps {
@@ -21,8 +21,6 @@ export function FilePicker({ label, accept, file, onPick, hint, error, required 
   useEffect(() => {
     if (!file && input.current) input.current.value = '';
   }, [file]);
-  const hintId = hint ? `${inputId}-hint` : undefined;
-  const errorId = error ? `${inputId}-error` : undefined;
 
   return (
     <div className="field file-picker">
@@ -39,7 +37,7 @@ export function FilePicker({ label, accept, file, onPick, hint, error, required 
           className="visually-hidden file-picker__input"
           required={required}
           aria-labelledby={`${inputId}-label`}
-          aria-describedby={[`${inputId}-name`, hintId, errorId].filter(Boolean).join(' ')}
+          aria-describedby={[`${inputId}-name`, ...noteIds(inputId, { hint, error })].join(' ')}
           aria-invalid={error ? true : undefined}
           onChange={(event) => onPick(event.target.files?.[0] ?? null)}
         />
@@ -56,16 +54,7 @@ export function FilePicker({ label, accept, file, onPick, hint, error, required 
           </Button>
         )}
       </div>
-      {hint && (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldNotes controlId={inputId} hint={hint} error={error} />
     </div>
   );
 }

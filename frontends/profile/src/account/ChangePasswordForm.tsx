@@ -1,6 +1,7 @@
 import { changePasswordSchema, resetPasswordSchema } from '@ticketing/proto';
 import { api, Button, errorTitles, setToken, TextField, toast, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
+import { NewPasswordFields } from '../auth/NewPasswordFields.tsx';
 
 /** The API's schema plus the confirmation, checked as on the reset-password page. */
 const changePasswordFormSchema = changePasswordSchema
@@ -45,19 +46,7 @@ export function ChangePasswordForm() {
         {...form.field('currentPassword')}
       />
       <div className="fields-grid">
-        <TextField
-          label="Nova senha"
-          type="password"
-          autoComplete="new-password"
-          hint="Pelo menos 6 caracteres"
-          {...form.field('newPassword')}
-        />
-        <TextField
-          label="Confirme a nova senha"
-          type="password"
-          autoComplete="new-password"
-          {...form.field('confirmPassword')}
-        />
+        <NewPasswordFields password={form.field('newPassword')} confirmation={form.field('confirmPassword')} />
       </div>
       <div className="account-form__actions">
         <Button type="submit" loading={isSubmitting}>

@@ -14,6 +14,7 @@ import {
 } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
+import { NewPasswordFields } from '../auth/NewPasswordFields.tsx';
 import { verifyEmailPath, type VerifyEmailState } from '../auth/after-login.ts';
 
 export default function Register() {
@@ -95,18 +96,10 @@ export default function Register() {
           <div className="fields-grid">
             <TextField label="E-mail" type="email" autoComplete="email" {...form.field('email')} />
             <TextField label="Confirme o e-mail" type="email" autoComplete="email" {...form.field('emailConfirm')} />
-            <TextField
-              label="Senha"
-              type="password"
-              autoComplete="new-password"
-              hint="Pelo menos 6 caracteres"
-              {...form.field('password')}
-            />
-            <TextField
-              label="Confirme a senha"
-              type="password"
-              autoComplete="new-password"
-              {...form.field('confirmPassword')}
+            <NewPasswordFields
+              password={form.field('password')}
+              confirmation={form.field('confirmPassword')}
+              labels={['Senha', 'Confirme a senha']}
             />
           </div>
         </fieldset>

@@ -1,8 +1,9 @@
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { resetPasswordSchema } from '@ticketing/proto';
-import { api, Button, buttonClass, errorTitles, TextField, toast, toastError } from '@ticketing/shared';
+import { api, Button, buttonClass, errorTitles, toast, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
+import { NewPasswordFields } from '../auth/NewPasswordFields.tsx';
 
 const TITLE = 'Redefinir senha';
 
@@ -50,19 +51,7 @@ function ResetPasswordForm({ token }: { token: string }) {
             {errors.token.message}
           </p>
         )}
-        <TextField
-          label="Nova senha"
-          type="password"
-          autoComplete="new-password"
-          hint="Pelo menos 6 caracteres"
-          {...form.field('newPassword')}
-        />
-        <TextField
-          label="Confirme a nova senha"
-          type="password"
-          autoComplete="new-password"
-          {...form.field('confirmPassword')}
-        />
+        <NewPasswordFields password={form.field('newPassword')} confirmation={form.field('confirmPassword')} />
         <Button type="submit" block size="lg" loading={isSubmitting}>
           Redefinir senha
         </Button>

@@ -1,5 +1,6 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import { cx } from './cx.ts';
+import { FieldNotes, noteIds } from './Field.tsx';
 
 export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> {
   label: ReactNode;
@@ -10,7 +11,6 @@ export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement
 export function Checkbox({ label, error, id, className, ...input }: CheckboxProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
-  const errorId = error ? `${inputId}-error` : undefined;
   return (
     <div className={cx('checkbox', className)}>
       <input
@@ -19,16 +19,12 @@ export function Checkbox({ label, error, id, className, ...input }: CheckboxProp
         className="checkbox__input"
         {...input}
         aria-invalid={error ? true : undefined}
-        aria-describedby={errorId}
+        aria-describedby={noteIds(inputId, { error }).join(' ') || undefined}
       />
       <label className="checkbox__label" htmlFor={inputId}>
         {label}
       </label>
-      {error && (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldNotes controlId={inputId} error={error} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { useId, type ReactNode, type Ref, type SelectHTMLAttributes } from 'react';
-import { cx } from './cx.ts';
+import type { ReactNode, Ref, SelectHTMLAttributes } from 'react';
+import { Field } from './Field.tsx';
 
 export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: string;
@@ -10,36 +10,15 @@ export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement
   ref?: Ref<HTMLSelectElement>;
 }
 
-/** A labelled native select with its hint and inline error, like `TextField`; spread `register('field')` on it. */
+/** A labelled native select with its hint and inline error, like `TextField`. */
 export function SelectField({ label, error, hint, id, className, children, ...select }: SelectFieldProps) {
-  const generatedId = useId();
-  const selectId = id ?? generatedId;
-  const hintId = hint ? `${selectId}-hint` : undefined;
-  const errorId = error ? `${selectId}-error` : undefined;
   return (
-    <div className={cx('field', className)}>
-      <label className="field__label" htmlFor={selectId}>
-        {label}
-      </label>
-      <select
-        id={selectId}
-        className="field__input field__select"
-        {...select}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-      >
-        {children}
-      </select>
-      {hint && (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
+    <Field label={label} error={error} hint={hint} id={id} className={className}>
+      {(control) => (
+        <select className="field__input field__select" {...select} {...control}>
+          {children}
+        </select>
       )}
-      {error && (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    </Field>
   );
 }

@@ -1,6 +1,6 @@
-import { useId, type InputHTMLAttributes, type Ref } from 'react';
+import type { InputHTMLAttributes, Ref } from 'react';
 import type { Mask } from '../masks.ts';
-import { cx } from './cx.ts';
+import { Field } from './Field.tsx';
 
 export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -12,40 +12,23 @@ export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   ref?: Ref<HTMLInputElement>;
 }
 
-/** A labelled input with its hint and inline error, wired for screen readers; spread `register('field')` on it. */
+/** A labelled input with its hint and inline error; spread `form.field('name')` on it. */
 export function TextField({ label, error, hint, mask, id, className, onChange, ...input }: TextFieldProps) {
-  const generatedId = useId();
-  const inputId = id ?? generatedId;
-  const hintId = hint ? `${inputId}-hint` : undefined;
-  const errorId = error ? `${inputId}-error` : undefined;
   return (
-    <div className={cx('field', className)}>
-      <label className="field__label" htmlFor={inputId}>
-        {label}
-      </label>
-      <input
-        id={inputId}
-        className="field__input"
-        maxLength={mask?.maxLength}
-        inputMode={mask ? 'numeric' : undefined}
-        {...input}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        onChange={(event) => {
-          if (mask) event.target.value = mask.apply(event.target.value);
-          onChange?.(event);
-        }}
-      />
-      {hint && (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
+    <Field label={label} error={error} hint={hint} id={id} className={className}>
+      {(control) => (
+        <input
+          className="field__input"
+          maxLength={mask?.maxLength}
+          inputMode={mask ? 'numeric' : undefined}
+          {...input}
+          {...control}
+          onChange={(event) => {
+            if (mask) event.target.value = mask.apply(event.target.value);
+            onChange?.(event);
+          }}
+        />
       )}
-      {error && (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      )}
-    </div>
+    </Field>
   );
 }
