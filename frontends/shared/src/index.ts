@@ -26,5 +26,6 @@ export { Skeleton } from './ui/Skeleton.tsx';
 export { Spinner } from './ui/Spinner.tsx';
 export { TextField, type TextFieldProps } from './ui/TextField.tsx';
 export { FieldNotes, noteIds } from './ui/Field.tsx';
+export { iconStroke } from './ui/icon-stroke.ts';
 export { dismissToast, errorTitles, toast, toastError, type Toast } from './ui/toast.ts';
 export { Toaster } from './ui/Toaster.tsx';

@@ -1,10 +1,4 @@
-const stroke = {
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 2,
-  strokeLinecap: 'round',
-  strokeLinejoin: 'round',
-} as const;
+import { iconStroke as stroke } from '@ticketing/shared';
 
 export const CopyIcon = () => (
   <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" {...stroke}>

@@ -1,10 +1,4 @@
-const stroke = {
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 2,
-  strokeLinecap: 'round',
-  strokeLinejoin: 'round',
-} as const;
+import { iconStroke as stroke } from '@ticketing/shared';
 
 export const SearchIcon = () => (
   <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" {...stroke}>

@@ -1,15 +1,7 @@
+import { iconStroke } from '@ticketing/shared';
+
 /** Line icons beside the event facts; decorative, the text next to them says the same. */
-const stroke = {
-  width: 20,
-  height: 20,
-  viewBox: '0 0 24 24',
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 2,
-  strokeLinecap: 'round',
-  strokeLinejoin: 'round',
-  'aria-hidden': true,
-} as const;
+const stroke = { width: 20, height: 20, viewBox: '0 0 24 24', 'aria-hidden': true, ...iconStroke } as const;
 
 export const CalendarIcon = () => (
   <svg {...stroke}>
