@@ -28,7 +28,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 /** Distinct valid tickets per verify measurement: more than it can admit in its seconds on this machine. */
-const TICKETS = Number(process.env.BENCH_TICKETS ?? 20_000);
+const TICKETS = Number(process.env.BENCH_TICKETS ?? 40_000);
 const PORTS = { hello: 39101, verifier: 39102, gateway: 39103 };
 
 const children: ChildProcess[] = [];
