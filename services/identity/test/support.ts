@@ -3,15 +3,15 @@ import { SignJWT, importJWK, type JWTPayload } from 'jose';
 import { Router } from '@koa/router';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, defineService, requireUser } from '@ticketing/platform';
 import {
-  TEST_DATABASE_URL,
-  TEST_REDIS_URL,
   captureLogs,
   deleteRedisKeys,
   dropSchemas,
+  makeCpf,
   startTestService,
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
   uniqueName,
 } from '@ticketing/platform/testing';
-import { makeCpf } from '@ticketing/platform/testing';
 export { makeCpf };
 import type { UserView } from '@ticketing/proto';
 import { identityService } from '../src/index.ts';

@@ -8,12 +8,12 @@ import {
   captureLogs,
   createTestIssuer,
   dropSchemas,
+  makeCpf,
   startTestService,
   uniqueName,
   waitFor,
   type TestService,
 } from '@ticketing/platform/testing';
-import { makeCpf } from '@ticketing/platform/testing';
 export { makeCpf };
 import {
   chargeRequestSchema,

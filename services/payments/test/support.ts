@@ -3,12 +3,12 @@ import { defineService, type Knex } from '@ticketing/platform';
 import {
   captureLogs,
   dropSchemas,
+  makeCpf,
   startTestService,
   uniqueName,
   waitFor,
   type TestService,
 } from '@ticketing/platform/testing';
-import { makeCpf } from '@ticketing/platform/testing';
 export { makeCpf };
 import type { ChargeRequest, EventPayload, EventType } from '@ticketing/proto';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.ts';

@@ -20,7 +20,7 @@ export function LinkCard({ link }: { link: CourtesyLinkView }) {
           {!link.isActive && <Badge tone="neutral">Desativado</Badge>}
         </div>
       </div>
-      <dl className="link-card__facts">
+      <dl className="facts link-card__facts">
         <div>
           <dt>Código</dt>
           <dd>

@@ -20,7 +20,7 @@ export function OrderCard({ order, isAdmin }: { order: OrderView; isAdmin: boole
         </div>
         <Badge tone={status.tone}>{status.label}</Badge>
       </header>
-      <dl className="order-card__facts">
+      <dl className="facts">
         <div>
           <dt>Data</dt>
           <dd className="numeric">
