@@ -55,7 +55,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   const logger = createLogger('gateway', config.LOG_LEVEL, options.logStream);
   const metrics = createMetrics('gateway');
   const upstreams = configuredUpstreams(config);
-  const pools = createConnectionPools();
+  const pools = createConnectionPools(config.PROXY_TIMEOUT_MS);
   const redis = createRedis(config.REDIS_URL, config.REDIS_PREFIX);
   let stopping = false;
 

@@ -18,9 +18,14 @@ const CLIENT_FORWARDING_HEADERS = [
   'x-real-ip',
 ];
 
-/** Connections to the services are reused (one pool per protocol) instead of opened per request. */
-export function createConnectionPools() {
-  const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64 };
+/**
+ * Connections to the services are reused (one pool per protocol) instead of opened per request. Node's agent
+ * honours a service's `Keep-Alive: timeout` hint (letting an idle connection go a second before the service
+ * would) only when the agent has a timeout of its own: without one, a request sent on a connection the service is
+ * closing fails with a 502. `timeoutMs` is the longest a service may take to answer.
+ */
+export function createConnectionPools(timeoutMs: number) {
+  const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: timeoutMs };
   const pools = { http: new http.Agent(options), https: new https.Agent(options) };
   return {
     for: (url: URL) => (url.protocol === 'https:' ? pools.https : pools.http),

@@ -88,6 +88,20 @@ test('a service dying in the middle of its answer breaks the response instead of
   await expect(response.text()).rejects.toThrow();
 });
 
+test('an idle connection to a service is let go by the gateway before the service would drop it', async () => {
+  // A request sent on a connection the service is closing for idleness would fail with a 502.
+  const idle = await startFakeService('catalog');
+  const idleGateway = await startGateway({ CATALOG_URL: idle.url, REDIS_PREFIX: prefix });
+  try {
+    expect((await fetch(`${idleGateway.url}/api/events`)).status).toBe(200);
+    await waitFor(() => idle.openConnections === 0);
+    expect(idle.idleTimeouts).toBe(0);
+  } finally {
+    await idleGateway.close();
+    await idle.stop();
+  }
+});
+
 test('a 5 MB multipart upload streams through unchanged', async () => {
   const boundary = '----ingressos-upload-9f2c';
   const head = Buffer.from(

@@ -42,6 +42,9 @@ export interface FakeService {
   readyChecks: number;
   /** What `/readyz` does: answer 200, answer 503, or never answer. */
   readiness: 'ready' | 'not-ready' | 'hang';
+  openConnections: number;
+  /** Idle connections the service dropped itself (its 2 s keep-alive ran out). */
+  idleTimeouts: number;
   stop(): Promise<void>;
 }
 
@@ -61,6 +64,8 @@ export async function startFakeService(name: string, port = 0): Promise<FakeServ
     abandoned: [],
     readyChecks: 0,
     readiness: 'ready',
+    openConnections: 0,
+    idleTimeouts: 0,
     stop: async () => {},
   };
 
@@ -128,6 +133,12 @@ export async function startFakeService(name: string, port = 0): Promise<FakeServ
   });
 
   const server: Server = app.listen(port, '127.0.0.1');
+  server.keepAliveTimeout = 2_000;
+  server.on('connection', (socket) => {
+    service.openConnections += 1;
+    socket.once('timeout', () => (service.idleTimeouts += 1));
+    socket.once('close', () => (service.openConnections -= 1));
+  });
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   service.port = (server.address() as AddressInfo).port;
   service.url = `http://127.0.0.1:${service.port}`;
