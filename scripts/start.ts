@@ -5,6 +5,7 @@
  * else the durable PostgreSQL transport. Ctrl-C stops everything.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { prettyFactory } from 'pino-pretty';
 import { gateway, paymentSandbox, services, upstreamUrls, type App } from './lib/apps.ts';
 import { startMailCatcher } from './mail-catcher.ts';
 import { identityConfig } from '@ticketing/identity';
+import { SERVICE_SCHEMAS, provisionDatabaseRoles, type ServiceSchema } from '@ticketing/platform';
 import { ensurePostgres } from './lib/postgres.ts';
 import { waitForHttp } from './lib/ready.ts';
 import { ensureFrontendsBuilt } from './lib/frontends.ts';
@@ -69,6 +71,23 @@ async function shutdown(code: number): Promise<never> {
   process.exit(code);
 }
 
+/**
+ * Each service logs in with a role of its own that owns its schema and nothing else; the passwords are new at
+ * every start. A DATABASE_URL whose user may not create roles runs every service as that user, as before.
+ */
+async function serviceDatabaseUrls(adminUrl: string): Promise<Record<ServiceSchema, string>> {
+  const passwords = Object.fromEntries(
+    SERVICE_SCHEMAS.map((schema) => [schema, randomBytes(18).toString('base64url')]),
+  ) as Record<ServiceSchema, string>;
+  try {
+    return await provisionDatabaseRoles({ adminUrl, passwords });
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42501') throw error;
+    console.warn('DATABASE_URL may not create roles: every service uses it (no per-service database roles)');
+    return Object.fromEntries(SERVICE_SCHEMAS.map((schema) => [schema, adminUrl])) as Record<ServiceSchema, string>;
+  }
+}
+
 /** Starts everything and prints where to find it. */
 async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown(0));
@@ -82,13 +101,12 @@ async function main(): Promise<void> {
   // Without an SMTP relay, every e-mail lands in a local catcher with a web inbox.
   const catcher = process.env.SMTP_URL ? undefined : await startMailCatcher({ smtpPort: 1025, httpPort: 1080 });
   if (catcher) stops.push(() => catcher.close());
+  const databaseUrls = await serviceDatabaseUrls(postgres.url);
   const common = {
-    DATABASE_URL: postgres.url,
     REDIS_URL: redis.url,
     BUS: process.env.KAFKA_BROKERS ? 'kafka' : 'postgres',
     DEV_TOOLS: 'true',
     PUBLIC_URL: process.env.PUBLIC_URL ?? SITE,
-    JWKS_URL: 'http://127.0.0.1:3001/.well-known/jwks.json',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     SMTP_URL: process.env.SMTP_URL ?? catcher!.smtpUrl,
     // The sandbox and payments must agree on the token that authenticates webhooks.
@@ -105,7 +123,7 @@ async function main(): Promise<void> {
   }
   // The site builds while the services start; the gateway serves it once both are ready.
   const site = ensureFrontendsBuilt();
-  for (const app of services) launch(app, common);
+  for (const app of services) launch(app, { ...common, DATABASE_URL: databaseUrls[app.schema] });
   await Promise.all(services.map((app) => waitUntilReady(app, '/readyz')));
   await seed(postgres.url);
   await site;

@@ -23,14 +23,18 @@ import { startMailCatcher, type CaughtMessage } from '../../scripts/mail-catcher
 
 export const PUBLIC_URL = 'http://localhost:8080';
 
-const WEBHOOK_TOKEN = 'token-de-webhook-do-teste';
+export const WEBHOOK_TOKEN = 'token-de-webhook-do-teste';
 
 /**
  * The product as `npm start` runs it — every service, the gateway, the Asaas sandbox and a real SMTP catcher —
  * in one process, sharing one bus and one Redis prefix, in schemas made for this test file. With `mail: false` the
  * mail service is left out: `mailEnv` is what a mail process of its own needs to join the system.
  */
-export async function startSystem({ mail: withMail = true } = {}) {
+export async function startSystem({
+  mail: withMail = true,
+  redisUrl = TEST_REDIS_URL,
+  gatewayEnv = {},
+}: { mail?: boolean; redisUrl?: string; gatewayEnv?: Record<string, string> } = {}) {
   const busSchema = uniqueName('bus');
   const redisPrefix = `${uniqueName('sys')}:`;
   const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0, host: '127.0.0.1' });
@@ -41,10 +45,10 @@ export async function startSystem({ mail: withMail = true } = {}) {
     webhookRetryScale: 0.001,
   });
   const ticketsSchema = uniqueName('tickets');
-  const shared = { busSchema, redisPrefix, env: { PUBLIC_URL, DEV_TOOLS: 'true' } };
+  const shared = { busSchema, redisPrefix, env: { PUBLIC_URL, DEV_TOOLS: 'true', REDIS_URL: redisUrl } };
   const identity = await startTestService(identityService, shared);
-  // Every service checks tokens against the identity service's published keys, as in production.
-  const withKeys = { ...shared, env: { ...shared.env, JWKS_URL: `${identity.url}/.well-known/jwks.json` } };
+  // Every service checks tokens against the identity service's published keys and session states, as in production.
+  const withKeys = { ...shared, env: { ...shared.env, IDENTITY_URL: identity.url } };
   const catalog = await startTestService(catalogService, withKeys);
   const courtesy = await startTestService(courtesyService, {
     ...withKeys,
@@ -64,7 +68,7 @@ export async function startSystem({ mail: withMail = true } = {}) {
     DB_SCHEMA: mailSchema,
     BUS: 'postgres',
     BUS_SCHEMA: busSchema,
-    REDIS_URL: TEST_REDIS_URL,
+    REDIS_URL: redisUrl,
     REDIS_PREFIX: redisPrefix,
   };
   const payments = await startTestService(paymentsService, {
@@ -75,7 +79,6 @@ export async function startSystem({ mail: withMail = true } = {}) {
     ...withKeys,
     env: {
       ...withKeys.env,
-      IDENTITY_URL: identity.url,
       CATALOG_URL: catalog.url,
       PAYMENTS_URL: payments.url,
       COURTESY_URL: courtesy.url,
@@ -88,7 +91,7 @@ export async function startSystem({ mail: withMail = true } = {}) {
     loadConfig(gatewayConfigSchema, {
       PORT: '0',
       HOST: '127.0.0.1',
-      REDIS_URL: TEST_REDIS_URL,
+      REDIS_URL: redisUrl,
       REDIS_PREFIX: redisPrefix,
       LOG_LEVEL: 'silent',
       IDENTITY_URL: identity.url,
@@ -97,6 +100,7 @@ export async function startSystem({ mail: withMail = true } = {}) {
       PAYMENTS_URL: payments.url,
       COURTESY_URL: courtesy.url,
       TICKETS_VERIFIER_URL: verifier.url,
+      ...gatewayEnv,
     }),
   );
   sandbox.webhook.url = `${gateway.url}/api/payments/webhook`;
@@ -104,12 +108,17 @@ export async function startSystem({ mail: withMail = true } = {}) {
   if (mail) services.splice(4, 0, mail);
 
   /** A JSON call through the gateway, as the browser makes it. */
-  async function call(method: string, path: string, { body, token }: { body?: unknown; token?: string } = {}) {
+  async function call(
+    method: string,
+    path: string,
+    { body, token, headers = {} }: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+  ) {
     const response = await fetch(gateway.url + path, {
       method,
       headers: {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });

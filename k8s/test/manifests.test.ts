@@ -14,6 +14,7 @@ import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from 'ku
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
+import { Job } from 'kubernetes-models/batch/v1';
 
 // ---------------------------------------------------------------------------------------
 // Expectations
@@ -324,6 +325,7 @@ const CORE_VALIDATORS: Record<string, (obj: Obj) => void> = {
       new PersistentVolumeClaim({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', ...claim } as never).validate();
     }
   },
+  'batch/v1/Job': (obj) => new Job(obj as never).validate(),
   'v1/Service': (obj) => new Service(obj as never).validate(),
   'v1/ConfigMap': (obj) => new ConfigMap(obj as never).validate(),
   'v1/Secret': (obj) => new Secret(obj as never).validate(),
@@ -631,7 +633,7 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     const config = find(objects, 'ConfigMap', 'ticketing-config').data;
     expect(config.BUS).toBe('kafka');
     expect(config.DEV_TOOLS).toBe('false');
-    expect(config.JWKS_URL).toBe('http://identity:3001/.well-known/jwks.json');
+    expect(config.IDENTITY_URL).toBe('http://identity:3001');
     const kafka = ofKind(objects, 'Kafka')[0];
     expect(config.KAFKA_BROKERS.split(',')).toContain(`${kafka.metadata.name}-kafka-bootstrap:9092`);
     expect(config.REDIS_URL).toBe(`redis://redis:${find(objects, 'Service', 'redis').spec.ports[0].port}`);
@@ -844,9 +846,11 @@ describe('docker-compose.yml', () => {
     expect(env.PORT).toBe(String(app.port));
     expect(env.DEV_TOOLS).toBe('false');
     if (app.name !== 'gateway') {
-      expect(env.DATABASE_URL).toMatch(/^postgres(ql)?:\/\/[^@]+@postgres:5432\/ticketing$/);
+      // Each service logs in as the role named after its schema.
+      const role = app.name.startsWith('tickets') ? 'tickets' : app.name;
+      expect(env.DATABASE_URL).toMatch(new RegExp(`^postgres(ql)?://${role}:[^@]+@postgres:5432/ticketing$`));
       expect(env.REDIS_URL).toBe('redis://redis:6379');
-      expect(env.JWKS_URL).toBe('http://identity:3001/.well-known/jwks.json');
+      expect(env.IDENTITY_URL).toBe('http://identity:3001');
     }
 
     expect(Array.isArray(service.healthcheck?.test)).toBe(true);
@@ -859,10 +863,14 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(dependsOn).length).toBeGreaterThan(0);
     expect(dependsOn.redis).toBeDefined();
     if (app.name !== 'gateway') {
-      expect(Object.keys(dependsOn)).toEqual(expect.arrayContaining(['postgres', 'redis', 'kafka']));
+      expect(Object.keys(dependsOn)).toEqual(expect.arrayContaining(['database-roles', 'redis', 'kafka']));
     }
     for (const [dependency, options] of Object.entries(dependsOn)) {
       expect(services[dependency]).toBeDefined();
+      if (dependency === 'database-roles') {
+        expect((options as Obj).condition).toBe('service_completed_successfully');
+        continue;
+      }
       expect((options as Obj).condition).toBe('service_healthy');
       expect(services[dependency].healthcheck?.test).toBeDefined();
     }

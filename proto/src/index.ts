@@ -4,6 +4,7 @@ export * from './events/index.ts';
 export * from './money.ts';
 export * from './api/catalog.ts';
 export * from './cpf.ts';
+export * from './erased-person.ts';
 export * from './api/identity.ts';
 export * from './brand.ts';
 export * from './api/orders.ts';

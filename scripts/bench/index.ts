@@ -41,15 +41,19 @@ function run(entry: string, env: Record<string, string>): void {
   children.push(child);
 }
 
-/** The admin token the door uses, verified by the verifier against keys this script publishes. */
+/**
+ * The door's token, and the part of identity the verifier asks about it: its published keys and the session
+ * state of the door's account (asked once, then cached in Redis like in production).
+ */
 async function doorCredentials() {
   const issuer = await createTestIssuer();
-  const jwks = createServer((_, response) =>
-    response.setHeader('content-type', 'application/json').end(JSON.stringify(issuer.jwks)),
-  );
-  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
-  return { jwks, url, token: await issuer.sign({ isAdmin: true, name: 'Portaria' }, { expiresIn: '2h' }) };
+  const identity = createServer((request, response) => {
+    const body = request.url?.startsWith('/internal/sessions/') ? { version: 0, revoked: [] } : issuer.jwks;
+    response.setHeader('content-type', 'application/json').end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => identity.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(identity.address() as AddressInfo).port}`;
+  return { identity, url, token: await issuer.sign({ roles: ['doorStaff'], name: 'Portaria' }, { expiresIn: '2h' }) };
 }
 
 interface Measured {
@@ -109,7 +113,7 @@ try {
     DB_SCHEMA: schema,
     BUS: 'postgres',
     BUS_SCHEMA: busSchema,
-    JWKS_URL: door.url,
+    IDENTITY_URL: door.url,
     NODE_OPTIONS: process.env.BENCH_VERIFIER_NODE_OPTIONS ?? '',
   });
   run('gateway/src/main.ts', {
@@ -167,6 +171,6 @@ try {
       (child) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null))),
     ),
   );
-  door.jwks.close();
+  door.identity.close();
   await dropSchemas([schema, busSchema]);
 }

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { isValidCpf } from '../cpf.ts';
 
+/** What a signed-in person may do, as the session token states it and every service checks it. */
+export const ROLES = ['admin', 'courtesyManager', 'doorStaff'] as const;
+export type Role = (typeof ROLES)[number];
+/** The roles an administrator may grant to an account; `admin` itself is never granted through the API. */
+export const GRANTABLE_ROLES = ['courtesyManager', 'doorStaff'] as const satisfies readonly Role[];
+export type GrantableRole = (typeof GRANTABLE_ROLES)[number];
+
 export const identityMessages = {
   emailTaken: 'Este e-mail já está cadastrado',
   cpfTaken: 'Este CPF já está cadastrado',
@@ -8,6 +15,7 @@ export const identityMessages = {
   tooManyAttempts: 'Muitas tentativas. Tente novamente em alguns minutos.',
   invalidCode: 'Código inválido ou expirado',
   codeAttemptsExceeded: 'Muitas tentativas com este código. Solicite um novo código.',
+  codeAttemptsToday: 'Muitas tentativas de código hoje. Tente novamente amanhã.',
   resendTooSoon: 'Aguarde 30 segundos para solicitar um novo código.',
   codeSent: 'Se o e-mail estiver cadastrado e não verificado, enviaremos um novo código.',
   forgotPasswordSent: 'Se sua conta existir, enviaremos um link para redefinir sua senha.',
@@ -107,6 +115,12 @@ export const verifyCodeSchema = z.object({
 
 export const emailOnlySchema = z.object({ email: emailField });
 
+/** `PUT /api/admin/users/roles`: the roles the account holds from now on, beyond the configured ones. */
+export const grantRolesSchema = z.object({
+  email: emailField,
+  roles: z.array(z.enum(GRANTABLE_ROLES, { error: 'Papel inválido' }), { error: 'Informe a lista de papéis' }).max(2),
+});
+
 export const resetPasswordSchema = z
   .object({
     token: z
@@ -163,4 +177,6 @@ export interface UserView {
   birthDate: string;
   partnerCompany: string | null;
   canManageCourtesies: boolean;
+  /** Every role the server grants; `isAdmin` and `canManageCourtesies` are the spec's view of two of them. */
+  roles: Role[];
 }

@@ -3,7 +3,7 @@ import { eventChanged } from './catalog.ts';
 import { courtesyInvited, courtesyRedeemed } from './courtesy.ts';
 import { deadLetter } from './bus.ts';
 import { orderCancelled, orderCreated, orderExpired, orderPaid, orderRefunded } from './orders.ts';
-import { paymentConfirmed, paymentFailed, paymentOverdue } from './payments.ts';
+import { paymentConfirmed, paymentFailed, paymentOverdue, paymentRefunded } from './payments.ts';
 import { ticketCheckedIn, ticketIssued, ticketReset } from './tickets.ts';
 import { passwordResetRequested, userDeleted, userRegistered, verificationCodeIssued } from './identity.ts';
 
@@ -22,6 +22,7 @@ export const eventSchemas = {
   'payment.confirmed': paymentConfirmed,
   'payment.failed': paymentFailed,
   'payment.overdue': paymentOverdue,
+  'payment.refunded': paymentRefunded,
   'courtesy.redeemed': courtesyRedeemed,
   'courtesy.invited': courtesyInvited,
   'ticket.issued': ticketIssued,

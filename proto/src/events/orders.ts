@@ -45,11 +45,17 @@ export const orderCancelled = z.object({
 
 export const orderExpired = orderCancelled;
 
-/** A payment that came after the order expired, with no spot left: the money goes back. */
+/**
+ * The money goes back and no ticket stands: a payment that came after the order expired with no spot left
+ * (`late_payment`), a refund of a paid order (`refund`) or a card holder's dispute (`chargeback`).
+ * Tickets cancels the order's ticket and catalog releases its spot.
+ */
 export const orderRefunded = z.object({
   orderId: z.uuid(),
   orderNumber: z.string(),
   userId: z.uuid(),
+  eventId: z.uuid(),
+  reason: z.enum(['late_payment', 'refund', 'chargeback']),
   amount: money,
   buyer: buyerSnapshot,
   event: eventSnapshot,

@@ -14,3 +14,11 @@ export const paymentFailed = z.object({ orderId: z.uuid(), paymentId: z.string()
 
 /** The due date passed without payment (a boleto may still be paid late). */
 export const paymentOverdue = z.object({ orderId: z.uuid(), paymentId: z.string() });
+
+/** Money the provider already received went back: refunded by us or the bank, or disputed by the card holder. */
+export const paymentRefunded = z.object({
+  orderId: z.uuid(),
+  paymentId: z.string(),
+  providerStatus: z.string(),
+  reason: z.enum(['refund', 'chargeback']),
+});

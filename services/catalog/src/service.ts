@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import { defineService } from '@ticketing/platform';
-import { releaseOrderHold } from './consumers/release-order-hold.ts';
+import { releaseOrderHold, releaseRefundedOrder } from './consumers/release-order-hold.ts';
 import { catalogMigrations } from './data/migrations.ts';
 import { eventRoutes } from './http/events-routes.ts';
 import { holdRoutes } from './http/holds-routes.ts';
@@ -9,13 +9,20 @@ import { holdRoutes } from './http/holds-routes.ts';
 export const catalogService = defineService({
   name: 'catalog',
   migrations: catalogMigrations,
-  setup({ db, outbox, logger, verifyToken }) {
+  setup({ db, outbox, logger, verifyToken, serviceAuth }) {
     const deps = { db, outbox, logger };
     const router = new Router();
-    for (const routes of [eventRoutes(deps, verifyToken), holdRoutes(deps)]) {
+    for (const routes of [eventRoutes(deps, verifyToken), holdRoutes(deps, serviceAuth)]) {
       router.use(routes.routes());
     }
     const releaseOrder = releaseOrderHold(deps);
-    return { router, consumers: { 'order.cancelled': releaseOrder, 'order.expired': releaseOrder } };
+    return {
+      router,
+      consumers: {
+        'order.cancelled': releaseOrder,
+        'order.expired': releaseOrder,
+        'order.refunded': releaseRefundedOrder(deps),
+      },
+    };
   },
 });

@@ -294,3 +294,24 @@ test('releases and new holds racing keep the count equal to the holds outstandin
   expect(won).toBeGreaterThan(0);
   expect(won).toBeLessThanOrEqual(30);
 });
+
+test('only orders and courtesy may hold spots: no service token is 401, another service 403, and nothing is held', async () => {
+  const event = await catalog.createEvent({ maxAttendees: 3 });
+  const path = `/internal/events/${event.id}/holds/${encodeURIComponent(`order:${randomUUID()}`)}`;
+  const body = { quantity: 1 };
+
+  const anonymous = await catalog.request('PUT', path, { body, caller: null });
+  expect(anonymous.status).toBe(401);
+  expect(await anonymous.json()).toEqual({ message: 'Chamada interna não autorizada' });
+  const asMail = await catalog.request('PUT', path, { body, caller: 'mail' });
+  expect(asMail.status).toBe(403);
+  expect(await asMail.json()).toEqual({ message: 'Chamada interna não autorizada' });
+  // A user's session token is no service token, not even an administrator's.
+  const asAdmin = await catalog.request('PUT', path, { body, caller: null, token: catalog.adminToken });
+  expect(asAdmin.status).toBe(401);
+  expect(await holdRows(event.id)).toEqual([]);
+  expect(await eventRow(event.id)).toMatchObject({ current_attendees: 0 });
+
+  expect((await catalog.request('PUT', path, { body, caller: 'courtesy' })).status).toBe(200);
+  expect(await eventRow(event.id)).toMatchObject({ current_attendees: 1 });
+});

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { defineService } from '@ticketing/platform';
-import { startTestService, uniqueName, waitFor, type TestService } from '@ticketing/platform/testing';
+import {
+  serviceAuthorization,
+  startTestService,
+  uniqueName,
+  waitFor,
+  type TestService,
+} from '@ticketing/platform/testing';
 import { orderHoldId } from '@ticketing/proto';
 import { startCatalog, type Catalog } from './support.ts';
 
@@ -24,6 +30,36 @@ const publish = (type: 'order.cancelled' | 'order.expired', orderId: string, eve
     producer.outbox.add(trx, type, orderId, { orderId, eventId, userId: randomUUID(), paymentId: null }),
   );
 
+const hold = async (eventId: string, holdId: string) => {
+  const response = await catalog.request('PUT', `/internal/events/${eventId}/holds/${encodeURIComponent(holdId)}`, {
+    body: { quantity: 1 },
+  });
+  expect(response.status).toBe(200);
+};
+
+const refunded = (orderId: string, eventId: string, reason: 'refund' | 'chargeback' | 'late_payment') =>
+  producer.db.transaction((trx) =>
+    producer.outbox.add(trx, 'order.refunded', orderId, {
+      orderId,
+      orderNumber: 'EF-000001',
+      userId: randomUUID(),
+      eventId,
+      reason,
+      amount: '155.00',
+      buyer: { name: 'Maria da Silva', email: 'maria@example.com.br' },
+      event: { title: 'Workshop', date: new Date().toISOString(), location: 'Belo Horizonte – MG' },
+    }),
+  );
+
+const handled = (...envelopes: { id: string }[]) =>
+  waitFor(async () => {
+    const rows = await catalog.service.db('inbox').whereIn(
+      'event_id',
+      envelopes.map((envelope) => envelope.id),
+    );
+    return rows.length === envelopes.length && rows;
+  });
+
 const attendees = async (eventId: string) =>
   (await catalog.service.db('events').where({ id: eventId }).first()).current_attendees as number;
 
@@ -33,7 +69,7 @@ test('a cancelled or expired order gives its spot back once, even when the event
   for (const orderId of [cancelled, expired]) {
     const held = await fetch(`${catalog.service.url}/internal/events/${event.id}/holds/${orderHoldId(orderId)}`, {
       method: 'PUT',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: await serviceAuthorization('orders', 'catalog') },
       body: JSON.stringify({ quantity: 1 }),
     });
     expect(held.status).toBe(200);
@@ -56,6 +92,81 @@ test('an order refused before it held anything has nothing to give back, and is 
   const event = await catalog.createEvent({ maxAttendees: 5 });
   const envelope = await publish('order.cancelled', randomUUID(), event.id);
   const row = await waitFor(() => catalog.service.db('inbox').where({ event_id: envelope.id }).first());
+  expect(row.outcome).toBe('handled');
+  expect(await attendees(event.id)).toBe(0);
+});
+
+test.each(['refund', 'chargeback'] as const)(
+  "a %s gives the paid order's spot back once, however often and concurrently it is delivered",
+  async (reason) => {
+    const event = await catalog.createEvent({ maxAttendees: 3 });
+    const [orderId, other] = [randomUUID(), randomUUID()];
+    await hold(event.id, orderHoldId(orderId));
+    await hold(event.id, orderHoldId(other));
+    const before = await catalog.changes(event.id);
+
+    const rows = await handled(
+      ...(await Promise.all([
+        refunded(orderId, event.id, reason),
+        refunded(orderId, event.id, reason),
+        refunded(orderId, event.id, reason),
+      ])),
+    );
+    expect(rows.every((row) => row.outcome === 'handled')).toBe(true);
+    expect(await attendees(event.id)).toBe(1);
+    expect(
+      await catalog.service
+        .db('holds')
+        .where({ id: orderHoldId(orderId) })
+        .first(),
+    ).toMatchObject({
+      released_at: expect.any(Date),
+    });
+    expect(
+      await catalog.service
+        .db('holds')
+        .where({ id: orderHoldId(other) })
+        .first(),
+    ).toMatchObject({
+      released_at: null,
+    });
+    // The listing hears of the spot freed, once.
+    expect((await catalog.changes(event.id)).slice(before.length)).toEqual([
+      expect.objectContaining({ eventId: event.id, currentAttendees: 1 }),
+    ]);
+  },
+);
+
+test('a late-paid order that is refunded gives back the spot it took again; a late payment refunded holds none', async () => {
+  const event = await catalog.createEvent({ maxAttendees: 2 });
+  const [latePaid, lateRefunded] = [randomUUID(), randomUUID()];
+  await hold(event.id, orderHoldId(latePaid));
+  await handled(await publish('order.expired', latePaid, event.id));
+  // Paid after it expired: the spot is taken again under the late payment's own hold.
+  await hold(event.id, `${orderHoldId(latePaid)}:late`);
+  await hold(event.id, orderHoldId(lateRefunded));
+  expect(await attendees(event.id)).toBe(2);
+
+  await handled(await refunded(lateRefunded, event.id, 'late_payment'));
+  expect(await attendees(event.id)).toBe(2);
+
+  await handled(await refunded(latePaid, event.id, 'chargeback'), await publish('order.expired', latePaid, event.id));
+  expect(await attendees(event.id)).toBe(1);
+  expect(
+    (await catalog.service.db('holds').where({ event_id: event.id }).orderBy('created_at')).map((row) => [
+      row.id,
+      row.released_at !== null,
+    ]),
+  ).toEqual([
+    [orderHoldId(latePaid), true],
+    [`${orderHoldId(latePaid)}:late`, true],
+    [orderHoldId(lateRefunded), false],
+  ]);
+});
+
+test('a refunded order that held no spot here is handled without changing anything', async () => {
+  const event = await catalog.createEvent({ maxAttendees: 2 });
+  const [row] = await handled(await refunded(randomUUID(), event.id, 'refund'));
   expect(row.outcome).toBe('handled');
   expect(await attendees(event.id)).toBe(0);
 });

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EventView } from '@ticketing/proto';
-import { captureLogs, createTestIssuer, startTestService, type TestService } from '@ticketing/platform/testing';
+import {
+  captureLogs,
+  createTestIssuer,
+  serviceAuthorization,
+  startTestService,
+  type TestService,
+} from '@ticketing/platform/testing';
 import { catalogService } from '../src/index.ts';
 
 export const DAY = 24 * 60 * 60 * 1000;
@@ -13,7 +19,12 @@ export interface Catalog {
   logs: ReturnType<typeof captureLogs>;
   adminToken: string;
   userToken: string;
-  request(method: string, path: string, options?: { body?: unknown; raw?: string; token?: string }): Promise<Response>;
+  /** `/internal` paths are called as orders unless `caller` names another service (null: no service token). */
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; raw?: string; token?: string; caller?: string | null },
+  ): Promise<Response>;
   /** Creates an event as an administrator through the API and returns what it answered. */
   createEvent(fields?: Record<string, unknown>): Promise<EventView>;
   /** The `event.changed` payloads written for an event, oldest first. */
@@ -33,9 +44,11 @@ export async function startCatalog({ busSchema }: { busSchema?: string } = {}): 
   const adminToken = await issuer.sign({ isAdmin: true, name: 'Admin' });
   const userToken = await issuer.sign({ isAdmin: false });
 
-  const request: Catalog['request'] = (method, path, options = {}) => {
+  const request: Catalog['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = {};
     if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const caller = options.caller === undefined ? 'orders' : options.caller;
+    if (path.startsWith('/internal') && caller) headers.authorization = await serviceAuthorization(caller, 'catalog');
     const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     if (body !== undefined) headers['content-type'] = 'application/json';
     return fetch(service.url + path, { method, headers, body });

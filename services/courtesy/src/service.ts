@@ -18,12 +18,12 @@ export const courtesyService = defineService({
   name: 'courtesy',
   config: courtesyConfig,
   migrations: courtesyMigrations,
-  setup({ config, db, logger, outbox, verifyToken }) {
+  setup({ config, db, logger, outbox, verifyToken, serviceAuth }) {
     const deps: CourtesyDeps = {
       db,
       outbox,
       logger,
-      catalog: catalogClient(config.CATALOG_URL, config.COLLABORATOR_TIMEOUT_MS),
+      catalog: catalogClient(config.CATALOG_URL, config.COLLABORATOR_TIMEOUT_MS, serviceAuth),
       siteUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
       codePrefix: config.COURTESY_CODE_PREFIX,
     };
@@ -38,7 +38,7 @@ export const courtesyService = defineService({
       linkRoutes(deps, verifyToken),
       redeemRoutes(deps, verifyToken),
       massSendRoutes(deps, verifyToken, () => worker.wake()),
-      internalRoutes(deps),
+      internalRoutes(deps, serviceAuth),
     ]) {
       router.use(routes.routes());
     }

@@ -93,16 +93,25 @@ test.each([
   expect(await json(response)).toEqual({ message });
 });
 
-test('only administrators create, list and deactivate links', async () => {
+test('only courtesy managers create, list and deactivate links, not even other administrators', async () => {
   const event = await courtesy.createEvent();
   const user = await courtesy.user();
+  const otherAdmin = { token: await courtesy.issuer.sign({ roles: ['admin', 'doorStaff'] }) };
   const body = { eventId: event.id, ticketCount: 1, overridePrice: null };
   expect((await courtesy.call('POST', '/api/courtesy-links', { body })).status).toBe(401);
-  expect((await courtesy.createLink(body, user.token)).status).toBe(403);
-  expect((await courtesy.call('GET', '/api/courtesy-links', { token: user.token })).status).toBe(403);
   const link = await json(await courtesy.createLink(body));
-  expect((await courtesy.call('DELETE', `/api/courtesy-links/${link.id}`, { token: user.token })).status).toBe(403);
-  expect(await courtesy.service.db('courtesy_links').where({ event_id: event.id })).toHaveLength(1);
+  for (const who of [user, otherAdmin]) {
+    const created = await courtesy.createLink(body, who.token);
+    expect({ status: created.status, body: await json(created) }).toEqual({
+      status: 403,
+      body: { message: 'Acesso restrito a quem gerencia cortesias' },
+    });
+    expect((await courtesy.call('GET', '/api/courtesy-links', { token: who.token })).status).toBe(403);
+    expect((await courtesy.call('DELETE', `/api/courtesy-links/${link.id}`, { token: who.token })).status).toBe(403);
+  }
+  expect(await courtesy.service.db('courtesy_links').where({ event_id: event.id })).toEqual([
+    expect.objectContaining({ id: link.id, is_active: true }),
+  ]);
 });
 
 test('the list is newest first, 10 a page, with the number of pages', async () => {

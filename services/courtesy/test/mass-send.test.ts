@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { serviceAuthorization } from '@ticketing/platform/testing';
 import { insertJob } from '../src/data/jobs-repository.ts';
 import { json, startCourtesy, waitFor, type Courtesy } from './support.ts';
 
@@ -194,9 +195,11 @@ test('more than 5,000 guests is refused', async () => {
   expect(await json(response)).toEqual({ message: 'O arquivo CSV deve ter no máximo 5.000 linhas.' });
 });
 
-test('only administrators send and follow invitations', async () => {
+test('only courtesy managers send and follow invitations', async () => {
   const user = await courtesy.user();
   expect((await upload({ csv: 'x' }, { token: user.token })).status).toBe(403);
+  const otherAdmin = await courtesy.issuer.sign({ roles: ['admin'] });
+  expect((await upload({ csv: 'x' }, { token: otherAdmin })).status).toBe(403);
   expect((await courtesy.call('GET', `/api/courtesy/mass-send/${randomUUID()}`, { token: user.token })).status).toBe(
     403,
   );
@@ -230,7 +233,7 @@ test('a guest whose event lost its spots after the file was checked is reported 
   // The job as the upload stored it; then someone else takes two of the three spots before the worker gets to it.
   const taken = await fetch(`${courtesy.catalog.url}/internal/events/${event.id}/holds/other`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: await serviceAuthorization('courtesy', 'catalog') },
     body: JSON.stringify({ quantity: 2 }),
   });
   expect(taken.status).toBe(200);

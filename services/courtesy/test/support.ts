@@ -4,12 +4,14 @@ import {
   createTestIssuer,
   dropSchemas,
   makeCpf,
+  serviceAuthorization,
   startTestService,
   uniqueName,
   waitFor,
   type TestService,
 } from '@ticketing/platform/testing';
-import type { EventView } from '@ticketing/proto';
+import { defineService, type Knex } from '@ticketing/platform';
+import type { EventPayload, EventType, EventView, Role } from '@ticketing/proto';
 import { catalogService } from '@ticketing/catalog';
 import { courtesyService } from '../src/index.ts';
 
@@ -21,6 +23,9 @@ export const SITE = 'https://ingressos.example';
 
 /** A JSON answer, read loosely: the assertions say what it must be. */
 export const json = (response: Response): Promise<any> => response.json();
+
+/** Stands in for the services courtesy hears (orders, identity): writes their events to its outbox, as they do. */
+const producer = defineService({ name: 'producer', migrations: [], setup: () => ({}) });
 
 export interface Caller {
   id: string;
@@ -52,16 +57,25 @@ export async function startCourtesy(env: Record<string, string> = {}) {
     });
   let courtesy: TestService<unknown> = await start();
   const schemaInUse = courtesy.schema;
+  const source = await startTestService(producer, { busSchema });
 
+  /** An administrator who manages courtesies, or a guest. */
   async function caller(isAdmin: boolean): Promise<Caller> {
     const id = randomUUID();
-    return { id, token: await issuer.sign({ id, isAdmin, name: isAdmin ? 'Admin' : 'Convidada' }) };
+    const roles: Role[] = isAdmin ? ['admin', 'courtesyManager'] : [];
+    return { id, token: await issuer.sign({ id, roles, name: isAdmin ? 'Admin' : 'Convidada' }) };
   }
   const admin = await caller(true);
 
+  /** `/internal` paths are called as the service that calls them in production (mail for files, else orders). */
   async function call(method: string, path: string, { body, token }: { body?: unknown; token?: string } = {}) {
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
+    if (path.startsWith('/internal/'))
+      headers.authorization = await serviceAuthorization(
+        path.startsWith('/internal/attachments') ? 'mail' : 'orders',
+        'courtesy',
+      );
     if (body !== undefined) headers['content-type'] = 'application/json';
     return fetch(courtesy.url + path, {
       method,
@@ -108,12 +122,20 @@ export async function startCourtesy(env: Record<string, string> = {}) {
     async createLink(body: Record<string, unknown>, token = admin.token) {
       return call('POST', '/api/courtesy-links', { token, body });
     },
+    /** Publishes an event the way its producer does (outbox, relay, bus); resolves with its envelope. */
+    publish<T extends EventType>(type: T, payload: EventPayload<T>): Promise<{ id: string }> {
+      return source.db.transaction((trx: Knex.Transaction) => source.outbox.add(trx, type, type, payload as never));
+    },
+    /** Waits until courtesy has handled an event (its inbox row is committed). */
+    handled: (event: { id: string }) =>
+      waitFor(async () => (await courtesy.db('inbox').where({ event_id: event.id })).length === 1),
     /** The events of a type courtesy wrote to its outbox, oldest first. */
     async published(type: string): Promise<Record<string, any>[]> {
       const rows = await courtesy.db('outbox').where({ topic: type }).orderBy('seq');
       return rows.map((row: { envelope: { payload: Record<string, any> } }) => row.envelope.payload);
     },
     async stop() {
+      await source.stop();
       await courtesy.stop();
       await catalog.stop();
       await dropSchemas([schemaInUse, busSchema]);

@@ -35,14 +35,27 @@ export const identityConfig = {
    * administrator account above.
    */
   COURTESY_MANAGER_EMAILS: z.string().optional(),
+  /** Comma-separated e-mails of the door staff, who scan tickets (administrators may also grant the role). */
+  DOOR_STAFF_EMAILS: z.string().optional(),
   TOKEN_TTL: duration('12h'),
   /** Lifetime of a session opened with "lembrar-me". */
   TOKEN_TTL_REMEMBER: duration('7d'),
   /** HMAC key for the stored hashes of e-mail verification codes. The default is for development only. */
   VERIFICATION_SECRET: z.string().min(16).default(DEVELOPMENT_VERIFICATION_SECRET),
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: count(10),
-  LOGIN_MAX_FAILURES_PER_IP: count(10),
+  /** Wrong passwords one address may try on one account before each further try waits (growing delays). */
+  LOGIN_FREE_FAILURES_PER_ADDRESS_AND_ACCOUNT: count(5),
+  /** Wrong passwords an account takes from all addresses before the addresses that failed on it wait. */
+  LOGIN_FREE_FAILURES_PER_ACCOUNT: count(10),
+  /**
+   * Wrong passwords one address may make, on any accounts, per window. Sized for a carrier's CGNAT or a venue's
+   * Wi-Fi, where thousands of phones share one address: only a spraying attacker gets near it.
+   */
+  LOGIN_MAX_FAILURES_PER_ADDRESS: count(1000),
   LOGIN_FAILURE_WINDOW_SECONDS: count(15 * 60),
+  /** The longest a growing delay gets. */
+  LOGIN_MAX_DELAY_SECONDS: count(15 * 60),
+  /** Wrong e-mail codes an account may send per day, across every code it was sent. */
+  VERIFICATION_MAX_WRONG_CODES_PER_DAY: count(15),
   /** Forgot-password answers take at least this long, whether or not the account exists. */
   FORGOT_PASSWORD_MIN_MS: z.coerce.number().int().min(0).max(10_000).default(400),
 };
@@ -54,30 +67,47 @@ export interface IdentitySettings {
   adminEmail: string;
   adminPassword: string;
   courtesyManagers: ReadonlySet<string>;
+  doorStaff: ReadonlySet<string>;
   tokenTtlSeconds: number;
   rememberTtlSeconds: number;
   verificationSecret: string;
-  login: { maxPerAccount: number; maxPerIp: number; windowSeconds: number };
+  login: LoginLimits;
+  maxWrongCodesPerDay: number;
   forgotPasswordMinMs: number;
 }
 
-export function identitySettings(config: IdentityConfig): IdentitySettings {
-  const managers = (config.COURTESY_MANAGER_EMAILS ?? '')
+export interface LoginLimits {
+  freePerPair: number;
+  freePerAccount: number;
+  maxPerAddress: number;
+  windowSeconds: number;
+  maxDelaySeconds: number;
+}
+
+const emailList = (value: string | undefined) =>
+  (value ?? '')
     .split(',')
     .map((email) => email.trim().toLowerCase())
     .filter((email) => email.length > 0);
+
+export function identitySettings(config: IdentityConfig): IdentitySettings {
+  const managers = emailList(config.COURTESY_MANAGER_EMAILS);
   return {
     adminEmail: config.ADMIN_EMAIL,
     adminPassword: config.ADMIN_PASSWORD,
     courtesyManagers: new Set(managers.length > 0 ? managers : [config.ADMIN_EMAIL]),
+    doorStaff: new Set(emailList(config.DOOR_STAFF_EMAILS)),
     tokenTtlSeconds: config.TOKEN_TTL,
     rememberTtlSeconds: config.TOKEN_TTL_REMEMBER,
     verificationSecret: config.VERIFICATION_SECRET,
     login: {
-      maxPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-      maxPerIp: config.LOGIN_MAX_FAILURES_PER_IP,
+      freePerPair: config.LOGIN_FREE_FAILURES_PER_ADDRESS_AND_ACCOUNT,
+      freePerAccount: config.LOGIN_FREE_FAILURES_PER_ACCOUNT,
+      maxPerAddress: config.LOGIN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+      maxDelaySeconds: config.LOGIN_MAX_DELAY_SECONDS,
     },
+    maxWrongCodesPerDay: config.VERIFICATION_MAX_WRONG_CODES_PER_DAY,
     forgotPasswordMinMs: config.FORGOT_PASSWORD_MIN_MS,
   };
 }

@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { defineService, redisSessionVersions, type Logger } from '@ticketing/platform';
+import { defineService, type Logger } from '@ticketing/platform';
 import {
   DEVELOPMENT_ADMIN_PASSWORD,
   DEVELOPMENT_VERIFICATION_SECRET,
@@ -11,9 +11,10 @@ import { identityMigrations } from './data/migrations.ts';
 import { ensureAdminAccount } from './domain/admin.ts';
 import { createLoginThrottle } from './domain/login-throttle.ts';
 import { prepareDummyHash } from './domain/passwords.ts';
-import { createSessionVerifier, syncSessionVersions } from './domain/sessions.ts';
+import { createSessionVerifier } from './domain/sessions.ts';
 import { createSigningKeys, ensureSigningKey } from './domain/signing-keys.ts';
 import type { IdentityDeps } from './domain/user.ts';
+import { adminRoutes } from './http/admin-routes.ts';
 import { authRoutes } from './http/auth-routes.ts';
 import { devRoutes } from './http/dev-routes.ts';
 import { internalRoutes } from './http/internal-routes.ts';
@@ -35,7 +36,8 @@ export const identityService = defineService({
   name: 'identity',
   config: identityConfig,
   migrations: identityMigrations,
-  async setup({ config, db, redis, logger, outbox }) {
+  secrets: ['ADMIN_PASSWORD', 'VERIFICATION_SECRET'],
+  async setup({ config, db, redis, logger, outbox, serviceAuth }) {
     const settings = identitySettings(config);
     warnAboutDevelopmentDefaults(config, logger);
     const longestSession = Math.max(settings.tokenTtlSeconds, settings.rememberTtlSeconds);
@@ -46,17 +48,16 @@ export const identityService = defineService({
     await prepareDummyHash();
     await ensureSigningKey(deps);
     await ensureAdminAccount(deps);
-    // Redis keeps nothing on disk: after its restart, the versions that end older sessions come from here.
-    await syncSessionVersions(deps);
 
-    // Tokens are checked against the local key store and the same session versions every service reads.
-    const verifySession = createSessionVerifier(keys, settings, redisSessionVersions(redis));
+    // Tokens are checked against the local key store, and session states against the database through Redis.
+    const verifySession = createSessionVerifier(keys, settings, { db, redis });
     const router = new Router();
     const routers = [
       keyRoutes(deps),
-      internalRoutes(deps),
+      internalRoutes(deps, serviceAuth),
       authRoutes(deps, verifySession),
       profileRoutes(deps, verifySession),
+      adminRoutes(deps, verifySession),
     ];
     if (config.DEV_TOOLS) routers.push(devRoutes(deps, verifySession));
     for (const routes of routers) router.use(routes.routes());

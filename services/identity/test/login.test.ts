@@ -1,4 +1,6 @@
 import type { UserView } from '@ticketing/proto';
+import { startService } from '@ticketing/platform';
+import { identityService } from '../src/index.ts';
 import { claimsOf, headerOf, makeEmail, makeIp, registration, startIdentity, type Identity } from './support.ts';
 
 let identity: Identity;
@@ -32,14 +34,16 @@ test('a verified user logs in: a signed 12-hour token and the user, logged, noth
     birthDate: '1990-03-15',
     partnerCompany: 'Laboratório Vida',
     canManageCourtesies: false,
+    roles: [],
   });
   const claims = claimsOf(token);
   expect(claims).toEqual({
     sub: account.id,
     email: account.email,
     name: 'Carla Nunes',
-    adm: false,
+    roles: [],
     ver: 0,
+    jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
     iss: 'ticketing-identity',
     aud: 'ticketing',
     iat: expect.any(Number),
@@ -134,48 +138,78 @@ test('bad login input is a 400 with the form messages', async () => {
   expect(identity.unhandledErrors()).toEqual([]);
 });
 
-test('ten wrong passwords lock the account: the 11th attempt is 429 from any address, before the password is checked', async () => {
+const waitKey = (kind: 'pair' | 'account', key: string) => `identity:login:wait:${kind}:${key}`;
+
+test('one address guessing an account waits after five wrong passwords, longer each time; other addresses get in', async () => {
   const account = await identity.verified();
-  for (let i = 0; i < 10; i++) {
-    const response = await login({ email: account.email, password: `errada-${i}` });
-    expect(response.status).toBe(401);
-  }
-  const eleventh = await login({ email: account.email, password: account.password });
-  expect(eleventh.status).toBe(429);
-  expect(await eleventh.json()).toEqual(TOO_MANY);
-  expect(Number(eleventh.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
-  const elsewhere = await login({ email: account.email, password: account.password }, makeIp());
-  expect(elsewhere.status).toBe(429);
-  expect(identity.lines('login throttled')).toContainEqual(expect.objectContaining({ by: 'account' }));
-  // No password was checked for the refused attempts: they are not counted as refusals.
-  expect(identity.lines('login refused').filter((line) => line.userId === account.id)).toHaveLength(10);
-
-  // The count lives in Redis for the window; when it ends, the right password works again.
-  const key = `identity:login-failures:account:${account.email}`;
-  expect(Number(await identity.service.redis.get(key))).toBe(10);
-  expect(await identity.service.redis.ttl(key)).toBeGreaterThan(14 * 60);
-  await identity.service.redis.del(key);
-  expect((await login({ email: account.email, password: account.password })).status).toBe(200);
-});
-
-test('ten failures from one address across accounts block that address, not the accounts', async () => {
   const ip = makeIp();
-  const account = await identity.verified();
-  for (let i = 0; i < 10; i++) {
-    const response = await login({ email: makeEmail(`alvo${i}`), password: 'chute' }, ip);
-    expect(response.status).toBe(401);
-  }
-  const blocked = await login({ email: account.email, password: account.password }, ip);
-  expect(blocked.status).toBe(429);
-  expect(await blocked.json()).toEqual(TOO_MANY);
-  expect(identity.lines('login throttled')).toContainEqual(expect.objectContaining({ by: 'ip', ip }));
-  expect((await login({ email: account.email, password: account.password }, makeIp())).status).toBe(200);
+  for (let i = 0; i < 5; i++)
+    expect((await login({ email: account.email, password: `errada-${i}` }, ip)).status).toBe(401);
+  // Stopped before the password is checked, even the right one.
+  const sixth = await login({ email: account.email, password: account.password }, ip);
+  expect(sixth.status).toBe(429);
+  expect(await sixth.json()).toEqual(TOO_MANY);
+  expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(20);
+  expect(Number(sixth.headers.get('retry-after'))).toBeLessThanOrEqual(30);
+  expect(identity.lines('login throttled')).toContainEqual(expect.objectContaining({ by: 'account' }));
+  expect(identity.lines('login refused').filter((line) => line.userId === account.id)).toHaveLength(5);
+
+  // When the wait is over the next wrong password brings a longer one.
+  const pair = waitKey('pair', `${account.email}|${ip}`);
+  await identity.service.redis.del(pair);
+  expect((await login({ email: account.email, password: 'errada-de-novo' }, ip)).status).toBe(401);
+  const seventh = await login({ email: account.email, password: account.password }, ip);
+  expect(seventh.status).toBe(429);
+  expect(Number(seventh.headers.get('retry-after'))).toBeGreaterThan(50);
+
+  // The owner, from an address that has not been failing, is never refused; the guesser still waits.
+  expect((await login({ email: account.email, password: account.password })).status).toBe(200);
+  expect((await login({ email: account.email, password: account.password }, ip)).status).toBe(429);
 });
 
-test('a successful login clears the account count', async () => {
+test('wrong passwords from many addresses make those addresses wait, never a clean one', async () => {
   const account = await identity.verified();
-  for (let i = 0; i < 9; i++) expect((await login({ email: account.email, password: 'errada' })).status).toBe(401);
+  const guessers = Array.from({ length: 10 }, () => makeIp());
+  for (const ip of guessers) expect((await login({ email: account.email, password: 'chute' }, ip)).status).toBe(401);
+  const again = await login({ email: account.email, password: account.password }, guessers[0]);
+  expect(again.status).toBe(429);
+  expect(Number(again.headers.get('retry-after'))).toBeLessThanOrEqual(30);
   expect((await login({ email: account.email, password: account.password })).status).toBe(200);
-  for (let i = 0; i < 9; i++) expect((await login({ email: account.email, password: 'errada' })).status).toBe(401);
-  expect((await login({ email: account.email, password: account.password })).status).toBe(200);
+  // The owner's login cleared the account's count: the addresses that failed once try again.
+  expect((await login({ email: account.email, password: account.password }, guessers[1])).status).toBe(200);
+});
+
+test('an address spraying many accounts is stopped at its budget; the accounts are not', async () => {
+  const replica = await startService(
+    identityService,
+    identity.replicaEnv({ LOG_LEVEL: 'silent', LOGIN_MAX_FAILURES_PER_ADDRESS: '10' }),
+  );
+  try {
+    const at = (body: unknown, ip: string) =>
+      fetch(`${replica.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: JSON.stringify(body),
+      });
+    const ip = makeIp();
+    const account = await identity.verified();
+    for (let i = 0; i < 10; i++)
+      expect((await at({ email: makeEmail(`alvo${i}`), password: 'chute' }, ip)).status).toBe(401);
+    const blocked = await at({ email: account.email, password: account.password }, ip);
+    expect(blocked.status).toBe(429);
+    expect(await blocked.json()).toEqual(TOO_MANY);
+    expect((await at({ email: account.email, password: account.password }, makeIp())).status).toBe(200);
+  } finally {
+    await replica.close();
+  }
+});
+
+test('a successful login clears the count of its address on the account', async () => {
+  const account = await identity.verified();
+  const ip = makeIp();
+  for (let round = 0; round < 2; round++) {
+    for (let i = 0; i < 4; i++)
+      expect((await login({ email: account.email, password: 'errada' }, ip)).status).toBe(401);
+    expect((await login({ email: account.email, password: account.password }, ip)).status).toBe(200);
+  }
 });

@@ -37,9 +37,9 @@ test('with development tools a logged-in user makes an account administrator, ef
 
   // The role shows in the account at once, and in the token from the next login.
   expect(await (await development.me(target.token)).json()).toMatchObject({ isAdmin: true });
-  expect(claimsOf(target.token).adm).toBe(false);
+  expect(claimsOf(target.token).roles).toEqual([]);
   const { token, user } = await development.login(target.email, target.password);
-  expect(claimsOf(token).adm).toBe(true);
+  expect(claimsOf(token).roles).toEqual(['admin']);
   expect(user.isAdmin).toBe(true);
 });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sessionVersionKey } from '@ticketing/platform';
+import { sessionStateKey } from '@ticketing/platform';
 import { resetCooldownKey } from '../src/index.ts';
 import { claimsOf, makeEmail, startIdentity, type Identity } from './support.ts';
 
@@ -97,7 +97,7 @@ test('the reset link sets a new password once and ends every session', async () 
 
   expect(await identity.userRow(account.id)).toMatchObject({ session_version: 1 });
   expect((await resetsOf(account.id)).every((row) => row.used_at instanceof Date)).toBe(true);
-  expect(await identity.service.redis.get(sessionVersionKey(account.id))).toBe('1');
+  expect(JSON.parse((await identity.service.redis.get(sessionStateKey(account.id)))!)).toMatchObject({ version: 1 });
   for (const old of [account.token, session]) expect((await identity.me(old)).status).toBe(401);
 
   const refused = await identity.request('POST', '/api/auth/login', {

@@ -3,7 +3,7 @@ import {
   createDb,
   createLogger,
   migrate,
-  sessionVersionKey,
+  sessionStateKey,
   startService,
   type RunningService,
 } from '@ticketing/platform';
@@ -31,26 +31,27 @@ async function withReplica<T>(env: Record<string, string>, body: (replica: Runni
 const meAt = async (replica: RunningService, token: string) =>
   (await fetch(`${replica.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).json();
 
-test('at start every raised session version goes back to Redis, which keeps nothing on disk', async () => {
+test('a Redis that lost every session state neither logs anyone out nor brings an ended session back', async () => {
   const account = await identity.verified();
   const changed = await identity.request('PUT', '/api/profile/password', {
     token: account.token,
     body: { currentPassword: account.password, newPassword: 'nova-senha-segura' },
   });
   expect(changed.status).toBe(200);
+  const { token: fresh } = (await changed.json()) as { token: string };
   const untouched = await identity.verified();
   const neighbour = await startNeighbour(identity);
   try {
     expect((await neighbour.whoami(account.token)).status).toBe(401);
 
-    // Redis restarts empty: the old token would pass elsewhere...
-    await identity.service.redis.del(sessionVersionKey(account.id));
-    expect((await neighbour.whoami(account.token)).status).toBe(200);
-    // ...until identity starts again and publishes the versions.
-    await withReplica({}, async () => {
-      expect(await identity.service.redis.get(sessionVersionKey(account.id))).toBe('1');
-      expect(await identity.service.redis.get(sessionVersionKey(untouched.id))).toBeNull();
-      expect((await neighbour.whoami(account.token)).status).toBe(401);
+    // Redis restarts empty: the states come back from identity's database on the next check.
+    for (const id of [account.id, untouched.id]) await identity.service.redis.del(sessionStateKey(id));
+    expect((await neighbour.whoami(account.token)).status).toBe(401);
+    expect((await neighbour.whoami(fresh)).status).toBe(200);
+    expect((await neighbour.whoami(untouched.token)).status).toBe(200);
+    expect(JSON.parse((await identity.service.redis.get(sessionStateKey(account.id)))!)).toEqual({
+      version: 1,
+      revoked: [],
     });
   } finally {
     await neighbour.service.stop();
@@ -148,7 +149,7 @@ test('a bad setting stops the service with a message naming it', async () => {
     ['TOKEN_TTL_REMEMBER', '0d'],
     ['ADMIN_EMAIL', 'nao-e-email'],
     ['VERIFICATION_SECRET', 'curto'],
-    ['LOGIN_MAX_FAILURES_PER_IP', '0'],
+    ['LOGIN_MAX_FAILURES_PER_ADDRESS', '0'],
   ] as const) {
     await expect(startService(identityService, identity.replicaEnv({ [name]: value }))).rejects.toThrow(
       new RegExp(`Invalid configuration:\\n  ${name}: `),

@@ -7,6 +7,7 @@ import {
   deleteRedisKeys,
   dropSchemas,
   makeCpf,
+  serviceAuthorization,
   startTestService,
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
@@ -74,6 +75,9 @@ export async function startIdentity({ env = {} }: { env?: Record<string, string>
   async function request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
     const headers: Record<string, string> = { 'x-forwarded-for': options.ip ?? makeIp(), ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
+    // `/internal` paths are called as orders unless the headers say otherwise.
+    if (path.startsWith('/internal/') && !('authorization' in headers))
+      headers.authorization = await serviceAuthorization('orders', 'identity');
     const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
     return fetch(service.url + path, { method, headers, body });
@@ -218,12 +222,13 @@ export function tamper(token: string): string {
 }
 
 /**
- * Another service of the platform, as every service is built: it verifies tokens with identity's published
- * keys (over HTTP) and the session versions in the Redis they share, behind the platform's `requireUser`.
+ * Another service of the platform (it goes by catalog's name, one of the services identity answers), as every
+ * service is built: it verifies tokens with identity's published keys and the session states it caches in the
+ * Redis they share, asking identity on a miss, behind the platform's `requireUser`.
  */
-export async function startNeighbour(identity: Identity) {
+export async function startNeighbour(identity: Identity, identityUrl = identity.service.url) {
   const neighbour = defineService({
-    name: 'neighbour',
+    name: 'catalog',
     migrations: [],
     setup({ verifyToken }) {
       const router = new Router();
@@ -235,7 +240,7 @@ export async function startNeighbour(identity: Identity) {
   });
   const service = await startTestService(neighbour, {
     redisPrefix: identity.redisPrefix,
-    env: { JWKS_URL: `${identity.service.url}/.well-known/jwks.json` },
+    env: { IDENTITY_URL: identityUrl },
   });
   return {
     service,

@@ -112,7 +112,10 @@ test('a code of another address, an unknown address or a replaced code does not 
   const replaced = await verify(first.email, firstCode);
   expect(replaced.status).toBe(400);
   expect(await identity.userRow(first.id)).toMatchObject({ email_verified: false });
-  expect(await codesOf(first.id)).toHaveLength(1);
+  // The replaced code stays for the day's count of wrong codes, expired; the wrong try counts on the new one.
+  const [old, current] = await codesOf(first.id);
+  expect(old.expires_at.getTime()).toBeLessThanOrEqual(current.created_at.getTime());
+  expect(current.attempts).toBe(1);
 });
 
 test('bad codes are a 400 with the contract message', async () => {
@@ -218,4 +221,29 @@ test('resend input is checked like any other', async () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ message: 'Email inválido' });
   }
+});
+
+test('new codes do not bring new guesses without end: fifteen wrong codes a day, across resends, then 429', async () => {
+  const account = await identity.registered();
+  for (let round = 0; round < 3; round++) {
+    const code = await identity.lastCode(account.id);
+    for (let i = 0; i < 5; i++) expect((await verify(account.email, wrongCode(code))).status).toBe(400);
+    await endCooldown(account.email);
+    expect((await resend(account.email)).status).toBe(200);
+  }
+  // A fresh code, even the right one, is refused for the rest of the day.
+  const fresh = await identity.lastCode(account.id);
+  const refused = await verify(account.email, fresh);
+  expect(refused.status).toBe(429);
+  expect(await refused.json()).toEqual({ message: 'Muitas tentativas de código hoje. Tente novamente amanhã.' });
+  expect(await identity.userRow(account.id)).toMatchObject({ email_verified: false });
+  expect((await codesOf(account.id)).map((row) => row.attempts)).toEqual([5, 5, 5, 0]);
+
+  // A day later the account may try again.
+  await identity.service
+    .db('verification_codes')
+    .where({ user_id: account.id })
+    .whereNot({ attempts: 0 })
+    .update({ created_at: identity.service.db.raw("now() - interval '25 hours'") });
+  expect((await verify(account.email, fresh)).status).toBe(200);
 });

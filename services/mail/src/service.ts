@@ -17,12 +17,13 @@ export const mailService = defineService({
   name: 'mail',
   config: mailConfig,
   migrations: mailMigrations,
-  setup({ config, db, logger, metrics }) {
+  setup({ config, db, logger, metrics, serviceAuth }) {
     const sender = createSmtpSender({
       url: config.SMTP_URL,
       from: config.MAIL_FROM,
       connections: config.MAIL_SMTP_CONNECTIONS,
       timeoutMs: config.MAIL_SEND_TIMEOUT_MS,
+      linkHeaders: async () => ({ authorization: `Bearer ${await serviceAuth.token('courtesy')}` }),
     });
     const worker = startDeliveryWorker({
       db,

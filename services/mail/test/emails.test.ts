@@ -263,6 +263,59 @@ test('user.deleted removes the personal content of the user’s e-mails and keep
   ).toEqual(['Redefinição de senha', 'Seu código de verificação']);
 });
 
+test('user.deleted also empties invitations sent to the account’s address, and no stored row keeps the person', async () => {
+  const user = person('Heloísa Vasconcelos Prado');
+  const stranger = person('Luciana Ferreira Alves');
+  const code = await setup.harness.publish('user.verification-code-issued', {
+    ...user,
+    code: '555555',
+    expiresAt: inMinutes(15),
+  });
+  const invitation = (recipient: { name: string; email: string }) =>
+    setup.harness.publish('courtesy.invited', {
+      invitationId: randomUUID(),
+      jobId: randomUUID(),
+      linkId: randomUUID(),
+      code: 'CDPI12345ABC',
+      redeemUrl: `${PUBLIC_URL}/cortesia?code=CDPI12345ABC`,
+      ticketCount: 1,
+      overridePrice: null,
+      recipient,
+      event: { title: 'Congresso de Assuntos Regulatórios', date: inMinutes(60 * 24 * 30), location: 'São Paulo — SP' },
+      attachment: null,
+    });
+  // The administrator's file spelled the address in capitals: it is the same mailbox.
+  const invited = await invitation({ name: user.name, email: user.email.toUpperCase() });
+  const other = await invitation({ name: stranger.name, email: stranger.email });
+  await setup.harness.rowFor(code.id, 'verification-code');
+  const invitedRow = await setup.harness.rowFor(invited.id, 'courtesy-invitation');
+  const otherRow = await setup.harness.rowFor(other.id, 'courtesy-invitation');
+
+  const deleted = await setup.harness.publish('user.deleted', { userId: user.userId });
+  await waitFor(async () => (await setup.harness.mail.db('inbox').where({ event_id: deleted.id })).length === 1);
+
+  expect(await setup.harness.rows({ id: invitedRow.id })).toEqual([
+    {
+      ...invitedRow,
+      to: '',
+      subject: '',
+      html: '',
+      text: '',
+      attachments: [],
+      redacted_at: expect.any(Date),
+    },
+  ]);
+  expect(await setup.harness.rows({ id: otherRow.id })).toEqual([otherRow]);
+  const stored = JSON.stringify(await setup.harness.mail.db('email_queue')).toLowerCase();
+  expect(stored).not.toContain(user.email.toLowerCase());
+  expect(stored).not.toContain(user.name.toLowerCase());
+  expect(stored).not.toContain('heloísa');
+  expect(stored).toContain(stranger.email.toLowerCase());
+  expect(setup.harness.logs.lines).toContainEqual(
+    expect.objectContaining({ msg: 'personal content removed from e-mails', userId: user.userId, redacted: 2 }),
+  );
+});
+
 test('the queue itself never stores a second e-mail for the same event and template', async () => {
   const eventId = randomUUID();
   const request = {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
+import { brand } from '@ticketing/proto';
 import { waitFor, useMailAndCatcher } from './support.ts';
 
 const setup = useMailAndCatcher();
@@ -60,18 +61,53 @@ test('a card order e-mails the payment link; PIX and boleto orders send nothing'
   expect(receivedBy(pix.email)).toEqual([]);
 });
 
-test('a refund after a late payment tells the buyer why and how much', async () => {
-  const to = buyer();
-  await setup.harness.publish('order.refunded', {
+const refunded = (to: ReturnType<typeof buyer>, reason: 'late_payment' | 'refund' | 'chargeback') =>
+  setup.harness.publish('order.refunded', {
     orderId: randomUUID(),
     orderNumber: 'EF-004219',
     userId: randomUUID(),
+    eventId: randomUUID(),
+    reason,
     amount: '155.00',
     buyer: to,
     event,
   });
+
+test('a refund after a late payment tells the buyer why and how much', async () => {
+  const to = buyer();
+  const sent = await refunded(to, 'late_payment');
   const [message] = await waitFor(() => receivedBy(to.email).length === 1 && receivedBy(to.email));
   expect(message!.subject).toBe('Seu pagamento foi estornado');
   expect(message!.text).toContain('as vagas do evento já estavam esgotadas');
   expect(message!.text).toContain('R$\u00a0155,00');
+  expect((await setup.harness.rows({ dedupe_key: `${sent.id}:payment-refunded` })).map((row) => row.template)).toEqual([
+    'payment-refunded',
+  ]);
+});
+
+test('a refunded paid order tells the buyer the money went back and the ticket no longer admits', async () => {
+  const to = buyer();
+  const sent = await refunded(to, 'refund');
+  const [message] = await waitFor(() => receivedBy(to.email).length === 1 && receivedBy(to.email));
+  expect(message!.subject).toBe('Seu pedido foi reembolsado: Simpósio de Farmacovigilância');
+  expect(message!.text).toContain(
+    'O pedido EF-004219 (Simpósio de Farmacovigilância) foi reembolsado: o valor de R$\u00a0155,00 foi estornado para a mesma forma de pagamento.',
+  );
+  expect(message!.text).toContain('O ingresso deste pedido foi cancelado e não dá mais acesso ao evento.');
+  expect(message!.text).not.toContain('esgotadas');
+  expect(message!.html).toContain('Pedido reembolsado');
+  await setup.harness.rowFor(sent.id, 'order-refunded');
+});
+
+test('a disputed card payment tells the buyer the order and ticket are cancelled and whom to contact', async () => {
+  const to = buyer();
+  const sent = await refunded(to, 'chargeback');
+  const [message] = await waitFor(() => receivedBy(to.email).length === 1 && receivedBy(to.email));
+  expect(message!.subject).toBe('Pedido cancelado por contestação do pagamento: Simpósio de Farmacovigilância');
+  expect(message!.text).toContain(
+    'A operadora do cartão nos informou que o pagamento do pedido EF-004219 (Simpósio de Farmacovigilância), no valor de R$\u00a0155,00, foi contestado.',
+  );
+  expect(message!.text).toContain('o ingresso dele não dá mais acesso ao evento');
+  expect(message!.text).toContain(`Se você não reconhece essa contestação, fale com a gente: ${brand.supportEmail}`);
+  await setup.harness.rowFor(sent.id, 'order-chargeback');
 });

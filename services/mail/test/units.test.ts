@@ -34,6 +34,8 @@ describe('templates', () => {
       invoiceUrl: 'https://sandbox.example/i/abc',
     },
     'payment-refunded': { name: 'Ana Lima', orderNumber: 'EF-000123', eventTitle: 'Workshop', amount: '155.00' },
+    'order-refunded': { name: 'Ana Lima', orderNumber: 'EF-000123', eventTitle: 'Workshop', amount: '155.00' },
+    'order-chargeback': { name: 'Ana Lima', orderNumber: 'EF-000123', eventTitle: 'Workshop', amount: '155.00' },
     'courtesy-invitation': {
       name: 'Ana Lima',
       eventTitle: 'Workshop de Farmácia Clínica',

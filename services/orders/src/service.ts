@@ -8,28 +8,30 @@ import { ordersConsumers } from './consumers/index.ts';
 import { ordersMigrations } from './data/migrations.ts';
 import { expireOverdueOrders } from './domain/expire-orders.ts';
 import type { OrdersDeps } from './domain/order.ts';
+import { sendOwedRefunds } from './domain/owed-refunds.ts';
 import { orderRoutes } from './http/orders-routes.ts';
 
 /**
  * Orders: buying a ticket (spot held in the catalog, charge made in payments, a promotional code's use taken in
  * courtesy), the buyer's list, cancelling and re-checking, the transitions payments announce, the paid orders of
- * redeemed courtesies, expiry of unpaid orders, and the buyer's view of the ticket.
+ * redeemed courtesies, expiry of unpaid orders, the refunds late payments leave owed, the buyer's view of the ticket,
+ * and the erasure of deleted accounts.
  */
 export const ordersService = defineService({
   name: 'orders',
   config: ordersConfig,
   migrations: ordersMigrations,
-  setup({ config, db, redis, logger, outbox, verifyToken }) {
+  setup({ config, db, redis, logger, outbox, verifyToken, serviceAuth }) {
     const timeout = config.COLLABORATOR_TIMEOUT_MS;
     const deps: OrdersDeps = {
       db,
       redis,
       logger,
       outbox,
-      catalog: catalogClient(config.CATALOG_URL, timeout),
-      payments: paymentsClient(config.PAYMENTS_URL, timeout),
-      identity: identityClient(config.IDENTITY_URL, timeout),
-      courtesy: courtesyClient(config.COURTESY_URL, timeout),
+      catalog: catalogClient(config.CATALOG_URL, timeout, serviceAuth),
+      payments: paymentsClient(config.PAYMENTS_URL, timeout, serviceAuth),
+      identity: identityClient(config.IDENTITY_URL, timeout, serviceAuth),
+      courtesy: courtesyClient(config.COURTESY_URL, timeout, serviceAuth),
     };
     const router = new Router();
     router.use(orderRoutes(deps, verifyToken).routes());
@@ -39,6 +41,14 @@ export const ordersService = defineService({
       () => expireOverdueOrders(deps),
       logger,
     );
-    return { router, consumers: ordersConsumers(deps), close: () => expiry.close() };
+    const refunds = startPeriodicJob('owed-refunds', config.ORDER_REFUND_RETRY_MS, () => sendOwedRefunds(deps), logger);
+    return {
+      router,
+      consumers: ordersConsumers(deps, refunds),
+      close: async () => {
+        await expiry.close();
+        await refunds.close();
+      },
+    };
   },
 });

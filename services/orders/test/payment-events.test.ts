@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { expireOverdueOrders } from '../src/index.ts';
+import { serviceAuthorization } from '@ticketing/platform/testing';
+import { paymentsClient } from '../src/clients/payments.ts';
+import { expireOverdueOrders, sendOwedRefunds } from '../src/index.ts';
 import { bought, startOrders, waitFor, type Harness, json } from './support.ts';
 
 let h: Harness;
@@ -19,6 +21,21 @@ async function confirmed(orderId: string, paidAt = new Date().toISOString()) {
     paidAt,
   });
 }
+
+const refundedByProvider = async (orderId: string, reason: 'refund' | 'chargeback') =>
+  h.publish('payment.refunded', {
+    orderId,
+    paymentId: (await h.orderRow(orderId)).asaas_payment_id,
+    providerStatus: reason === 'refund' ? 'REFUNDED' : 'CHARGEBACK_REQUESTED',
+    reason,
+  });
+
+const paymentsDeps = () => ({
+  db: h.orders.db,
+  outbox: h.orders.outbox,
+  logger: h.orders.logger,
+  payments: paymentsClient(h.payments.url, 5000, h.orders.serviceAuth),
+});
 
 const statusOf = async (orderId: string) => (await h.orderRow(orderId)).status as string;
 const untilLogged = (msg: string, orderId: string, count = 1) =>
@@ -114,7 +131,10 @@ test('a late payment for an expired order with a spot free takes one again and i
   await expireOverdueOrders({ db: h.orders.db, outbox: h.orders.outbox, logger: h.orders.logger });
   expect(await statusOf(order.id)).toBe('expired');
   // The catalog releases the spot when it reads order.expired.
-  await fetch(`${h.catalog.url}/internal/events/${event.id}/holds/order:${order.id}`, { method: 'DELETE' });
+  await fetch(`${h.catalog.url}/internal/events/${event.id}/holds/order:${order.id}`, {
+    method: 'DELETE',
+    headers: { authorization: await serviceAuthorization('orders', 'catalog') },
+  });
   expect(await h.eventRow(event.id)).toMatchObject({ current_attendees: 0 });
 
   await confirmed(order.id);
@@ -129,34 +149,51 @@ test('a late payment for an expired order with a spot free takes one again and i
   expect(h.lines('order paid')).toContainEqual(expect.objectContaining({ orderId: order.id, late: true }));
 });
 
-test('a late payment with no spot left is refunded: refund asked, status refunded, order.refunded written', async () => {
+/** An order paid late after it was cancelled, when someone else has taken its only spot meanwhile. */
+async function paidLateWithNoSpot() {
   const event = await h.createEvent({ maxAttendees: 1 });
   const who = await h.buyer();
   const { order } = await bought(h, who, event.id);
   expect((await h.request('DELETE', `/api/orders/${order.id}/cancel`, { token: who.token })).status).toBe(200);
-  await fetch(`${h.catalog.url}/internal/events/${event.id}/holds/order:${order.id}`, { method: 'DELETE' });
+  await fetch(`${h.catalog.url}/internal/events/${event.id}/holds/order:${order.id}`, {
+    method: 'DELETE',
+    headers: { authorization: await serviceAuthorization('orders', 'catalog') },
+  });
   // Someone else takes the only spot.
   await bought(h, await h.buyer(), event.id);
+  return { event, who, order };
+}
+
+test('a late payment with no spot left is refunded: status refunded, refund asked after commit, order.refunded', async () => {
+  const { event, who, order } = await paidLateWithNoSpot();
 
   await confirmed(order.id);
-  await waitFor(async () => (await statusOf(order.id)) === 'refunded');
+  const [refunded] = await waitFor(async () => {
+    const found = await h.events('order.refunded', order.id);
+    return found.length > 0 && found;
+  });
+  expect(refunded).toEqual({
+    type: 'order.refunded',
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    userId: who.id,
+    eventId: event.id,
+    reason: 'late_payment',
+    amount: '155.00',
+    buyer: { name: who.name, email: who.email },
+    event: { title: event.title, date: event.date, location: event.location },
+  });
   expect(h.payments.callsFor(order.id, 'refund')).toHaveLength(1);
-  expect((await h.orderRow(order.id)).refunded_at).toBeInstanceOf(Date);
+  expect(await h.orderRow(order.id)).toMatchObject({
+    status: 'refunded',
+    refund_reason: 'late_payment',
+    refund_owed_since: null,
+    refunded_at: expect.any(Date),
+  });
   expect(await h.eventRow(event.id)).toMatchObject({ current_attendees: 1 });
-  expect(await h.events('order.refunded', order.id)).toEqual([
-    {
-      type: 'order.refunded',
-      orderId: order.id,
-      orderNumber: order.orderNumber,
-      userId: who.id,
-      amount: '155.00',
-      buyer: { name: who.name, email: who.email },
-      event: { title: event.title, date: event.date, location: event.location },
-    },
-  ]);
   expect(await h.events('order.paid', order.id)).toEqual([]);
   expect(h.lines('order refunded')).toContainEqual(
-    expect.objectContaining({ orderId: order.id, previousStatus: 'cancelled' }),
+    expect.objectContaining({ orderId: order.id, previousStatus: 'cancelled', reason: 'late_payment' }),
   );
 
   // Confirmed again: already refunded, nothing more.
@@ -164,6 +201,188 @@ test('a late payment with no spot left is refunded: refund asked, status refunde
   await untilLogged('payment confirmation ignored', order.id);
   expect(h.payments.callsFor(order.id, 'refund')).toHaveLength(1);
   expect(await h.events('order.refunded', order.id)).toHaveLength(1);
+});
+
+test('a late payment refund that payments cannot do yet stays owed and is asked again until it is done', async () => {
+  const { order } = await paidLateWithNoSpot();
+  h.payments.behaviour.refund = 'down';
+  try {
+    await confirmed(order.id);
+    // The event is handled (the order is refunded, the debt recorded), whatever payments says.
+    await waitFor(async () => (await statusOf(order.id)) === 'refunded');
+    await untilLogged('refund not done yet; retrying later', order.id);
+    expect(await h.orderRow(order.id)).toMatchObject({
+      refund_reason: 'late_payment',
+      refund_owed_since: expect.any(Date),
+    });
+    expect(await h.events('order.refunded', order.id)).toEqual([]);
+    expect(await sendOwedRefunds(paymentsDeps())).not.toContain(order.id);
+  } finally {
+    h.payments.behaviour.refund = 'ok';
+  }
+  expect(h.payments.callsFor(order.id, 'refund').length).toBeGreaterThanOrEqual(2);
+
+  await sendOwedRefunds(paymentsDeps());
+  await waitFor(async () => (await h.orderRow(order.id)).refund_owed_since === null);
+  expect(await h.events('order.refunded', order.id)).toEqual([
+    expect.objectContaining({ orderId: order.id, reason: 'late_payment' }),
+  ]);
+  // Another round finds nothing owed: no further call, no second event.
+  const calls = h.payments.callsFor(order.id, 'refund').length;
+  await sendOwedRefunds(paymentsDeps());
+  expect(h.payments.callsFor(order.id, 'refund')).toHaveLength(calls);
+  expect(await h.events('order.refunded', order.id)).toHaveLength(1);
+  expect(h.lines('event dead-lettered')).toEqual([]);
+});
+
+test('payments giving an owed late payment back on its own settles it: one order.refunded, no more calls', async () => {
+  const { order } = await paidLateWithNoSpot();
+  h.payments.behaviour.refund = 'down';
+  try {
+    await confirmed(order.id);
+    await untilLogged('refund not done yet; retrying later', order.id);
+    await refundedByProvider(order.id, 'refund');
+    await waitFor(async () => (await h.orderRow(order.id)).refund_owed_since === null);
+  } finally {
+    h.payments.behaviour.refund = 'ok';
+  }
+  const calls = h.payments.callsFor(order.id, 'refund').length;
+  await sendOwedRefunds(paymentsDeps());
+  expect(h.payments.callsFor(order.id, 'refund')).toHaveLength(calls);
+  expect(await h.events('order.refunded', order.id)).toEqual([
+    expect.objectContaining({ orderId: order.id, reason: 'late_payment' }),
+  ]);
+  expect(h.lines('owed refund settled')).toContainEqual(expect.objectContaining({ orderId: order.id }));
+});
+
+test.each(['refund', 'chargeback'] as const)(
+  'payment.refunded (%s) turns a paid order refunded with order.refunded; repeats and later payments change nothing',
+  async (reason) => {
+    const event = await h.createEvent({ maxAttendees: 3 });
+    const who = await h.buyer();
+    const { order } = await bought(h, who, event.id);
+    await confirmed(order.id);
+    await waitFor(async () => (await statusOf(order.id)) === 'paid');
+
+    await refundedByProvider(order.id, reason);
+    await waitFor(async () => (await statusOf(order.id)) === 'refunded');
+    expect(await h.orderRow(order.id)).toMatchObject({
+      refund_reason: reason,
+      refund_owed_since: null,
+      refunded_at: expect.any(Date),
+      paid_at: expect.any(Date),
+      amount: '155.00',
+    });
+    expect(await h.events('order.refunded', order.id)).toEqual([
+      {
+        type: 'order.refunded',
+        orderId: order.id,
+        orderNumber: order.orderNumber,
+        userId: who.id,
+        eventId: event.id,
+        reason,
+        amount: '155.00',
+        buyer: { name: who.name, email: who.email },
+        event: { title: event.title, date: event.date, location: event.location },
+      },
+    ]);
+    expect(h.lines('order refunded')).toContainEqual(
+      expect.objectContaining({ orderId: order.id, previousStatus: 'paid', reason }),
+    );
+
+    // Delivered again, the other reason, a confirmation and a failure: all already settled.
+    await refundedByProvider(order.id, reason);
+    await refundedByProvider(order.id, reason === 'refund' ? 'chargeback' : 'refund');
+    await confirmed(order.id);
+    await h.publish('payment.failed', { orderId: order.id, paymentId: order.asaasPaymentId!, providerStatus: 'X' });
+    await untilLogged('payment refund ignored', order.id, 2);
+    await untilLogged('payment confirmation ignored', order.id);
+    await untilLogged('payment failure ignored', order.id);
+    expect(await h.orderRow(order.id)).toMatchObject({ status: 'refunded', refund_reason: reason });
+    expect(await h.events('order.refunded', order.id)).toHaveLength(1);
+    expect(h.payments.callsFor(order.id, 'refund')).toEqual([]);
+  },
+);
+
+test('payment.refunded on a pending order cancels it; a confirmation of that charge arriving later never pays it', async () => {
+  const event = await h.createEvent({ maxAttendees: 3 });
+  const who = await h.buyer();
+  const { order } = await bought(h, who, event.id);
+
+  await refundedByProvider(order.id, 'chargeback');
+  await waitFor(async () => (await statusOf(order.id)) === 'cancelled');
+  expect(await h.orderRow(order.id)).toMatchObject({ refund_reason: 'chargeback', cancelled_at: expect.any(Date) });
+  expect(await h.events('order.cancelled', order.id)).toEqual([
+    { type: 'order.cancelled', orderId: order.id, userId: who.id, eventId: event.id, paymentId: order.asaasPaymentId },
+  ]);
+  expect(h.lines('order cancelled')).toContainEqual(
+    expect.objectContaining({ orderId: order.id, reason: 'payment_refunded' }),
+  );
+
+  await confirmed(order.id);
+  await untilLogged('payment confirmation ignored', order.id);
+  expect(await statusOf(order.id)).toBe('cancelled');
+  expect(await h.events('order.paid', order.id)).toEqual([]);
+  expect(await h.events('order.refunded', order.id)).toEqual([]);
+  expect((await h.holds(event.id)).map((hold) => hold.id)).not.toContain(`order:${order.id}:late`);
+  expect(h.payments.callsFor(order.id, 'refund')).toEqual([]);
+});
+
+test('payment.refunded on an expired order is kept, so its late confirmation neither takes a spot nor pays it', async () => {
+  const event = await h.createEvent({ maxAttendees: 3 });
+  const { order } = await bought(h, await h.buyer(), event.id);
+  await h.orders
+    .db('orders')
+    .where({ id: order.id })
+    .update({ expires_at: new Date(Date.now() - 1000) });
+  await expireOverdueOrders({ db: h.orders.db, outbox: h.orders.outbox, logger: h.orders.logger });
+
+  await refundedByProvider(order.id, 'refund');
+  await waitFor(async () => (await h.orderRow(order.id)).refund_reason === 'refund');
+  expect(await statusOf(order.id)).toBe('expired');
+  expect(h.lines('payment refund recorded')).toContainEqual(expect.objectContaining({ orderId: order.id }));
+
+  await confirmed(order.id);
+  await untilLogged('payment confirmation ignored', order.id);
+  expect(await statusOf(order.id)).toBe('expired');
+  expect((await h.holds(event.id)).map((hold) => hold.id)).toEqual([`order:${order.id}`]);
+  expect(await h.events('order.paid', order.id)).toEqual([]);
+  expect(await h.events('order.refunded', order.id)).toEqual([]);
+});
+
+test('payment.refunded for another charge of the order is ignored', async () => {
+  const { order } = await bought(h, await h.buyer(), (await h.createEvent()).id);
+  await confirmed(order.id);
+  await waitFor(async () => (await statusOf(order.id)) === 'paid');
+  await h.publish('payment.refunded', {
+    orderId: order.id,
+    paymentId: 'pay_outro',
+    providerStatus: 'REFUNDED',
+    reason: 'refund',
+  });
+  await untilLogged('payment refund ignored', order.id);
+  expect(await h.orderRow(order.id)).toMatchObject({ status: 'paid', refund_reason: null });
+  expect(h.lines('payment refund ignored')).toContainEqual(
+    expect.objectContaining({ orderId: order.id, otherCharge: true }),
+  );
+});
+
+test('payment.refunded and payment.confirmed out of order, each twice, end with one outcome and no ticket to issue', async () => {
+  const event = await h.createEvent({ maxAttendees: 3 });
+  const { order } = await bought(h, await h.buyer(), event.id);
+  // The refund overtakes the confirmation of the same charge, and each comes twice.
+  await refundedByProvider(order.id, 'refund');
+  await refundedByProvider(order.id, 'refund');
+  await untilLogged('payment refund ignored', order.id);
+  await confirmed(order.id);
+  await confirmed(order.id);
+  await untilLogged('payment confirmation ignored', order.id, 2);
+
+  expect(await h.orderRow(order.id)).toMatchObject({ status: 'cancelled', refund_reason: 'refund' });
+  expect(await h.events('order.cancelled', order.id)).toHaveLength(1);
+  expect(await h.events('order.paid', order.id)).toEqual([]);
+  expect(await h.events('order.refunded', order.id)).toEqual([]);
+  expect(h.payments.callsFor(order.id, 'refund')).toEqual([]);
 });
 
 test("ticket events fill in the buyer's view: the QR code, then used at the door, then reset", async () => {

@@ -107,7 +107,7 @@ export async function startPaymentsStandIn() {
   const charges = new Map<string, { request: ChargeRequest; view: ChargeView }>();
   const calls: PaymentsCall[] = [];
   const paid = new Set<string>();
-  const behaviour = { charge: 'ok' as ChargeBehaviour, check: 'ok' as 'ok' | 'down' };
+  const behaviour = { charge: 'ok' as ChargeBehaviour, check: 'ok' as 'ok' | 'down', refund: 'ok' as 'ok' | 'down' };
   const router = new Router({ prefix: '/internal/charges/:orderId' });
 
   router.put('/', async (ctx) => {
@@ -169,6 +169,11 @@ export async function startPaymentsStandIn() {
   router.post('/refund', (ctx) => {
     const orderId = ctx.params.orderId!;
     calls.push({ action: 'refund', orderId });
+    if (behaviour.refund === 'down') {
+      ctx.status = 502;
+      ctx.body = { message: paymentsMessages.providerUnavailable };
+      return;
+    }
     const charge = charges.get(orderId);
     ctx.status = charge ? 200 : 404;
     ctx.body = charge
@@ -331,14 +336,19 @@ export type Harness = Awaited<ReturnType<typeof startOrders>>;
 /**
  * The orders service in-process against real PostgreSQL and Redis, with the real catalog, stand-ins for identity,
  * payments and courtesy, and a producer on its bus; functions that drive it and read its store, outbox and logs.
+ * The catalog hears orders' events only with `catalogOnBus` (otherwise a test releases spots itself).
  */
-export async function startOrders({ env = {} }: { env?: Record<string, string> } = {}) {
+export async function startOrders({
+  env = {},
+  catalogOnBus = false,
+}: { env?: Record<string, string>; catalogOnBus?: boolean } = {}) {
   const issuer = await createTestIssuer();
   const logs = captureLogs();
   const busSchema = uniqueName('bus');
   const catalog = await startTestService(catalogService, {
     verifyToken: issuer.verifyToken,
     env: { DB_POOL_MAX: '10' },
+    ...(catalogOnBus ? { busSchema } : {}),
   });
   const identity = await startIdentityStandIn();
   const payments = await startPaymentsStandIn();
@@ -421,6 +431,7 @@ export async function startOrders({ env = {} }: { env?: Record<string, string> }
 
   return {
     orders,
+    busSchema,
     catalog,
     identity,
     payments,
@@ -440,10 +451,14 @@ export async function startOrders({ env = {} }: { env?: Record<string, string> }
     lines: (msg: string) => logs.lines.filter((line) => line.msg === msg),
     /** Publishes an event the way its producer does (outbox, relay, bus); resolves with its envelope id. */
     publish<T extends EventType>(type: T, payload: EventPayload<T>): Promise<{ id: string }> {
+      const { orderId, userId } = payload as { orderId?: string; userId?: string };
       return source.db.transaction((trx: Knex.Transaction) =>
-        source.outbox.add(trx, type, (payload as { orderId?: string }).orderId ?? type, payload as never),
+        source.outbox.add(trx, type, orderId ?? userId ?? type, payload as never),
       );
     },
+    /** Waits until a service has handled an event (its inbox row is committed); orders unless another is named. */
+    handled: (event: { id: string }, by: { db: Knex } = orders) =>
+      waitFor(async () => (await by.db('inbox').where({ event_id: event.id })).length === 1),
     /** Another replica of orders on the same schema and bus (closed by the caller, which keeps the schema). */
     replica: (extra: Record<string, string>) =>
       startTestService(ordersService, {
@@ -477,4 +492,27 @@ export async function bought(harness: Harness, who: Buyer, eventId: string, paym
   const response = await harness.buy(who, { eventId, paymentMethod });
   if (response.status !== 201) throw new Error(`purchase failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as Bought;
+}
+
+/**
+ * Every place in a schema where one of `values` is stored: each text, character or JSON column of each table is read
+ * as text and searched, case-insensitively. Answers `table.column: value` for each hit.
+ */
+export async function storedAnywhere(db: Knex, schema: string, values: string[]): Promise<string[]> {
+  const columns = (await db('information_schema.columns')
+    .where({ table_schema: schema })
+    .whereIn('data_type', ['text', 'character varying', 'character', 'json', 'jsonb'])
+    .select('table_name', 'column_name')) as { table_name: string; column_name: string }[];
+  expect(columns.length).toBeGreaterThan(0);
+  const hits: string[] = [];
+  for (const { table_name: table, column_name: column } of columns) {
+    for (const value of values) {
+      const { rows } = await db.raw(
+        'select exists(select 1 from ??.?? where position(lower(?) in lower(??::text)) > 0) as hit',
+        [schema, table, value, column],
+      );
+      if (rows[0].hit) hits.push(`${schema}.${table}.${column}: ${value}`);
+    }
+  }
+  return hits;
 }

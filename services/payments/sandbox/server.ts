@@ -1,8 +1,8 @@
 /**
  * A local stand-in for the Asaas API v3: the subset the payments service uses, kept in memory, with the same
  * shapes, errors and webhooks (header `asaas-access-token`, retried with the provider's growing gaps until a
- * 200). Tests drive it directly (`confirm`, `overdue`, `faults`); people drive it through its HTML pages or
- * `POST /v3/sandbox/payment/:id/confirm`, as on Asaas's own sandbox.
+ * 200). Tests drive it directly (`confirm`, `overdue`, `chargeback`, `faults`, `release`); people drive it through
+ * its HTML pages or `POST /v3/sandbox/payment/:id/confirm|overdue|chargeback`, as on Asaas's own sandbox.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -68,6 +68,8 @@ export interface ApiFault {
   status?: number;
   /** Do the work, then never answer (the caller times out). */
   timeout?: boolean;
+  /** Wait until released (`release()` or `POST /v3/sandbox/release`), then do the work and answer. */
+  hold?: boolean;
 }
 
 export interface SandboxFaults {
@@ -87,7 +89,7 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   body: unknown;
-  fault?: number | 'timeout';
+  fault?: number | 'timeout' | 'held';
 }
 
 export interface DeliveryRecord {
@@ -131,9 +133,15 @@ export interface Sandbox {
   customers: Map<string, SandboxCustomer>;
   payments: Map<string, SandboxPayment>;
   readonly pendingWebhooks: number;
+  /** API calls waiting for `release()` (faults with `hold`). */
+  readonly heldCalls: number;
+  /** Lets every held API call go on. */
+  release(): void;
   /** Marks the payment paid (CONFIRMED for cards, RECEIVED otherwise) and sends the webhook. */
   confirm(paymentId: string): SandboxPayment;
   overdue(paymentId: string): SandboxPayment;
+  /** The card holder disputes a paid payment: CHARGEBACK_REQUESTED and its webhook. */
+  chargeback(paymentId: string): SandboxPayment;
   close(): Promise<void>;
 }
 
@@ -224,6 +232,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const closing = new AbortController();
   const sockets = new Set<Socket>();
   let held: Notification[] = [];
+  let heldCalls: (() => void)[] = [];
   let pending = 0;
   let sequence = 0;
   let publicUrl = options.publicUrl ?? '';
@@ -337,6 +346,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     target.status = 'OVERDUE';
     emit('PAYMENT_OVERDUE', target);
     return target;
+  }
+
+  function chargeback(id: string): SandboxPayment {
+    const target = payment(id);
+    if (target.deleted || !PAID.has(target.status)) {
+      throw invalid('invalid_action', 'Somente cobranças recebidas ou confirmadas podem ter chargeback.');
+    }
+    target.status = 'CHARGEBACK_REQUESTED';
+    emit('PAYMENT_CHARGEBACK_REQUESTED', target);
+    return target;
+  }
+
+  function release(): void {
+    const waiting = heldCalls;
+    heldCalls = [];
+    for (const go of waiting) go();
   }
 
   function createCustomer(body: Record<string, unknown>): SandboxCustomer {
@@ -532,6 +557,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ],
     ['POST', /^\/sandbox\/payment\/([^/]+)\/confirm$/, ([id]) => confirm(id!)],
     ['POST', /^\/sandbox\/payment\/([^/]+)\/overdue$/, ([id]) => overdue(id!)],
+    ['POST', /^\/sandbox\/payment\/([^/]+)\/chargeback$/, ([id]) => chargeback(id!)],
+    [
+      'POST',
+      /^\/sandbox\/release$/,
+      () => {
+        const released = heldCalls.length;
+        release();
+        return { released };
+      },
+    ],
     ['GET', /^\/sandbox\/faults$/, () => faults],
     [
       'POST',
@@ -593,6 +628,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (fault?.status) {
       recorded.fault = fault.status;
       return send(res, fault.status, { errors: [{ code: 'fault', description: 'Falha simulada pelo sandbox.' }] });
+    }
+    if (fault?.hold) {
+      recorded.fault = 'held';
+      await new Promise<void>((resolve) => heldCalls.push(resolve));
+      if (closing.signal.aborted) return;
     }
     const route = routes.find(([verb, pattern]) => verb === method && pattern.test(path));
     if (!route) return sendError(res, notFound());
@@ -669,10 +709,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get pendingWebhooks() {
       return pending + held.length;
     },
+    get heldCalls() {
+      return heldCalls.length;
+    },
+    release,
     confirm,
     overdue,
+    chargeback,
     async close() {
       closing.abort();
+      release();
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     },

@@ -20,6 +20,8 @@ export const paymentsConfig = {
   ASAAS_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   ASAAS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   ASAAS_RETRY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(300),
+  /** How often charges whose order was cancelled are looked for (each request also wakes the job at once). */
+  CHARGE_DELETION_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
 };
 
 export type PaymentsConfig = z.infer<z.ZodObject<typeof paymentsConfig>>;

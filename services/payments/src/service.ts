@@ -1,19 +1,22 @@
 import { Router } from '@koa/router';
-import { defineService } from '@ticketing/platform';
+import { defineService, startPeriodicJob } from '@ticketing/platform';
 import { createAsaas } from './asaas/adapter.ts';
 import { DEVELOPMENT_API_KEY, DEVELOPMENT_WEBHOOK_TOKEN, isLocal, paymentsConfig } from './config.ts';
 import { paymentsConsumers } from './consumers/index.ts';
 import { paymentsMigrations } from './data/migrations.ts';
+import { deletionRound } from './domain/cancellation.ts';
 import type { PaymentsDeps } from './domain/charge.ts';
 import { internalRoutes } from './http/internal-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
+import { createPaymentsMetrics } from './metrics.ts';
 
 /** Provider charges (Asaas), its webhooks and the reconciliation of what it says with the orders. */
 export const paymentsService = defineService({
   name: 'payments',
   config: paymentsConfig,
   migrations: paymentsMigrations,
-  setup({ config, db, outbox, logger }) {
+  secrets: ['ASAAS_API_KEY', 'ASAAS_WEBHOOK_TOKEN'],
+  setup({ config, db, outbox, logger, metrics, serviceAuth }) {
     if (!isLocal(config.ASAAS_BASE_URL)) {
       if (config.ASAAS_API_KEY === DEVELOPMENT_API_KEY) logger.warn('ASAAS_API_KEY is the development default');
       if (config.ASAAS_WEBHOOK_TOKEN === DEVELOPMENT_WEBHOOK_TOKEN) {
@@ -28,11 +31,17 @@ export const paymentsService = defineService({
       retryDelayMs: config.ASAAS_RETRY_DELAY_MS,
       logger,
     });
-    const deps: PaymentsDeps = { db, outbox, logger, asaas };
+    const deps: PaymentsDeps = { db, outbox, logger, metrics: createPaymentsMetrics(metrics.registry), asaas };
+    const deletions = startPeriodicJob(
+      'charge-deletions',
+      config.CHARGE_DELETION_SWEEP_MS,
+      deletionRound(deps),
+      logger,
+    );
     const router = new Router();
-    for (const routes of [internalRoutes(deps), webhookRoutes(deps, config.ASAAS_WEBHOOK_TOKEN)]) {
+    for (const routes of [internalRoutes(deps, serviceAuth), webhookRoutes(deps, config.ASAAS_WEBHOOK_TOKEN)]) {
       router.use(routes.routes());
     }
-    return { router, consumers: paymentsConsumers(deps) };
+    return { router, consumers: paymentsConsumers(deps, deletions), close: () => deletions.close() };
   },
 });

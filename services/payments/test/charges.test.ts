@@ -6,7 +6,7 @@ import { chargeRequest, startPayments, waitFor, type Harness } from './support.t
 let payments: Harness;
 
 beforeAll(async () => {
-  payments = await startPayments();
+  payments = await startPayments({ ASAAS_TIMEOUT_MS: '5000' }); // a held provider call is released well within it
 });
 afterAll(() => payments.stop());
 
@@ -77,6 +77,47 @@ test('concurrent PUTs for one order make one provider payment and one row', asyn
     ),
   ).toHaveLength(1);
   expect(await payments.service.db('charges').where({ order_id: orderId })).toHaveLength(1);
+});
+
+test('the provider is called with no transaction open: the reserved charge is committed and unlocked meanwhile', async () => {
+  const orderId = randomUUID();
+  payments.sandbox.faults.api.push({ match: 'POST /payments', hold: true });
+  const answer = payments.putCharge(orderId);
+  await waitFor(() => payments.sandbox.heldCalls === 1);
+
+  const db = payments.service.db;
+  expect(await db('charges').where({ order_id: orderId }).first()).toMatchObject({
+    payment_id: null,
+    status: 'pending',
+    value: '155.00',
+    method: 'pix',
+  });
+  // NOWAIT fails at once if any transaction holds the row.
+  await db.transaction((trx) =>
+    trx.raw('select order_id from charges where order_id = ? for update nowait', [orderId]),
+  );
+  // A repeated call waits for the one talking to the provider instead of creating a second payment.
+  const repeated = payments.putCharge(orderId);
+  expect(await payments.chargeRow(orderId)).toMatchObject({ payment_id: null });
+
+  payments.sandbox.release();
+  const [first, second] = await Promise.all([answer, repeated]);
+  expect([first.status, second.status]).toEqual([200, 200]);
+  const view = (await first.json()) as ChargeView;
+  expect(await second.json()).toEqual(view);
+  expect(await payments.chargeRow(orderId)).toMatchObject({
+    payment_id: view.paymentId,
+    provider_status: 'PENDING',
+    creation_id: null,
+  });
+  expect(
+    payments.sandbox.requests.filter(
+      (call) =>
+        call.method === 'POST' &&
+        call.path === '/payments' &&
+        (call.body as { externalReference: string }).externalReference === orderId,
+    ),
+  ).toHaveLength(1);
 });
 
 test('boleto answers the slip URL (line kept); card answers the invoice URL', async () => {
@@ -178,7 +219,7 @@ test('check and refund of an unknown order are 404', async () => {
   }
 });
 
-test('refund gives a paid charge back once; the provider notification of it is recorded, not announced', async () => {
+test('refund gives a paid charge back once and publishes payment.refunded once, whatever the notification does', async () => {
   const { orderId, view } = await createdCharge();
   const early = await refund(orderId);
   expect(early.status).toBe(409);
@@ -204,6 +245,16 @@ test('refund gives a paid charge back once; the provider notification of it is r
     refund_requested_at: expect.any(Date),
     refunded_at: expect.any(Date),
   });
-  expect((await payments.events(orderId)).map((event) => event.type)).toEqual(['payment.confirmed']);
+  expect(await payments.events(orderId)).toEqual([
+    expect.objectContaining({ type: 'payment.confirmed' }),
+    {
+      type: 'payment.refunded',
+      key: orderId,
+      payload: { orderId, paymentId: view.paymentId, providerStatus: 'REFUNDED', reason: 'refund' },
+    },
+  ]);
   expect(payments.logLines('charge refunded')).toContainEqual(expect.objectContaining({ orderId }));
+  expect(payments.logLines('refund made at the provider without a request from the platform')).not.toContainEqual(
+    expect.objectContaining({ orderId }),
+  );
 });

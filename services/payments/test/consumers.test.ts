@@ -5,7 +5,7 @@ import { chargeRequest, startPayments, waitFor, type Harness } from './support.t
 let payments: Harness;
 
 beforeAll(async () => {
-  payments = await startPayments();
+  payments = await startPayments({ CHARGE_DELETION_SWEEP_MS: '200' });
 });
 afterAll(() => payments.stop());
 
@@ -27,18 +27,26 @@ test('order.cancelled deletes the pending charge at the provider once; its PAYME
   const payload = { orderId, userId, eventId: randomUUID(), paymentId };
   const event = await payments.publish('order.cancelled', payload);
   await handled(event.id);
+  expect(payments.logLines('charge deletion requested')).toContainEqual(
+    expect.objectContaining({ orderId, reason: 'order.cancelled' }),
+  );
 
+  await waitFor(async () => (await payments.chargeRow(orderId))?.status === 'cancelled');
   expect(payments.calls('DELETE', `/payments/${paymentId}`)).toHaveLength(1);
   expect(payments.sandbox.payments.get(paymentId)).toMatchObject({ deleted: true });
-  expect(await payments.chargeRow(orderId)).toMatchObject({ status: 'cancelled', provider_status: 'DELETED' });
-  expect(payments.logLines('charge deleted')).toContainEqual(
-    expect.objectContaining({ orderId, paymentId, reason: 'order.cancelled' }),
-  );
+  expect(await payments.chargeRow(orderId)).toMatchObject({
+    status: 'cancelled',
+    provider_status: 'DELETED',
+    delete_requested_at: expect.any(Date),
+  });
+  await waitFor(() => payments.logLines('charge deleted').some((line) => line.orderId === orderId));
 
   await payments.webhooksSettled();
   await waitFor(async () => (await payments.webhookRows(paymentId)).some((row) => row.event === 'PAYMENT_DELETED'));
+  // Whether it comes before or after the deletion is recorded, the provider's PAYMENT_DELETED announces nothing.
   const rows = await payments.webhookRows(paymentId);
-  expect(rows.find((row) => row.event === 'PAYMENT_DELETED')).toMatchObject({ outcome: 'stale' });
+  expect(rows.find((row) => row.event === 'PAYMENT_DELETED')!.outcome).toMatch(/^(stale|applied)$/);
+  expect(await payments.chargeRow(orderId)).toMatchObject({ status: 'cancelled' });
   expect(await payments.events(orderId)).toEqual([]);
 
   // The order expiring later (another event for the same order) changes nothing at the provider.
@@ -72,6 +80,7 @@ test('a charge paid just before the cancellation arrives is not deleted: the pay
     payments.sandbox.confirm(paymentId);
     const event = await payments.publish('order.cancelled', { orderId, userId, eventId: randomUUID(), paymentId });
     await handled(event.id);
+    await waitFor(async () => (await payments.chargeRow(orderId))?.status === 'paid');
   } finally {
     payments.sandbox.webhook.url = url;
   }
@@ -82,6 +91,23 @@ test('a charge paid just before the cancellation arrives is not deleted: the pay
     expect.objectContaining({ type: 'payment.confirmed', payload: expect.objectContaining({ orderId, paymentId }) }),
   ]);
   expect(payments.logLines('charge not deleted')).toContainEqual(expect.objectContaining({ orderId }));
+});
+
+test('the provider down while deleting: the deletion is tried again in a later round, with no transaction open', async () => {
+  const { orderId, paymentId, userId } = await createdCharge();
+  const deletion = { match: `DELETE /payments/${paymentId}`, status: 503 };
+  payments.sandbox.faults.api.push(deletion, deletion, deletion);
+  const event = await payments.publish('order.cancelled', { orderId, userId, eventId: randomUUID(), paymentId });
+  await handled(event.id);
+
+  await waitFor(async () => (await payments.chargeRow(orderId))?.status === 'cancelled');
+  const attempts = payments.calls('DELETE', `/payments/${paymentId}`);
+  expect(attempts.map((call) => call.fault)).toEqual([503, 503, 503, undefined]);
+  expect(payments.logLines('charge deletion failed; it is tried again later')).toContainEqual(
+    expect.objectContaining({ orderId, paymentId }),
+  );
+  expect(payments.sandbox.payments.get(paymentId)).toMatchObject({ deleted: true });
+  expect(await payments.events(orderId)).toEqual([]);
 });
 
 test('a cancellation for an order without a charge is handled and logged', async () => {

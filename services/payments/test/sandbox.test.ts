@@ -323,6 +323,28 @@ test('delete only a pending/overdue payment; refund only a paid one', async () =
   ]);
 });
 
+test('GET answers the stored payment; a chargeback only of a paid payment, through the control endpoint', async () => {
+  const pending = await newPayment({ billingType: 'CREDIT_CARD', value: 155 });
+  expect((await api('POST', `/sandbox/payment/${pending.id}/chargeback`)).status).toBe(400);
+  sandbox.confirm(pending.id);
+  const charged = await api('POST', `/sandbox/payment/${pending.id}/chargeback`);
+  expect(charged.status).toBe(200);
+  expect(await (await api('GET', `/payments/${pending.id}`)).json()).toMatchObject({
+    id: pending.id,
+    status: 'CHARGEBACK_REQUESTED',
+    value: 155,
+    externalReference: pending.externalReference,
+    deleted: false,
+  });
+  await settled();
+  const sent = sandbox.notifications.filter((n) => n.payment.id === pending.id);
+  expect(sent.map((n) => [n.event, n.payment.status])).toEqual([
+    ['PAYMENT_CREATED', 'PENDING'],
+    ['PAYMENT_CONFIRMED', 'CONFIRMED'],
+    ['PAYMENT_CHARGEBACK_REQUESTED', 'CHARGEBACK_REQUESTED'],
+  ]);
+});
+
 test('a deleted boleto paid at the bank comes back and is received; a deleted PIX charge cannot be paid', async () => {
   const boleto = await newPayment({ billingType: 'BOLETO' });
   await api('DELETE', `/payments/${boleto.id}`);
@@ -412,4 +434,21 @@ test('the invoice page has a "Pagar" button that confirms the payment and sends 
   const after = await (await fetch(payment.invoiceUrl)).text();
   expect(after).not.toContain('Pagar</button>');
   expect(after).toContain('Pagamento confirmado');
+});
+
+test('a held API call does its work and answers only once released', async () => {
+  const payment = await newPayment();
+  sandbox.faults.api.push({ match: `GET /payments/${payment.id}`, hold: true });
+  let answered = false;
+  const read = api('GET', `/payments/${payment.id}`).then((response) => {
+    answered = true;
+    return response;
+  });
+  await waitFor(() => sandbox.heldCalls === 1);
+  expect(answered).toBe(false);
+  const released = await api('POST', '/sandbox/release');
+  expect(await released.json()).toEqual({ released: 1 });
+  expect((await read).status).toBe(200);
+  expect(sandbox.heldCalls).toBe(0);
+  expect(sandbox.requests.filter((call) => call.fault === 'held')).toHaveLength(1);
 });

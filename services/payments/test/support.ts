@@ -4,6 +4,7 @@ import {
   captureLogs,
   dropSchemas,
   makeCpf,
+  serviceAuthorization,
   startTestService,
   uniqueName,
   waitFor,
@@ -54,6 +55,7 @@ export interface Harness {
   request(
     method: string,
     path: string,
+    /** `/internal` paths are called as orders unless the headers say otherwise. */
     options?: { body?: unknown; headers?: Record<string, string> },
   ): Promise<Response>;
   putCharge(orderId: string, request?: ChargeRequest): Promise<Response>;
@@ -69,6 +71,8 @@ export interface Harness {
   /** Waits until the sandbox has no webhook left to deliver. */
   webhooksSettled(): Promise<void>;
   logLines(message: string): Record<string, unknown>[];
+  /** A counter's value for the labels given (0 when never counted). */
+  metric(name: string, labels?: Record<string, string>): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -102,8 +106,10 @@ export async function startPayments(
   const webhookUrl = `${service.url}/api/payments/webhook`;
   sandbox.webhook.url = webhookUrl;
 
-  const request: Harness['request'] = (method, path, options = {}) => {
+  const request: Harness['request'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
+    if (path.startsWith('/internal/') && !('authorization' in headers))
+      headers.authorization = await serviceAuthorization('orders', 'payments');
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     return fetch(service.url + path, {
       method,
@@ -143,6 +149,13 @@ export async function startPayments(
       await waitFor(() => sandbox.pendingWebhooks === 0);
     },
     logLines: (message) => logs.lines.filter((line) => line.msg === message),
+    async metric(name, labels = {}) {
+      const metric = await service.metrics.registry.getSingleMetric(name)?.get();
+      const value = metric?.values.find((entry) =>
+        Object.entries(labels).every(([key, expected]) => entry.labels[key] === expected),
+      );
+      return value?.value ?? 0;
+    },
     async stop() {
       await sandbox.close();
       await service.stop();

@@ -157,7 +157,7 @@ test('confirmed, then a late OVERDUE or DELETED: no payment.failed, the charge s
   expect(payments.logLines('stale provider update ignored').filter((line) => line.orderId === orderId)).toHaveLength(3);
 });
 
-test('a pending charge deleted or refused at the provider publishes payment.failed once', async () => {
+test('a pending charge deleted at the provider publishes payment.failed once; a refusal the provider does not show changes nothing', async () => {
   const deleted = await createdCharge();
   const response = await fetch(`${payments.sandbox.apiUrl}/payments/${deleted.paymentId}`, {
     method: 'DELETE',
@@ -174,18 +174,244 @@ test('a pending charge deleted or refused at the provider publishes payment.fail
   ]);
   expect(await payments.chargeRow(deleted.orderId)).toMatchObject({ status: 'failed', provider_status: 'DELETED' });
 
+  // The card can still be paid on the invoice page while the provider shows the payment pending.
   const refused = await createdCharge('credit_card');
   const body = notification('PAYMENT_REPROVED_BY_RISK_ANALYSIS', { id: refused.paymentId, status: 'PENDING' });
   for (let i = 0; i < 2; i++) {
     const answer = await payments.notify(body);
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toEqual({ received: true, outcome: i === 0 ? 'applied' : 'duplicate' });
+    expect(await answer.json()).toEqual({ received: true, outcome: i === 0 ? 'unchanged' : 'duplicate' });
   }
-  expect(await payments.events(refused.orderId)).toEqual([
+  expect(await payments.events(refused.orderId)).toEqual([]);
+  expect(await payments.chargeRow(refused.orderId)).toMatchObject({ status: 'pending', provider_status: 'PENDING' });
+});
+
+test('a forged PAYMENT_RECEIVED of R$ 0,01 confirms nothing; the real payment, read from the provider, does', async () => {
+  const { orderId, paymentId } = await createdCharge();
+  const forged = notification('PAYMENT_RECEIVED', {
+    id: paymentId,
+    status: 'RECEIVED',
+    value: 0.01,
+    externalReference: orderId,
+  });
+  const before = payments.calls('GET', `/payments/${paymentId}`).length;
+  const response = await payments.notify(forged);
+  expect(response.status).toBe(200);
+  expect(await response.json()).toEqual({ received: true, outcome: 'unchanged' });
+  expect(payments.calls('GET', `/payments/${paymentId}`)).toHaveLength(before + 1);
+  expect(await payments.events(orderId)).toEqual([]);
+  expect(await payments.chargeRow(orderId)).toMatchObject({
+    status: 'pending',
+    provider_status: 'PENDING',
+    paid_at: null,
+    review_reason: null,
+  });
+
+  payments.sandbox.confirm(paymentId);
+  await waitFor(async () => (await eventTypes(orderId)).length === 1);
+  expect(await payments.events(orderId)).toEqual([
+    {
+      type: 'payment.confirmed',
+      key: orderId,
+      payload: { orderId, paymentId, providerStatus: 'RECEIVED', value: '155.00', paidAt: expect.any(String) },
+    },
+  ]);
+  expect(await payments.chargeRow(orderId)).toMatchObject({ status: 'paid', provider_status: 'RECEIVED' });
+});
+
+test('a payment for another order or another amount is held for review, logged and counted, never confirmed', async () => {
+  const mine = await createdCharge();
+  const other = await createdCharge();
+  const counted = (reason: string) => payments.metric('payments_mismatch_total', { reason });
+  const [referenceBefore, valueBefore] = [
+    await counted('external_reference_mismatch'),
+    await counted('value_mismatch'),
+  ];
+
+  // The provider's payment of this charge names the other order.
+  payments.sandbox.payments.get(mine.paymentId)!.externalReference = other.orderId;
+  payments.sandbox.confirm(mine.paymentId);
+  await payments.webhooksSettled();
+  const received = (paymentId: string) =>
+    payments.sandbox.deliveries.filter((d) => d.paymentId === paymentId && d.event === 'PAYMENT_RECEIVED');
+  expect(received(mine.paymentId).map((delivery) => delivery.status)).toEqual([200]);
+  expect((await payments.webhookRows(mine.paymentId)).map((row) => [row.event, row.outcome])).toEqual([
+    ['PAYMENT_CREATED', 'ignored'],
+    ['PAYMENT_RECEIVED', 'review'],
+  ]);
+  expect(await payments.chargeRow(mine.orderId)).toMatchObject({
+    status: 'pending',
+    review_reason: 'external_reference_mismatch',
+  });
+  expect(await payments.chargeRow(other.orderId)).toMatchObject({ status: 'pending', review_reason: null });
+  expect(await payments.events(mine.orderId)).toEqual([]);
+  expect(await payments.events(other.orderId)).toEqual([]);
+  expect(await counted('external_reference_mismatch')).toBe(referenceBefore + 1);
+  expect(payments.logLines('provider payment does not match the charge: held for review')).toContainEqual(
+    expect.objectContaining({
+      level: 50,
+      orderId: mine.orderId,
+      paymentId: mine.paymentId,
+      expected: mine.orderId,
+      received: other.orderId,
+    }),
+  );
+
+  // The provider's payment of the other charge was changed to R$ 0,01 before it was paid.
+  payments.sandbox.payments.get(other.paymentId)!.value = 0.01;
+  payments.sandbox.confirm(other.paymentId);
+  await payments.webhooksSettled();
+  expect(await payments.chargeRow(other.orderId)).toMatchObject({ status: 'pending', review_reason: 'value_mismatch' });
+  expect(await payments.events(other.orderId)).toEqual([]);
+  expect(await counted('value_mismatch')).toBe(valueBefore + 1);
+  expect(payments.logLines('provider payment does not match the charge: held for review')).toContainEqual(
+    expect.objectContaining({ orderId: other.orderId, expected: '155.00', received: '0.01' }),
+  );
+});
+
+test('provider unreachable during a webhook: 503 with nothing stored, and the redelivery is applied', async () => {
+  const { orderId, paymentId } = await createdCharge();
+  const url = payments.sandbox.webhook.url;
+  payments.sandbox.webhook.url = undefined; // the notification is delivered by hand below
+  try {
+    payments.sandbox.confirm(paymentId);
+  } finally {
+    payments.sandbox.webhook.url = url;
+  }
+  const sent = payments.sandbox.notifications.find(
+    (n) => n.payment.id === paymentId && n.event === 'PAYMENT_RECEIVED',
+  )!;
+  const read = { match: `GET /payments/${paymentId}`, status: 503 };
+  payments.sandbox.faults.api.push(read, read, read);
+
+  const down = await payments.notify(sent);
+  expect(down.status).toBe(503);
+  expect(await down.json()).toEqual({ message: paymentsMessages.providerUnavailable });
+  expect(payments.sandbox.faults.api).toEqual([]);
+  expect(await payments.service.db('webhook_events').where({ id: sent.id })).toEqual([]);
+  expect(await payments.chargeRow(orderId)).toMatchObject({ status: 'pending' });
+  expect(await payments.events(orderId)).toEqual([]);
+
+  const again = await payments.notify(sent);
+  expect(again.status).toBe(200);
+  expect(await again.json()).toEqual({ received: true, outcome: 'applied' });
+  expect(await eventTypes(orderId)).toEqual(['payment.confirmed']);
+  expect(await payments.chargeRow(orderId)).toMatchObject({ status: 'paid' });
+});
+
+test('a refund of a confirmed charge at the provider publishes payment.refunded once, even delivered twice', async () => {
+  const { orderId, paymentId } = await createdCharge();
+  payments.sandbox.confirm(paymentId);
+  await waitFor(async () => (await payments.chargeRow(orderId))?.status === 'paid');
+
+  payments.sandbox.faults.webhookCopies = 2;
+  const response = await fetch(`${payments.sandbox.apiUrl}/payments/${paymentId}/refund`, {
+    method: 'POST',
+    headers: { access_token: '$aact_hmlg_test_key', 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(response.status).toBe(200);
+  await payments.webhooksSettled();
+  const sent = payments.sandbox.notifications.find(
+    (n) => n.payment.id === paymentId && n.event === 'PAYMENT_REFUNDED',
+  )!;
+  expect(
+    payments.sandbox.deliveries
+      .filter((d) => d.eventId === sent.id && d.status === 200)
+      .map((d) => d.copy)
+      .sort(),
+  ).toEqual([1, 2]);
+  // A later notification with another id finds the charge already refunded.
+  const late = await payments.notify(notification('PAYMENT_REFUNDED', { id: paymentId, status: 'REFUNDED' }));
+  expect(await late.json()).toEqual({ received: true, outcome: 'stale' });
+
+  expect(await payments.events(orderId)).toEqual([
+    expect.objectContaining({ type: 'payment.confirmed' }),
+    {
+      type: 'payment.refunded',
+      key: orderId,
+      payload: { orderId, paymentId, providerStatus: 'REFUNDED', reason: 'refund' },
+    },
+  ]);
+  expect(await payments.chargeRow(orderId)).toMatchObject({
+    status: 'refunded',
+    provider_status: 'REFUNDED',
+    refunded_at: expect.any(Date),
+  });
+  expect(payments.logLines('refund made at the provider without a request from the platform')).toContainEqual(
+    expect.objectContaining({ orderId }),
+  );
+});
+
+test('a chargeback of a confirmed card charge publishes payment.refunded once; the dispute after it changes nothing', async () => {
+  const { orderId, paymentId } = await createdCharge('credit_card');
+  payments.sandbox.confirm(paymentId);
+  await waitFor(async () => (await payments.chargeRow(orderId))?.status === 'paid');
+
+  payments.sandbox.faults.webhookCopies = 2;
+  const response = await fetch(`${payments.sandbox.apiUrl}/sandbox/payment/${paymentId}/chargeback`, {
+    method: 'POST',
+    headers: { access_token: '$aact_hmlg_test_key' },
+  });
+  expect(response.status).toBe(200);
+  await payments.webhooksSettled();
+  const sent = payments.sandbox.notifications.find(
+    (n) => n.payment.id === paymentId && n.event === 'PAYMENT_CHARGEBACK_REQUESTED',
+  )!;
+  expect(payments.sandbox.deliveries.filter((d) => d.eventId === sent.id && d.status === 200)).toHaveLength(2);
+
+  payments.sandbox.payments.get(paymentId)!.status = 'CHARGEBACK_DISPUTE';
+  const dispute = await payments.notify(
+    notification('PAYMENT_CHARGEBACK_DISPUTE', { id: paymentId, status: 'CHARGEBACK_DISPUTE' }),
+  );
+  expect(await dispute.json()).toEqual({ received: true, outcome: 'stale' });
+
+  expect(await payments.events(orderId)).toEqual([
+    expect.objectContaining({ type: 'payment.confirmed' }),
+    {
+      type: 'payment.refunded',
+      key: orderId,
+      payload: { orderId, paymentId, providerStatus: 'CHARGEBACK_REQUESTED', reason: 'chargeback' },
+    },
+  ]);
+  expect(await payments.chargeRow(orderId)).toMatchObject({
+    status: 'charged_back',
+    provider_status: 'CHARGEBACK_REQUESTED',
+  });
+  expect((await payments.webhookRows(paymentId)).map((row) => [row.event, row.outcome])).toEqual([
+    ['PAYMENT_CREATED', 'ignored'],
+    ['PAYMENT_CONFIRMED', 'applied'],
+    ['PAYMENT_CHARGEBACK_REQUESTED', 'applied'],
+    ['PAYMENT_CHARGEBACK_DISPUTE', 'stale'],
+  ]);
+});
+
+test('a paid charge deleted at the provider is refunded; a charge refunded before it was confirmed fails', async () => {
+  const paid = await createdCharge();
+  payments.sandbox.confirm(paid.paymentId);
+  await waitFor(async () => (await payments.chargeRow(paid.orderId))?.status === 'paid');
+  payments.sandbox.payments.get(paid.paymentId)!.deleted = true;
+  const deleted = await payments.notify(
+    notification('PAYMENT_DELETED', { id: paid.paymentId, status: 'RECEIVED', deleted: true }),
+  );
+  expect(await deleted.json()).toEqual({ received: true, outcome: 'applied' });
+  expect((await payments.events(paid.orderId)).map((event) => [event.type, event.payload.reason])).toEqual([
+    ['payment.confirmed', undefined],
+    ['payment.refunded', 'refund'],
+  ]);
+  expect(await payments.chargeRow(paid.orderId)).toMatchObject({ status: 'refunded', provider_status: 'DELETED' });
+
+  const unpaid = await createdCharge();
+  payments.sandbox.payments.get(unpaid.paymentId)!.status = 'REFUNDED';
+  const refunded = await payments.notify(
+    notification('PAYMENT_REFUNDED', { id: unpaid.paymentId, status: 'REFUNDED' }),
+  );
+  expect(await refunded.json()).toEqual({ received: true, outcome: 'applied' });
+  expect(await payments.events(unpaid.orderId)).toEqual([
     {
       type: 'payment.failed',
-      key: refused.orderId,
-      payload: { orderId: refused.orderId, paymentId: refused.paymentId, providerStatus: 'REPROVED_BY_RISK_ANALYSIS' },
+      key: unpaid.orderId,
+      payload: { orderId: unpaid.orderId, paymentId: unpaid.paymentId, providerStatus: 'REFUNDED' },
     },
   ]);
 });

@@ -27,6 +27,15 @@ export function createDb(url: string, schema: string, poolMax: number): Knex {
 }
 
 /**
+ * A service's role owns its schema but may not create schemas in the database: `create schema if not exists`
+ * checks that right even when the schema is there, so it is only run when the schema is missing.
+ */
+export async function createSchemaIfMissing(client: pg.ClientBase, schema: string): Promise<void> {
+  const found = await client.query({ text: 'select 1 from pg_namespace where nspname = $1', values: [schema] });
+  if (found.rowCount === 0) await client.query({ text: `create schema if not exists ${pg.escapeIdentifier(schema)}` });
+}
+
+/**
  * Creates the schema and runs pending migrations. Replicas starting together wait for each other on a session
  * advisory lock held on one connection for the whole run (knex's own lock table does not exist yet at first).
  */
@@ -36,7 +45,7 @@ export async function migrate(db: Knex, schema: string, migrations: Migration[])
   const key = `migrate:${schema}`;
   try {
     await lock.query({ text: 'select pg_advisory_lock(hashtext($1))', values: [key] });
-    await lock.query({ text: `create schema if not exists ${pg.escapeIdentifier(schema)}` });
+    await createSchemaIfMissing(lock, schema);
     await db.migrate.latest({
       schemaName: schema,
       tableName: 'knex_migrations',

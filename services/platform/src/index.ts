@@ -1,4 +1,4 @@
-export { baseConfigSchema, loadConfig, ConfigError, type BaseConfig } from './config.ts';
+export { baseConfigSchema, loadConfig, assertProductionSafe, ConfigError, type BaseConfig } from './config.ts';
 export { trace, type TraceContext } from './context.ts';
 export { createLogger, type Logger } from './logger.ts';
 export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests } from './errors.ts';
@@ -9,15 +9,27 @@ export { createDb, migrate, type Knex, type Migration } from './db.ts';
 export { createRedis, type Redis } from './redis.ts';
 export {
   createTokenVerifier,
-  redisSessionVersions,
-  sessionVersionKey,
+  cachedKeySet,
+  cachedSessions,
+  fetchKeys,
+  identitySessions,
+  writeSessionState,
+  sessionStateKey,
+  SESSION_CACHE_SECONDS,
+  ERASED_SESSION,
+  AuthUnavailable,
   requireUser,
+  requireRole,
   requireAdmin,
+  ROLE_REQUIRED,
   TOKEN_ISSUER,
   TOKEN_AUDIENCE,
   type AuthUser,
+  type SessionSource,
+  type SessionState,
   type TokenVerifier,
 } from './auth.ts';
+export { createServiceAuth, INTERNAL_CALL_REFUSED, type ServiceAuth } from './service-auth.ts';
 export * from './bus/index.ts';
 export {
   defineService,
@@ -36,3 +48,9 @@ export { jsonClient, CollaboratorError, type JsonClient } from './http/json-clie
 export { startPeriodicJob, type PeriodicJob } from './periodic-job.ts';
 export { multipartBody, readUploads, type MultipartLimits, type Upload } from './http/multipart.ts';
 export { catalogClient, upcomingEvent, SERVICE_UNAVAILABLE, type CatalogClient } from './clients/catalog.ts';
+export {
+  provisionDatabaseRoles,
+  SERVICE_SCHEMAS,
+  type ServiceSchema,
+  type DatabaseRolesOptions,
+} from './database-roles.ts';

@@ -33,6 +33,20 @@ export function createMetrics(service: string) {
       labelNames: ['topic', 'outcome'],
       registers: [registry],
     }),
+    busRetries: new Counter({
+      name: 'bus_retries_total',
+      help:
+        'Event retries by topic and outcome: transient (delivered again after a backoff), failed (a failed attempt ' +
+        'tried again shortly), recovered (handled after retrying)',
+      labelNames: ['topic', 'outcome'],
+      registers: [registry],
+    }),
+    busDeadLetters: new Counter({
+      name: 'bus_dead_letters_total',
+      help: 'Events a consumer gave up on and kept in its dead_letters table, by topic',
+      labelNames: ['topic'],
+      registers: [registry],
+    }),
   };
 }
 

@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { Router } from '@koa/router';
 import type { DestinationStream } from 'pino';
 import { z } from 'zod';
-import { createTokenVerifier, redisSessionVersions, type TokenVerifier } from './auth.ts';
+import {
+  cachedKeySet,
+  cachedSessions,
+  createTokenVerifier,
+  fetchKeys,
+  identitySessions,
+  type TokenVerifier,
+} from './auth.ts';
 import {
   createBus,
   createTransport,
@@ -13,12 +20,14 @@ import {
   type EventRegistry,
   type Outbox,
 } from './bus/index.ts';
-import { baseConfigSchema, ConfigError, loadConfig, type BaseConfig } from './config.ts';
+import { assertProductionSafe, baseConfigSchema, ConfigError, loadConfig, type BaseConfig } from './config.ts';
 import { createDb, migrate, type Knex, type Migration } from './db.ts';
 import { createHttpApp } from './http/app.ts';
+import { jsonClient } from './http/json-client.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createRedis, type Redis } from './redis.ts';
+import { createServiceAuth, type ServiceAuth } from './service-auth.ts';
 
 /** What a service's `setup` receives: its configuration and the shared runtime, already connected. */
 export interface ServiceDeps<C> {
@@ -29,6 +38,8 @@ export interface ServiceDeps<C> {
   metrics: Metrics;
   outbox: Outbox;
   verifyToken: TokenVerifier;
+  /** Signs this service's calls to others' `/internal` routes and guards its own. */
+  serviceAuth: ServiceAuth;
 }
 
 export interface ServiceParts {
@@ -42,6 +53,8 @@ export interface ServiceDefinition<S extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
   config?: S;
   migrations: Migration[];
+  /** Settings that must hold a real secret in production (SERVICE_TOKEN_SECRET is always checked). */
+  secrets?: readonly string[];
   jsonLimit?: string;
   setup(deps: ServiceDeps<BaseConfig & z.infer<z.ZodObject<S>>>): ServiceParts | Promise<ServiceParts>;
 }
@@ -59,6 +72,9 @@ export interface RunningService<C = BaseConfig> extends ServiceDeps<C> {
   close(): Promise<void>;
 }
 
+/** A session check waits this long for identity before answering 503. */
+const SESSION_LOOKUP_TIMEOUT_MS = 3000;
+
 export interface StartOptions {
   verifyToken?: TokenVerifier;
   logStream?: DestinationStream;
@@ -72,8 +88,9 @@ export async function startService<S extends z.ZodRawShape>(
   env: Record<string, string | undefined>,
   options: StartOptions = {},
 ): Promise<RunningService<BaseConfig & z.infer<z.ZodObject<S>>>> {
-  const config = loadConfig(baseConfigSchema.extend(definition.config ?? ({} as S)), env) as BaseConfig &
-    z.infer<z.ZodObject<S>>;
+  const configSchema = baseConfigSchema.extend(definition.config ?? ({} as S));
+  const config = loadConfig(configSchema, env) as BaseConfig & z.infer<z.ZodObject<S>>;
+  assertProductionSafe(configSchema, config, ['SERVICE_TOKEN_SECRET', ...(definition.secrets ?? [])]);
   const schema = config.DB_SCHEMA ?? definition.name.replaceAll('-', '_');
   const logger = createLogger(definition.name, config.LOG_LEVEL, options.logStream);
   const metrics = createMetrics(definition.name);
@@ -98,13 +115,24 @@ export async function startService<S extends z.ZodRawShape>(
       maxAttempts: options.maxAttempts,
     });
     opened.unshift({ close: () => bus.close() });
+    const serviceAuth = createServiceAuth(definition.name, config.SERVICE_TOKEN_SECRET);
+    const identity = jsonClient('identity', config.IDENTITY_URL, SESSION_LOOKUP_TIMEOUT_MS, serviceAuth);
     const verifyToken =
       options.verifyToken ??
       createTokenVerifier(
-        config.JWKS_URL ?? 'http://127.0.0.1:3001/.well-known/jwks.json',
-        redisSessionVersions(redis),
+        cachedKeySet(fetchKeys(config.JWKS_URL ?? `${config.IDENTITY_URL}/.well-known/jwks.json`), { logger }),
+        cachedSessions(redis, identitySessions(identity)),
       );
-    const deps: ServiceDeps<typeof config> = { config, db, redis, logger, metrics, outbox: bus.outbox, verifyToken };
+    const deps: ServiceDeps<typeof config> = {
+      config,
+      db,
+      redis,
+      logger,
+      metrics,
+      outbox: bus.outbox,
+      verifyToken,
+      serviceAuth,
+    };
     const parts = await definition.setup(deps);
     if (parts.close) opened.unshift({ close: parts.close });
     await bus.start(parts.consumers);

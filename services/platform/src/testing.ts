@@ -6,9 +6,11 @@ import jsQRModule from 'jsqr';
 import knex from 'knex';
 import { PNG } from 'pngjs';
 import type { z } from 'zod';
+import type { Role } from '@ticketing/proto';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, createTokenVerifier, type AuthUser, type TokenVerifier } from './auth.ts';
 import { startService, type RunningService, type ServiceDefinition, type StartOptions } from './service.ts';
-import type { BaseConfig } from './config.ts';
+import { baseConfigSchema, type BaseConfig } from './config.ts';
+import { createServiceAuth } from './service-auth.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -40,16 +42,21 @@ export async function createTestIssuer() {
   const kid = randomUUID();
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
   const verifyToken: TokenVerifier = createTokenVerifier({ keys: [jwk] });
-  async function sign(user: Partial<AuthUser> = {}, { expiresIn = '1h', key = privateKey, version = 0 } = {}) {
+  /** A token for `user`; `isAdmin: true` stands for the admin role alone, `roles` lists them all. */
+  async function sign(
+    user: Partial<Omit<AuthUser, 'roles'>> & { roles?: Role[] } = {},
+    { expiresIn = '1h', key = privateKey, version = 0, tokenId = randomUUID() as string } = {},
+  ) {
     const claims = {
       email: user.email ?? `${randomUUID()}@example.com`,
       name: user.name ?? 'Pessoa Teste',
-      adm: user.isAdmin ?? false,
+      roles: user.roles ?? (user.isAdmin ? ['admin'] : []),
       ver: version,
     };
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'EdDSA', kid })
       .setSubject(user.id ?? randomUUID())
+      .setJti(tokenId)
       .setIssuer(TOKEN_ISSUER)
       .setAudience(TOKEN_AUDIENCE)
       .setIssuedAt()
@@ -57,6 +64,12 @@ export async function createTestIssuer() {
       .sign(key);
   }
   return { jwks: { keys: [jwk] }, verifyToken, sign };
+}
+
+/** The Authorization header `caller` presents to `callee`'s `/internal` routes (test services share the default secret). */
+export async function serviceAuthorization(caller: string, callee: string): Promise<string> {
+  const { SERVICE_TOKEN_SECRET } = baseConfigSchema.parse({});
+  return `Bearer ${await createServiceAuth(caller, SERVICE_TOKEN_SECRET).token(callee)}`;
 }
 
 /** Structured log lines a service wrote, for asserting what it logged. */

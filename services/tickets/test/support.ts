@@ -10,10 +10,10 @@ import {
   waitFor,
   type TestService,
 } from '@ticketing/platform/testing';
-import type { Envelope, EventPayload } from '@ticketing/proto';
+import type { Envelope, EventPayload, EventType } from '@ticketing/proto';
 import { ticketsVerifierService, ticketsWorkerService, type TicketsConfig } from '../src/index.ts';
 
-/** Stands in for the orders service: writes order.paid to its outbox, the way it does. */
+/** Stands in for the services tickets hears (orders, identity): writes their events to its outbox, as they do. */
 const producer = defineService({ name: 'orders-stand-in', migrations: [], setup: () => ({}) });
 
 export type OrderPaid = EventPayload<'order.paid'>;
@@ -26,6 +26,15 @@ export interface ScanAnswer {
   code: string;
   eventTitle: string | null;
   usedAt?: string;
+}
+
+/** The refund of a paid order, as orders announces it. */
+export function orderRefunded(
+  order: OrderPaid,
+  reason: EventPayload<'order.refunded'>['reason'] = 'refund',
+): EventPayload<'order.refunded'> {
+  const { orderId, orderNumber, userId, eventId, amount, buyer, event } = order;
+  return { orderId, orderNumber, userId, eventId, reason, amount, buyer, event };
 }
 
 export interface IssuedTicket {
@@ -65,12 +74,18 @@ export interface Harness {
   busSchema: string;
   admin: { id: string; token: string };
   userToken: string;
+  /** Door staff who are not administrators. */
+  doorStaffToken: string;
   /** Tokens for other administrators. */
   adminToken(id: string): Promise<string>;
   /** Another verifier process on the same schema and bus (stopped with the harness). */
   startVerifier(): Promise<Service>;
   /** Publishes order.paid through the stand-in's outbox; resolves with its envelope. */
   publish(order: OrderPaid): Promise<Envelope>;
+  /** Publishes any event through the stand-in's outbox, keyed by its order (or user); resolves with its envelope. */
+  emit<T extends EventType>(type: T, payload: EventPayload<T>): Promise<Envelope>;
+  /** Waits until the worker has handled these events (their inbox rows are committed). */
+  handled(...envelopes: Envelope[]): Promise<void>;
   /** Delivers one envelope again, as a transport redelivering it would. */
   redeliver(envelope: Envelope): Promise<void>;
   /** Publishes order.paid and waits for the ticket it issues. */
@@ -113,6 +128,7 @@ export async function startTickets(): Promise<Harness> {
   const admin = { id: randomUUID(), token: '' };
   admin.token = await issuer.sign({ id: admin.id, isAdmin: true, name: 'Portaria' });
   const userToken = await issuer.sign({ isAdmin: false });
+  const doorStaffToken = await issuer.sign({ roles: ['doorStaff'], name: 'Equipe da portaria' });
 
   const request = (service: Service, path: string, body: string | undefined, token: string | null | undefined) => {
     const headers: Record<string, string> = {};
@@ -130,6 +146,7 @@ export async function startTickets(): Promise<Harness> {
     busSchema,
     admin,
     userToken,
+    doorStaffToken,
     db: verifier.db,
     adminToken: (id) => issuer.sign({ id, isAdmin: true, name: 'Outra Portaria' }),
     async startVerifier() {
@@ -137,8 +154,17 @@ export async function startTickets(): Promise<Harness> {
       extra.push(another);
       return another;
     },
-    publish: (order) =>
-      source.db.transaction((trx: Knex.Transaction) => source.outbox.add(trx, 'order.paid', order.orderId, order)),
+    publish: (order) => harness.emit('order.paid', order),
+    emit: (type, payload) => {
+      const { orderId, userId } = payload as { orderId?: string; userId?: string };
+      return source.db.transaction((trx: Knex.Transaction) =>
+        source.outbox.add(trx, type, orderId ?? userId ?? type, payload as never),
+      );
+    },
+    async handled(...envelopes) {
+      const ids = envelopes.map((envelope) => envelope.id);
+      await waitFor(async () => (await worker.db('inbox').whereIn('event_id', ids)).length === new Set(ids).size);
+    },
     redeliver: (envelope) =>
       transport.publish([{ topic: envelope.type, key: envelope.key, value: JSON.stringify(envelope) }]),
     async issue(overrides = {}) {

@@ -222,19 +222,33 @@ test('cancelled, unknown and re-issued tickets are refused with their own code',
   expect(await checkIns(ticketId)).toHaveLength(1);
 });
 
-test('only administrators verify or reset: 401 anonymous, 403 other users, nothing recorded', async () => {
+test('door staff and administrators verify, only administrators reset: 401 anonymous, 403 others, nothing recorded', async () => {
   const { issued, order } = await tickets.issue();
-  const cases: [string | null, number, string][] = [
-    [null, 401, 'Não autenticado. Faça login para continuar.'],
-    ['nao.e.um.token', 401, 'Sessão inválida ou expirada. Faça login novamente.'],
-    [tickets.userToken, 403, 'Acesso restrito a administradores'],
+  const anonymous = 'Não autenticado. Faça login para continuar.';
+  const invalid = 'Sessão inválida ou expirada. Faça login novamente.';
+  const cases: [string | null, [number, string], [number, string]][] = [
+    [null, [401, anonymous], [401, anonymous]],
+    ['nao.e.um.token', [401, invalid], [401, invalid]],
+    [tickets.userToken, [403, 'Acesso restrito à equipe de portaria'], [403, 'Acesso restrito a administradores']],
   ];
-  for (const [token, status, message] of cases) {
+  for (const [token, [verifyStatus, verifyMessage], [resetStatus, resetMessage]] of cases) {
     const verify = await tickets.verify({ qrCodeData: issued.qrText }, { token });
-    expect({ status: verify.status, body: await verify.json() }).toEqual({ status, body: { message } });
+    expect({ status: verify.status, body: await verify.json() }).toEqual({
+      status: verifyStatus,
+      body: { message: verifyMessage },
+    });
     const reset = await tickets.reset(order.orderId, token);
-    expect({ status: reset.status, body: await reset.json() }).toEqual({ status, body: { message } });
+    expect({ status: reset.status, body: await reset.json() }).toEqual({
+      status: resetStatus,
+      body: { message: resetMessage },
+    });
   }
+  // Door staff who are not administrators may not let a used ticket in again.
+  const staffReset = await tickets.reset(order.orderId, tickets.doorStaffToken);
+  expect({ status: staffReset.status, body: await staffReset.json() }).toEqual({
+    status: 403,
+    body: { message: 'Acesso restrito a administradores' },
+  });
   expect(await ticketRow(issued.ticketId)).toMatchObject({ used_at: null });
   expect(await scansOf(issued.ticketId)).toEqual([]);
   expect(await tickets.db('resets').where({ ticket_id: issued.ticketId })).toEqual([]);
@@ -330,4 +344,12 @@ describe('reset', () => {
     expect(await tickets.events('ticket.reset', issued.ticketId)).toEqual([]);
     expect(await ticketRow(issued.ticketId)).toMatchObject({ used_at: null });
   });
+});
+
+test('door staff who are not administrators admit tickets at the door', async () => {
+  const { issued } = await tickets.issue();
+  const verify = await tickets.verify({ qrCodeData: issued.qrText }, { token: tickets.doorStaffToken });
+  expect(verify.status).toBe(200);
+  expect(await verify.json()).toMatchObject({ success: true, code: 'valid' });
+  expect(await ticketRow(issued.ticketId)).toMatchObject({ status: 'valid', used_at: expect.any(Date) });
 });

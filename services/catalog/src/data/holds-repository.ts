@@ -69,3 +69,17 @@ export async function releaseHold(
     .returning('*')) as HoldRow[];
   return row && toHold(row);
 }
+
+/**
+ * Marks released, in one conditional statement, every hold of an event still held under `holdId` or an id below it
+ * (`<holdId>:…`); answers those it released.
+ */
+export async function releaseHoldsUnder(trx: Knex.Transaction, holdId: string, eventId: string): Promise<Hold[]> {
+  const rows = (await trx<HoldRow>('holds')
+    .where({ event_id: eventId })
+    .whereNull('released_at')
+    .where((query) => query.where({ id: holdId }).orWhereRaw('starts_with(id, ?)', [`${holdId}:`]))
+    .update({ released_at: trx.fn.now() })
+    .returning('*')) as HoldRow[];
+  return rows.map(toHold);
+}

@@ -1,6 +1,12 @@
 import { conflict, notFound } from '@ticketing/platform';
 import { findEvent, returnSpots, takeSpots } from '../data/events-repository.ts';
-import { findHold, insertHold, releaseHold as markReleased, type Hold } from '../data/holds-repository.ts';
+import {
+  findHold,
+  insertHold,
+  releaseHold as markReleased,
+  releaseHoldsUnder,
+  type Hold,
+} from '../data/holds-repository.ts';
 import {
   announceChange,
   assertEventId,
@@ -82,4 +88,29 @@ export async function releaseHold(
   });
   if (result.changed) deps.logger.info({ eventId, holdId, quantity: result.hold.quantity, keep }, 'hold released');
   return { hold: result.hold, event: result.event };
+}
+
+/**
+ * Gives back every spot an order still holds: its own hold and any taken again under it (a late payment's). The
+ * spots return with one conditional statement per hold, so a repeated or concurrent call gives nothing back twice.
+ * Answers how many spots came back.
+ */
+export async function releaseOrderSpots(
+  deps: CatalogDeps,
+  request: { eventId: string; holdId: string },
+): Promise<number> {
+  const { eventId, holdId } = request;
+  const released = await deps.db.transaction(async (trx) => {
+    const holds = await releaseHoldsUnder(trx, holdId, eventId);
+    const spots = holds.reduce((sum, hold) => sum + hold.quantity, 0);
+    if (spots > 0) await announceChange(deps.outbox, trx, await returnSpots(trx, eventId, spots));
+    return { holds, spots };
+  });
+  if (released.spots > 0) {
+    deps.logger.info(
+      { eventId, holds: released.holds.map((hold) => hold.id), spots: released.spots },
+      'holds released',
+    );
+  }
+  return released.spots;
 }

@@ -1,13 +1,14 @@
 import { Router } from '@koa/router';
-import { parseInput } from '@ticketing/platform';
+import { parseInput, type ServiceAuth } from '@ticketing/platform';
 import { holdSchema, releaseHoldQuerySchema } from '@ticketing/proto';
 import type { CatalogDeps } from '../domain/catalog-event.ts';
 import { holdSpots, releaseHold } from '../domain/inventory.ts';
 import { toHoldView } from './views.ts';
 
 /** Inventory for the services that sell spots (orders, courtesy); the gateway does not route /internal. */
-export function holdRoutes(deps: CatalogDeps): Router {
+export function holdRoutes(deps: CatalogDeps, auth: ServiceAuth): Router {
   const router = new Router({ prefix: '/internal/events/:id/holds' });
+  router.use(auth.require(['orders', 'courtesy']));
 
   router.put('/:holdId', async (ctx) => {
     const { quantity } = parseInput(holdSchema, ctx.request.body);

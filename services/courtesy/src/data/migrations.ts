@@ -103,4 +103,16 @@ export const courtesyMigrations: Migration[] = [
       await db.raw(`create index mass_send_rows_pending on mass_send_rows (job_id, line) where state = 'pending'`);
     },
   },
+  {
+    name: '0003_erasure',
+    async up(db) {
+      // An erased guest keeps the redemption (which link, when) but none of what the form said about them.
+      await db.schema.alterTable('courtesy_attendees', (t) => {
+        t.string('cpf', 14).nullable().alter();
+        t.string('phone', 20).nullable().alter();
+        t.date('birth_date').nullable().alter();
+        t.string('address', 500).nullable().alter();
+      });
+    },
+  },
 ];

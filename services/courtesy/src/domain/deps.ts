@@ -17,6 +17,7 @@ export const messages = {
   serviceUnavailable: SERVICE_UNAVAILABLE,
   soldOut: catalogMessages.soldOut,
   csvRows: 'O arquivo tem erros; nenhum convite foi enviado.',
+  guestErased: 'Convite não enviado: a conta do convidado foi excluída',
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

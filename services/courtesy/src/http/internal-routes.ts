@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { notFound, parseInput } from '@ticketing/platform';
+import { notFound, parseInput, type ServiceAuth } from '@ticketing/platform';
 import { courtesyCodeField } from '@ticketing/proto';
 import { z } from 'zod';
 import { findAttachment } from '../data/jobs-repository.ts';
@@ -11,25 +11,27 @@ const quoteQuery = z.object({ eventId: eventIdField });
 const useBody = z.object({ code: courtesyCodeField, eventId: eventIdField });
 
 /** For the other services (the gateway does not route /internal): promotional uses for orders, files for mail. */
-export function internalRoutes(deps: CourtesyDeps): Router {
+export function internalRoutes(deps: CourtesyDeps, auth: ServiceAuth): Router {
   const router = new Router({ prefix: '/internal' });
 
-  router.get('/promo-links/:code', async (ctx) => {
+  const orders = auth.require(['orders']);
+
+  router.get('/promo-links/:code', orders, async (ctx) => {
     const { eventId } = parseInput(quoteQuery, ctx.query);
     const code = parseInput(courtesyCodeField, ctx.params.code);
     ctx.body = await quotePromo(deps, code, eventId);
   });
 
-  router.put('/promo-uses/:orderId', async (ctx) => {
+  router.put('/promo-uses/:orderId', orders, async (ctx) => {
     const { code, eventId } = parseInput(useBody, ctx.request.body);
     ctx.body = await takePromoUse(deps, { orderId: ctx.params.orderId!, code, eventId });
   });
 
-  router.delete('/promo-uses/:orderId', async (ctx) => {
+  router.delete('/promo-uses/:orderId', orders, async (ctx) => {
     ctx.body = { released: await givePromoUseBack(deps, ctx.params.orderId!) };
   });
 
-  router.get('/attachments/:id', async (ctx) => {
+  router.get('/attachments/:id', auth.require(['mail']), async (ctx) => {
     const id = ctx.params.id!;
     const file = isUuid(id) ? await findAttachment(deps.db, id) : undefined;
     if (!file) throw notFound('Anexo não encontrado');

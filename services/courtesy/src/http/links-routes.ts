@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { parseInput, requireAdmin, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import { parseInput, requireRole, type AuthUser, type TokenVerifier } from '@ticketing/platform';
 import { courtesyCodeField, createCourtesyLinkSchema, pageQuerySchema } from '@ticketing/proto';
 import { z } from 'zod';
 import type { CourtesyDeps } from '../domain/deps.ts';
@@ -9,19 +9,19 @@ import { toLinkView, toPublicLinkView } from './views.ts';
 
 const codeParam = z.object({ code: courtesyCodeField }, { error: messages.invalidCode });
 
-/** Courtesy links: admins create, list and deactivate them; anyone may look a code up (the gateway limits the rate). */
+/** Courtesy links: courtesy managers create, list and deactivate them; anyone may look a code up (the gateway limits the rate). */
 export function linkRoutes(deps: CourtesyDeps, verifyToken: TokenVerifier): Router {
   const router = new Router({ prefix: '/api/courtesy-links' });
-  const admin = requireAdmin(verifyToken);
+  const manager = requireRole(verifyToken, ['courtesyManager']);
 
-  router.post('/', admin, async (ctx) => {
+  router.post('/', manager, async (ctx) => {
     const input = parseInput(createCourtesyLinkSchema, ctx.request.body);
     const link = await createLink(deps, ctx.state.user as AuthUser, input);
     ctx.status = 201;
     ctx.body = toLinkView(deps.siteUrl, link);
   });
 
-  router.get('/', admin, async (ctx) => {
+  router.get('/', manager, async (ctx) => {
     const { page } = parseInput(pageQuerySchema, ctx.query);
     const { links, totalPages } = await listLinks(deps, page);
     ctx.body = { links: links.map((link) => toLinkView(deps.siteUrl, link)), totalPages };
@@ -33,7 +33,7 @@ export function linkRoutes(deps: CourtesyDeps, verifyToken: TokenVerifier): Rout
     ctx.body = toPublicLinkView(await usableLink(deps, code));
   });
 
-  router.delete('/:id', admin, async (ctx) => {
+  router.delete('/:id', manager, async (ctx) => {
     ctx.body = toLinkView(deps.siteUrl, await deactivateLink(deps, ctx.params.id!));
   });
 

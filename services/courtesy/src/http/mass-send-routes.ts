@@ -4,7 +4,7 @@ import {
   multipartBody,
   notFound,
   readUploads,
-  requireAdmin,
+  requireRole,
   type AuthUser,
   type TokenVerifier,
 } from '@ticketing/platform';
@@ -25,7 +25,7 @@ const upload = multipartBody({
 /** The mass send of courtesy invitations from a CSV file (with one optional attachment), and its progress. */
 export function massSendRoutes(deps: CourtesyDeps, verifyToken: TokenVerifier, queued: () => void): Router {
   const router = new Router({ prefix: '/api/courtesy/mass-send' });
-  router.use(requireAdmin(verifyToken));
+  router.use(requireRole(verifyToken, ['courtesyManager']));
 
   router.post('/', upload, async (ctx) => {
     const { csvFile, attachment } = await readUploads(ctx);

@@ -80,4 +80,29 @@ export const identityMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0005_roles_and_revoked_tokens',
+    async up(db) {
+      // Roles an administrator granted on top of the configured ones (courtesyManager, doorStaff).
+      await db.raw("alter table users add column granted_roles text[] not null default '{}'");
+      // Tokens ended one by one (logging out); kept only until the token would have expired anyway.
+      await db.schema.createTable('revoked_tokens', (t) => {
+        t.text('token_id').primary();
+        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.index(['user_id', 'expires_at'], 'revoked_tokens_user_id');
+      });
+      // Session versions are no longer copied to Redis at start: verifiers ask for them when they need them.
+      await db.raw('drop index if exists users_raised_session_version');
+    },
+  },
+  {
+    name: '0006_verification_code_history',
+    async up(db) {
+      // Wrong codes are counted per account and day across resends, so superseded codes stay (expired) for a day.
+      await db.schema.alterTable('verification_codes', (t) => {
+        t.index(['user_id', 'created_at'], 'verification_codes_user_day');
+      });
+    },
+  },
 ];

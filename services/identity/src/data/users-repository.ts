@@ -1,4 +1,5 @@
 import type { Knex } from '@ticketing/platform';
+import type { GrantableRole } from '@ticketing/proto';
 import type { User } from '../domain/user.ts';
 
 interface UserRow {
@@ -13,6 +14,7 @@ interface UserRow {
   address: string | null;
   partner_company: string | null;
   is_admin: boolean;
+  granted_roles: GrantableRole[];
   session_version: number;
   created_at: Date;
   updated_at: Date;
@@ -31,6 +33,7 @@ const COLUMNS = [
   'address',
   'partner_company',
   'is_admin',
+  'granted_roles',
   'session_version',
   'created_at',
   'updated_at',
@@ -50,6 +53,7 @@ function toUser(row: UserRow): User {
     address: row.address,
     partnerCompany: row.partner_company,
     isAdmin: row.is_admin,
+    grantedRoles: row.granted_roles,
     sessionVersion: row.session_version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -203,6 +207,7 @@ export async function anonymiseUser(trx: Knex.Transaction, id: string, name: str
       address: null,
       partner_company: null,
       is_admin: false,
+      granted_roles: [],
       session_version: trx.raw('session_version + 1'),
       deleted_at: trx.fn.now(),
       updated_at: trx.fn.now(),
@@ -222,14 +227,36 @@ export async function promoteToAdmin(trx: Knex.Transaction, id: string): Promise
   return row && toUser(row);
 }
 
-/** A page of the accounts whose session version was ever raised, in id order after `afterId`. */
-export async function raisedSessionVersions(
+/**
+ * Replaces the roles granted to an account; undefined when there is no such account. Taking a role away ends the
+ * account's sessions, so no token keeps a role its holder lost.
+ */
+export async function setGrantedRoles(
+  trx: Knex.Transaction,
+  id: string,
+  roles: GrantableRole[],
+): Promise<User | undefined> {
+  const current = await findUserForUpdate(trx, id);
+  if (!current) return undefined;
+  const lost = current.grantedRoles.some((role) => !roles.includes(role));
+  const [row] = (await trx('users')
+    .where({ id })
+    .update({
+      granted_roles: roles,
+      session_version: lost ? trx.raw('session_version + 1') : current.sessionVersion,
+      updated_at: trx.fn.now(),
+    })
+    .returning(COLUMNS)) as UserRow[];
+  return toUser(row!);
+}
+
+/** The session version of an account, deleted or not; undefined when the id names nobody. */
+export async function findSessionVersion(
   db: Knex,
-  afterId: string | null,
-  limit: number,
-): Promise<{ id: string; sessionVersion: number }[]> {
-  const query = db('users').select('id', 'session_version').where('session_version', '>', 0).orderBy('id').limit(limit);
-  if (afterId) query.where('id', '>', afterId);
-  const rows = (await query) as { id: string; session_version: number }[];
-  return rows.map((row) => ({ id: row.id, sessionVersion: row.session_version }));
+  id: string,
+): Promise<{ sessionVersion: number; deleted: boolean } | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const row = (await db('users').select('session_version', 'deleted_at').where({ id }).first()) as
+    { session_version: number; deleted_at: Date | null } | undefined;
+  return row && { sessionVersion: row.session_version, deleted: row.deleted_at !== null };
 }

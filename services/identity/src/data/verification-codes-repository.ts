@@ -30,12 +30,23 @@ const toCode = (row: CodeRow): VerificationCode => ({
   consumedAt: row.consumed_at,
 });
 
-/** Stores a new code for a user; the codes sent before it stop working. */
+/**
+ * Stores a new code for a user; the codes sent before it stop working. They stay, expired, for their count of
+ * wrong tries, and go after a day.
+ */
 export async function replaceCode(
   trx: Knex.Transaction,
   code: { userId: string; email: string; codeHash: string; expiresAt: Date },
 ): Promise<VerificationCode> {
-  await trx('verification_codes').where({ user_id: code.userId }).whereNull('consumed_at').delete();
+  await trx('verification_codes')
+    .where({ user_id: code.userId })
+    .whereNull('consumed_at')
+    .where('created_at', '<', trx.raw("now() - interval '1 day'"))
+    .delete();
+  await trx('verification_codes')
+    .where({ user_id: code.userId })
+    .whereNull('consumed_at')
+    .update({ expires_at: trx.raw('least(expires_at, now())') });
   const [row] = (await trx('verification_codes')
     .insert({ user_id: code.userId, email: code.email, code_hash: code.codeHash, expires_at: code.expiresAt })
     .returning('*')) as CodeRow[];
@@ -54,6 +65,16 @@ export async function pendingCodeForUpdate(
     .forUpdate()
     .first()) as CodeRow | undefined;
   return row && toCode(row);
+}
+
+/** Wrong codes the user sent in the last 24 hours, across every code they were sent. */
+export async function wrongAttemptsToday(trx: Knex.Transaction, userId: string): Promise<number> {
+  const row = (await trx('verification_codes')
+    .where({ user_id: userId })
+    .where('created_at', '>', trx.raw("now() - interval '1 day'"))
+    .sum({ total: 'attempts' })
+    .first()) as { total: string | number | null } | undefined;
+  return Number(row?.total ?? 0);
 }
 
 export async function countWrongAttempt(trx: Knex.Transaction, id: string): Promise<number> {

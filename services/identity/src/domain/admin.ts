@@ -1,8 +1,8 @@
 import { notFound } from '@ticketing/platform';
-import type { EventPayload } from '@ticketing/proto';
-import { findUserByEmail, insertUserIfMissing, promoteToAdmin } from '../data/users-repository.ts';
+import type { EventPayload, GrantableRole } from '@ticketing/proto';
+import { findUserByEmail, insertUserIfMissing, promoteToAdmin, setGrantedRoles } from '../data/users-repository.ts';
 import { hashPassword } from './passwords.ts';
-import { sessionUser } from './sessions.ts';
+import { publishSessionState, sessionUser } from './sessions.ts';
 import { messages, type IdentityDeps, type Session, type User } from './user.ts';
 
 export const ADMIN_NAME = 'Administrador';
@@ -46,5 +46,25 @@ export async function makeAdmin(deps: IdentityDeps, session: Session, userId: st
   const user = await deps.db.transaction((trx) => promoteToAdmin(trx, userId));
   if (!user) throw notFound(messages.userNotFound);
   deps.logger.info({ userId: user.id, by: session.userId }, 'user made admin');
+  return user;
+}
+
+/**
+ * An administrator sets the roles an account holds beyond the configured ones. A new role shows from the
+ * account's next login; a role taken away ends its sessions at once.
+ */
+export async function grantRoles(
+  deps: IdentityDeps,
+  session: Session,
+  input: { email: string; roles: GrantableRole[] },
+): Promise<User> {
+  await sessionUser(deps, session);
+  const target = await findUserByEmail(deps.db, input.email);
+  if (!target) throw notFound(messages.userNotFound);
+  const roles = [...new Set(input.roles)];
+  const user = await deps.db.transaction((trx) => setGrantedRoles(trx, target.id, roles));
+  if (!user) throw notFound(messages.userNotFound);
+  if (user.sessionVersion !== target.sessionVersion) await publishSessionState(deps, user.id);
+  deps.logger.info({ userId: user.id, roles, by: session.userId }, 'roles granted');
   return user;
 }

@@ -7,6 +7,7 @@ import {
   countWrongAttempt,
   pendingCodeForUpdate,
   replaceCode,
+  wrongAttemptsToday,
 } from '../data/verification-codes-repository.ts';
 import { issueToken, sessionUser } from './sessions.ts';
 import { messages, type IdentityDeps, type Session, type User } from './user.ts';
@@ -61,7 +62,8 @@ type Outcome = { verified: User } | { refused: AppError };
 
 /**
  * Checks a code sent to `email`. Right: the address is verified and a session opens. Wrong or expired: 400,
- * and after five wrong tries the code is locked (429) until a new one is requested.
+ * and after five wrong tries the code is locked (429) until a new one is requested. New codes do not bring new
+ * guesses without end: past the day's budget of wrong codes the account waits until the next day.
  */
 export async function verifyEmail(
   deps: IdentityDeps,
@@ -75,6 +77,9 @@ export async function verifyEmail(
       return { refused: badRequest(messages.invalidCode) };
     }
     if (pending.attempts >= MAX_CODE_ATTEMPTS) return { refused: tooManyRequests(messages.codeAttemptsExceeded) };
+    if ((await wrongAttemptsToday(trx, user.id)) >= deps.settings.maxWrongCodesPerDay) {
+      return { refused: tooManyRequests(messages.codeAttemptsToday) };
+    }
     const expected = Buffer.from(pending.codeHash, 'hex');
     if (!timingSafeEqual(expected, codeHash(deps.settings.verificationSecret, user.id, input.code))) {
       // The count must commit even though the answer is a refusal.

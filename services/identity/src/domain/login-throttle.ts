@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError, type Logger, type Redis } from '@ticketing/platform';
-import type { IdentitySettings } from '../config.ts';
+import type { LoginLimits } from '../config.ts';
 import { messages } from './user.ts';
 
 /** Refused before the password is even checked; says when to try again. */
@@ -19,55 +19,102 @@ export interface PasswordAttempt {
   ip: string;
 }
 
-/** Counts wrong passwords per account and per address; over either budget, attempts are refused for a while. */
+/**
+ * Wrong passwords, counted so that they stop a guesser without locking out the crowd behind the same address
+ * (a carrier's CGNAT, a venue's Wi-Fi):
+ * - per account and address: after a few failures that address waits before each next try, longer each time;
+ * - per account: after more failures from anywhere, the addresses that failed on it wait too. An address that
+ *   has not been failing on the account is never refused, so nobody can keep its owner out;
+ * - per address: a budget no audience's typos reach, against one address spraying many accounts.
+ */
 export interface LoginThrottle {
-  /** Throws `TooManyAttempts` when the account or the address used up its failures. */
+  /** Throws `TooManyAttempts` while this address has to wait before trying this account. */
   check(attempt: PasswordAttempt): Promise<void>;
   failed(attempt: PasswordAttempt): Promise<void>;
-  /** A right password clears the account's count (the address keeps its own). */
+  /** A right password clears the account's counts (other addresses' waits on it go on). */
   succeeded(attempt: PasswordAttempt): Promise<void>;
 }
 
-export const LOGIN_FAILURES_PREFIX = { account: 'identity:login-failures:account', ip: 'identity:login-failures:ip' };
+export const LOGIN_THROTTLE_PREFIX = 'identity:login';
+
+/** A slow guesser keeps its count (and its delay growing) for a day. */
+const FAILURE_MEMORY_SECONDS = 24 * 3600;
+const FIRST_DELAY_SECONDS = 30;
 
 /** IPv4 clients reached through an IPv6 socket count under their IPv4 address. */
 const addressOf = (ip: string) => (ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip) || 'unknown';
 
-export function createLoginThrottle(
-  redis: Redis,
-  { maxPerAccount, maxPerIp, windowSeconds }: IdentitySettings['login'],
-  logger: Logger,
-): LoginThrottle {
+export function createLoginThrottle(redis: Redis, limits: LoginLimits, logger: Logger): LoginThrottle {
   // While Redis is unreachable, a per-replica memory count of the same size takes over: no open door, no outage.
-  const limiter = (keyPrefix: string, points: number) =>
-    new RateLimiterRedis({
+  const store = (name: string, points: number, duration: number) => {
+    const keyPrefix = `${LOGIN_THROTTLE_PREFIX}:${name}`;
+    return new RateLimiterRedis({
       storeClient: redis,
       keyPrefix,
       points,
-      duration: windowSeconds,
+      duration,
       rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds }),
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
     });
-  const perAccount = limiter(LOGIN_FAILURES_PREFIX.account, maxPerAccount);
-  const perIp = limiter(LOGIN_FAILURES_PREFIX.ip, maxPerIp);
+  };
+  const pairFailures = store('failures:pair', 1, FAILURE_MEMORY_SECONDS);
+  const accountFailures = store('failures:account', 1, FAILURE_MEMORY_SECONDS);
+  const addressFailures = store('failures:address', limits.maxPerAddress, limits.windowSeconds);
+  // A wait is a one-point budget blocked for the delay.
+  const waits = store('wait', 1, 1);
+  const waiting = (state: RateLimiterRes | null) => (state !== null && state.consumedPoints > 1 ? state : null);
+
+  /** 30 s after the free failures are used up, doubling with each further failure, up to the ceiling. */
+  const delayAfter = (failures: number, free: number) =>
+    failures < free ? 0 : Math.min(limits.maxDelaySeconds, FIRST_DELAY_SECONDS * 2 ** Math.min(failures - free, 20));
+  const keys = ({ email, ip }: PasswordAttempt) => {
+    const account = email.toLowerCase();
+    const address = addressOf(ip);
+    return { account, address, pair: `${account}|${address}` };
+  };
 
   return {
-    async check({ email, ip }) {
-      const [account, address] = await Promise.all([perAccount.get(email), perIp.get(addressOf(ip))]);
-      const over = (state: RateLimiterRes | null, max: number) => state !== null && state.consumedPoints >= max;
-      const blocked = [over(account, maxPerAccount) ? account : null, over(address, maxPerIp) ? address : null].filter(
+    async check(attempt) {
+      const { account, address, pair } = keys(attempt);
+      const [pairWait, accountWait, pairCount, addressCount] = await Promise.all([
+        waits.get(`pair:${pair}`),
+        waits.get(`account:${account}`),
+        pairFailures.get(pair),
+        addressFailures.get(address),
+      ]);
+      const failingHere = (pairCount?.consumedPoints ?? 0) > 0;
+      const sprayed =
+        addressCount !== null && addressCount.consumedPoints >= limits.maxPerAddress ? addressCount : null;
+      const refusals = [waiting(pairWait), failingHere ? waiting(accountWait) : null, sprayed].filter(
         (state) => state !== null,
       );
-      if (blocked.length === 0) return;
-      const wait = Math.max(...blocked.map((state) => state.msBeforeNext));
-      logger.warn({ by: over(account, maxPerAccount) ? 'account' : 'ip', ip: addressOf(ip) }, 'login throttled');
+      if (refusals.length === 0) return;
+      const wait = Math.max(...refusals.map((state) => state.msBeforeNext));
+      logger.warn({ by: sprayed ? 'address' : 'account', address }, 'login throttled');
       throw new TooManyAttempts(Math.max(1, Math.ceil(wait / 1000)));
     },
-    async failed({ email, ip }) {
-      await Promise.all([perAccount.penalty(email), perIp.penalty(addressOf(ip))]);
+    async failed(attempt) {
+      const { account, address, pair } = keys(attempt);
+      const [pairCount, accountCount] = await Promise.all([
+        pairFailures.penalty(pair),
+        accountFailures.penalty(account),
+        addressFailures.penalty(address),
+      ]);
+      const pairDelay = delayAfter(pairCount.consumedPoints, limits.freePerPair);
+      const accountDelay = delayAfter(accountCount.consumedPoints, limits.freePerAccount);
+      await Promise.all([
+        pairDelay > 0 ? waits.block(`pair:${pair}`, pairDelay) : undefined,
+        accountDelay > 0 ? waits.block(`account:${account}`, accountDelay) : undefined,
+      ]);
     },
-    async succeeded({ email }) {
-      await perAccount.delete(email);
+    async succeeded(attempt) {
+      const { account, pair } = keys(attempt);
+      await Promise.all([
+        pairFailures.delete(pair),
+        accountFailures.delete(account),
+        waits.delete(`pair:${pair}`),
+        waits.delete(`account:${account}`),
+      ]);
     },
   };
 }

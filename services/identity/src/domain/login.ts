@@ -1,12 +1,13 @@
 import { unauthorized } from '@ticketing/platform';
+import { revokeToken } from '../data/revoked-tokens-repository.ts';
 import { findUserByEmail } from '../data/users-repository.ts';
 import { passwordMatches } from './passwords.ts';
-import { issueToken } from './sessions.ts';
-import { messages, type IdentityDeps, type User } from './user.ts';
+import { issueToken, publishSessionState } from './sessions.ts';
+import { messages, type IdentityDeps, type Session, type User } from './user.ts';
 
 /**
- * Opens a session. Too many recent failures for the account or the address: 429 before the password is
- * checked. An unknown e-mail and a wrong password get the same answer in the same time. Unverified accounts
+ * Opens a session. An address that has been failing on the account, or one spraying wrong passwords at many
+ * accounts, waits (429) before the password is checked; any other address is never refused. An unknown e-mail and a wrong password get the same answer in the same time. Unverified accounts
  * log in too (the page then asks for the code).
  */
 export async function logIn(
@@ -27,4 +28,13 @@ export async function logIn(
   const token = await issueToken(deps, user, { remember: input.rememberMe === true });
   deps.logger.info({ userId: user.id, rememberMe: input.rememberMe === true }, 'user logged in');
   return { token, user };
+}
+
+/** Ends the session of this token ('Sair'): every service refuses it from now on, other sessions go on. */
+export async function logOut(deps: IdentityDeps, session: Session): Promise<void> {
+  if (!session.tokenId) return;
+  const token = { tokenId: session.tokenId, userId: session.userId, expiresAt: session.expiresAt };
+  await deps.db.transaction((trx) => revokeToken(trx, token));
+  await publishSessionState(deps, session.userId);
+  deps.logger.info({ userId: session.userId }, 'user logged out');
 }

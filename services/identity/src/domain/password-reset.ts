@@ -5,7 +5,7 @@ import type { EventPayload } from '@ticketing/proto';
 import { findUsableReset, insertReset, useAllResetsOf, useReset } from '../data/password-resets-repository.ts';
 import { findUserByEmail, findUserForUpdate, updateUserEndingSessions } from '../data/users-repository.ts';
 import { hashPassword } from './passwords.ts';
-import { publishSessionVersion } from './sessions.ts';
+import { publishSessionState } from './sessions.ts';
 import { messages, type IdentityDeps } from './user.ts';
 
 export const RESET_LIFETIME_MS = 60 * 60 * 1000;
@@ -73,6 +73,6 @@ export async function resetPassword(deps: IdentityDeps, input: { token: string; 
     return updateUserEndingSessions(trx, reset.userId, { passwordHash });
   });
   if (!user) throw badRequest(messages.invalidResetToken);
-  await publishSessionVersion(deps, user);
+  await publishSessionState(deps, user.id);
   deps.logger.info({ userId: user.id, sessionVersion: user.sessionVersion }, 'password reset');
 }

@@ -13,7 +13,7 @@ import {
 import { deleteCodesOf } from '../data/verification-codes-repository.ts';
 import { issueVerificationCode, startResendCooldown } from './email-verification.ts';
 import { hashPassword, passwordMatches } from './passwords.ts';
-import { issueToken, publishSessionVersion, sessionUser } from './sessions.ts';
+import { issueToken, publishSessionState, sessionUser } from './sessions.ts';
 import { DELETED_ACCOUNT_NAME, messages, type IdentityDeps, type Session, type User } from './user.ts';
 
 /** The logged-in user's account; a deleted account or an ended session is a 401. */
@@ -123,7 +123,7 @@ export async function changePassword(
     await useAllResetsOf(trx, user.id);
     return updateUserEndingSessions(trx, user.id, { passwordHash });
   });
-  await publishSessionVersion(deps, updated);
+  await publishSessionState(deps, updated.id);
   deps.logger.info({ userId: user.id, sessionVersion: updated.sessionVersion }, 'password changed');
   return { token: await issueToken(deps, updated, { remember: session.remembered }) };
 }
@@ -152,6 +152,6 @@ export async function deleteAccount(
     await deps.outbox.add(trx, 'user.deleted', user.id, payload);
     return anonymised;
   });
-  await publishSessionVersion(deps, deleted);
+  await publishSessionState(deps, deleted.id);
   deps.logger.info({ userId: user.id }, 'account deleted');
 }

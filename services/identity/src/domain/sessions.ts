@@ -1,20 +1,25 @@
+import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
 import {
+  ERASED_SESSION,
   TOKEN_AUDIENCE,
   TOKEN_ISSUER,
+  cachedSessions,
   createTokenVerifier,
-  sessionVersionKey,
   unauthorized,
+  writeSessionState,
   type AuthUser,
   type Knex,
   type Logger,
   type Redis,
+  type SessionState,
   type TokenVerifier,
 } from '@ticketing/platform';
 import type { IdentitySettings } from '../config.ts';
-import { findUserById, raisedSessionVersions } from '../data/users-repository.ts';
+import { revokedTokenIds } from '../data/revoked-tokens-repository.ts';
+import { findSessionVersion, findUserById } from '../data/users-repository.ts';
 import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.ts';
-import { messages, type IdentityDeps, type Session, type User } from './user.ts';
+import { messages, rolesOf, type IdentityDeps, type Session, type User } from './user.ts';
 
 /** Signs a session token for `user`: 12 hours, or 7 days when the user asked to be remembered (configurable). */
 export async function issueToken(
@@ -25,11 +30,17 @@ export async function issueToken(
   const key = await deps.keys.current();
   const lifetime = remember ? deps.settings.rememberTtlSeconds : deps.settings.tokenTtlSeconds;
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ email: user.email, name: user.name, adm: user.isAdmin, ver: user.sessionVersion })
+  return new SignJWT({
+    email: user.email,
+    name: user.name,
+    roles: rolesOf(deps.settings, user),
+    ver: user.sessionVersion,
+  })
     .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: key.kid, typ: 'JWT' })
     .setSubject(user.id)
     .setIssuer(TOKEN_ISSUER)
     .setAudience(TOKEN_AUDIENCE)
+    .setJti(randomUUID())
     .setIssuedAt(now)
     .setExpirationTime(now + lifetime)
     .sign(key.privateKey);
@@ -41,14 +52,26 @@ export type SessionUser = AuthUser & Session;
 const UNKNOWN_KEY_REFRESH_MS = 5_000;
 
 /**
- * Verifies tokens the way every other service does (signature, issuer, audience, expiry, session version in
- * Redis), against the service's own key store instead of its published JWKS.
+ * Where an account's sessions stand, from identity's database: every other service's cache asks for it
+ * (`GET /internal/sessions/:userId`). Undefined when the id names no account.
+ */
+export async function sessionStateOf(db: Knex, userId: string): Promise<SessionState | undefined> {
+  const account = await findSessionVersion(db, userId);
+  if (!account) return undefined;
+  if (account.deleted) return ERASED_SESSION;
+  return { version: account.sessionVersion, revoked: await revokedTokenIds(db, userId) };
+}
+
+/**
+ * Verifies tokens the way every other service does (signature, issuer, audience, expiry, session state cached in
+ * Redis), against the service's own key store and database instead of its published JWKS and internal route.
  */
 export function createSessionVerifier(
   keys: SigningKeys,
   settings: Pick<IdentitySettings, 'tokenTtlSeconds'>,
-  versions: Parameters<typeof createTokenVerifier>[1],
+  { db, redis }: { db: Knex; redis: Redis },
 ): (token: string) => Promise<SessionUser> {
+  const sessions = cachedSessions(redis, async (userId) => (await sessionStateOf(db, userId)) ?? ERASED_SESSION);
   let built: { jwks: JSONWebKeySet; verify: TokenVerifier } | undefined;
   let lastRefresh = 0;
   return async (token) => {
@@ -58,7 +81,7 @@ export function createSessionVerifier(
       lastRefresh = Date.now();
       jwks = await keys.refresh();
     }
-    if (built?.jwks !== jwks) built = { jwks, verify: createTokenVerifier(jwks, versions) };
+    if (built?.jwks !== jwks) built = { jwks, verify: createTokenVerifier(jwks, sessions) };
     const user = await built.verify(token);
     const claims = decodeJwt(token);
     const lifetime = (claims.exp ?? 0) - (claims.iat ?? 0);
@@ -66,6 +89,7 @@ export function createSessionVerifier(
       ...user,
       userId: user.id,
       sessionVersion: typeof claims.ver === 'number' ? claims.ver : 0,
+      expiresAt: new Date((claims.exp ?? 0) * 1000),
       remembered: lifetime > settings.tokenTtlSeconds,
     };
   };
@@ -73,7 +97,7 @@ export function createSessionVerifier(
 
 /**
  * The account behind a verified token. The database has the last word: a deleted account, or a token older
- * than the account's session version, is refused even if Redis has not heard of it.
+ * than the account's session version, is refused even if the cache has not heard of it.
  */
 export async function sessionUser(deps: Pick<IdentityDeps, 'db'>, session: Session): Promise<User> {
   const user = await findUserById(deps.db, session.userId);
@@ -81,42 +105,19 @@ export async function sessionUser(deps: Pick<IdentityDeps, 'db'>, session: Sessi
   return user;
 }
 
-// Only ever raises the stored version: two password changes finishing out of order cannot lower it.
-const RAISE_VERSION = `
-local current = tonumber(redis.call('get', KEYS[1]) or '0')
-if tonumber(ARGV[1]) > current then redis.call('set', KEYS[1], ARGV[1]) end
-return 1`;
-
 /**
- * Tells every service's verifier the account's new session version (after the commit that raised it). The
- * database stays the truth: a failure here is logged, and the next start copies every version again.
+ * Tells every service's verifier where the account's sessions stand now (after the commit that changed it).
+ * The database stays the truth: when Redis misses the write, the cached state is dropped or expires, and the
+ * next check asks again.
  */
-export async function publishSessionVersion(
-  deps: { redis: Redis; logger: Logger },
-  user: Pick<User, 'id' | 'sessionVersion'>,
+export async function publishSessionState(
+  deps: { db: Knex; redis: Redis; logger: Logger },
+  userId: string,
 ): Promise<void> {
   try {
-    await deps.redis.eval(RAISE_VERSION, 1, sessionVersionKey(user.id), String(user.sessionVersion));
+    const state = (await sessionStateOf(deps.db, userId)) ?? ERASED_SESSION;
+    await writeSessionState(deps.redis, userId, state);
   } catch (error) {
-    deps.logger.error({ err: error, userId: user.id }, 'session version not published');
+    deps.logger.error({ err: error, userId }, 'session state not published');
   }
-}
-
-/** Copies every raised session version to Redis (which keeps nothing on disk); returns how many. */
-export async function syncSessionVersions(deps: { db: Knex; redis: Redis; logger: Logger }): Promise<number> {
-  let afterId: string | null = null;
-  let total = 0;
-  for (;;) {
-    const page = await raisedSessionVersions(deps.db, afterId, 1000);
-    if (page.length === 0) break;
-    const pipeline = deps.redis.pipeline();
-    for (const user of page) pipeline.eval(RAISE_VERSION, 1, sessionVersionKey(user.id), String(user.sessionVersion));
-    const results = (await pipeline.exec()) ?? [];
-    const failed = results.find(([error]) => error);
-    if (failed) throw failed[0];
-    total += page.length;
-    afterId = page.at(-1)!.id;
-  }
-  deps.logger.info({ users: total }, 'session versions published');
-  return total;
 }

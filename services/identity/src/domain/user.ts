@@ -1,5 +1,5 @@
 import type { Knex, Logger, Outbox, Redis } from '@ticketing/platform';
-import { identityMessages } from '@ticketing/proto';
+import { ROLES, identityMessages, type GrantableRole, type Role } from '@ticketing/proto';
 import type { IdentitySettings } from '../config.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import type { SigningKeys } from './signing-keys.ts';
@@ -18,6 +18,8 @@ export interface User {
   address: string | null;
   partnerCompany: string | null;
   isAdmin: boolean;
+  /** Roles an administrator granted on top of the configured ones. */
+  grantedRoles: GrantableRole[];
   sessionVersion: number;
   createdAt: Date;
   updatedAt: Date;
@@ -39,6 +41,9 @@ export interface IdentityDeps {
 export interface Session {
   userId: string;
   sessionVersion: number;
+  /** The token's id and expiry: logging out revokes that token until then. */
+  tokenId: string | undefined;
+  expiresAt: Date;
   /** The session was opened with "lembrar-me" (its token outlives the normal lifetime). */
   remembered: boolean;
 }
@@ -53,7 +58,14 @@ export const messages = {
 /** The name an account keeps once deleted, so orders and tickets still read sensibly. */
 export const DELETED_ACCOUNT_NAME = 'Conta excluída';
 
-/** Only administrators listed in the configuration see and use the courtesy-link pages. */
-export function canManageCourtesies(settings: IdentitySettings, user: Pick<User, 'isAdmin' | 'email'>): boolean {
-  return user.isAdmin && settings.courtesyManagers.has(user.email);
+/**
+ * What the account may do, as its tokens state it. Courtesy managers are the administrators listed in the
+ * configuration (spec) or granted the role; door staff are listed or granted.
+ */
+export function rolesOf(settings: IdentitySettings, user: Pick<User, 'isAdmin' | 'email' | 'grantedRoles'>): Role[] {
+  const granted = new Set<Role>(user.grantedRoles);
+  if (user.isAdmin) granted.add('admin');
+  if (user.isAdmin && settings.courtesyManagers.has(user.email)) granted.add('courtesyManager');
+  if (settings.doorStaff.has(user.email)) granted.add('doorStaff');
+  return ROLES.filter((role) => granted.has(role));
 }

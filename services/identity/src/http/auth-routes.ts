@@ -9,7 +9,7 @@ import {
   verifyCodeSchema,
 } from '@ticketing/proto';
 import { resendCode, resendVerification, verifyEmail } from '../domain/email-verification.ts';
-import { logIn } from '../domain/login.ts';
+import { logIn, logOut } from '../domain/login.ts';
 import { requestPasswordReset, resetPassword } from '../domain/password-reset.ts';
 import { currentUser } from '../domain/profile.ts';
 import { registerUser } from '../domain/register.ts';
@@ -45,6 +45,11 @@ export function authRoutes(deps: IdentityDeps, verifySession: (token: string) =>
     const input = parseInput(loginSchema, ctx.request.body);
     const { token, user } = await logIn(deps, { ...input, ip: clientIp(ctx) });
     ctx.body = { token, user: toUserView(user, deps.settings) };
+  });
+
+  router.post('/logout', authenticated, async (ctx) => {
+    await logOut(deps, sessionOf(ctx));
+    ctx.status = 204;
   });
 
   router.post('/verify-code', async (ctx) => {

@@ -1,12 +1,26 @@
 import { Router } from '@koa/router';
+import { notFound, type ServiceAuth } from '@ticketing/platform';
 import { findBuyer } from '../domain/directory.ts';
-import type { IdentityDeps } from '../domain/user.ts';
+import { sessionStateOf } from '../domain/sessions.ts';
+import { messages, type IdentityDeps } from '../domain/user.ts';
 
-/** For the other services inside the cluster (the gateway routes only /api): who a buyer is. */
-export function internalRoutes(deps: IdentityDeps): Router {
-  const router = new Router({ prefix: '/internal/users' });
+/** Every service verifies tokens, so every one may ask where an account's sessions stand. */
+const TOKEN_VERIFIERS = [
+  'catalog',
+  'orders',
+  'payments',
+  'courtesy',
+  'tickets-verifier',
+  'tickets-worker',
+  'mail',
+  'identity',
+] as const;
 
-  router.get('/:id', async (ctx) => {
+/** For the other services inside the cluster (the gateway routes only /api): who a buyer is, and their sessions. */
+export function internalRoutes(deps: IdentityDeps, auth: ServiceAuth): Router {
+  const router = new Router({ prefix: '/internal' });
+
+  router.get('/users/:id', auth.require(['orders']), async (ctx) => {
     const user = await findBuyer(deps, ctx.params.id!);
     ctx.body = {
       id: user.id,
@@ -16,6 +30,12 @@ export function internalRoutes(deps: IdentityDeps): Router {
       phone: user.phone,
       emailVerified: user.emailVerified,
     };
+  });
+
+  router.get('/sessions/:userId', auth.require(TOKEN_VERIFIERS), async (ctx) => {
+    const state = await sessionStateOf(deps.db, ctx.params.userId!);
+    if (!state) throw notFound(messages.userNotFound);
+    ctx.body = state;
   });
 
   return router;

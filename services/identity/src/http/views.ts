@@ -1,9 +1,10 @@
 import type { UserView } from '@ticketing/proto';
 import type { IdentitySettings } from '../config.ts';
-import { canManageCourtesies, type User } from '../domain/user.ts';
+import { rolesOf, type User } from '../domain/user.ts';
 
 /** The current user as the pages read it (spec §3), never with the password hash or the session version. */
 export function toUserView(user: User, settings: IdentitySettings): UserView {
+  const roles = rolesOf(settings, user);
   return {
     id: user.id,
     name: user.name,
@@ -15,6 +16,7 @@ export function toUserView(user: User, settings: IdentitySettings): UserView {
     address: user.address ?? '',
     birthDate: user.birthDate ?? '',
     partnerCompany: user.partnerCompany,
-    canManageCourtesies: canManageCourtesies(settings, user),
+    canManageCourtesies: roles.includes('courtesyManager'),
+    roles,
   };
 }

@@ -1,5 +1,5 @@
 import type { Envelope, EventPayload, EventType } from '@ticketing/proto';
-import { minutesBetween, type TemplateData } from '../templates/index.ts';
+import { minutesBetween, type TemplateData, type TemplateName } from '../templates/index.ts';
 import type { EmailAttachment } from '../domain/attachments.ts';
 import type { EmailRequest } from '../domain/queue-email.ts';
 
@@ -40,6 +40,14 @@ export function courtesyAttachment(
   };
 }
 
+/** The e-mail of each reason an order's money went back. */
+const REFUND_TEMPLATES = {
+  late_payment: 'payment-refunded',
+  refund: 'order-refunded',
+  chargeback: 'order-chargeback',
+} as const satisfies Record<EventPayload<'order.refunded'>['reason'], TemplateName>;
+type RefundTemplate = (typeof REFUND_TEMPLATES)[keyof typeof REFUND_TEMPLATES];
+
 /** What every purchase event carries about the buyer and the order. */
 interface PurchaseFacts {
   userId: string;
@@ -49,7 +57,7 @@ interface PurchaseFacts {
 }
 
 /** A purchase e-mail to the buyer: greeting, order number and event title, plus the template's own data. */
-function toBuyer<N extends 'ticket' | 'card-payment-link' | 'payment-refunded'>(
+function toBuyer<N extends 'ticket' | 'card-payment-link' | RefundTemplate>(
   facts: PurchaseFacts,
   template: N,
   data: Omit<TemplateData<N>, 'name' | 'orderNumber' | 'eventTitle'>,
@@ -110,7 +118,7 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
           }),
         ]
       : [],
-  'order.refunded': (payload) => [toBuyer(payload, 'payment-refunded', { amount: payload.amount })],
+  'order.refunded': (payload) => [toBuyer(payload, REFUND_TEMPLATES[payload.reason], { amount: payload.amount })],
   'courtesy.invited': (payload, { courtesyUrl }) => {
     const attachment = payload.attachment && courtesyAttachment(courtesyUrl, payload.attachment);
     return [

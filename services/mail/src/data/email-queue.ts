@@ -128,16 +128,34 @@ export async function countWaiting(db: Knex): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** E-mails only ever sent to the account's own address (its owner asked for them), never to someone else. */
+const ACCOUNT_TEMPLATES = ['verification-code', 'password-reset'];
+
+/** The addresses an account was known by here, lower-cased: those its own e-mails went to. */
+export async function accountAddresses(trx: Knex.Transaction, userId: string): Promise<string[]> {
+  const rows: { address: string }[] = await trx('email_queue')
+    .distinct(trx.raw('lower("to") as address'))
+    .where({ user_id: userId })
+    .whereIn('template', ACCOUNT_TEMPLATES)
+    .whereNot('to', '');
+  return rows.map((row) => row.address);
+}
+
 /**
  * Removes a user's personal content from their e-mails (address, subject, bodies, attachments, the address
- * inside SMTP errors), keeping status, attempts and timestamps. E-mails not yet sent are cancelled (failed).
+ * inside SMTP errors), keeping status, attempts and timestamps. E-mails not yet sent are cancelled (failed). Also
+ * those that belong to no account but went to one of `addresses` (an invitation to the person's address).
  */
 export async function redactUserEmails(
   trx: Knex.Transaction,
   userId: string,
+  addresses: string[] = [],
 ): Promise<{ redacted: number; cancelled: number }> {
   const rows: { last_error: string | null }[] = await trx('email_queue')
-    .where({ user_id: userId })
+    .where((query) => {
+      query.where({ user_id: userId });
+      if (addresses.length > 0) query.orWhereRaw('user_id is null and lower("to") = any(?::text[])', [addresses]);
+    })
     .whereNull('redacted_at')
     .update({
       to: '',

@@ -21,12 +21,14 @@ export interface SmtpSettings {
   from: string;
   connections: number;
   timeoutMs: number;
+  /** Headers for fetching an attachment by its link (courtesy's internal route wants a fresh service token). */
+  linkHeaders(): Promise<Record<string, string>>;
 }
 
 const domainOf = (from: string) => /@([^\s@>]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
 
 /** Nodemailer's pooled SMTP transport, with timeouts short enough for a worker and stable Message-IDs. */
-export function createSmtpSender({ url, from, connections, timeoutMs }: SmtpSettings): Sender {
+export function createSmtpSender({ url, from, connections, timeoutMs, linkHeaders }: SmtpSettings): Sender {
   const transport = nodemailer.createTransport({
     url,
     pool: true,
@@ -38,6 +40,7 @@ export function createSmtpSender({ url, from, connections, timeoutMs }: SmtpSett
   const domain = domainOf(from);
   return {
     async send(email) {
+      const httpHeaders = email.attachments.some((attachment) => 'href' in attachment) ? await linkHeaders() : {};
       const info = await transport.sendMail({
         from,
         to: email.to,
@@ -53,7 +56,7 @@ export function createSmtpSender({ url, from, connections, timeoutMs }: SmtpSett
           ...(attachment.cid ? { cid: attachment.cid } : {}),
           ...('content' in attachment
             ? { content: Buffer.from(attachment.content, 'base64') }
-            : { href: attachment.href }),
+            : { href: attachment.href, httpHeaders }),
         })),
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -2,6 +2,8 @@ import type { EmailAttachment } from '../domain/attachments.ts';
 import type { EmailTemplate } from './define.ts';
 import { cardPaymentLink } from './card-payment-link.ts';
 import { courtesyInvitation } from './courtesy-invitation.ts';
+import { orderChargeback } from './order-chargeback.ts';
+import { orderRefunded } from './order-refunded.ts';
 import { passwordReset } from './password-reset.ts';
 import { paymentRefunded } from './payment-refunded.ts';
 import { ticket } from './ticket.ts';
@@ -17,6 +19,8 @@ export const templates = {
   ticket,
   'card-payment-link': cardPaymentLink,
   'payment-refunded': paymentRefunded,
+  'order-refunded': orderRefunded,
+  'order-chargeback': orderChargeback,
   'courtesy-invitation': courtesyInvitation,
 } satisfies Record<string, EmailTemplate<any>>;
 

@@ -1,4 +1,4 @@
-import { CollaboratorError, jsonClient } from '@ticketing/platform';
+import { CollaboratorError, jsonClient, type ServiceAuth } from '@ticketing/platform';
 import { z } from 'zod';
 
 const promoLinkSchema = z.object({
@@ -19,8 +19,8 @@ export interface CourtesyClient {
   releasePromoUse(orderId: string): Promise<boolean>;
 }
 
-export function courtesyClient(baseUrl: string, timeoutMs: number): CourtesyClient {
-  const http = jsonClient('courtesy', baseUrl, timeoutMs);
+export function courtesyClient(baseUrl: string, timeoutMs: number, auth: ServiceAuth): CourtesyClient {
+  const http = jsonClient('courtesy', baseUrl, timeoutMs, auth);
   const usePath = (orderId: string) => `/internal/promo-uses/${encodeURIComponent(orderId)}`;
   // An answer that is not what the contract says is treated like no answer: the caller cannot rely on it.
   const promoLink = (answer: unknown): PromoLink => {

@@ -1,4 +1,4 @@
-import { CollaboratorError, jsonClient } from '@ticketing/platform';
+import { CollaboratorError, jsonClient, type ServiceAuth } from '@ticketing/platform';
 
 /** A buyer as identity describes them for a purchase. */
 export interface Buyer {
@@ -15,8 +15,8 @@ export interface IdentityClient {
   getUser(userId: string): Promise<Buyer | null>;
 }
 
-export function identityClient(baseUrl: string, timeoutMs: number): IdentityClient {
-  const http = jsonClient('identity', baseUrl, timeoutMs);
+export function identityClient(baseUrl: string, timeoutMs: number, auth: ServiceAuth): IdentityClient {
+  const http = jsonClient('identity', baseUrl, timeoutMs, auth);
   return {
     async getUser(userId) {
       try {

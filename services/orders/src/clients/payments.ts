@@ -1,4 +1,4 @@
-import { jsonClient } from '@ticketing/platform';
+import { jsonClient, type ServiceAuth } from '@ticketing/platform';
 import type { ChargeRequest, ChargeStatusView, ChargeView } from '@ticketing/proto';
 
 /** Payments as orders uses it: one provider charge per order, keyed by the order id. */
@@ -11,8 +11,8 @@ export interface PaymentsClient {
   refund(orderId: string): Promise<void>;
 }
 
-export function paymentsClient(baseUrl: string, timeoutMs: number): PaymentsClient {
-  const http = jsonClient('payments', baseUrl, timeoutMs);
+export function paymentsClient(baseUrl: string, timeoutMs: number, auth: ServiceAuth): PaymentsClient {
+  const http = jsonClient('payments', baseUrl, timeoutMs, auth);
   const path = (orderId: string) => `/internal/charges/${encodeURIComponent(orderId)}`;
   return {
     createCharge: (orderId, request) => http.call<ChargeView>('PUT', path(orderId), request),

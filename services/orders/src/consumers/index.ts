@@ -1,21 +1,25 @@
-import type { EventHandlers } from '@ticketing/platform';
+import type { EventHandlers, PeriodicJob } from '@ticketing/platform';
 import { courtesyRedeemed } from '../domain/courtesy-orders.ts';
+import { forgetUser } from '../domain/erasure.ts';
 import type { OrdersDeps } from '../domain/order.ts';
-import { paymentConfirmed, paymentFailed, paymentOverdue } from '../domain/payment-events.ts';
+import { paymentConfirmed, paymentFailed, paymentOverdue, paymentRefunded } from '../domain/payment-events.ts';
 import { ticketCheckedIn, ticketIssued, ticketReset } from '../domain/ticket-events.ts';
 
 /**
- * What orders hears: payments move the order, a redeemed courtesy becomes a paid order, tickets fill in the buyer's
- * view of the ticket.
+ * What orders hears: payments move the order (`refunds` sends the refunds a late payment leaves owed), a redeemed
+ * courtesy becomes a paid order, tickets fill in the buyer's view of the ticket, a deleted account is erased.
  */
-export function ordersConsumers(deps: OrdersDeps): EventHandlers {
+export function ordersConsumers(deps: OrdersDeps, refunds: Pick<PeriodicJob, 'wake'>): EventHandlers {
+  const paymentDeps = { ...deps, refunds };
   return {
-    'payment.confirmed': (payload, { trx }) => paymentConfirmed(deps, trx, payload),
-    'payment.failed': (payload, { trx }) => paymentFailed(deps, trx, payload),
+    'payment.confirmed': (payload, { trx }) => paymentConfirmed(paymentDeps, trx, payload),
+    'payment.failed': (payload, { trx }) => paymentFailed(paymentDeps, trx, payload),
+    'payment.refunded': (payload, { trx }) => paymentRefunded(paymentDeps, trx, payload),
     'payment.overdue': (payload, { trx }) => paymentOverdue(deps, trx, payload),
     'courtesy.redeemed': (payload, { trx }) => courtesyRedeemed(deps, trx, payload),
     'ticket.issued': (payload, { trx }) => ticketIssued(deps.logger, trx, payload),
     'ticket.checked-in': (payload, { trx }) => ticketCheckedIn(deps.logger, trx, payload),
     'ticket.reset': (payload, { trx }) => ticketReset(deps.logger, trx, payload),
+    'user.deleted': (payload, { trx }) => forgetUser(deps, trx, payload),
   };
 }

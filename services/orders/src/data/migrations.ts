@@ -1,6 +1,9 @@
 import type { Migration } from '@ticketing/platform';
 
-/** The orders table: one row per purchase, with the charge, the event and buyer as they were, and the ticket. */
+/**
+ * The orders table: one row per purchase, with the charge, the event and buyer as they were, and the ticket; and the
+ * users whose personal data was erased.
+ */
 export const ordersMigrations: Migration[] = [
   {
     name: '0001_orders',
@@ -69,6 +72,27 @@ export const ordersMigrations: Migration[] = [
       );
       // One order per courtesy attendee: a redemption delivered again can never make a second order.
       await db.raw('create unique index orders_one_per_courtesy_attendee on orders (courtesy_attendee_id)');
+    },
+  },
+  {
+    name: '0003_refunds_erasure',
+    async up(db) {
+      await db.schema.alterTable('orders', (t) => {
+        // Why the money of the order's charge went back. Also kept on an order that was never paid here (cancelled,
+        // expired), so a confirmation of that charge arriving afterwards can never make it paid.
+        t.text('refund_reason').nullable();
+        // A late payment found no spot: the money is owed back until payments confirms it asked the provider.
+        t.timestamp('refund_owed_since', { useTz: true }).nullable();
+        t.check(`refund_reason in ('late_payment', 'refund', 'chargeback')`, [], 'orders_refund_reason_known');
+      });
+      await db.raw(
+        'create index orders_refunds_owed on orders (refund_owed_since) where refund_owed_since is not null',
+      );
+      // A deleted account: events about it that arrive later never bring its personal data back.
+      await db.schema.createTable('forgotten_users', (t) => {
+        t.uuid('user_id').primary();
+        t.timestamp('forgotten_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
     },
   },
 ];

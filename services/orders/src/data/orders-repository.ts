@@ -1,6 +1,6 @@
 import type { Knex } from '@ticketing/platform';
 import type { OrderStatus } from '@ticketing/proto';
-import type { Order, PaymentMethod } from '../domain/order.ts';
+import type { Order, PaymentMethod, RefundReason } from '../domain/order.ts';
 
 interface OrderRow {
   id: string;
@@ -29,6 +29,8 @@ interface OrderRow {
   buyer_name: string;
   buyer_email: string;
   idempotency_key: string | null;
+  refund_reason: RefundReason | null;
+  refund_owed_since: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -57,6 +59,8 @@ const toOrder = (row: OrderRow): Order => ({
   event: { title: row.event_title, date: row.event_date, location: row.event_location },
   buyer: { name: row.buyer_name, email: row.buyer_email },
   idempotencyKey: row.idempotency_key,
+  refundReason: row.refund_reason,
+  refundOwedSince: row.refund_owed_since,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -110,7 +114,7 @@ export interface NewCourtesyOrder {
   eventId: string;
   courtesyLinkId: string;
   courtesyAttendeeId: string;
-  cpf: string;
+  cpf: string | null;
   event: { title: string; date: Date; location: string };
   buyer: { name: string; email: string };
 }
@@ -225,6 +229,54 @@ export async function transition(
       })
       .returning('*')) as OrderRow[],
   );
+}
+
+/** Notes why the charge's money went back on an order that keeps its status (one never paid here). */
+export async function recordRefundReason(trx: Knex.Transaction, id: string, reason: RefundReason): Promise<void> {
+  await trx('orders')
+    .where({ id })
+    .whereNull('refund_reason')
+    .update({ refund_reason: reason, updated_at: trx.fn.now() });
+}
+
+/** Orders whose late payment is still owed back, longest waiting first. */
+export async function listOwedRefunds(db: Knex, limit: number): Promise<string[]> {
+  const rows = (await db('orders')
+    .select('id')
+    .whereNotNull('refund_owed_since')
+    .orderBy('refund_owed_since')
+    .limit(limit)) as { id: string }[];
+  return rows.map((row) => row.id);
+}
+
+/** Clears an owed refund in one conditional statement; undefined when it was cleared already. */
+export async function clearRefundOwed(trx: Knex.Transaction, id: string): Promise<Order | undefined> {
+  return one(
+    (await trx<OrderRow>('orders')
+      .where({ id })
+      .whereNotNull('refund_owed_since')
+      .update({ refund_owed_since: null, updated_at: trx.fn.now() })
+      .returning('*')) as OrderRow[],
+  );
+}
+
+/** Replaces the buyer on every order of a user (name, e-mail, CPF); amounts, dates and statuses stay. */
+export async function eraseBuyer(
+  trx: Knex.Transaction,
+  userId: string,
+  erased: { name: string; email: string },
+): Promise<number> {
+  return trx('orders')
+    .where({ user_id: userId })
+    .update({ buyer_name: erased.name, buyer_email: erased.email, cpf: null, updated_at: trx.fn.now() });
+}
+
+export async function rememberForgottenUser(trx: Knex.Transaction, userId: string): Promise<void> {
+  await trx('forgotten_users').insert({ user_id: userId }).onConflict('user_id').ignore();
+}
+
+export async function isForgottenUser(db: Knex, userId: string): Promise<boolean> {
+  return (await db('forgotten_users').where({ user_id: userId }).first()) !== undefined;
 }
 
 /** A buyer's orders, newest first, one page of them, and how many there are in all. */

@@ -1,31 +1,35 @@
 import type { Knex } from '@ticketing/platform';
-import type { EventPayload } from '@ticketing/proto';
-import { insertCourtesyOrder } from '../data/orders-repository.ts';
+import { erasedPerson, type EventPayload } from '@ticketing/proto';
+import { insertCourtesyOrder, isForgottenUser } from '../data/orders-repository.ts';
 import { announcePaid, type OrdersDeps } from './order.ts';
 
 /**
  * A courtesy was redeemed: the attendee's order is recorded already paid, at R$ 0,00 and with no payment method,
  * for the user who redeemed it (so it shows in their profile), and `order.paid` goes in the same transaction, from
  * which tickets issues the ticket to the e-mail typed in the form. No spot is held here: the courtesy link holds its
- * spots in the catalog. One order per attendee, however often the redemption is delivered.
+ * spots in the catalog. One order per attendee, however often the redemption is delivered. A redemption that arrives
+ * after its user's account was deleted makes the order without the person.
  */
 export async function courtesyRedeemed(
   deps: Pick<OrdersDeps, 'outbox' | 'logger'>,
   trx: Knex.Transaction,
   redemption: EventPayload<'courtesy.redeemed'>,
 ): Promise<void> {
+  const attendee = (await isForgottenUser(trx, redemption.userId))
+    ? { ...erasedPerson(redemption.userId), cpf: null }
+    : redemption.attendee;
   const order = await insertCourtesyOrder(trx, {
     userId: redemption.userId,
     eventId: redemption.eventId,
     courtesyLinkId: redemption.linkId,
     courtesyAttendeeId: redemption.attendeeId,
-    cpf: redemption.attendee.cpf,
+    cpf: attendee.cpf,
     event: {
       title: redemption.event.title,
       date: new Date(redemption.event.date),
       location: redemption.event.location,
     },
-    buyer: { name: redemption.attendee.name, email: redemption.attendee.email },
+    buyer: { name: attendee.name, email: attendee.email },
   });
   if (!order) {
     deps.logger.info(

@@ -6,12 +6,15 @@ import {
   type Outbox,
   type Redis,
 } from '@ticketing/platform';
-import { orderHoldId, ordersMessages, type OrderStatus } from '@ticketing/proto';
+import { orderHoldId, ordersMessages, type EventPayload, type OrderStatus } from '@ticketing/proto';
 import type { CourtesyClient } from '../clients/courtesy.ts';
 import type { IdentityClient } from '../clients/identity.ts';
 import type { PaymentsClient } from '../clients/payments.ts';
 
 export type PaymentMethod = 'pix' | 'credit_card' | 'boleto';
+
+/** Why the money of an order went back: paid after it ended with no spot left, refunded, or disputed. */
+export type RefundReason = EventPayload<'order.refunded'>['reason'];
 
 /** An order as the use cases see it. Money is a decimal string with two places ("155.00"), as `numeric(10,2)` keeps it. */
 export interface Order {
@@ -39,6 +42,10 @@ export interface Order {
   event: { title: string; date: Date; location: string };
   buyer: { name: string; email: string };
   idempotencyKey: string | null;
+  /** Set once the charge's money went back, whatever the status (a cancelled order keeps it too). */
+  refundReason: RefundReason | null;
+  /** Since when payments still has to give back a late payment; null when nothing is owed. */
+  refundOwedSince: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -88,6 +95,19 @@ export async function announcePaid(outbox: Outbox, trx: Knex.Transaction, order:
     amount: order.amount,
     paidAt: order.paidAt!.toISOString(),
     courtesyLinkId: order.courtesyLinkId,
+    ...snapshots(order),
+  });
+}
+
+/** Writes `order.refunded` for an order whose money went back: tickets cancels its ticket, catalog frees its spot. */
+export async function announceRefunded(outbox: Outbox, trx: Knex.Transaction, order: Order): Promise<void> {
+  await outbox.add(trx, 'order.refunded', order.id, {
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    userId: order.userId,
+    eventId: order.eventId,
+    reason: order.refundReason!,
+    amount: order.amount,
     ...snapshots(order),
   });
 }

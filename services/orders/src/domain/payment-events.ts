@@ -1,15 +1,27 @@
 import { CollaboratorError } from '@ticketing/platform';
 import type { Knex } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
-import { lockOrder, transition } from '../data/orders-repository.ts';
-import { announcePaid, lateHoldIdOf, snapshots, type Order, type OrdersDeps } from './order.ts';
+import { clearRefundOwed, lockOrder, recordRefundReason, transition } from '../data/orders-repository.ts';
+import { announcePaid, announceRefunded, lateHoldIdOf, type Order, type OrdersDeps } from './order.ts';
 
-type Deps = Pick<OrdersDeps, 'outbox' | 'logger' | 'catalog' | 'payments'>;
+type Deps = Pick<OrdersDeps, 'outbox' | 'logger' | 'catalog'> & {
+  /** The job that asks payments for owed refunds: woken once one is recorded. */
+  refunds: { wake(): void };
+};
+type PaymentEvent = { orderId: string; paymentId: string; providerStatus: string };
 
-async function lockedOrder(deps: Deps, trx: Knex.Transaction, orderId: string, topic: string) {
+async function lockedOrder(deps: Pick<Deps, 'logger'>, trx: Knex.Transaction, orderId: string, topic: string) {
   const order = await lockOrder(trx, orderId);
   if (!order) deps.logger.warn({ orderId, topic }, 'event for an unknown order ignored');
   return order;
+}
+
+/** An event about a charge other than the one the order is paid (or to be paid) with. */
+const isOtherCharge = (order: Order, payment: PaymentEvent) =>
+  order.asaasPaymentId !== null && order.asaasPaymentId !== payment.paymentId;
+
+function changedUnderLock(order: Order): never {
+  throw new Error(`order ${order.id} changed under its lock`);
 }
 
 async function markPaid(
@@ -23,15 +35,15 @@ async function markPaid(
     paid_at: new Date(payment.paidAt),
     asaas_payment_id: order.asaasPaymentId ?? payment.paymentId,
   });
-  if (!paid) throw new Error(`order ${order.id} changed under its lock`);
+  if (!paid) changedUnderLock(order);
   await announcePaid(deps.outbox, trx, paid);
   deps.logger.info({ orderId: paid.id, late }, 'order paid');
 }
 
 /**
  * The provider says the order is paid. A pending order becomes paid. An order that expired or was cancelled
- * before the money arrived takes a spot again if there is one (and is paid), or gets its money back (refunded).
- * A paid or refunded order stays as it is: a repeated confirmation changes nothing.
+ * before the money arrived takes a spot again if there is one (and is paid), or owes the money back (refunded).
+ * A paid or refunded order, or one whose charge was already given back, stays as it is.
  */
 export async function paymentConfirmed(
   deps: Deps,
@@ -41,8 +53,11 @@ export async function paymentConfirmed(
   const order = await lockedOrder(deps, trx, payment.orderId, 'payment.confirmed');
   if (!order) return;
   if (order.status === 'pending') return markPaid(deps, trx, order, payment, false);
-  if (order.status === 'paid' || order.status === 'refunded') {
-    deps.logger.info({ orderId: order.id, status: order.status }, 'payment confirmation ignored');
+  if (order.status === 'paid' || order.status === 'refunded' || order.refundReason) {
+    deps.logger.info(
+      { orderId: order.id, status: order.status, refundReason: order.refundReason },
+      'payment confirmation ignored',
+    );
     return;
   }
   // Late payment: the spot was (or is being) released when the order expired or was cancelled.
@@ -51,22 +66,49 @@ export async function paymentConfirmed(
   } catch (error) {
     // Anything but a refusal (the catalog is down) is thrown, and the event is delivered again later.
     if (!(error instanceof CollaboratorError && (error.status === 409 || error.status === 404))) throw error;
-    await deps.payments.refund(order.id);
-    const refunded = await transition(trx, order.id, [order.status], 'refunded', {
-      asaas_payment_id: order.asaasPaymentId ?? payment.paymentId,
-    });
-    if (!refunded) throw new Error(`order ${order.id} changed under its lock`);
-    await deps.outbox.add(trx, 'order.refunded', refunded.id, {
-      orderId: refunded.id,
-      orderNumber: refunded.orderNumber,
-      userId: refunded.userId,
-      amount: refunded.amount,
-      ...snapshots(refunded),
-    });
-    deps.logger.info({ orderId: refunded.id, previousStatus: order.status, reason: error.status }, 'order refunded');
+    await oweRefund(deps, trx, order, payment);
     return;
   }
   return markPaid(deps, trx, order, payment, true);
+}
+
+/**
+ * A late payment with no spot left: the order is refunded now, and the refund owed is recorded with it. Payments is
+ * asked after this commits, by `sendOwedRefunds`, and again until it has done it: a payments outage never leaves the
+ * buyer with neither ticket nor money, nor holds up other orders' events.
+ */
+async function oweRefund(deps: Deps, trx: Knex.Transaction, order: Order, payment: EventPayload<'payment.confirmed'>) {
+  const refunded = await transition(trx, order.id, [order.status], 'refunded', {
+    asaas_payment_id: order.asaasPaymentId ?? payment.paymentId,
+    refund_reason: 'late_payment',
+    refund_owed_since: trx.fn.now(),
+  });
+  if (!refunded) changedUnderLock(order);
+  trx.executionPromise.then(
+    () => deps.refunds.wake(),
+    () => {},
+  );
+  deps.logger.info({ orderId: refunded.id, previousStatus: order.status, reason: 'late_payment' }, 'order refunded');
+}
+
+/** A pending order whose charge will not pay it: cancelled, and order.cancelled gives the spot back. */
+async function cancelUnpaid(
+  deps: Deps,
+  trx: Knex.Transaction,
+  order: Order,
+  payment: PaymentEvent,
+  reason: 'payment_failed' | 'payment_refunded',
+  changes: Record<string, unknown> = {},
+): Promise<void> {
+  const cancelled = await transition(trx, order.id, ['pending'], 'cancelled', changes);
+  if (!cancelled) changedUnderLock(order);
+  await deps.outbox.add(trx, 'order.cancelled', cancelled.id, {
+    orderId: cancelled.id,
+    userId: cancelled.userId,
+    eventId: cancelled.eventId,
+    paymentId: cancelled.asaasPaymentId ?? payment.paymentId,
+  });
+  deps.logger.info({ orderId: cancelled.id, reason, providerStatus: payment.providerStatus }, 'order cancelled');
 }
 
 /** The charge will not be paid: a pending order is cancelled (the spot goes back). Nothing else ever moves back. */
@@ -77,7 +119,7 @@ export async function paymentFailed(
 ): Promise<void> {
   const order = await lockedOrder(deps, trx, payment.orderId, 'payment.failed');
   if (!order) return;
-  const otherCharge = order.asaasPaymentId !== null && order.asaasPaymentId !== payment.paymentId;
+  const otherCharge = isOtherCharge(order, payment);
   if (order.status !== 'pending' || otherCharge) {
     deps.logger.info(
       { orderId: order.id, status: order.status, providerStatus: payment.providerStatus, otherCharge },
@@ -85,18 +127,56 @@ export async function paymentFailed(
     );
     return;
   }
-  const cancelled = await transition(trx, order.id, ['pending'], 'cancelled');
-  if (!cancelled) throw new Error(`order ${order.id} changed under its lock`);
-  await deps.outbox.add(trx, 'order.cancelled', cancelled.id, {
-    orderId: cancelled.id,
-    userId: cancelled.userId,
-    eventId: cancelled.eventId,
-    paymentId: cancelled.asaasPaymentId ?? payment.paymentId,
-  });
-  deps.logger.info(
-    { orderId: cancelled.id, reason: 'payment_failed', providerStatus: payment.providerStatus },
-    'order cancelled',
-  );
+  await cancelUnpaid(deps, trx, order, payment, 'payment_failed');
+}
+
+/**
+ * The money of the order's charge went back (refunded, or disputed by the card holder). A paid order is refunded:
+ * order.refunded cancels its ticket and frees its spot. A pending order is cancelled, as when its payment fails. A
+ * cancelled or expired order only keeps the reason, so a confirmation of that charge arriving later never pays it.
+ * An order whose late payment was owed back is settled: the money went back. Anything else is already settled.
+ */
+export async function paymentRefunded(
+  deps: Deps,
+  trx: Knex.Transaction,
+  payment: EventPayload<'payment.refunded'>,
+): Promise<void> {
+  const order = await lockedOrder(deps, trx, payment.orderId, 'payment.refunded');
+  if (!order) return;
+  const context = { orderId: order.id, status: order.status, providerStatus: payment.providerStatus };
+  if (isOtherCharge(order, payment)) {
+    deps.logger.info({ ...context, otherCharge: true }, 'payment refund ignored');
+    return;
+  }
+  const reason = { refund_reason: payment.reason };
+  if (order.status === 'paid') {
+    const refunded = await transition(trx, order.id, ['paid'], 'refunded', reason);
+    if (!refunded) changedUnderLock(order);
+    await announceRefunded(deps.outbox, trx, refunded);
+    deps.logger.info({ orderId: order.id, previousStatus: 'paid', reason: payment.reason }, 'order refunded');
+  } else if (order.status === 'pending') {
+    await cancelUnpaid(deps, trx, order, payment, 'payment_refunded', reason);
+  } else if (order.refundOwedSince) {
+    await settleOwedRefund(deps, trx, order.id);
+  } else if (!order.refundReason) {
+    await recordRefundReason(trx, order.id, payment.reason);
+    deps.logger.info({ ...context, reason: payment.reason }, 'payment refund recorded');
+  } else {
+    deps.logger.info(context, 'payment refund ignored');
+  }
+}
+
+/** Payments gave an owed late payment back: the debt is cleared and order.refunded tells the buyer. */
+export async function settleOwedRefund(
+  deps: Pick<Deps, 'outbox' | 'logger'>,
+  trx: Knex.Transaction,
+  orderId: string,
+): Promise<boolean> {
+  const settled = await clearRefundOwed(trx, orderId);
+  if (!settled) return false;
+  await announceRefunded(deps.outbox, trx, settled);
+  deps.logger.info({ orderId, reason: settled.refundReason }, 'owed refund settled');
+  return true;
 }
 
 /**
@@ -104,7 +184,7 @@ export async function paymentFailed(
  * still be paid late, so this only leaves a trace; after payment it is ignored.
  */
 export async function paymentOverdue(
-  deps: Deps,
+  deps: Pick<Deps, 'logger'>,
   trx: Knex.Transaction,
   payment: EventPayload<'payment.overdue'>,
 ): Promise<void> {

@@ -52,13 +52,21 @@ export interface Asaas {
   /** Deletes a PENDING/OVERDUE payment; a payment already gone counts as deleted. */
   deletePayment(paymentId: string): Promise<void>;
   refundPayment(paymentId: string): Promise<AsaasPayment>;
+  /**
+   * The longest an operation can take when every call times out and is retried (createCharge is the longest):
+   * work handed out for the provider is taken over by someone else only after this long.
+   */
+  readonly longestOperationMs: number;
 }
 
 const digits = (value: string) => value.replace(/\D/g, '');
 
 export function createAsaas(options: AsaasClientOptions): Asaas {
   const http = createAsaasHttp(options);
-  const { logger } = options;
+  const { logger, timeoutMs, maxAttempts, retryDelayMs } = options;
+  // createCharge: up to three calls per customer attempt, two per payment attempt, one for the PIX code or line.
+  const backOffsMs = retryDelayMs * (2 ** (maxAttempts - 1) - 1);
+  const longestOperationMs = 2 * (6 * maxAttempts * timeoutMs + 3 * backOffsMs);
 
   /** Runs an adapter operation and turns provider failures into AppErrors. */
   async function guarded<T>(operation: () => Promise<T>): Promise<T> {
@@ -117,6 +125,8 @@ export function createAsaas(options: AsaasClientOptions): Asaas {
   }
 
   return {
+    longestOperationMs,
+
     findOrCreateCustomer: (customer) => guarded(() => findOrCreateCustomer(customer)),
 
     createCharge: (request) =>

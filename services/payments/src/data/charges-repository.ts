@@ -1,15 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from '@ticketing/platform';
 import type { ChargeMethod } from '../asaas/adapter.ts';
-import type { Charge, ChargeState } from '../domain/charge.ts';
+import type { Charge, ChargeState, ReviewReason } from '../domain/charge.ts';
 
 interface ChargeRow {
   order_id: string;
-  payment_id: string;
-  customer_id: string;
+  /** Null while the charge is reserved and its payment is being created at the provider. */
+  payment_id: string | null;
+  customer_id: string | null;
   method: ChargeMethod;
   value: string;
   status: ChargeState;
-  provider_status: string;
+  provider_status: string | null;
   pix_qr_code: string | null;
   pix_payload: string | null;
   boleto_url: string | null;
@@ -19,18 +21,24 @@ interface ChargeRow {
   paid_at: Date | null;
   refund_requested_at: Date | null;
   refunded_at: Date | null;
+  creation_id: string | null;
+  creation_expires_at: Date | null;
+  delete_requested_at: Date | null;
+  delete_lease_until: Date | null;
+  review_reason: ReviewReason | null;
   created_at: Date;
   updated_at: Date;
 }
 
+/** Only for rows whose payment exists (the queries below ask for `payment_id is not null`). */
 const toCharge = (row: ChargeRow): Charge => ({
   orderId: row.order_id,
-  paymentId: row.payment_id,
-  customerId: row.customer_id,
+  paymentId: row.payment_id!,
+  customerId: row.customer_id!,
   method: row.method,
   value: row.value,
   status: row.status,
-  providerStatus: row.provider_status,
+  providerStatus: row.provider_status!,
   pixQrCode: row.pix_qr_code,
   pixPayload: row.pix_payload,
   boletoUrl: row.boleto_url,
@@ -40,78 +48,150 @@ const toCharge = (row: ChargeRow): Charge => ({
   paidAt: row.paid_at,
   refundRequestedAt: row.refund_requested_at,
   refundedAt: row.refunded_at,
+  deleteRequestedAt: row.delete_requested_at,
+  reviewReason: row.review_reason,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
 
-export type NewCharge = Pick<
-  Charge,
-  | 'orderId'
-  | 'paymentId'
-  | 'customerId'
-  | 'method'
-  | 'value'
-  | 'providerStatus'
-  | 'pixQrCode'
-  | 'pixPayload'
-  | 'boletoUrl'
-  | 'boletoLine'
-  | 'invoiceUrl'
-  | 'dueDate'
->;
+const charges = (db: Knex) => db<ChargeRow>('charges');
+const created = (db: Knex) => charges(db).whereNotNull('payment_id');
+const nowPlus = (db: Knex, ms: number) => db.raw(`now() + ? * interval '1 millisecond'`, [ms]);
 
-/**
- * Serialises the creation of an order's charge: held by the create until it commits, and taken by whoever must
- * see the charge the provider already knows about (a notification that arrives while it is being stored).
- */
-export async function lockOrderCharges(trx: Knex.Transaction, orderId: string): Promise<void> {
-  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`charge:${orderId}`]);
-}
-
+/** The order's charge, once its payment exists at the provider. */
 export async function findCharge(db: Knex, orderId: string): Promise<Charge | undefined> {
-  const row = (await db<ChargeRow>('charges').where({ order_id: orderId }).first()) as ChargeRow | undefined;
+  const row = (await created(db).where({ order_id: orderId }).first()) as ChargeRow | undefined;
   return row && toCharge(row);
 }
 
 /** The order's charge, locked until the transaction ends. */
 export async function lockCharge(trx: Knex.Transaction, orderId: string): Promise<Charge | undefined> {
-  const row = (await trx<ChargeRow>('charges').where({ order_id: orderId }).forUpdate().first()) as
-    ChargeRow | undefined;
+  const row = (await created(trx).where({ order_id: orderId }).forUpdate().first()) as ChargeRow | undefined;
   return row && toCharge(row);
 }
 
-/** The charge a provider payment belongs to (by its id, else by the order id it carries), locked. */
-export async function lockChargeOfPayment(
-  trx: Knex.Transaction,
-  paymentId: string,
-  orderId: string | null,
-): Promise<Charge | undefined> {
-  const byPayment = (await trx<ChargeRow>('charges').where({ payment_id: paymentId }).forUpdate().first()) as
-    ChargeRow | undefined;
-  if (byPayment) return toCharge(byPayment);
-  return orderId ? lockCharge(trx, orderId) : undefined;
+/** The charge a provider payment belongs to, locked. */
+export async function lockChargeOfPayment(trx: Knex.Transaction, paymentId: string): Promise<Charge | undefined> {
+  const row = (await charges(trx).where({ payment_id: paymentId }).forUpdate().first()) as ChargeRow | undefined;
+  return row && toCharge(row);
 }
 
-export async function insertCharge(trx: Knex.Transaction, charge: NewCharge): Promise<Charge> {
-  await trx('charges')
-    .insert({
-      order_id: charge.orderId,
-      payment_id: charge.paymentId,
-      customer_id: charge.customerId,
-      method: charge.method,
-      value: charge.value,
-      status: 'pending',
-      provider_status: charge.providerStatus,
-      pix_qr_code: charge.pixQrCode,
-      pix_payload: charge.pixPayload,
-      boleto_url: charge.boletoUrl,
-      boleto_line: charge.boletoLine,
-      invoice_url: charge.invoiceUrl,
-      due_date: charge.dueDate,
+/** Whether the order's charge is reserved and its payment is still being created. */
+export async function isBeingCreated(db: Knex, orderId: string): Promise<boolean> {
+  return Boolean(await charges(db).where({ order_id: orderId }).whereNull('payment_id').first('order_id'));
+}
+
+export interface ChargeReservation {
+  orderId: string;
+  method: ChargeMethod;
+  value: string;
+  dueDate: string;
+}
+
+export type Creation =
+  { kind: 'claimed'; creationId: string } | { kind: 'created'; charge: Charge } | { kind: 'in_progress' };
+
+/**
+ * Reserves the order's charge for this caller, committed at once, so the provider is called with no transaction
+ * open. One statement decides: a new order, or a reservation whose holder ran out of time, is claimed; otherwise
+ * the charge already exists or someone else is creating it.
+ */
+export async function claimCreation(db: Knex, reservation: ChargeReservation, leaseMs: number): Promise<Creation> {
+  const creationId = randomUUID();
+  const claimed = await db.raw(
+    `insert into charges (order_id, method, value, due_date, creation_id, creation_expires_at)
+     values (?, ?, ?, ?, ?, now() + ? * interval '1 millisecond')
+     on conflict (order_id) do update
+       set method = excluded.method, value = excluded.value, due_date = excluded.due_date,
+           creation_id = excluded.creation_id, creation_expires_at = excluded.creation_expires_at,
+           updated_at = now()
+       where charges.payment_id is null and charges.creation_expires_at < now()
+     returning creation_id`,
+    [reservation.orderId, reservation.method, reservation.value, reservation.dueDate, creationId, leaseMs],
+  );
+  if (claimed.rows.length === 1) return { kind: 'claimed', creationId };
+  const charge = await findCharge(db, reservation.orderId);
+  return charge ? { kind: 'created', charge } : { kind: 'in_progress' };
+}
+
+export type ProviderFields = Pick<
+  Charge,
+  'paymentId' | 'customerId' | 'providerStatus' | 'pixQrCode' | 'pixPayload' | 'boletoUrl' | 'boletoLine' | 'invoiceUrl'
+>;
+
+/** Records the provider's payment on the reservation this caller holds; undefined when it lost the reservation. */
+export async function completeCreation(
+  db: Knex,
+  orderId: string,
+  creationId: string,
+  provider: ProviderFields,
+): Promise<Charge | undefined> {
+  const [row] = (await charges(db)
+    .where({ order_id: orderId, creation_id: creationId })
+    .whereNull('payment_id')
+    .update({
+      payment_id: provider.paymentId,
+      customer_id: provider.customerId,
+      provider_status: provider.providerStatus,
+      pix_qr_code: provider.pixQrCode,
+      pix_payload: provider.pixPayload,
+      boleto_url: provider.boletoUrl,
+      boleto_line: provider.boletoLine,
+      invoice_url: provider.invoiceUrl,
+      creation_id: null,
+      creation_expires_at: null,
+      updated_at: db.fn.now() as unknown as Date,
     })
-    .onConflict('order_id')
-    .ignore();
-  return (await findCharge(trx, charge.orderId))!;
+    .returning('*')) as ChargeRow[];
+  return row && toCharge(row);
+}
+
+/** Gives the reservation up after the provider refused or did not answer: the next request starts afresh. */
+export async function abandonCreation(db: Knex, orderId: string, creationId: string): Promise<void> {
+  await charges(db).where({ order_id: orderId, creation_id: creationId }).whereNull('payment_id').delete();
+}
+
+/**
+ * Notes that the order no longer wants its open charge (pending or overdue, created or still being created);
+ * undefined when there is none or the deletion was already asked for.
+ */
+export async function requestDeletion(
+  trx: Knex.Transaction,
+  orderId: string,
+): Promise<{ orderId: string } | undefined> {
+  const [row] = (await charges(trx)
+    .where({ order_id: orderId })
+    .whereIn('status', ['pending', 'overdue'])
+    .whereNull('delete_requested_at')
+    .update({ delete_requested_at: trx.fn.now() as unknown as Date, updated_at: trx.fn.now() as unknown as Date })
+    .returning('order_id')) as Pick<ChargeRow, 'order_id'>[];
+  return row && { orderId: row.order_id };
+}
+
+/**
+ * Takes up to `limit` charges whose deletion is due, each for `leaseMs`: replicas skip each other's, and a charge
+ * whose deletion failed comes back once its lease runs out.
+ */
+export async function claimDeletions(db: Knex, leaseMs: number, limit: number): Promise<Charge[]> {
+  const due = created(db)
+    .select('order_id')
+    .whereNotNull('delete_requested_at')
+    .whereIn('status', ['pending', 'overdue'])
+    .where((query) => query.whereNull('delete_lease_until').orWhere('delete_lease_until', '<', db.fn.now()))
+    .orderBy('delete_requested_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  const rows = (await charges(db)
+    .whereIn('order_id', due)
+    .update({ delete_lease_until: nowPlus(db, leaseMs) as unknown as Date })
+    .returning('*')) as ChargeRow[];
+  return rows.map(toCharge);
+}
+
+/** Hands deletions that failed back to the next round. */
+export async function releaseDeletions(db: Knex, orderIds: string[]): Promise<void> {
+  if (orderIds.length > 0) await charges(db).whereIn('order_id', orderIds).update({ delete_lease_until: null });
 }
 
 export interface ChargeChange {
@@ -120,6 +200,7 @@ export interface ChargeChange {
   paidAt?: Date;
   refundRequestedAt?: Date;
   refundedAt?: Date;
+  reviewReason?: ReviewReason;
 }
 
 export async function updateCharge(trx: Knex.Transaction, orderId: string, change: ChargeChange): Promise<Charge> {
@@ -129,6 +210,7 @@ export async function updateCharge(trx: Knex.Transaction, orderId: string, chang
   if (change.paidAt) fields.paid_at = change.paidAt;
   if (change.refundRequestedAt) fields.refund_requested_at = change.refundRequestedAt;
   if (change.refundedAt) fields.refunded_at = change.refundedAt;
+  if (change.reviewReason) fields.review_reason = change.reviewReason;
   const [row] = (await trx<ChargeRow>('charges')
     .where({ order_id: orderId })
     .update({ ...fields, updated_at: trx.fn.now() as unknown as Date })

@@ -48,4 +48,34 @@ export const paymentsMigrations: Migration[] = [
       });
     },
   },
+  {
+    // Provider calls happen outside transactions: a charge row exists (reserved) before its payment does, and a
+    // deletion is asked for in one transaction and made later. A payment that does not match its charge is held
+    // for review; money that went back by chargeback has its own state.
+    name: '0003_provider_work_and_review',
+    async up(db) {
+      await db.raw(`
+        alter table charges
+          alter column payment_id drop not null,
+          alter column customer_id drop not null,
+          alter column provider_status drop not null,
+          add column creation_id uuid,
+          add column creation_expires_at timestamptz,
+          add column delete_requested_at timestamptz,
+          add column delete_lease_until timestamptz,
+          add column review_reason text,
+          drop constraint charges_status_known,
+          add constraint charges_status_known
+            check (status in ('pending', 'overdue', 'failed', 'cancelled', 'paid', 'refunded', 'charged_back')),
+          add constraint charges_created_or_reserved check (
+            (payment_id is not null and customer_id is not null and provider_status is not null)
+            or (creation_id is not null and creation_expires_at is not null)),
+          add constraint charges_review_reason_known
+            check (review_reason in ('external_reference_mismatch', 'value_mismatch'))`);
+      await db.raw(
+        `create index charges_deletions_due on charges (delete_requested_at)
+           where delete_requested_at is not null and status in ('pending', 'overdue')`,
+      );
+    },
+  },
 ];

@@ -1,5 +1,10 @@
 import type { Knex } from '@ticketing/platform';
 
+/** Whether a notification with this id was already stored (a repeated delivery). */
+export async function webhookEventSeen(db: Knex, id: string): Promise<boolean> {
+  return Boolean(await db('webhook_events').where({ id }).first('id'));
+}
+
 /** Records a notification by its id; false when that id was already stored (a repeated delivery). */
 export async function insertWebhookEvent(
   trx: Knex.Transaction,

@@ -2,12 +2,14 @@ import type { Knex, Logger, Outbox } from '@ticketing/platform';
 import { notFound } from '@ticketing/platform';
 import { paymentsMessages } from '@ticketing/proto';
 import type { Asaas, ChargeMethod } from '../asaas/adapter.ts';
+import type { PaymentsMetrics } from '../metrics.ts';
 
 /**
  * Where a charge stands for the platform. It only moves to a higher rank: a paid charge never becomes overdue or
- * failed again, whatever order the provider's notifications arrive in.
+ * failed again, whatever order the provider's notifications arrive in, and money that went back (refund or
+ * chargeback) is announced once.
  */
-export type ChargeState = 'pending' | 'overdue' | 'failed' | 'cancelled' | 'paid' | 'refunded';
+export type ChargeState = 'pending' | 'overdue' | 'failed' | 'cancelled' | 'paid' | 'refunded' | 'charged_back';
 
 export const STATE_RANK: Record<ChargeState, number> = {
   pending: 0,
@@ -16,7 +18,11 @@ export const STATE_RANK: Record<ChargeState, number> = {
   cancelled: 2,
   paid: 3,
   refunded: 4,
+  charged_back: 4,
 };
+
+/** Why a charge waits for a person: the provider's payment does not match what the platform asked for. */
+export type ReviewReason = 'external_reference_mismatch' | 'value_mismatch';
 
 export interface Charge {
   orderId: string;
@@ -36,6 +42,9 @@ export interface Charge {
   paidAt: Date | null;
   refundRequestedAt: Date | null;
   refundedAt: Date | null;
+  /** The order no longer wants the charge: it is deleted at the provider outside the transaction that asked. */
+  deleteRequestedAt: Date | null;
+  reviewReason: ReviewReason | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -45,6 +54,7 @@ export interface PaymentsDeps {
   db: Knex;
   outbox: Outbox;
   logger: Logger;
+  metrics: PaymentsMetrics;
   asaas: Asaas;
 }
 
@@ -52,6 +62,7 @@ export const messages = {
   ...paymentsMessages,
   invalidOrderId: 'Identificador de pedido inválido',
   refundNotPaid: 'Somente cobranças pagas podem ser estornadas',
+  chargeBeingCreated: 'A cobrança ainda está sendo criada. Tente novamente.',
 } as const;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

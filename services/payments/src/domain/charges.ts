@@ -1,43 +1,74 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { AppError, badRequest, conflict, notFound } from '@ticketing/platform';
 import type { ChargeRequest } from '@ticketing/proto';
-import { findCharge, insertCharge, lockCharge, lockOrderCharges, updateCharge } from '../data/charges-repository.ts';
-import { assertChargeOrderId, isOrderId, messages, type Charge, type PaymentsDeps } from './charge.ts';
-import { applyOutcome, outcomeOfPayment, PAID_STATUSES } from './provider-outcome.ts';
+import type { ProviderCharge } from '../asaas/adapter.ts';
+import {
+  abandonCreation,
+  claimCreation,
+  completeCreation,
+  findCharge,
+  lockCharge,
+  updateCharge,
+} from '../data/charges-repository.ts';
+import { assertChargeOrderId, isOrderId, messages, STATE_RANK, type Charge, type PaymentsDeps } from './charge.ts';
+import { applyProviderView, PAID_STATUSES, providerStatusOf } from './provider-view.ts';
 
 /**
- * The order's charge at the provider, created once: a repeated call answers the stored charge. Calls for the
- * same order wait for each other (a transaction-scoped advisory lock), and the provider look-up by the order id
- * makes a create whose answer was lost reuse the payment it made.
+ * The order's charge at the provider, created once: a repeated call answers the stored charge. The charge is
+ * reserved and committed first, the provider is called with no transaction open, and its answer is recorded in one
+ * statement. A concurrent call for the same order waits for that answer; a reservation whose holder vanished is
+ * taken over once its time runs out, and the provider look-up by the order id then reuses the payment it made.
  */
 export async function createCharge(deps: PaymentsDeps, orderId: string, request: ChargeRequest): Promise<Charge> {
   if (!isOrderId(orderId)) throw badRequest(messages.invalidOrderId);
   const stored = await findCharge(deps.db, orderId);
   if (stored) return stored;
-  return deps.db.transaction(async (trx) => {
-    await lockOrderCharges(trx, orderId);
-    const raced = await findCharge(trx, orderId);
-    if (raced) return raced;
-    const provider = await deps.asaas.createCharge({ orderId, ...request });
-    const charge = await insertCharge(trx, {
-      orderId,
-      paymentId: provider.payment.id,
-      customerId: provider.customerId,
-      method: request.method,
-      value: request.amount,
-      providerStatus: provider.payment.status,
-      pixQrCode: provider.pixQrCode,
-      pixPayload: provider.pixPayload,
-      boletoUrl: provider.boletoUrl,
-      boletoLine: provider.boletoLine,
-      invoiceUrl: provider.invoiceUrl,
-      dueDate: request.dueDate,
-    });
-    deps.logger.info(
-      { orderId, paymentId: charge.paymentId, method: charge.method, value: charge.value },
-      'charge created',
-    );
-    return charge;
+  const reservation = { orderId, method: request.method, value: request.amount, dueDate: request.dueDate };
+  for (let round = 0; ; round++) {
+    const creation = await claimCreation(deps.db, reservation, deps.asaas.longestOperationMs);
+    if (creation.kind === 'created') return creation.charge;
+    if (creation.kind === 'claimed') {
+      const charge = await createAtProvider(deps, orderId, request, creation.creationId);
+      if (charge) return charge;
+    } else {
+      await delay(Math.min(20 * 2 ** round, 500));
+    }
+  }
+}
+
+/** Undefined when the reservation was taken over meanwhile (its time ran out): the caller looks again. */
+async function createAtProvider(
+  deps: PaymentsDeps,
+  orderId: string,
+  request: ChargeRequest,
+  creationId: string,
+): Promise<Charge | undefined> {
+  let provider: ProviderCharge;
+  try {
+    provider = await deps.asaas.createCharge({ orderId, ...request });
+  } catch (error) {
+    await abandonCreation(deps.db, orderId, creationId);
+    throw error;
+  }
+  const charge = await completeCreation(deps.db, orderId, creationId, {
+    paymentId: provider.payment.id,
+    customerId: provider.customerId,
+    providerStatus: provider.payment.status,
+    pixQrCode: provider.pixQrCode,
+    pixPayload: provider.pixPayload,
+    boletoUrl: provider.boletoUrl,
+    boletoLine: provider.boletoLine,
+    invoiceUrl: provider.invoiceUrl,
   });
+  if (!charge) {
+    deps.logger.warn({ orderId, paymentId: provider.payment.id }, 'charge creation taken over by another request');
+    return undefined;
+  }
+  deps.logger.info(
+    { orderId, paymentId: charge.paymentId, method: charge.method, value: charge.value },
+    'charge created',
+  );
+  return charge;
 }
 
 export interface ChargeStatus {
@@ -45,7 +76,7 @@ export interface ChargeStatus {
   providerStatus: string;
 }
 
-/** Asks the provider once for the payment and applies what it says exactly as a webhook would. */
+/** Asks the provider once for the payment and applies what it shows exactly as a webhook would. */
 export async function checkCharge(deps: PaymentsDeps, orderId: string): Promise<ChargeStatus> {
   assertChargeOrderId(orderId);
   const stored = await findCharge(deps.db, orderId);
@@ -55,39 +86,33 @@ export async function checkCharge(deps: PaymentsDeps, orderId: string): Promise<
     deps.logger.warn({ orderId, paymentId: stored.paymentId }, 'provider does not know the payment');
     return { charge: stored, providerStatus: stored.providerStatus };
   }
-  const outcome = outcomeOfPayment(payment);
   const charge = await deps.db.transaction(async (trx) => {
     const locked = (await lockCharge(trx, orderId))!;
-    if (!outcome) return locked;
-    const { charge: after } = await applyOutcome(deps, trx, locked, outcome, {
-      paymentId: payment.id,
-      value: payment.value,
-      paidAt: new Date(),
-      source: 'check',
-    });
-    return after;
+    return (await applyProviderView(deps, trx, locked, payment, { source: 'check', at: new Date() })).charge;
   });
   deps.logger.info(
     { orderId, paymentId: payment.id, providerStatus: payment.status, state: charge.status },
     'charge checked',
   );
-  return { charge, providerStatus: payment.deleted ? 'DELETED' : payment.status };
+  return { charge, providerStatus: providerStatusOf(payment) };
 }
 
 /**
- * Gives a paid charge's money back through the provider. The request is noted before the call, so the provider's
- * PAYMENT_REFUNDED notification is recognised as ours; repeating it answers the refunded charge.
+ * Gives a paid charge's money back through the provider, between two short transactions. The request is noted
+ * first; the provider's answer is applied like any view of the payment, so `payment.refunded` is published once
+ * whether the answer or the provider's PAYMENT_REFUNDED notification comes first. Repeating it answers the
+ * refunded charge.
  */
 export async function refundCharge(deps: PaymentsDeps, orderId: string): Promise<ChargeStatus> {
   assertChargeOrderId(orderId);
   const stored = await deps.db.transaction(async (trx) => {
     const charge = await lockCharge(trx, orderId);
     if (!charge) throw notFound(messages.chargeNotFound);
-    if (charge.status === 'refunded') return charge;
+    if (STATE_RANK[charge.status] > STATE_RANK.paid) return charge;
     if (charge.status !== 'paid') throw conflict(messages.refundNotPaid);
     return charge.refundRequestedAt ? charge : updateCharge(trx, orderId, { refundRequestedAt: new Date() });
   });
-  if (stored.status === 'refunded') return { charge: stored, providerStatus: stored.providerStatus };
+  if (stored.status !== 'paid') return { charge: stored, providerStatus: stored.providerStatus };
 
   const payment = await deps.asaas.refundPayment(stored.paymentId);
   if (PAID_STATUSES.has(payment.status)) {
@@ -96,9 +121,8 @@ export async function refundCharge(deps: PaymentsDeps, orderId: string): Promise
   }
   const charge = await deps.db.transaction(async (trx) => {
     const locked = (await lockCharge(trx, orderId))!;
-    if (locked.status !== 'paid') return locked;
-    return updateCharge(trx, orderId, { status: 'refunded', providerStatus: payment.status, refundedAt: new Date() });
+    return (await applyProviderView(deps, trx, locked, payment, { source: 'refund', at: new Date() })).charge;
   });
   deps.logger.info({ orderId, paymentId: stored.paymentId, providerStatus: payment.status }, 'charge refunded');
-  return { charge, providerStatus: payment.status };
+  return { charge, providerStatus: providerStatusOf(payment) };
 }

@@ -1,12 +1,29 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { unauthorized } from '@ticketing/platform';
-import type { AsaasWebhook } from '../asaas/types.ts';
-import { lockChargeOfPayment, lockOrderCharges } from '../data/charges-repository.ts';
-import { insertWebhookEvent, setWebhookOutcome } from '../data/webhook-events-repository.ts';
+import { AppError, unauthorized, type Knex } from '@ticketing/platform';
+import type { AsaasPayment, AsaasWebhook } from '../asaas/types.ts';
+import { isBeingCreated, lockChargeOfPayment } from '../data/charges-repository.ts';
+import { insertWebhookEvent, setWebhookOutcome, webhookEventSeen } from '../data/webhook-events-repository.ts';
 import { isOrderId, messages, type PaymentsDeps } from './charge.ts';
-import { applyOutcome, outcomeOfEvent } from './provider-outcome.ts';
+import { applyProviderView, type ViewResult } from './provider-view.ts';
 
-export type WebhookOutcome = 'applied' | 'stale' | 'ignored' | 'unknown_payment' | 'duplicate';
+export type WebhookOutcome = ViewResult | 'ignored' | 'unknown_payment' | 'duplicate';
+
+/** Notifications after which the payment may stand somewhere the platform acts on: the provider is asked then. */
+const EVENTS_TO_CHECK = new Set([
+  'PAYMENT_UPDATED',
+  'PAYMENT_CONFIRMED',
+  'PAYMENT_RECEIVED',
+  'PAYMENT_OVERDUE',
+  'PAYMENT_DELETED',
+  'PAYMENT_RESTORED',
+  'PAYMENT_REFUNDED',
+  'PAYMENT_REFUND_IN_PROGRESS',
+  'PAYMENT_CHARGEBACK_REQUESTED',
+  'PAYMENT_CHARGEBACK_DISPUTE',
+  'PAYMENT_AWAITING_CHARGEBACK_REVERSAL',
+  'PAYMENT_REPROVED_BY_RISK_ANALYSIS',
+  'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED',
+]);
 
 /** Compares the `asaas-access-token` header with the configured token in constant time (over equal-length digests). */
 export function assertWebhookToken(received: string | undefined, expected: string): void {
@@ -23,47 +40,63 @@ export function providerInstant(dateCreated: string | undefined): Date {
 }
 
 /**
- * A provider notification: its id is stored first (a repeated id changes nothing), then the charge moves as the
- * event says. Storing the id, the charge change and the outbox row are one transaction, so a failure leaves
- * nothing behind and the provider's retry is processed in full.
+ * A provider notification is a hint that a payment changed, never the fact: the payment is read from the provider,
+ * with no transaction open, and what the provider shows is applied. The event id, the charge change and the outbox
+ * row are then stored in one transaction. When the provider cannot be asked nothing is stored, so the notification
+ * is answered 503 and its redelivery is processed in full.
  */
 export async function receiveWebhook(deps: PaymentsDeps, notification: AsaasWebhook): Promise<WebhookOutcome> {
-  const payment = notification.payment;
-  const paymentId = payment?.id ?? null;
+  const paymentId = notification.payment?.id ?? null;
   const log = { eventId: notification.id, event: notification.event, paymentId };
-  const outcome = await deps.db.transaction(async (trx): Promise<WebhookOutcome> => {
-    const fresh = await insertWebhookEvent(trx, {
-      id: notification.id,
-      event: notification.event,
-      paymentId,
-      payload: notification,
-    });
-    if (!fresh) return 'duplicate';
-    const decide = async (): Promise<WebhookOutcome> => {
-      if (!payment || !paymentId) return 'ignored';
-      const change = outcomeOfEvent(notification.event, payment);
-      if (!change) return 'ignored';
-      const reference =
-        payment.externalReference && isOrderId(payment.externalReference) ? payment.externalReference : null;
-      // A charge still being stored is waited for rather than taken for unknown.
-      if (reference) await lockOrderCharges(trx, reference);
-      const charge = await lockChargeOfPayment(trx, paymentId, reference);
-      if (!charge) return 'unknown_payment';
-      const { result } = await applyOutcome(deps, trx, charge, change, {
-        paymentId,
-        value: typeof payment.value === 'number' ? payment.value : undefined,
-        paidAt: providerInstant(notification.dateCreated),
-        source: 'webhook',
-        eventId: notification.id,
-      });
-      return result;
-    };
-    const result = await decide();
-    await setWebhookOutcome(trx, notification.id, result);
-    return result;
-  });
+  const outcome = await receive();
   if (outcome === 'duplicate') deps.logger.info(log, 'webhook duplicate ignored');
   else if (outcome === 'unknown_payment') deps.logger.warn(log, 'webhook for an unknown payment stored');
   else deps.logger.info({ ...log, outcome }, 'webhook processed');
   return outcome;
+
+  async function receive(): Promise<WebhookOutcome> {
+    if (await webhookEventSeen(deps.db, notification.id)) return 'duplicate';
+    let payment: AsaasPayment | null | undefined;
+    if (paymentId && EVENTS_TO_CHECK.has(notification.event)) {
+      try {
+        payment = await deps.asaas.getPayment(paymentId);
+      } catch (error) {
+        deps.logger.warn(log, 'provider not reachable for a webhook: the provider will deliver it again');
+        throw error;
+      }
+    }
+    return deps.db.transaction(async (trx) => {
+      const fresh = await insertWebhookEvent(trx, {
+        id: notification.id,
+        event: notification.event,
+        paymentId,
+        payload: notification,
+      });
+      if (!fresh) return 'duplicate';
+      const result = await applyNotified(trx, payment);
+      await setWebhookOutcome(trx, notification.id, result);
+      return result;
+    });
+  }
+
+  async function applyNotified(trx: Knex.Transaction, payment: AsaasPayment | null | undefined) {
+    if (payment === undefined) return 'ignored';
+    if (payment === null) return 'unknown_payment';
+    const charge = await lockChargeOfPayment(trx, payment.id);
+    if (!charge) {
+      const reference = payment.externalReference;
+      if (reference && isOrderId(reference) && (await isBeingCreated(trx, reference))) {
+        // The payment was made for a charge whose creation has not been recorded yet: try again shortly.
+        deps.logger.warn({ ...log, orderId: reference }, 'webhook for a charge still being created');
+        throw new AppError(503, messages.chargeBeingCreated);
+      }
+      return 'unknown_payment';
+    }
+    const { result } = await applyProviderView(deps, trx, charge, payment, {
+      source: 'webhook',
+      at: providerInstant(notification.dateCreated),
+      eventId: notification.id,
+    });
+    return result;
+  }
 }

@@ -22,8 +22,9 @@ const webhookSchema = z.looseObject({
 });
 
 /**
- * The provider's notifications (routed by the gateway). 200 for every event stored, whether it changed anything
- * or was a repetition; anything else only when storing failed, so the provider tries again.
+ * The provider's notifications (routed by the gateway). 200 for every event stored, whether it changed anything,
+ * was held for review or was a repetition; 503 when the provider could not be asked about the payment, and any
+ * other failure only when storing failed, so the provider tries again.
  */
 export function webhookRoutes(deps: PaymentsDeps, webhookToken: string): Router {
   const router = new Router();

@@ -4,8 +4,10 @@ import { trace } from '../context.ts';
 import type { Knex } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
+import { recordDeadLetter, registerUnreplayedGauge } from './dead-letters.ts';
 import type { EventRegistry, Outbox } from './outbox.ts';
-import type { Delivery, Subscription, Transport } from './transport.ts';
+import { STUCK_AFTER_MS, TRANSIENT_BASE_MS, TRANSIENT_CAP_MS, backoffDelayMs, isTransient } from './retry-policy.ts';
+import { RetryLater, type Delivery, type Subscription, type Transport } from './transport.ts';
 
 export interface HandlerContext {
   trx: Knex.Transaction;
@@ -25,91 +27,180 @@ export interface ConsumerOptions {
   outbox: Outbox;
   logger: Logger;
   metrics: Metrics;
+  /** Attempts at an event failing for a reason of its own before it is dead-lettered. */
   maxAttempts?: number;
+  /** The short wait after such a failure (attempt 1, 2, …). */
   retryDelayMs?: (attempt: number) => number;
+  /** The wait after transient failure number `attempt`, during which only the event's partition is held. */
+  transientDelayMs?: (attempt: number) => number;
 }
 
-// Connection loss, shutdown, resource limits, serialization and deadlock: the event is fine, the moment is not.
-const TRANSIENT_SQLSTATE = /^(08|53|57P|40001|40P01)/;
-const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
-
-function isTransient(error: unknown): boolean {
-  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
-  if (name === 'KnexTimeoutError') return true;
-  return typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_CODES.has(code));
+/** What one event has been through here so far, across its deliveries. */
+interface Failures {
+  failed: number;
+  transient: number;
+  since: number;
 }
+
+// Entries leave when their event is handled or dead-lettered; only a partition taken over by another member
+// mid-retry leaves one behind, and this bound keeps those few from piling up over months.
+const MAX_TRACKED = 10_000;
 
 /**
- * Subscribes a service's handlers, one per event type. An event is handled at most once (inbox); a handler
- * that keeps failing on the same event sends it to the dead-letter topic so the events after it still flow.
- * Infrastructure failures are not the event's fault: they are thrown back so the transport redelivers later.
+ * Subscribes a service's handlers, one per event type. An event is handled at most once (inbox). A transient
+ * failure (infrastructure, a collaborator down) holds the event's partition and delivers it again after a growing,
+ * jittered wait, for as long as it takes. A handler that keeps failing on the event itself sends it, after a few
+ * quick attempts, to the dead-letter topic and the `dead_letters` table, so the events after it still flow.
  */
-export function startConsumers(options: ConsumerOptions): Promise<Subscription> {
+export async function startConsumers(options: ConsumerOptions): Promise<Subscription> {
   const { group, handlers, schemas, transport, db, outbox, logger, metrics } = options;
   const maxAttempts = options.maxAttempts ?? 5;
   const retryDelayMs = options.retryDelayMs ?? ((attempt: number) => Math.min(200 * 2 ** attempt, 10_000));
+  const transientDelayMs =
+    options.transientDelayMs ?? ((attempt: number) => backoffDelayMs(attempt, TRANSIENT_BASE_MS, TRANSIENT_CAP_MS));
+  const tracked = new Map<string, Failures>();
+  const closing = new AbortController();
+  registerUnreplayedGauge(db, metrics);
 
-  async function deadLetter(delivery: Delivery, event: Envelope | undefined, error: unknown, attempts: number) {
-    const reason = error instanceof Error ? error.message : String(error);
-    logger.error({ err: error, topic: delivery.topic, eventId: event?.id, attempts }, 'event dead-lettered');
-    await db.transaction(async (trx) => {
-      if (event)
-        await trx('inbox')
-          .insert({ event_id: event.id, handler: delivery.topic, outcome: 'dead_lettered' })
-          .onConflict()
-          .ignore();
-      await outbox.add(trx, DEAD_LETTER_TOPIC, group, {
-        group,
-        topic: delivery.topic,
-        error: reason.slice(0, 2000),
-        attempts,
-        event: event ?? { raw: delivery.value.slice(0, 100_000) },
-      });
-    });
-    metrics.busHandled.inc({ topic: delivery.topic, outcome: 'dead_lettered' });
+  function track(key: string, failures: Failures) {
+    tracked.delete(key);
+    tracked.set(key, failures);
+    if (tracked.size > MAX_TRACKED) tracked.delete(tracked.keys().next().value!);
   }
 
-  function parse(delivery: Delivery): Envelope {
-    const envelope = envelopeSchema.parse(JSON.parse(delivery.value));
+  async function deadLetter(delivery: Delivery, envelope: Envelope | undefined, error: unknown, attempts: number) {
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+    const recorded = await db.transaction(async (trx) => {
+      if (envelope) {
+        const fresh = await trx('inbox')
+          .insert({ event_id: envelope.id, handler: delivery.topic, outcome: 'dead_lettered' })
+          .onConflict()
+          .ignore()
+          .returning('event_id');
+        // An earlier delivery of it was handled or dead-lettered already.
+        if (fresh.length === 0) return false;
+      }
+      const raw = { raw: delivery.value.slice(0, 100_000) };
+      const letter = await outbox.add(trx, DEAD_LETTER_TOPIC, group, {
+        group,
+        topic: delivery.topic,
+        error: reason,
+        attempts,
+        event: envelope ?? raw,
+      });
+      await recordDeadLetter(trx, {
+        id: letter.id,
+        group,
+        topic: delivery.topic,
+        eventId: envelope?.id ?? null,
+        envelope: envelope ?? raw,
+        error: reason,
+        attempts,
+      });
+      return true;
+    });
+    if (!recorded) return;
+    logger.error({ err: error, topic: delivery.topic, eventId: envelope?.id, attempts }, 'event dead-lettered');
+    metrics.busHandled.inc({ topic: delivery.topic, outcome: 'dead_lettered' });
+    metrics.busDeadLetters.inc({ topic: delivery.topic });
+  }
+
+  /** The envelope as delivered (kept for a replay) and the event with its payload checked, or why not. */
+  function read(delivery: Delivery): { envelope?: Envelope; event?: Envelope; error?: unknown } {
+    let json: unknown;
+    try {
+      json = JSON.parse(delivery.value);
+    } catch (error) {
+      return { error };
+    }
+    const envelope = envelopeSchema.safeParse(json);
+    if (!envelope.success) return { error: envelope.error };
     const schema = schemas[delivery.topic];
-    return { ...envelope, payload: schema ? schema.parse(envelope.payload) : envelope.payload };
+    const payload = schema
+      ? schema.safeParse(envelope.data.payload)
+      : { success: true as const, data: envelope.data.payload };
+    if (!payload.success) return { envelope: json as Envelope, error: payload.error };
+    return { envelope: json as Envelope, event: { ...envelope.data, payload: payload.data } };
+  }
+
+  /** One attempt: the handler's writes and the inbox row, or nothing. */
+  const attempt = (topic: string, event: Envelope) =>
+    db.transaction(async (trx) => {
+      const fresh = await trx('inbox')
+        .insert({ event_id: event.id, handler: topic, outcome: 'handled' })
+        .onConflict()
+        .ignore()
+        .returning('event_id');
+      if (fresh.length === 0) return 'duplicate';
+      await handlers[topic]!(event.payload, { trx, event });
+      return 'handled';
+    });
+
+  function holdTransient(delivery: Delivery, eventId: string | undefined, failures: Failures, error: unknown) {
+    failures.transient++;
+    const retryInMs = transientDelayMs(failures.transient);
+    const failingForMs = Date.now() - failures.since;
+    const context = { err: error, topic: delivery.topic, eventId, transient: failures.transient, retryInMs };
+    if (failingForMs > STUCK_AFTER_MS)
+      logger.error({ ...context, failingForMs }, 'event still failing; retrying later');
+    else logger.warn(context, 'event handler failed transiently; retrying later');
+    metrics.busRetries.inc({ topic: delivery.topic, outcome: 'transient' });
+    return new RetryLater(retryInMs, error);
+  }
+
+  /** Attempts until handled or dead-lettered; a transient failure is thrown to the caller, which holds the event. */
+  async function handleEvent(delivery: Delivery, envelope: Envelope, event: Envelope, failures: Failures) {
+    const { topic } = delivery;
+    for (;;) {
+      let failure: unknown;
+      try {
+        const outcome = await attempt(topic, event);
+        if (failures.failed + failures.transient > 0) metrics.busRetries.inc({ topic, outcome: 'recovered' });
+        metrics.busHandled.inc({ topic, outcome });
+        return;
+      } catch (error) {
+        if (isTransient(error)) throw error;
+        failure = error;
+      }
+      failures.failed++;
+      metrics.busHandled.inc({ topic, outcome: 'failed_attempt' });
+      logger.warn({ err: failure, topic, eventId: event.id, attempt: failures.failed }, 'event handler failed');
+      if (failures.failed >= maxAttempts) return deadLetter(delivery, envelope, failure, failures.failed);
+      metrics.busRetries.inc({ topic, outcome: 'failed' });
+      // Shutting down: leave the event where it is, uncommitted, for whoever consumes next.
+      await delay(retryDelayMs(failures.failed), undefined, { signal: closing.signal }).catch(() => {
+        throw new RetryLater(0, failure);
+      });
+    }
   }
 
   async function handle(delivery: Delivery): Promise<void> {
-    const handler = handlers[delivery.topic];
-    if (!handler) return;
-    let event: Envelope;
-    try {
-      event = parse(delivery);
-    } catch (error) {
-      return deadLetter(delivery, undefined, error, 0);
-    }
-    metrics.busLag.observe({ topic: delivery.topic }, Math.max(0, Date.now() - Date.parse(event.occurredAt)) / 1000);
-    await trace.run({ requestId: event.correlationId, causationId: event.id }, async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const outcome = await db.transaction(async (trx) => {
-            const fresh = await trx('inbox')
-              .insert({ event_id: event.id, handler: delivery.topic, outcome: 'handled' })
-              .onConflict()
-              .ignore()
-              .returning('event_id');
-            if (fresh.length === 0) return 'duplicate';
-            await handler(event.payload, { trx, event });
-            return 'handled';
-          });
-          metrics.busHandled.inc({ topic: delivery.topic, outcome });
-          return;
-        } catch (error) {
-          if (isTransient(error)) throw error;
-          metrics.busHandled.inc({ topic: delivery.topic, outcome: 'failed_attempt' });
-          logger.warn({ err: error, topic: delivery.topic, eventId: event.id, attempt }, 'event handler failed');
-          if (attempt >= maxAttempts) return deadLetter(delivery, event, error, attempt);
-          await delay(retryDelayMs(attempt));
-        }
+    if (!handlers[delivery.topic]) return;
+    const { envelope, event, error } = read(delivery);
+    const key = `${delivery.topic}\u0000${event?.id ?? `${delivery.partition}@${delivery.offset}`}`;
+    const failures = tracked.get(key) ?? { failed: 0, transient: 0, since: Date.now() };
+    const work = async () => {
+      try {
+        if (event) await handleEvent(delivery, envelope!, event, failures);
+        else await deadLetter(delivery, envelope, error, 0);
+        tracked.delete(key);
+      } catch (caught) {
+        track(key, failures);
+        // Transient, whether in the handler or while recording a dead letter: the event waits, then comes again.
+        if (caught instanceof RetryLater || !isTransient(caught)) throw caught;
+        throw holdTransient(delivery, event?.id, failures, caught);
       }
-    });
+    };
+    if (!event) return work();
+    metrics.busLag.observe({ topic: delivery.topic }, Math.max(0, Date.now() - Date.parse(event.occurredAt)) / 1000);
+    await trace.run({ requestId: event.correlationId, causationId: event.id }, work);
   }
 
-  return transport.subscribe(group, Object.keys(handlers), handle);
+  const subscription = await transport.subscribe(group, Object.keys(handlers), handle);
+  return {
+    async close() {
+      closing.abort();
+      await subscription.close();
+    },
+  };
 }

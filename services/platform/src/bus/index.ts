@@ -13,7 +13,11 @@ import type { Subscription, Transport } from './transport.ts';
 export type { EventHandler, EventHandlers, HandlerContext } from './consumer.ts';
 export type { EventRegistry, Outbox, PendingEvent } from './outbox.ts';
 export type { BusMessage, Delivery, DeliveryHandler, Subscription, Transport } from './transport.ts';
+export type { ReplayResult } from './dead-letters.ts';
 export { busMigrations } from './migrations.ts';
+export { RetryLater } from './transport.ts';
+export { replayDeadLetter } from './dead-letters.ts';
+export { scrubUserEvents } from './erasure.ts';
 export { createKafkaTransport, createPostgresTransport, createOutbox, startConsumers, startRelay };
 
 /** Picks the transport the configuration names: Kafka in production, the PostgreSQL log on a bare machine. */

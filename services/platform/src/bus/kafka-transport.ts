@@ -1,6 +1,6 @@
 import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
 import type { Logger } from '../logger.ts';
-import type { BusMessage, DeliveryHandler, Subscription, Transport } from './transport.ts';
+import { RetryLater, type BusMessage, type DeliveryHandler, type Subscription, type Transport } from './transport.ts';
 
 export interface KafkaTransportOptions {
   brokers: string[];
@@ -45,7 +45,8 @@ export function createKafkaTransport(options: KafkaTransportOptions): Transport 
         logger[LEVELS[level] ?? 'info']({ kafka: extra }, message);
       },
   });
-  const consumers = new Set<Consumer>();
+  // Each consumer with the timers that will resume its held partitions.
+  const consumers = new Map<Consumer, Set<NodeJS.Timeout>>();
   let producer: Promise<Producer> | undefined;
   let admin: Promise<Admin> | undefined;
 
@@ -81,6 +82,12 @@ export function createKafkaTransport(options: KafkaTransportOptions): Transport 
     });
   }
 
+  async function stop(consumer: Consumer): Promise<void> {
+    for (const timer of consumers.get(consumer) ?? []) clearTimeout(timer);
+    consumers.delete(consumer);
+    await consumer.disconnect();
+  }
+
   async function subscribe(group: string, topics: string[], handler: DeliveryHandler): Promise<Subscription> {
     const consumer = kafka.consumer({
       groupId: group,
@@ -99,18 +106,41 @@ export function createKafkaTransport(options: KafkaTransportOptions): Transport 
     });
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
-    consumers.add(consumer);
+    const resumes = new Set<NodeJS.Timeout>();
+    consumers.set(consumer, resumes);
     await consumer.run({
       partitionsConsumedConcurrently,
-      // A throw leaves the offset uncommitted: kafkajs pauses and delivers the message again.
-      eachMessage: async ({ topic, partition, message }) =>
-        handler({
-          topic,
-          partition,
-          offset: message.offset,
-          key: message.key?.toString() ?? '',
-          value: message.value?.toString() ?? '',
-        }),
+      // Offsets are resolved one handled message at a time, so a batch can stop short of its end.
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, pause, isRunning, isStale, commitOffsetsIfNecessary }) => {
+        const { topic, partition } = batch;
+        for (const message of batch.messages) {
+          if (!isRunning() || isStale()) return;
+          try {
+            await handler({
+              topic,
+              partition,
+              offset: message.offset,
+              key: message.key?.toString() ?? '',
+              value: message.value?.toString() ?? '',
+            });
+          } catch (error) {
+            // Any other throw leaves the offset uncommitted: kafkajs restarts its fetching and delivers it again.
+            if (!(error instanceof RetryLater)) throw error;
+            // Only this partition waits; once resumed it is fetched again from this unresolved message.
+            const resume = pause();
+            const timer = setTimeout(() => {
+              resumes.delete(timer);
+              resume();
+            }, error.delayMs);
+            resumes.add(timer);
+            return;
+          }
+          resolveOffset(message.offset);
+          await commitOffsetsIfNecessary();
+          await heartbeat();
+        }
+      },
     });
     const timeout = setTimeout(
       () => logger.warn({ group }, 'still waiting to join the consumer group'),
@@ -119,10 +149,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): Transport 
     await joined;
     clearTimeout(timeout);
     return {
-      async close() {
-        consumers.delete(consumer);
-        await consumer.disconnect();
-      },
+      close: () => stop(consumer),
     };
   }
 
@@ -133,8 +160,7 @@ export function createKafkaTransport(options: KafkaTransportOptions): Transport 
       await (await getAdmin()).describeCluster();
     },
     async close() {
-      await Promise.all([...consumers].map((consumer) => consumer.disconnect()));
-      consumers.clear();
+      await Promise.all([...consumers.keys()].map(stop));
       if (producer) await (await producer).disconnect().catch(() => {});
       if (admin) await (await admin).disconnect().catch(() => {});
     },

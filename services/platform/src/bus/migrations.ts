@@ -1,6 +1,9 @@
 import type { Migration } from '../db.ts';
 
-/** Every service's schema carries its own outbox (events to publish) and inbox (events already handled). */
+/**
+ * Every service's schema carries its own outbox (events to publish), inbox (events already handled) and dead letters
+ * (events its consumers gave up on, kept until replayed).
+ */
 export const busMigrations: Migration[] = [
   {
     name: '0000_bus_outbox_inbox',
@@ -22,6 +25,25 @@ export const busMigrations: Migration[] = [
         t.timestamp('handled_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
         t.primary(['event_id', 'handler']);
       });
+    },
+  },
+  {
+    name: '0001_bus_dead_letters',
+    async up(db) {
+      await db.schema.createTable('dead_letters', (t) => {
+        // The id of the bus.dead-letter event announcing it, so one id names it on the topic and here.
+        t.uuid('id').primary();
+        t.text('group').notNullable();
+        t.text('topic').notNullable();
+        // Null when the message was not an envelope at all (then `envelope` is {raw}).
+        t.uuid('event_id');
+        t.jsonb('envelope').notNullable();
+        t.text('error').notNullable();
+        t.integer('attempts').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('replayed_at', { useTz: true });
+      });
+      await db.raw('create index dead_letters_unreplayed on dead_letters (created_at) where replayed_at is null');
     },
   },
 ];

@@ -66,3 +66,14 @@ export function createOutbox<R extends EventRegistry>(schemas: R, committed: () 
   };
   return outbox;
 }
+
+/**
+ * Puts an event back in the outbox exactly as it first travelled (same id, key and trace) so the relay sends it
+ * again; a row of that id still kept here (this service produced it) is marked unpublished instead.
+ */
+export async function addEnvelope(trx: Knex.Transaction, topic: string, envelope: Envelope): Promise<void> {
+  await trx('outbox')
+    .insert({ id: envelope.id, topic, key: envelope.key, envelope })
+    .onConflict('id')
+    .merge({ published_at: null });
+}

@@ -1,7 +1,15 @@
 import { crc32 } from 'node:zlib';
 import pg from 'pg';
+import { createSchemaIfMissing } from '../db.ts';
 import type { Logger } from '../logger.ts';
-import type { BusMessage, Delivery, DeliveryHandler, Subscription, Transport } from './transport.ts';
+import {
+  RetryLater,
+  type BusMessage,
+  type Delivery,
+  type DeliveryHandler,
+  type Subscription,
+  type Transport,
+} from './transport.ts';
 import { createWaker } from './wake.ts';
 
 export interface PostgresTransportOptions {
@@ -11,7 +19,13 @@ export interface PostgresTransportOptions {
   partitions?: number;
   pollMs?: number;
   batchSize?: number;
+  /** How long the log keeps a message, as Kafka's topics keep theirs (7 days): events carry personal data. */
+  retentionMs?: number;
+  /** How often expired messages are deleted. */
+  pruneEveryMs?: number;
 }
+
+const WEEK_MS = 7 * 24 * 3600_000;
 
 /**
  * A durable log in PostgreSQL with Kafka's semantics: topics split into partitions by key, one offset per
@@ -20,6 +34,7 @@ export interface PostgresTransportOptions {
  */
 export function createPostgresTransport(options: PostgresTransportOptions): Transport {
   const { url, schema, logger, partitions = 4, pollMs = 1000, batchSize = 100 } = options;
+  const { retentionMs = WEEK_MS, pruneEveryMs = 3600_000 } = options;
   const pool = new pg.Pool({ connectionString: url, max: 6 });
   pool.on('error', (error) => logger.warn({ err: error }, 'bus pool client error'));
   const id = pg.escapeIdentifier;
@@ -31,7 +46,7 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
   const ensureSchema = () =>
     (ready ??= inTransaction(async (client) => {
       await client.query('select pg_advisory_xact_lock(hashtext($1))', [`bus-schema:${schema}`]);
-      await client.query(`create schema if not exists ${s}`);
+      await createSchemaIfMissing(client, schema);
       await client.query(`create table if not exists ${s}.heads (
         topic text not null, partition int not null, next_offset bigint not null,
         primary key (topic, partition))`);
@@ -120,10 +135,17 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
     let failures = 0;
     // Members start at different partitions so two members of a group spread out at once.
     const start = Math.floor(Math.random() * assignments.length);
+    // Partitions whose next message asked to wait (RetryLater), with when they may be read again. This member's
+    // own: another member of the group may read such a partition sooner and then holds it by its own count.
+    const held = new Map<string, number>();
+    const heldKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
     /** Reads one partition under its offset row lock; commits the offset past what was handled. */
-    const drain = ({ topic, partition }: { topic: string; partition: number }) =>
-      inTransaction(async (client) => {
+    const drain = ({ topic, partition }: { topic: string; partition: number }) => {
+      const until = held.get(heldKey(topic, partition));
+      if (until !== undefined && until > Date.now()) return false;
+      held.delete(heldKey(topic, partition));
+      return inTransaction(async (client) => {
         const claimed = await client.query<{ next_offset: string }>(
           `select next_offset from ${s}.offsets where group_id = $1 and topic = $2 and partition = $3
            for update skip locked`,
@@ -145,7 +167,8 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
             await handler(delivery);
             next = Number(row.offset) + 1;
           } catch (error) {
-            failure = error;
+            if (error instanceof RetryLater) held.set(heldKey(topic, partition), Date.now() + error.delayMs);
+            else failure = error;
             break;
           }
         }
@@ -156,8 +179,12 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
           );
         }
         if (failure) throw failure;
-        return rows.rows.length > 0;
+        return next > from;
       });
+    };
+
+    /** How long the loop may sleep: until the next poll, or sooner when a held partition becomes readable. */
+    const idleMs = () => Math.max(0, Math.min(pollMs, ...[...held.values()].map((until) => until - Date.now())));
 
     const loop = (async () => {
       while (!closed) {
@@ -173,7 +200,7 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
           await waker.sleep(Math.min(100 * 2 ** failures, 5000));
           continue;
         }
-        if (!progressed) await waker.sleep(pollMs);
+        if (!progressed) await waker.sleep(idleMs());
       }
     })();
 
@@ -190,6 +217,21 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
     return subscription;
   }
 
+  /** Messages past the retention go, read or not, like a Kafka segment past `retention.ms`. */
+  async function prune(): Promise<void> {
+    await ensureSchema();
+    const { rowCount } = await pool.query(
+      `delete from ${s}.log where created_at < now() - $1::bigint * interval '1 millisecond'`,
+      [retentionMs],
+    );
+    if (rowCount) logger.info({ messages: rowCount }, 'expired bus messages deleted');
+  }
+  const pruning = setInterval(
+    () => prune().catch((error) => logger.warn({ err: error }, 'bus log not pruned')),
+    pruneEveryMs,
+  );
+  pruning.unref();
+
   return {
     publish,
     subscribe,
@@ -198,6 +240,7 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
       await pool.query('select 1');
     },
     async close() {
+      clearInterval(pruning);
       await Promise.all([...subscriptions].map((subscription) => subscription.close()));
       await pool.end();
     },

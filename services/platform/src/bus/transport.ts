@@ -10,8 +10,22 @@ export interface Delivery extends BusMessage {
   offset: string;
 }
 
-/** Resolving means "processed": the transport may commit past it. Throwing means "not now": it is delivered again. */
+/**
+ * Resolving means "processed": the transport may commit past it. Throwing `RetryLater` means "not before
+ * `delayMs`": that message's partition waits (a key's events keep their order) while the others flow. Any other
+ * throw means "not now": it is delivered again after the transport's own pause.
+ */
 export type DeliveryHandler = (delivery: Delivery) => Promise<void>;
+
+export class RetryLater extends Error {
+  readonly delayMs: number;
+
+  constructor(delayMs: number, cause?: unknown) {
+    super(`delivery held for ${delayMs} ms`, { cause });
+    this.name = 'RetryLater';
+    this.delayMs = delayMs;
+  }
+}
 
 export interface Subscription {
   close(): Promise<void>;

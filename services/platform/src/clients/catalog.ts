@@ -2,6 +2,7 @@ import type { EventView } from '@ticketing/proto';
 import { AppError, conflict, notFound } from '../errors.ts';
 import { CollaboratorError, jsonClient } from '../http/json-client.ts';
 import type { Logger } from '../logger.ts';
+import type { ServiceAuth } from '../service-auth.ts';
 
 /** The catalog as the services that sell its spots use it (orders, courtesy). */
 export interface CatalogClient {
@@ -13,8 +14,8 @@ export interface CatalogClient {
   release(eventId: string, holdId: string, keep?: number): Promise<void>;
 }
 
-export function catalogClient(baseUrl: string, timeoutMs: number): CatalogClient {
-  const http = jsonClient('catalog', baseUrl, timeoutMs);
+export function catalogClient(baseUrl: string, timeoutMs: number, auth: ServiceAuth): CatalogClient {
+  const http = jsonClient('catalog', baseUrl, timeoutMs, auth);
   const holdPath = (eventId: string, holdId: string) =>
     `/internal/events/${encodeURIComponent(eventId)}/holds/${encodeURIComponent(holdId)}`;
   return {

@@ -1,4 +1,5 @@
 import { trace } from '../context.ts';
+import type { ServiceAuth } from '../service-auth.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
 /**
@@ -29,12 +30,18 @@ function networkCode(error: unknown): string {
   return (error as { name?: unknown })?.name === 'TimeoutError' ? 'ETIMEDOUT' : 'ECONNRESET';
 }
 
-/** JSON over HTTP to one collaborator, with a deadline, forwarding the request id for the logs. */
-export function jsonClient(service: string, baseUrl: string, timeoutMs: number): JsonClient {
+/**
+ * JSON over HTTP to one collaborator, with a deadline, forwarding the request id for the logs and presenting the
+ * caller's service token (audience: the collaborator) to its `/internal` routes.
+ */
+export function jsonClient(service: string, baseUrl: string, timeoutMs: number, auth: ServiceAuth): JsonClient {
   const base = baseUrl.replace(/\/+$/, '');
   return {
     async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-      const headers: Record<string, string> = { accept: 'application/json' };
+      const headers: Record<string, string> = {
+        accept: 'application/json',
+        authorization: `Bearer ${await auth.token(service)}`,
+      };
       const requestId = trace.current()?.requestId;
       if (requestId) headers[REQUEST_ID_HEADER] = requestId;
       if (body !== undefined) headers['content-type'] = 'application/json';

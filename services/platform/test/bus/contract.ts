@@ -1,8 +1,19 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
 import { DEAD_LETTER_TOPIC, envelopeSchema } from '@ticketing/proto';
+import { replayDeadLetter, type Transport } from '../../src/bus/index.ts';
+import { CollaboratorError } from '../../src/http/json-client.ts';
 import { waitFor } from '../../src/testing.ts';
-import { newSettings, openFixture, type Fixture, type FixtureSettings } from './fixture.ts';
+import {
+  metricValue,
+  newSettings,
+  openFixture,
+  type Fixture,
+  type FixtureSettings,
+  type thingHappened,
+} from './fixture.ts';
 
 const CRASH_PROCESS = fileURLToPath(new URL('./crash-process.ts', import.meta.url));
 
@@ -20,6 +31,20 @@ function runUntilKilled(role: 'consumer' | 'relay', settings: FixtureSettings, g
   });
 }
 
+/** The transport, noting the partition each event was delivered from. */
+function watchPartitions(transport: Transport, partitions: Map<string, number>): Transport {
+  return {
+    ...transport,
+    subscribe: (group, topics, handler) =>
+      transport.subscribe(group, topics, async (delivery) => {
+        partitions.set(envelopeSchema.parse(JSON.parse(delivery.value)).id, delivery.partition);
+        await handler(delivery);
+      }),
+  };
+}
+
+const outage = () => new CollaboratorError('payments', 503, 'payments answered 503');
+
 const keyed = (keys: number, perKey: number) =>
   Array.from({ length: keys * perKey }, (_, i) => ({ key: `k${i % keys}`, n: Math.floor(i / keys) }));
 
@@ -27,11 +52,19 @@ const keyed = (keys: number, perKey: number) =>
 export function busContract(kind: FixtureSettings['kind']) {
   let fixture: Fixture;
   let group: string;
+  let topic: string;
+  const others: Fixture[] = [];
   beforeEach(async () => {
     fixture = await openFixture(newSettings(kind));
     group = `group-${fixture.settings.schema}`;
+    topic = fixture.settings.topic;
   });
-  afterEach(() => fixture.close());
+  afterEach(async () => {
+    for (const other of others.splice(0)) await other.close();
+    await fixture.close();
+  });
+
+  type Thing = z.infer<typeof thingHappened>;
 
   test(`[${kind}] an event committed with its change is published and consumed, envelope intact`, async () => {
     const transport = fixture.transport();
@@ -114,11 +147,13 @@ export function busContract(kind: FixtureSettings['kind']) {
 
   test(`[${kind}] a poison event goes to the dead-letter topic after its attempts while later events flow`, async () => {
     const transport = fixture.transport();
-    const letters: { payload: { event: { id?: string }; attempts: number; group: string } }[] = [];
+    const letters: { id: string; payload: { event: { id?: string }; attempts: number; group: string } }[] = [];
     await fixture.consume(transport, group, 'a');
     await fixture.consume(transport, `${group}-dead-letters`, 'ops', {
-      [DEAD_LETTER_TOPIC]: async (payload, { event }) => {
-        if (payload.group === group) letters.push({ ...event, payload });
+      handlers: {
+        [DEAD_LETTER_TOPIC]: async (payload, { event }) => {
+          if (payload.group === group) letters.push({ ...event, payload });
+        },
       },
     });
     await fixture.relay(transport);
@@ -138,6 +173,157 @@ export function busContract(kind: FixtureSettings['kind']) {
     await expect(fixture.db('inbox').where({ event_id: ids[1] }).first()).resolves.toMatchObject({
       outcome: 'dead_lettered',
     });
+    // The letter on the topic and the row kept for a replay share one id.
+    await expect(fixture.db('dead_letters').where({ id: letters[0]!.id }).first()).resolves.toMatchObject({
+      event_id: ids[1],
+    });
+  });
+
+  test(`[${kind}] a collaborator outage holds only its event's partition, backing off, and the event is handled once it is back`, async () => {
+    const partitions = new Map<string, number>();
+    let down = true;
+    await fixture.consume(watchPartitions(fixture.transport(), partitions), group, 'a', {
+      handlers: {
+        [topic]: async (payload: Thing, context) => {
+          if (payload.n === 0 && down) throw outage();
+          await fixture.record('a')(payload, context);
+        },
+      },
+    });
+    await fixture.relay(fixture.transport('relay'));
+    const ids = await fixture.stage([
+      { key: 'slow', n: 0 },
+      { key: 'slow', n: 1 },
+      ...Array.from({ length: 12 }, (_, i) => ({ key: `other-${i}`, n: 10 + i })),
+    ]);
+    const transient = () => metricValue(fixture.metrics, 'bus_retries_total', { topic, outcome: 'transient' });
+
+    // Events of other partitions flow while the failing one is tried again and again.
+    const during = await waitFor(async () => {
+      const rows = await fixture.handled();
+      const delivered = ids.slice(2).filter((id) => partitions.has(id));
+      return (await transient()) >= 3 && rows.length > 0 && rows.length === delivered.length && rows;
+    });
+    const held = partitions.get(ids[0]!);
+    expect(during.every((row) => partitions.get(row.event_id) !== held)).toBe(true);
+    await expect(fixture.db('dead_letters')).resolves.toEqual([]);
+    await expect(fixture.db('inbox').where({ event_id: ids[0] })).resolves.toEqual([]);
+
+    down = false;
+    const handled = await waitFor(async () => {
+      const rows = await fixture.handled();
+      return rows.length === ids.length && rows;
+    });
+    expect(new Set(handled.map((row) => row.event_id)).size).toBe(ids.length);
+    expect(handled.filter((row) => row.key === 'slow').map((row) => row.n)).toEqual([0, 1]);
+    expect(await metricValue(fixture.metrics, 'bus_retries_total', { topic, outcome: 'recovered' })).toBe(1);
+    expect(await metricValue(fixture.metrics, 'bus_events_handled_total', { topic, outcome: 'failed_attempt' })).toBe(
+      0,
+    );
+    expect(await metricValue(fixture.metrics, 'bus_dead_letters_total', { topic })).toBe(0);
+  });
+
+  test(`[${kind}] a member holding an event for a long wait closes at once and the next member handles it`, async () => {
+    const first = await fixture.consume(fixture.transport('first'), group, 'first', {
+      handlers: {
+        [topic]: async () => {
+          throw outage();
+        },
+      },
+      transientDelayMs: () => 10 * 60_000,
+    });
+    await fixture.relay(fixture.transport('relay'));
+    const ids = await fixture.stage([{ key: 'k', n: 1 }]);
+    await waitFor(
+      async () => (await metricValue(fixture.metrics, 'bus_retries_total', { topic, outcome: 'transient' })) === 1,
+    );
+    await first.close();
+
+    await fixture.consume(fixture.transport('next'), group, 'next');
+    const handled = await waitFor(async () => {
+      const rows = await fixture.handled();
+      return rows.length > 0 && rows;
+    });
+    expect(handled).toEqual([expect.objectContaining({ event_id: ids[0], member: 'next' })]);
+  });
+
+  test(`[${kind}] a dead letter is kept and counted; its replay is handled once by the fixed handler and skipped by other groups`, async () => {
+    const other = await openFixture(
+      { ...fixture.settings, schema: `${fixture.settings.schema}_other` },
+      { sharesBus: true },
+    );
+    others.push(other);
+    let broken = true;
+    const transport = fixture.transport();
+    await fixture.consume(transport, group, 'a', {
+      handlers: {
+        [topic]: async (payload: Thing, context) => {
+          if (payload.poison && broken) throw new Error(`cannot handle ${payload.n}`);
+          await fixture.record('a')(payload, context);
+        },
+      },
+    });
+    // The other service produces the events and consumes them too.
+    const otherTransport = other.transport('other');
+    await other.consume(otherTransport, `${group}-other`, 'other', { handlers: { [topic]: other.record('other') } });
+    await other.relay(otherTransport);
+    await fixture.relay(transport);
+    const ids = await other.stage([
+      { key: 'k', n: 1 },
+      { key: 'k', n: 2, poison: true },
+      { key: 'k', n: 3 },
+    ]);
+    await waitFor(async () => (await fixture.handled()).length === 2 && (await other.handled()).length === 3);
+
+    const [letter] = await fixture.db('dead_letters');
+    expect(letter).toMatchObject({
+      group,
+      topic,
+      event_id: ids[1],
+      attempts: 3,
+      error: 'cannot handle 2',
+      replayed_at: null,
+      envelope: { id: ids[1], key: 'k', type: topic, payload: { n: 2, poison: true } },
+    });
+    expect(await metricValue(fixture.metrics, 'bus_dead_letters_total', { topic })).toBe(1);
+    expect(await metricValue(fixture.metrics, 'bus_dead_letters_unreplayed', { topic })).toBe(1);
+
+    broken = false;
+    await expect(replayDeadLetter(fixture.db, letter.id)).resolves.toEqual({
+      status: 'replayed',
+      group,
+      topic,
+      eventId: ids[1],
+    });
+    // It travels again from the outbox of the service that gave up on it.
+    await waitFor(() => fixture.db('outbox').where({ id: ids[1] }).whereNotNull('published_at').first());
+    const handled = await waitFor(async () => {
+      const rows = await fixture.handled();
+      return rows.length === 3 && rows;
+    });
+    expect(handled.map((row) => [row.event_id, row.n])).toEqual([
+      [ids[0], 1],
+      [ids[2], 3],
+      [ids[1], 2],
+    ]);
+    // The other group received the event a second time and skipped it.
+    await waitFor(
+      async () => (await metricValue(other.metrics, 'bus_events_handled_total', { topic, outcome: 'duplicate' })) === 1,
+    );
+    expect((await other.handled()).map((row) => row.n)).toEqual([1, 2, 3]);
+    await expect(fixture.db('inbox').where({ event_id: ids[1] })).resolves.toEqual([
+      expect.objectContaining({ handler: topic, outcome: 'handled' }),
+    ]);
+    const replayed = await fixture.db('dead_letters').where({ id: letter.id }).first();
+    expect(replayed.replayed_at).toBeInstanceOf(Date);
+    expect(await metricValue(fixture.metrics, 'bus_dead_letters_unreplayed', { topic })).toBe(0);
+
+    await expect(replayDeadLetter(fixture.db, letter.id)).resolves.toEqual({
+      status: 'already_replayed',
+      replayedAt: replayed.replayed_at,
+    });
+    await expect(replayDeadLetter(fixture.db, randomUUID())).resolves.toEqual({ status: 'not_found' });
+    expect(await fixture.handled()).toHaveLength(3);
   });
 
   test(`[${kind}] a relay killed between publishing and marking resumes without losing an event`, async () => {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { createDb, migrate, type Knex } from '../../src/db.ts';
 import { createLogger } from '../../src/logger.ts';
-import { createMetrics } from '../../src/metrics.ts';
+import { createMetrics, type Metrics } from '../../src/metrics.ts';
+import { backoffDelayMs } from '../../src/bus/retry-policy.ts';
 import {
   busMigrations,
   createKafkaTransport,
@@ -11,6 +12,7 @@ import {
   startConsumers,
   startRelay,
   type EventHandlers,
+  type HandlerContext,
   type Transport,
 } from '../../src/bus/index.ts';
 
@@ -56,7 +58,8 @@ const handledTable = {
   },
 };
 
-export async function openFixture(settings: FixtureSettings) {
+/** `sharesBus`: a second service on another fixture's bus, which leaves dropping the bus to that fixture. */
+export async function openFixture(settings: FixtureSettings, { sharesBus = false } = {}) {
   const logger = createLogger('contract', process.env.TEST_LOG_LEVEL ?? 'silent');
   const metrics = createMetrics('contract');
   const db = createDb(settings.databaseUrl, settings.schema, 8);
@@ -82,9 +85,10 @@ export async function openFixture(settings: FixtureSettings) {
     return made;
   };
 
-  return {
+  const fixture = {
     db,
     settings,
+    metrics,
     transport,
     /** Commits `items` as events of the topic, one transaction each, in order. */
     async stage(items: { key: string; n: number; poison?: boolean }[]) {
@@ -110,8 +114,22 @@ export async function openFixture(settings: FixtureSettings) {
       closers.unshift(relay);
       return relay;
     },
-    /** A member of `group` that records each event it applies, failing on poison. */
-    async consume(over: Transport, group: string, member: string, handlers?: EventHandlers) {
+    /** Stores that `member` applied the event (in the handler's transaction). */
+    record:
+      (member: string) =>
+      async (payload: z.infer<typeof thingHappened>, { trx, event }: HandlerContext) => {
+        await trx('handled').insert({ event_id: event.id, key: event.key, n: payload.n, member });
+      },
+    /**
+     * A member of `group` that records each event it applies, failing on poison (unless given its own handlers).
+     * Transient failures wait 5–40 ms unless `transientDelayMs` says otherwise.
+     */
+    async consume(
+      over: Transport,
+      group: string,
+      member: string,
+      options: { handlers?: EventHandlers; transientDelayMs?: (attempt: number) => number } = {},
+    ) {
       const subscription = await startConsumers({
         group,
         schemas,
@@ -122,10 +140,11 @@ export async function openFixture(settings: FixtureSettings) {
         metrics,
         maxAttempts: 3,
         retryDelayMs: () => 20,
-        handlers: handlers ?? {
-          [settings.topic]: async (payload: z.infer<typeof thingHappened>, { trx, event }) => {
+        transientDelayMs: options.transientDelayMs ?? ((attempt) => backoffDelayMs(attempt, 10, 40)),
+        handlers: options.handlers ?? {
+          [settings.topic]: async (payload: z.infer<typeof thingHappened>, context) => {
             if (payload.poison) throw new Error(`cannot handle ${payload.n}`);
-            await trx('handled').insert({ event_id: event.id, key: event.key, n: payload.n, member });
+            await fixture.record(member)(payload, context);
           },
         },
       });
@@ -137,10 +156,21 @@ export async function openFixture(settings: FixtureSettings) {
     async close() {
       for (const closer of closers) await closer.close().catch(() => {});
       await db.raw('drop schema if exists ?? cascade', [settings.schema]);
-      if (settings.kind === 'postgres') await db.raw('drop schema if exists ?? cascade', [settings.busSchema]);
+      if (settings.kind === 'postgres' && !sharesBus)
+        await db.raw('drop schema if exists ?? cascade', [settings.busSchema]);
       await db.destroy();
     },
   };
+  return fixture;
+}
+
+/** A metric's value for these labels, as a scrape would read it (0 when it has none). */
+export async function metricValue(metrics: Metrics, name: string, labels: Record<string, string>): Promise<number> {
+  const { values } = await metrics.registry.getSingleMetric(name)!.get();
+  const found = values.find((value) =>
+    Object.entries(labels).every(([label, wanted]) => value.labels[label] === wanted),
+  );
+  return found?.value ?? 0;
 }
 
 export type Fixture = Awaited<ReturnType<typeof openFixture>>;

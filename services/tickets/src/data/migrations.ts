@@ -1,6 +1,9 @@
 import type { Migration } from '@ticketing/platform';
 
-/** The tickets service's tables: the keys that sign QR codes, tickets, every scan at the door and every reset. */
+/**
+ * The tickets service's tables: the keys that sign QR codes, tickets, every scan at the door and every reset, the
+ * orders whose ticket must not stand, and the users whose personal data was erased.
+ */
 export const ticketsMigrations: Migration[] = [
   {
     name: '0001_signing_keys',
@@ -71,6 +74,22 @@ export const ticketsMigrations: Migration[] = [
         t.timestamp('previous_used_at', { useTz: true }).notNullable();
         t.uuid('previous_used_by').notNullable();
         t.index(['ticket_id'], 'resets_ticket_id');
+      });
+    },
+  },
+  {
+    name: '0004_cancellations_erasure',
+    async up(db) {
+      // Kept by order id, whatever comes first: a ticket issued after its order was refunded is born cancelled.
+      await db.schema.createTable('order_cancellations', (t) => {
+        t.uuid('order_id').primary();
+        t.text('reason').notNullable();
+        t.timestamp('cancelled_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+      // A deleted account: a ticket issued for it later carries no name nor e-mail.
+      await db.schema.createTable('forgotten_users', (t) => {
+        t.uuid('user_id').primary();
+        t.timestamp('forgotten_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
       });
     },
   },

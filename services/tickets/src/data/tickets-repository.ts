@@ -21,7 +21,10 @@ export interface Ticket {
   createdAt: Date;
 }
 
-export type NewTicket = Omit<Ticket, 'version' | 'status' | 'usedAt' | 'usedBy' | 'createdAt'>;
+export type NewTicket = Omit<Ticket, 'version' | 'status' | 'usedAt' | 'usedBy' | 'createdAt'> & {
+  /** Valid unless its order was already refunded. */
+  status?: TicketStatus;
+};
 
 interface TicketRow {
   id: string;
@@ -74,6 +77,7 @@ export const toTicketRow = (ticket: NewTicket) => ({
   event_date: ticket.eventDate,
   event_location: ticket.eventLocation,
   qr_text: ticket.qrText,
+  status: ticket.status ?? 'valid',
 });
 
 /** Stores a new ticket; undefined when the order already has one. */
@@ -148,11 +152,11 @@ export interface UndoneUse {
   previousUsedBy: string;
 }
 
-/** Makes an order's used ticket admissible again; undefined when it has no ticket or it is not used. */
+/** Makes an order's used ticket admissible again; undefined when it has no valid ticket or it is not used. */
 export async function clearUse(trx: Knex.Transaction, orderId: string): Promise<UndoneUse | undefined> {
   const { rows } = (await trx.raw(
     `with previous as (
-       select id, used_at, used_by from tickets where order_id = ? for update
+       select id, used_at, used_by from tickets where order_id = ? and status = 'valid' for update
      )
      update tickets set used_at = null, used_by = null
      from previous
@@ -162,4 +166,52 @@ export async function clearUse(trx: Knex.Transaction, orderId: string): Promise<
   )) as { rows: { id: string; order_id: string; used_at: Date; used_by: string }[] };
   const [row] = rows;
   return row && { ticketId: row.id, orderId: row.order_id, previousUsedAt: row.used_at, previousUsedBy: row.used_by };
+}
+
+/**
+ * Makes the issuing and the cancelling of one order's ticket wait for each other until the caller's transaction ends,
+ * so neither decides on what the other has not committed yet (the ticket may not exist when its order is refunded).
+ */
+export async function lockOrderTicket(trx: Knex.Transaction, orderId: string): Promise<void> {
+  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`ticket-order:${orderId}`]);
+}
+
+/** Records that an order's ticket must not stand; false when it was recorded already. */
+export async function recordCancellation(trx: Knex.Transaction, orderId: string, reason: string): Promise<boolean> {
+  const rows = await trx('order_cancellations')
+    .insert({ order_id: orderId, reason })
+    .onConflict('order_id')
+    .ignore()
+    .returning('order_id');
+  return rows.length === 1;
+}
+
+export async function isCancelledOrder(trx: Knex.Transaction, orderId: string): Promise<boolean> {
+  return (await trx('order_cancellations').where({ order_id: orderId }).first()) !== undefined;
+}
+
+/** Cancels an order's valid ticket; undefined when it has none (not issued yet, or cancelled already). */
+export async function cancelTicket(trx: Knex.Transaction, orderId: string): Promise<Ticket | undefined> {
+  const [row] = (await trx('tickets')
+    .where({ order_id: orderId, status: 'valid' })
+    .update({ status: 'cancelled' })
+    .returning('*')) as TicketRow[];
+  return row && toTicket(row);
+}
+
+/** Replaces the holder on every ticket of a user. */
+export async function eraseHolder(
+  trx: Knex.Transaction,
+  userId: string,
+  erased: { name: string; email: string },
+): Promise<number> {
+  return trx('tickets').where({ user_id: userId }).update({ holder_name: erased.name, holder_email: erased.email });
+}
+
+export async function rememberForgottenUser(trx: Knex.Transaction, userId: string): Promise<void> {
+  await trx('forgotten_users').insert({ user_id: userId }).onConflict('user_id').ignore();
+}
+
+export async function isForgottenUser(trx: Knex.Transaction, userId: string): Promise<boolean> {
+  return (await trx('forgotten_users').where({ user_id: userId }).first()) !== undefined;
 }

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import QRCode from 'qrcode';
 import type { Knex } from '@ticketing/platform';
-import type { EventPayload } from '@ticketing/proto';
-import { insertTicket, type Ticket } from '../data/tickets-repository.ts';
+import { erasedPerson, type EventPayload } from '@ticketing/proto';
+import {
+  insertTicket,
+  isCancelledOrder,
+  isForgottenUser,
+  lockOrderTicket,
+  type Ticket,
+} from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 import { signTicket } from './qr-code.ts';
 
@@ -13,13 +19,17 @@ export const toQrPng = (text: string): Promise<string> =>
 /**
  * Issues the one ticket of a paid order, in the transaction that marks the event handled: the ticket, its
  * signed QR text and the ticket.issued event commit together. An order that already has its ticket (a
- * redelivery, or the same order paid again under a new event id) issues nothing.
+ * redelivery, or the same order paid again under a new event id) issues nothing. An order refunded before this
+ * arrived gets its ticket cancelled from the start, and nothing is sent. A ticket for a deleted account names nobody.
  */
 export async function issueTicket(
   deps: Pick<TicketsDeps, 'outbox' | 'logger' | 'keys'>,
   trx: Knex.Transaction,
   order: EventPayload<'order.paid'>,
 ): Promise<Ticket | undefined> {
+  await lockOrderTicket(trx, order.orderId);
+  const cancelled = await isCancelledOrder(trx, order.orderId);
+  const holder = (await isForgottenUser(trx, order.userId)) ? erasedPerson(order.userId) : order.buyer;
   const id = randomUUID();
   const key = await deps.keys.signing();
   const qrText = signTicket({ ticketId: id, eventId: order.eventId, version: 1 }, key);
@@ -29,16 +39,21 @@ export async function issueTicket(
     orderNumber: order.orderNumber,
     eventId: order.eventId,
     userId: order.userId,
-    holderName: order.buyer.name,
-    holderEmail: order.buyer.email,
+    holderName: holder.name,
+    holderEmail: holder.email,
     eventTitle: order.event.title,
     eventDate: new Date(order.event.date),
     eventLocation: order.event.location,
     qrText,
+    status: cancelled ? 'cancelled' : 'valid',
   });
   if (!ticket) {
     deps.logger.info({ orderId: order.orderId }, 'ticket already issued');
     return undefined;
+  }
+  if (cancelled) {
+    deps.logger.info({ ticketId: ticket.id, orderId: ticket.orderId }, 'ticket issued cancelled: order refunded');
+    return ticket;
   }
   await deps.outbox.add(trx, 'ticket.issued', ticket.id, {
     ticketId: ticket.id,
@@ -48,7 +63,7 @@ export async function issueTicket(
     eventId: ticket.eventId,
     qrText,
     qrCodeData: await toQrPng(qrText),
-    buyer: order.buyer,
+    buyer: holder,
     event: order.event,
   });
   deps.logger.info(

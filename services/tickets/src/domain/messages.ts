@@ -27,5 +27,6 @@ export const messages = {
   eventIdInvalid: 'Identificador do evento inválido',
   scanBodyInvalid: 'Dados da leitura inválidos',
   notUsedYet: 'Este ingresso ainda não foi utilizado',
+  cancelledNoReset: 'Este ingresso foi cancelado e não pode ser liberado',
   resetDone: 'Ingresso liberado para uma nova leitura',
 } as const;

@@ -14,7 +14,8 @@ export interface ResetResult {
 
 /**
  * Lets the used ticket of an order through the door once more (a mistaken scan, a re-entry the staff allows).
- * The undone check-in is kept in `resets`, and ticket.reset tells the order's projection.
+ * The undone check-in is kept in `resets`, and ticket.reset tells the order's projection. A cancelled ticket
+ * (its order was refunded) stays as it is.
  */
 export async function resetTicket(
   deps: Pick<TicketsDeps, 'db' | 'outbox' | 'logger'>,
@@ -26,8 +27,9 @@ export async function resetTicket(
   const result = await deps.db.transaction(async (trx: Knex.Transaction) => {
     const undone = await clearUse(trx, orderId);
     if (!undone) {
-      if (!(await findTicketByOrder(trx, orderId))) throw notFound(messages.notFound);
-      throw conflict(messages.notUsedYet);
+      const ticket = await findTicketByOrder(trx, orderId);
+      if (!ticket) throw notFound(messages.notFound);
+      throw conflict(ticket.status === 'cancelled' ? messages.cancelledNoReset : messages.notUsedYet);
     }
     const resetAt = await insertReset(trx, {
       ticketId: undone.ticketId,

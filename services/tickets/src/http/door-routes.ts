@@ -1,19 +1,19 @@
 import { Router } from '@koa/router';
-import { parseInput, requireAdmin, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import { parseInput, requireAdmin, requireRole, type AuthUser, type TokenVerifier } from '@ticketing/platform';
 import type { TicketsDeps } from '../domain/deps.ts';
 import { resetTicket } from '../domain/reset-ticket.ts';
 import { createDoor } from '../domain/door.ts';
 import { verifyTicketInput } from './input.ts';
 import { toResetView, toScanView } from './views.ts';
 
-/** The door API: administrators verify tickets and let a used one in again. */
+/** The door API: door staff and administrators verify tickets; only administrators let a used one in again. */
 export function doorRoutes(deps: TicketsDeps, verifyToken: TokenVerifier): Router {
   const router = new Router({ prefix: '/api' });
-  const admin = requireAdmin(verifyToken);
+  const doorStaff = requireRole(verifyToken, ['doorStaff', 'admin']);
   const door = createDoor(deps);
 
   // Every reading is answered 200 with `success` (the scanner shows `message`); only bad input is an error.
-  router.post('/verify-ticket', admin, async (ctx) => {
+  router.post('/verify-ticket', doorStaff, async (ctx) => {
     const input = parseInput(verifyTicketInput, ctx.request.body);
     const user = ctx.state.user as AuthUser;
     const result = await door.verify({
@@ -25,7 +25,7 @@ export function doorRoutes(deps: TicketsDeps, verifyToken: TokenVerifier): Route
     ctx.body = toScanView(result);
   });
 
-  router.post('/reset-ticket/:orderId', admin, async (ctx) => {
+  router.post('/reset-ticket/:orderId', requireAdmin(verifyToken), async (ctx) => {
     const user = ctx.state.user as AuthUser;
     ctx.body = toResetView(await resetTicket(deps, { orderId: ctx.params.orderId!, resetBy: user.id }));
   });

@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { waitFor } from '@ticketing/platform/testing';
+import { startSystem, verifiedBuyer } from './support.ts';
+
+/**
+ * Redis holds only caches and counters: stopping it must not log anyone out, and starting it again empty must not
+ * bring back a session that was ended. The system runs against a Redis of its own, which this test stops.
+ */
+let redis: ChildProcess;
+let port: number;
+let system: Awaited<ReturnType<typeof startSystem>>;
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port: found } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return found;
+}
+
+async function startRedis(): Promise<void> {
+  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+  await new Promise<void>((resolve, reject) => {
+    redis.once('error', reject);
+    redis.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Ready to accept connections')) resolve();
+    });
+  });
+}
+
+async function stopRedis(): Promise<void> {
+  const exited = new Promise((resolve) => redis.once('exit', resolve));
+  redis.kill('SIGKILL');
+  await exited;
+}
+
+beforeAll(async () => {
+  port = await freePort();
+  await startRedis();
+  system = await startSystem({ redisUrl: `redis://127.0.0.1:${port}` });
+});
+afterAll(async () => {
+  await system.stop();
+  if (redis.exitCode === null) await stopRedis();
+});
+
+test('Redis stops: sessions go on (or wait with a 503), never a logout; back empty, ended sessions stay ended', async () => {
+  const buyer = await verifiedBuyer(system);
+  const loggedOut = await system.call('POST', '/api/auth/login', {
+    body: { email: buyer.email, password: buyer.password },
+  });
+  expect((await system.call('POST', '/api/auth/logout', { token: loggedOut.body.token })).status).toBe(204);
+  const signedIn = [
+    ['GET', '/api/auth/me'],
+    ['GET', '/api/orders'],
+  ] as const;
+  for (const [method, path] of signedIn)
+    expect((await system.call(method, path, { token: buyer.token })).status).toBe(200);
+
+  await stopRedis();
+  for (const [method, path] of signedIn) {
+    const answer = await system.call(method, path, { token: buyer.token });
+    expect({ path, loggedOut: answer.status === 401 }).toEqual({ path, loggedOut: false });
+    expect([200, 503]).toContain(answer.status);
+    const ended = await system.call(method, path, { token: loggedOut.body.token });
+    expect([401, 503]).toContain(ended.status);
+  }
+  // Identity reads session states from its own database: its answers need no Redis at all.
+  expect((await system.call('GET', '/api/auth/me', { token: buyer.token })).status).toBe(200);
+  expect((await system.call('GET', '/api/auth/me', { token: loggedOut.body.token })).status).toBe(401);
+
+  // Redis comes back with nothing in it.
+  await startRedis();
+  await waitFor(async () => (await system.call('GET', '/api/orders', { token: buyer.token })).status === 200);
+  for (const [method, path] of signedIn) {
+    expect((await system.call(method, path, { token: buyer.token })).status).toBe(200);
+    expect((await system.call(method, path, { token: loggedOut.body.token })).status).toBe(401);
+  }
+});

@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import {
+  busMigrations,
+  createDb,
+  createLogger,
+  createMetrics,
+  createOutbox,
+  createPostgresTransport,
+  migrate,
+  startConsumers,
+  startRelay,
+  type Knex,
+} from '@ticketing/platform';
+import { TEST_DATABASE_URL, dropSchemas, uniqueName, waitFor } from '@ticketing/platform/testing';
+
+const CLI = fileURLToPath(new URL('../dead-letters.ts', import.meta.url));
+const schema = uniqueName('dead_letters_cli');
+const busSchema = uniqueName('bus');
+const group = 'ingressos-worker';
+const topic = `${schema}.ticket-requested`;
+const logger = createLogger('dead-letters-cli', 'silent');
+const metrics = createMetrics('dead-letters-cli');
+const outbox = createOutbox({ [topic]: z.object({ seat: z.string() }) });
+const closers: { close(): Promise<unknown> }[] = [];
+const handled: string[] = [];
+let broken = true;
+let db: Knex;
+
+/** Runs the command as an operator would, with the machine's test database as DATABASE_URL. */
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  db = createDb(TEST_DATABASE_URL, schema, 4);
+  await migrate(db, schema, busMigrations);
+  const transport = createPostgresTransport({ url: TEST_DATABASE_URL, schema: busSchema, logger, pollMs: 50 });
+  closers.push(transport);
+  closers.unshift(startRelay({ db, schema, transport, logger, metrics, pollMs: 50 }));
+  closers.unshift(
+    await startConsumers({
+      group,
+      schemas: { [topic]: z.object({ seat: z.string() }) },
+      transport,
+      db,
+      outbox,
+      logger,
+      metrics,
+      maxAttempts: 2,
+      retryDelayMs: () => 10,
+      handlers: {
+        [topic]: async (_payload, { event }) => {
+          if (broken) throw new Error('assento inexistente no mapa do evento');
+          handled.push(event.id);
+        },
+      },
+    }),
+  );
+});
+
+afterAll(async () => {
+  for (const closer of closers) await closer.close();
+  await db.destroy();
+  await dropSchemas([schema, busSchema]);
+});
+
+test('list shows a dead letter; replay sends it again once; unknown or replayed ids are refused', async () => {
+  const event = await db.transaction((trx) => outbox.add(trx, topic, 'pedido-1', { seat: 'Z99' }));
+  const letter = await waitFor(() => db('dead_letters').where({ event_id: event.id }).first());
+
+  const listed = await cli('list', '--schema', schema);
+  expect(listed).toMatchObject({ code: 0, stderr: '' });
+  expect(listed.stdout).toContain(`1 dead letter pendente em 1 schema (${schema})`);
+  const line = listed.stdout.split('\n').find((text) => text.startsWith(letter.id));
+  expect(line).toMatch(
+    new RegExp(`^${letter.id}\\s+${schema}/${group}\\s+${topic}\\s+${event.id}\\s+2\\s+\\d+ s\\s+assento inexistente`),
+  );
+
+  broken = false;
+  const replayed = await cli('replay', letter.id);
+  expect(replayed).toMatchObject({ code: 0, stderr: '' });
+  expect(replayed.stdout).toContain(`Dead letter ${letter.id} reenviada: o evento ${event.id} (${topic})`);
+  await waitFor(() => handled.length === 1);
+  expect(handled).toEqual([event.id]);
+  expect((await db('dead_letters').where({ id: letter.id }).first()).replayed_at).toBeInstanceOf(Date);
+
+  const again = await cli('replay', letter.id, '--schema', schema);
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain(`Dead letter ${letter.id} já foi reenviada em`);
+  const unknown = randomUUID();
+  await expect(cli('replay', unknown)).resolves.toMatchObject({
+    code: 1,
+    stderr: `Dead letter ${unknown} não encontrada.\n`,
+  });
+  await expect(cli('replay', 'pedido-1')).resolves.toMatchObject({ code: 2 });
+  await expect(cli('list', '--schema', schema)).resolves.toMatchObject({
+    code: 0,
+    stdout: `Nenhuma dead letter pendente em 1 schema (${schema}).\n`,
+  });
+  await expect(cli('list', '--schema', `${schema}_none`)).resolves.toMatchObject({
+    code: 1,
+    stderr: `O schema "${schema}_none" não tem a tabela dead_letters.\n`,
+  });
+  expect(handled).toEqual([event.id]);
+});

@@ -1,0 +1,16 @@
+import type { Metrics } from '@ticketing/platform';
+import { Counter } from 'prom-client';
+
+/** The payments service's own metrics, on the service's registry next to the HTTP and bus ones. */
+export function createPaymentsMetrics(registry: Metrics['registry']) {
+  return {
+    mismatches: new Counter({
+      name: 'payments_mismatch_total',
+      help: 'Provider payments that did not match their charge (another order, another value), by reason',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+  };
+}
+
+export type PaymentsMetrics = ReturnType<typeof createPaymentsMetrics>;

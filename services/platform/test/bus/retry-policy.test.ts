@@ -1,0 +1,27 @@
+import { backoffDelayMs, isTransient } from '../../src/bus/retry-policy.ts';
+import { CollaboratorError } from '../../src/http/json-client.ts';
+
+test('a collaborator that is down, failing or throttling is transient; its refusals and plain errors are not', () => {
+  const collaborator = (status: number | null, code?: string) =>
+    new CollaboratorError('payments', status, `payments answered ${status}`, code);
+  for (const status of [null, 429, 500, 502, 503, 504]) {
+    expect([status, isTransient(collaborator(status))]).toEqual([status, true]);
+  }
+  expect(isTransient(collaborator(null, 'ECONNREFUSED'))).toBe(true);
+  for (const status of [400, 401, 404, 409, 422]) {
+    expect([status, isTransient(collaborator(status))]).toEqual([status, false]);
+  }
+  expect(isTransient(new Error('cannot handle'))).toBe(false);
+  expect(isTransient(Object.assign(new Error('deadlock detected'), { code: '40P01' }))).toBe(true);
+  expect(isTransient(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+});
+
+test('the backoff doubles from its base up to its cap, waiting at least half of each step', () => {
+  const lowest = (attempt: number) => backoffDelayMs(attempt, 1000, 300_000, () => 0);
+  const highest = (attempt: number) => backoffDelayMs(attempt, 1000, 300_000, () => 1);
+  expect([1, 2, 3, 4, 9, 10, 30].map(lowest)).toEqual([500, 1000, 2000, 4000, 128_000, 150_000, 150_000]);
+  expect([1, 2, 3, 4, 9, 10, 30].map(highest)).toEqual([1000, 2000, 4000, 8000, 256_000, 300_000, 300_000]);
+  const jittered = new Set(Array.from({ length: 20 }, () => backoffDelayMs(5, 1000, 300_000)));
+  expect(jittered.size).toBeGreaterThan(1);
+  for (const delay of jittered) expect(delay).toBeGreaterThanOrEqual(8000);
+});
