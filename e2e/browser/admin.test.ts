@@ -65,6 +65,35 @@ test('visitors and users who are not admins are turned away from every admin pag
       await page.close();
     }
   }
+}, 60_000);
+
+test('door staff see only the scanner in the admin area', async () => {
+  const staff = await verifiedBuyer(stack.system);
+  const granted = await stack.system.call('PUT', '/api/admin/users/roles', {
+    token: adminToken,
+    body: { email: staff.email, roles: ['doorStaff'] },
+  });
+  expect(granted.body.roles).toEqual(['doorStaff']);
+  const login = await stack.system.call('POST', '/api/auth/login', {
+    body: { email: staff.email, password: staff.password },
+  });
+  const { page } = await open(await stack.newContext({ token: login.body.token }));
+  await page.goto('/verificar');
+
+  await page.getByRole('heading', { name: 'Verificar Ingresso', level: 1 }).waitFor();
+  const header = page.getByRole('banner');
+  expect(await header.getByRole('navigation', { name: 'Principal' }).getByRole('link').allInnerTexts()).toEqual([
+    'Eventos',
+    'Resgate de cortesia',
+    'Área de acesso',
+    'Verificar QR',
+  ]);
+  expect(await header.getByText('ADMIN', { exact: true }).count()).toBe(0);
+  for (const route of ['/cortesia-admin', '/cortesia-envio-em-massa']) {
+    await page.goto(route);
+    await toast(page, 'Acesso negado').getByText('Apenas administradores podem acessar esta página').waitFor();
+    await page.waitForURL((url) => url.pathname === '/');
+  }
 });
 
 test('links: the empty list, then a free and a promotional link with their badge, count, date and copy button', async () => {

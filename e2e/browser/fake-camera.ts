@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from './support.ts';
+import { CHROMIUM, CHROMIUM_ARGS, failOnCspViolations } from './support.ts';
 
 const run = promisify(execFile);
 
@@ -57,6 +57,7 @@ export async function launchCameraBrowser(baseURL: string, video: string, { allo
         storageState: { cookies: [], origins: [{ origin: baseURL, localStorage: [{ name: 'token', value: token }] }] },
       });
       context.setDefaultTimeout(10_000);
+      await failOnCspViolations(context);
       return context.newPage();
     },
     close: () => browser.close(),

@@ -1,4 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { waitFor } from '@ticketing/platform/testing';
+import { verifiedBuyer } from '../api/support.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 let stack: BrowserStack;
@@ -56,8 +58,10 @@ const sharedModules = (page: Page) =>
 test('the home page shows the shell around the storefront page', async () => {
   const { page, requested, errors } = await open(await stack.newContext());
   const storefront = remotePageLoaded(page, 'storefront');
-  await page.goto('/');
+  const response = await page.goto('/');
 
+  // The page runs under the gateway's strict policy (a violation would fail the test).
+  expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self';style-src 'self';/);
   await storefront;
   await heading(page).waitFor();
   const nav = header(page).getByRole('navigation', { name: 'Principal' });
@@ -143,10 +147,59 @@ test('the profile and admin remotes load on navigation; admins see their badge, 
   await profile;
 
   await avatar.click();
+  const logout = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/logout');
   await page.getByRole('menuitem', { name: 'Sair' }).click();
   await header(page).getByRole('link', { name: 'Área de acesso' }).and(page.locator('[href="/login"]')).waitFor();
   expect(new URL(page.url()).pathname).toBe('/');
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  const request = await logout;
+  expect(request.method()).toBe('POST');
+  expect(await request.headerValue('authorization')).toBe(`Bearer ${admin.body.token}`);
+  // The server ended the session too: the token opens nothing any more.
+  await waitFor(
+    async () => (await stack.system.call('GET', '/api/auth/me', { token: admin.body.token })).status === 401,
+  );
+  expect(errors).toEqual([]);
+});
+
+test('Sair logs out on this device even when the server cannot be reached', async () => {
+  const buyer = await verifiedBuyer(stack.system);
+  const { page, errors } = await open(await stack.newContext({ token: buyer.token }));
+  await page.route('**/api/auth/logout', (route) => route.abort('connectionrefused'));
+  await page.goto('/');
+  await header(page)
+    .getByRole('button', { name: `Menu da conta de ${buyer.name}` })
+    .click();
+  await page.getByRole('menuitem', { name: 'Sair' }).click();
+  await header(page).getByRole('link', { name: 'Área de acesso' }).and(page.locator('[href="/login"]')).waitFor();
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  expect(errors).toEqual([]);
+});
+
+test('a session outlives a network failure and a 503 while it is checked: it is asked again, not dropped', async () => {
+  const buyer = await verifiedBuyer(stack.system);
+  const { page, errors } = await open(await stack.newContext({ token: buyer.token }));
+  let checks = 0;
+  await page.route('**/api/auth/me', (route) => {
+    checks += 1;
+    if (checks === 1) return route.abort('connectionrefused');
+    if (checks === 2) {
+      return route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ message: 'Serviço temporariamente indisponível. Tente novamente em instantes.' }),
+      });
+    }
+    return route.continue();
+  });
+  await page.goto('/');
+
+  await header(page)
+    .getByRole('button', { name: `Menu da conta de ${buyer.name}` })
+    .waitFor();
+  expect(checks).toBe(3);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(buyer.token);
+  expect(new URL(page.url()).pathname).toBe('/');
   expect(errors).toEqual([]);
 });
 

@@ -406,7 +406,7 @@ test('the server’s refusals show in a toast: an unverified e-mail, a missing C
   expect(await soldOut.isDisabled()).toBe(true);
   expect(await ordersOf(buyer.token)).toEqual([]);
   expect([...errors, ...asAdmin.errors, ...late.errors]).toEqual([]);
-});
+}, 60_000);
 
 test('a visitor opens a courtesy link, logs in, comes back to it, redeems it, and the ticket reaches the e-mail typed', async () => {
   const event = await createEvent(30, { title: 'Workshop de Farmacotécnica', maxAttendees: 10 });

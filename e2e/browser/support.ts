@@ -16,6 +16,36 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** What a page reports when the gateway's Content-Security-Policy blocks something it tried to load or run. */
+const CSP_VIOLATION = 'Content Security Policy violation';
+const cspViolations: string[] = [];
+
+/**
+ * Records every Content-Security-Policy violation of the context's pages; the test that caused one fails. The site
+ * must work under the gateway's strict policy (no inline scripts or styles, no eval).
+ */
+export async function failOnCspViolations(context: BrowserContext): Promise<void> {
+  context.on('console', (message) => {
+    if (message.text().includes(CSP_VIOLATION)) cspViolations.push(`${message.page()?.url()}: ${message.text()}`);
+  });
+  await context.addInitScript((label) => {
+    type Violation = { effectiveDirective: string; blockedURI: string; sourceFile: string; lineNumber: number };
+    type Window = { addEventListener(type: string, listener: (event: Violation) => void): void };
+    // The event bubbles from the element or document that broke the policy up to the window.
+    (globalThis as unknown as Window).addEventListener('securitypolicyviolation', (event) => {
+      const where = event.sourceFile ? ` (${event.sourceFile}:${event.lineNumber})` : '';
+      console.error(`${label}: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline code'}${where}`);
+    });
+  }, CSP_VIOLATION);
+}
+
+// Also imported by scripts that run outside jest (`npm run web:weight`), where there is no test to fail.
+if (typeof afterEach === 'function') {
+  afterEach(() => {
+    expect(cspViolations.splice(0)).toEqual([]);
+  });
+}
+
 /** The whole product behind its gateway, serving the built frontends, and a headless Chromium to drive it. */
 export async function startBrowserStack() {
   await access(CHROMIUM).catch(() => {
@@ -45,6 +75,7 @@ export async function startBrowserStack() {
       });
       // Well inside jest's limit, so a failure names the step that timed out.
       context.setDefaultTimeout(10_000);
+      await failOnCspViolations(context);
       contexts.push(context);
       return context;
     },

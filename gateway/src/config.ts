@@ -35,7 +35,11 @@ export const gatewayConfigSchema = baseConfigSchema
       .min(1)
       .default('frontends/dist')
       .transform((dir) => (isAbsolute(dir) ? dir : resolve(REPO_ROOT, dir))),
-    AUTH_RATE_LIMIT_POINTS: positiveInt(20),
+    /**
+     * Calls per client address and window to each authentication path. Sized for a carrier's CGNAT or a venue's
+     * Wi-Fi (hundreds of people logging in from one address); guessing is stopped per account by identity.
+     */
+    AUTH_RATE_LIMIT_POINTS: positiveInt(600),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
     /** Courtesy code look-ups and redemptions per client address and window. */
     COURTESY_RATE_LIMIT_POINTS: positiveInt(30),

@@ -12,11 +12,13 @@ import {
   type Metrics,
   type Redis,
 } from '@ticketing/platform';
+import { compression } from './compression.ts';
 import type { GatewayConfig } from './config.ts';
 import { gatewayEndpoints } from './health.ts';
 import { apiProxy, apiRoutes, createConnectionPools, NOT_FOUND_MESSAGE } from './proxy.ts';
 import { authBudget, courtesyCodeBudget, rateLimit } from './rate-limit.ts';
 import { configuredUpstreams } from './routes.ts';
+import { securityHeaders } from './security.ts';
 import { PUBLIC_DIR, staticSite } from './static.ts';
 
 export interface GatewayOptions {
@@ -50,7 +52,10 @@ async function disconnect(redis: Redis): Promise<void> {
   redis.disconnect();
 }
 
-/** Starts the gateway: request ids, logs and metrics, health, `/api` routing, rate limits and proxy, then the site. */
+/**
+ * Starts the gateway: request ids, logs and metrics, security headers and compression, health, `/api` routing,
+ * rate limits and proxy, then the site.
+ */
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const logger = createLogger('gateway', config.LOG_LEVEL, options.logStream);
   const metrics = createMetrics('gateway');
@@ -76,6 +81,8 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   app.silent = true;
   app.use(requestId());
   app.use(observe(logger, metrics));
+  app.use(securityHeaders());
+  app.use(compression());
   app.use(errorMiddleware(logger));
   app.use(gatewayEndpoints({ upstreams, pools, metrics, stopping: () => stopping }));
   // No body parser anywhere before the proxy: bodies stream through untouched.

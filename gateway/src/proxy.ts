@@ -1,4 +1,4 @@
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { ProxyServer } from 'http-proxy-3';
 import type { Context, Middleware } from 'koa';
@@ -91,35 +91,59 @@ export interface ProxyOptions {
   logger: Logger;
 }
 
+/** Headers about one connection, not the message: the gateway's own connection to the client has its own. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+/** A status or method whose response never has a body. */
+const isBodiless = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304;
+
 /**
  * Forwards the request to the service `apiRoutes` chose, streaming both bodies (no body parser runs
- * before this). A service that does not answer (refused, reset, timed out) gives 502 `{ message }`;
- * a client that goes away aborts the request to the service.
+ * before this). The service's answer becomes the response's status, headers and streamed body, so the
+ * compression around this middleware applies to it. A service that does not answer (refused, reset, timed out)
+ * gives 502 `{ message }`; a client that goes away aborts the request to the service.
  */
 export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware {
-  const proxy = new ProxyServer({ proxyTimeout: timeoutMs, xfwd: false, changeOrigin: false });
+  const proxy = new ProxyServer({
+    proxyTimeout: timeoutMs,
+    xfwd: false,
+    changeOrigin: false,
+    selfHandleResponse: true,
+  });
+  /** Who waits for the service's answer to each request in flight. */
+  const waiting = new WeakMap<IncomingMessage, (answer: IncomingMessage) => void>();
 
-  // A service that dies in the middle of a response: the client must see a broken response, not a hang.
-  proxy.on('proxyRes', (proxyRes, _req, res) => {
+  proxy.on('proxyRes', (proxyRes, req, res) => {
+    // A service that dies in the middle of a response: the client must see a broken response, not a hang.
     proxyRes.once('close', () => {
       if (!proxyRes.complete) res.destroy();
     });
+    waiting.get(req)?.(proxyRes);
   });
   // The client left: http-proxy-3 already destroyed the request to the service; nothing to answer.
   proxy.on('econnreset', () => {});
   proxy.on('error', (error) => logger.warn({ err: error }, 'proxy error'));
 
-  function forward(ctx: Context, upstream: Upstream): Promise<void> {
+  /** The service's answer, or undefined when the client went away first. */
+  function forward(ctx: Context, upstream: Upstream): Promise<IncomingMessage | undefined> {
     const { req, res } = ctx;
     for (const header of CLIENT_FORWARDING_HEADERS) delete req.headers[header];
     req.headers['x-request-id'] = String(ctx.state.requestId);
     req.headers['x-forwarded-for'] = clientIp(ctx);
     req.headers['x-forwarded-proto'] = ctx.protocol;
     req.headers['x-forwarded-host'] = ctx.host;
-    ctx.respond = false;
 
-    return new Promise<void>((resolve, reject) => {
-      res.once('close', () => resolve());
+    return new Promise((resolve, reject) => {
+      waiting.set(req, resolve);
+      res.once('close', () => resolve(undefined));
       proxy.web(req, res, { target: upstream.url, agent: pools.for(upstream.url) }, (error) => {
         const code = (error as NodeJS.ErrnoException).code;
         if (res.headersSent || res.destroyed) {
@@ -128,7 +152,6 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
           return;
         }
         logger.warn({ err: error, code, upstream: upstream.name, path: ctx.path }, 'upstream unavailable');
-        ctx.respond = true;
         reject(new AppError(502, UNAVAILABLE_MESSAGE));
       });
     });
@@ -137,6 +160,20 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
   return async (ctx, next) => {
     const upstream = ctx.state.upstream as Upstream | undefined;
     if (!upstream) return next();
-    await forward(ctx, upstream);
+    const answer = await forward(ctx, upstream);
+    if (!answer) {
+      ctx.respond = false;
+      return;
+    }
+    ctx.status = answer.statusCode ?? 502;
+    if (answer.statusMessage) ctx.message = answer.statusMessage;
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value === undefined || HOP_BY_HOP.has(name)) continue;
+      // The gateway varies on Accept-Encoding itself (compression): add the service's reasons, keep that one.
+      if (name === 'vary') ctx.vary(value);
+      else ctx.set(name, value);
+    }
+    if (isBodiless(ctx.method, ctx.status)) answer.resume();
+    else ctx.body = answer;
   };
 }

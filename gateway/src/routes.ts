@@ -41,6 +41,9 @@ export const ROUTES: readonly Route[] = [
   { path: '/api/auth', match: 'below', upstream: 'identity' },
   { path: '/api/profile', match: 'tree', upstream: 'identity' },
   { path: '/api/make-admin', match: 'below', upstream: 'identity' },
+  // Administrators grant door staff and courtesy manager roles here.
+  { path: '/api/admin/users', match: 'below', upstream: 'identity' },
+  { path: '/api/admin/users', match: 'below', upstream: 'identity' },
   { path: '/api/events', match: 'tree', upstream: 'catalog' },
   { path: '/api/orders', match: 'tree', upstream: 'orders' },
   { path: '/api/payments', match: 'below', upstream: 'payments' },

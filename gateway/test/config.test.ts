@@ -14,7 +14,7 @@ test('defaults: port 8080, no service configured, limits and timeout, STATIC_DIR
     PORT: 8080,
     HOST: '0.0.0.0',
     REDIS_URL: 'redis://127.0.0.1:6379',
-    AUTH_RATE_LIMIT_POINTS: 20,
+    AUTH_RATE_LIMIT_POINTS: 600,
     AUTH_RATE_LIMIT_WINDOW_SECONDS: 60,
     PROXY_TIMEOUT_MS: 30_000,
     TRUST_PROXY: 0,

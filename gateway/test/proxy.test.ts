@@ -83,9 +83,11 @@ test('a client that goes away aborts the request to the service', async () => {
 });
 
 test('a service dying in the middle of its answer breaks the response instead of hanging it', async () => {
-  const response = await fetch(`${gateway.url}/api/events`, { headers: { 'x-echo-break': '1' } });
-  expect(response.status).toBe(200);
-  await expect(response.text()).rejects.toThrow();
+  // Whether or not the status line got out before the break, the client never takes the start for a whole answer.
+  const answer = fetch(`${gateway.url}/api/events`, { headers: { 'x-echo-break': '1' } }).then((response) =>
+    response.text(),
+  );
+  await expect(answer).rejects.toThrow();
 });
 
 test('an idle connection to a service is let go by the gateway before the service would drop it', async () => {

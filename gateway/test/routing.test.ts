@@ -122,6 +122,12 @@ const calls: { method: string; path: string; upstream: string; body?: string; ty
   { method: 'GET', path: '/api/ticket-keys', upstream: 'tickets-verifier' },
   { method: 'POST', path: `/api/make-admin/${id}`, upstream: 'identity' },
   {
+    method: 'PUT',
+    path: '/api/admin/users/roles',
+    upstream: 'identity',
+    body: json({ email: 'ana@example.com', roles: ['doorStaff'] }),
+  },
+  {
     method: 'POST',
     path: '/api/payments/webhook',
     upstream: 'payments',

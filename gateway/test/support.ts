@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
-import http, { type IncomingHttpHeaders, type Server } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http, { type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
 import Koa from 'koa';
 import { loadConfig } from '@ticketing/platform';
-import { TEST_REDIS_URL } from '@ticketing/platform/testing';
+import { TEST_REDIS_URL, deleteRedisKeys, uniqueName } from '@ticketing/platform/testing';
 export { deleteRedisKeys } from '@ticketing/platform/testing';
 import { gatewayConfigSchema } from '../src/config.ts';
 import { createGateway, type GatewayOptions, type RunningGateway } from '../src/gateway.ts';
@@ -45,13 +48,16 @@ export interface FakeService {
   openConnections: number;
   /** Idle connections the service dropped itself (its 2 s keep-alive ran out). */
   idleTimeouts: number;
+  /** Event streams (`x-echo-events`) still open, for the test to end. */
+  eventStreams: ServerResponse[];
   stop(): Promise<void>;
 }
 
 /**
  * A small real Koa server standing in for one service. It echoes its name, the method, URL, headers
  * and body it received. Request headers steer it: `x-echo-status` (answer with that status),
- * `x-echo-cookies` (set two cookies), `x-echo-hang` (never answer), `x-echo-break` (die mid-answer).
+ * `x-echo-cookies` (set two cookies), `x-echo-hang` (never answer), `x-echo-break` (die mid-answer),
+ * `x-echo-events` (start a stream of server-sent events and keep it open).
  */
 export async function startFakeService(name: string, port = 0): Promise<FakeService> {
   const app = new Koa();
@@ -66,6 +72,7 @@ export async function startFakeService(name: string, port = 0): Promise<FakeServ
     readiness: 'ready',
     openConnections: 0,
     idleTimeouts: 0,
+    eventStreams: [],
     stop: async () => {},
   };
 
@@ -110,6 +117,13 @@ export async function startFakeService(name: string, port = 0): Promise<FakeServ
       // Starts a long answer, then the process "dies" in the middle of it.
       ctx.res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000000' });
       ctx.res.write('começo da resposta', () => ctx.req.socket.destroy());
+      ctx.respond = false;
+      return;
+    }
+    if (ctx.get('x-echo-events')) {
+      ctx.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      ctx.res.write(`data: ${'primeiro evento '.repeat(100)}\n\n`);
+      service.eventStreams.push(ctx.res);
       ctx.respond = false;
       return;
     }
@@ -171,6 +185,31 @@ export function startGateway(env: Record<string, string>, options: GatewayOption
   return createGateway(config, options);
 }
 
+/**
+ * A gateway serving `files` (path → content) as a frontends build, with a stand-in catalog behind it; `close`
+ * removes everything it made.
+ */
+export async function startGatewayWithBuild(files: Record<string, string | Buffer>) {
+  const prefix = `${uniqueName('gateway_build')}:`;
+  const build = await mkdtemp(join(tmpdir(), 'gateway-build-'));
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(build, path)), { recursive: true });
+    await writeFile(join(build, path), content);
+  }
+  const catalog = await startFakeService('catalog');
+  const gateway = await startGateway({ STATIC_DIR: build, CATALOG_URL: catalog.url, REDIS_PREFIX: prefix });
+  return {
+    gateway,
+    catalog,
+    async close() {
+      await gateway.close();
+      await catalog.stop();
+      await rm(build, { recursive: true, force: true });
+      await deleteRedisKeys(prefix);
+    },
+  };
+}
+
 /** The gateway settings that point every service at its stand-in. */
 export function upstreamEnv(services: Record<string, FakeService>): Record<string, string> {
   return Object.fromEntries(
@@ -187,6 +226,8 @@ export interface RawResponse {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body as it came over the wire (still compressed, if it was). */
+  bytes: Buffer;
 }
 
 /** A request sent exactly as written (fetch would clean up `..` in the path before sending). */
@@ -200,13 +241,10 @@ export function rawRequest(
     const request = http.request({ hostname, port, path, method, headers, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: response.headers,
-          body: Buffer.concat(chunks).toString(),
-        }),
-      );
+      response.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: bytes.toString(), bytes });
+      });
       response.on('error', reject);
     });
     request.on('error', reject);

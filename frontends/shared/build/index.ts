@@ -2,6 +2,7 @@ import { relative, resolve, sep } from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack, type Compiler, type Configuration, type RspackPluginInstance } from '@rspack/core';
 import { manifestUrl, REMOTES, sharedSingletons, type RemoteName } from './federation.ts';
+import { PrecompressPlugin } from './precompress.ts';
 
 /** Every build lands here; the gateway serves this folder (STATIC_DIR). */
 const DIST_DIR = resolve(import.meta.dirname, '../../dist');
@@ -66,7 +67,11 @@ export function frontendConfig(options: ShellOptions | RemoteOptions): Configura
       // The shell shares `dist/` with the remotes' folders: it cleans only what is its own.
       clean: isShell ? { keep: isRemoteOutput } : true,
     },
-    resolve: { extensions: ['.ts', '.tsx', '.js'] },
+    resolve: {
+      extensions: ['.ts', '.tsx', '.js'],
+      // Radix's scroll lock would add an inline `<style>` tag, which the site's CSP refuses.
+      alias: { 'react-style-singleton$': resolve(import.meta.dirname, '../src/style-singleton.ts') },
+    },
     module: {
       rules: [
         {
@@ -97,6 +102,7 @@ export function frontendConfig(options: ShellOptions | RemoteOptions): Configura
         experiments: isShell ? { provideExternalRuntime: true } : { externalRuntime: true },
       }),
       ...(isShell ? [new rspack.HtmlRspackPlugin({ template: './src/index.html' }), new RuntimeConfigPlugin()] : []),
+      new PrecompressPlugin(),
     ],
     performance: { hints: false },
     // The manifest plugin warns on every build that remotes use `publicPath: 'auto'`, which they do on purpose:

@@ -1,35 +1,37 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { UserView } from '@ticketing/proto';
-import { api, isApiError } from './api/client.ts';
-import { expireSession, hasSession, setToken } from './session.ts';
+import { api, ApiError } from './api/client.ts';
+import { hasSession, setToken } from './session.ts';
 
 export const meQueryKey = ['auth', 'me'] as const;
 
-/** A refused session (401 is handled by the client for every call; 403 only means that here). */
-async function fetchMe(): Promise<UserView> {
-  try {
-    return await api<UserView>('/auth/me');
-  } catch (error) {
-    if (isApiError(error, 403)) expireSession();
-    throw error;
-  }
-}
+/** Only the server's 401 ends a session, and the client handles it for every call. */
+const fetchMe = () => api<UserView>('/auth/me');
+
+/** Offline, or a service down (5xx): nothing says the session is over, so it is kept and checked again. */
+const isTransient = (error: unknown) => !(error instanceof ApiError) || error.status >= 500;
 
 export type Auth =
   | { status: 'loading'; user?: undefined }
   | { status: 'anonymous'; user?: undefined }
   | { status: 'authenticated'; user: UserView };
 
-/** Who is logged in: asked only when a token is stored; network failures are retried, refusals are not. */
+/**
+ * Who is logged in: asked only when a token is stored. Network failures and server errors are retried with a growing
+ * delay, and meanwhile the session counts as being checked, never as logged out; refusals are not retried.
+ */
 export function useAuth(): Auth {
+  const session = hasSession();
   const me = useQuery({
     queryKey: meQueryKey,
     queryFn: fetchMe,
-    enabled: hasSession(),
-    retry: (failures, error) => failures < 3 && !isApiError(error, 401, 403),
+    enabled: session,
+    // With react-query's backoff: 1 s, 2 s, 4 s… up to 30 s between checks.
+    retry: (_failures, error) => isTransient(error),
   });
   if (me.data) return { status: 'authenticated', user: me.data };
-  if (me.isLoading) return { status: 'loading' };
+  // Pending also while a retry waits, or while the browser is offline and the query paused.
+  if (session && me.isPending) return { status: 'loading' };
   return { status: 'anonymous' };
 }
 

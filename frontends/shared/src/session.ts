@@ -20,8 +20,21 @@ export function takePendingCourtesyCode(): string | null {
   return code;
 }
 
-/** Sair: forgets the token and starts over from the home page with nothing cached. */
+/**
+ * Sair: ends the session on the server, forgets the token and starts over from the home page with nothing cached.
+ * The server call is not waited for: `keepalive` lets it finish while the page reloads, and a failure (offline, a
+ * service down) must not keep anyone logged in on this device.
+ */
 export function signOut() {
+  const token = getToken();
+  if (token) {
+    fetch('/api/auth/logout', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      credentials: 'include',
+      keepalive: true,
+    }).catch(() => {});
+  }
   clearToken();
   window.location.assign('/');
 }

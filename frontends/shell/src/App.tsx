@@ -3,7 +3,7 @@ import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { Layout } from './layout/Layout.tsx';
 import { NotFound } from './pages/NotFound.tsx';
 import { RemotePage } from './remote/RemotePage.tsx';
-import { RequireAdmin } from './RequireAdmin.tsx';
+import { RequireRole } from './RequireRole.tsx';
 import { PAGE_ROUTES } from './routes.ts';
 
 const router = createBrowserRouter([
@@ -13,14 +13,13 @@ const router = createBrowserRouter([
       ...PAGE_ROUTES.map(({ path, page, access }) => ({
         path,
         // Keyed by the route: each route has its own error boundary and loading state.
-        element:
-          access === 'admin' ? (
-            <RequireAdmin key={path}>
-              <RemotePage page={page} />
-            </RequireAdmin>
-          ) : (
-            <RemotePage key={path} page={page} />
-          ),
+        element: access ? (
+          <RequireRole key={path} access={access}>
+            <RemotePage page={page} />
+          </RequireRole>
+        ) : (
+          <RemotePage key={path} page={page} />
+        ),
       })),
       { path: '*', element: <NotFound /> },
     ],

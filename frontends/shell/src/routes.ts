@@ -1,3 +1,5 @@
+import type { Role, UserView } from '@ticketing/proto';
+
 /** A page module a remote exposes, as `<remote>/<Page>` (see each remote's rspack.config.ts). */
 export type RemotePageId =
   | `storefront/${'Home' | 'Events' | 'EventDetail' | 'Courtesy'}`
@@ -7,9 +9,17 @@ export type RemotePageId =
 export interface PageRoute {
   path: string;
   page: RemotePageId;
-  /** Admin pages are checked here, before their code is even downloaded. */
-  access?: 'admin';
+  /**
+   * The roles that may open the page (any one of them), as the services behind it check them. Checked here,
+   * before the page's code is even downloaded.
+   */
+  access?: readonly Role[];
 }
+
+/** The door scanner: door staff and administrators. */
+const DOOR: readonly Role[] = ['doorStaff', 'admin'];
+/** Courtesy links and mass sending. */
+const COURTESIES: readonly Role[] = ['courtesyManager'];
 
 /** Every page of the site and the remote that renders it. Anything else is the 404 page. */
 export const PAGE_ROUTES: readonly PageRoute[] = [
@@ -24,8 +34,15 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/reset-password', page: 'profile/ResetPassword' },
   { path: '/verify-email', page: 'profile/VerifyEmail' },
   { path: '/profile', page: 'profile/Profile' },
-  { path: '/verificar', page: 'admin/Scanner', access: 'admin' },
-  { path: '/cortesia-admin', page: 'admin/CourtesyAdmin', access: 'admin' },
-  { path: '/cortesia-envio-em-massa', page: 'admin/MassSend', access: 'admin' },
+  { path: '/verificar', page: 'admin/Scanner', access: DOOR },
+  { path: '/cortesia-admin', page: 'admin/CourtesyAdmin', access: COURTESIES },
+  { path: '/cortesia-envio-em-massa', page: 'admin/MassSend', access: COURTESIES },
   { path: '/admin-test', page: 'admin/AdminTest' },
 ];
+
+/** Whether `user` holds one of the roles a page asks for; a page that asks for none is open to everyone. */
+export const mayOpen = (user: UserView | undefined, access: readonly Role[] | undefined) =>
+  !access || (user?.roles.some((role) => access.includes(role)) ?? false);
+
+/** The roles the page at `path` asks for. */
+export const accessOf = (path: string) => PAGE_ROUTES.find((route) => route.path === path)?.access;

@@ -1,4 +1,5 @@
 import type { Auth } from '@ticketing/shared';
+import { accessOf, mayOpen } from '../routes.ts';
 
 export interface NavItem {
   to: string;
@@ -11,13 +12,14 @@ export const accessLink = (auth: Auth): NavItem => ({
   label: 'Área de acesso',
 });
 
-/** The admin tools a user may open, in the order the menus list them. */
-export function adminLinks(auth: Auth): NavItem[] {
-  const links: NavItem[] = [];
-  if (auth.user?.isAdmin) links.push({ to: '/verificar', label: 'Verificar QR' });
-  if (auth.user?.canManageCourtesies) links.push({ to: '/cortesia-admin', label: 'Gerenciar Cortesias' });
-  return links;
-}
+/** The admin tools, in the order the menus list them. */
+const ADMIN_LINKS: readonly NavItem[] = [
+  { to: '/verificar', label: 'Verificar QR' },
+  { to: '/cortesia-admin', label: 'Gerenciar Cortesias' },
+];
+
+/** The admin tools the user's roles open (door staff: only the scanner). */
+export const adminLinks = (auth: Auth): NavItem[] => ADMIN_LINKS.filter(({ to }) => mayOpen(auth.user, accessOf(to)));
 
 /** What the mobile menu and the desktop bar both offer. */
 export const mainLinks = (auth: Auth): NavItem[] => [

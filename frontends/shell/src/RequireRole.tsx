@@ -1,10 +1,12 @@
 import { useEffect, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
+import type { Role } from '@ticketing/proto';
 import { toast, useAuth } from '@ticketing/shared';
 import { PageLoading } from './pages/PageLoading.tsx';
+import { mayOpen } from './routes.ts';
 
-/** Admin pages: a spinner while the user is checked, then the page, or a toast and a way out. */
-export function RequireAdmin({ children }: { children: ReactNode }) {
+/** Admin pages: a spinner while the user is checked, then the page for the roles in `access`, or a toast and a way out. */
+export function RequireRole({ access, children }: { access: readonly Role[]; children: ReactNode }) {
   const auth = useAuth();
   const navigate = useNavigate();
   const verdict =
@@ -12,7 +14,7 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
       ? 'checking'
       : auth.status === 'anonymous'
         ? 'login'
-        : auth.user.isAdmin
+        : mayOpen(auth.user, access)
           ? 'allowed'
           : 'denied';
 
