@@ -1,120 +1,426 @@
 /**
- * The compose stack as `docker compose` reads it: every app built from the root Dockerfile with the settings it needs,
- * and the infrastructure it depends on.
+ * The compose stack as `docker compose` reads it: every app's environment, resolved the way compose resolves it
+ * (interpolation, anchors and merge keys), is parsed by that app's own configuration schema, so a setting the app
+ * would refuse at boot fails here. Also the infrastructure: Kafka 4 with every bus topic declared, PgBouncer in
+ * front of PostgreSQL, the local Asaas sandbox and the mail catcher.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
+import { catalogService } from '@ticketing/catalog';
+import { courtesyService } from '@ticketing/courtesy';
+import { gatewayConfigSchema } from '@ticketing/gateway';
+import { identityService } from '@ticketing/identity';
+import { mailService } from '@ticketing/mail';
+import { ordersService } from '@ticketing/orders';
+import { paymentsService } from '@ticketing/payments';
+import {
+  assertProductionSafe,
+  baseConfigSchema,
+  ConfigError,
+  loadConfig,
+  SERVICE_SCHEMAS,
+  type BaseConfig,
+  type ServiceDefinition,
+} from '@ticketing/platform';
+import { eventSchemas } from '@ticketing/proto';
+import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
 
 // Parsed YAML: the shapes are checked by the assertions themselves.
 type Obj = Record<string, any>;
+type Env = Record<string, string | undefined>;
 
 const REPO_DIR = fileURLToPath(new URL('../..', import.meta.url));
-const isPlainObject = (value: unknown): value is Obj =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const COMPOSE_TEXT = readFileSync(join(REPO_DIR, 'docker-compose.yml'), 'utf8');
 
-const APPS = [
-  { name: 'identity', dir: 'services/identity', entry: 'services/identity/src/main.ts', port: 3001 },
-  { name: 'catalog', dir: 'services/catalog', entry: 'services/catalog/src/main.ts', port: 3002 },
-  { name: 'orders', dir: 'services/orders', entry: 'services/orders/src/main.ts', port: 3003 },
-  { name: 'payments', dir: 'services/payments', entry: 'services/payments/src/main.ts', port: 3004 },
-  { name: 'courtesy', dir: 'services/courtesy', entry: 'services/courtesy/src/main.ts', port: 3005 },
-  { name: 'tickets-verifier', dir: 'services/tickets', entry: 'services/tickets/src/verifier.ts', port: 3006 },
-  { name: 'tickets-worker', dir: 'services/tickets', entry: 'services/tickets/src/worker.ts', port: 3007 },
-  { name: 'mail', dir: 'services/mail', entry: 'services/mail/src/main.ts', port: 3008 },
-  { name: 'gateway', dir: 'gateway', entry: 'gateway/src/main.ts', port: 8080 },
+/** Compose's interpolation of one string: `$$`, `$VAR`, `${VAR}`, `${VAR:-default}`, `${VAR-default}`, `${VAR:?err}`, `${VAR?err}`. */
+function interpolate(text: string, env: Env): string {
+  const pattern = /\$(?:(\$)|\{([A-Za-z_]\w*)(?:(:?[-?])([^}]*))?\}|([A-Za-z_]\w*))/g;
+  return text.replace(
+    pattern,
+    (whole, dollar?: string, name?: string, operator?: string, arg?: string, bare?: string) => {
+      if (dollar) return '$';
+      if (bare) return env[bare] ?? '';
+      // Compose versions differ on `$` inside a default: the file keeps defaults literal.
+      if (arg?.includes('$'))
+        throw new Error(`${whole}: a default holding "$" is read differently by compose versions`);
+      const value = env[name!];
+      const empty = value === undefined || value === '';
+      if (operator === ':-') return empty ? arg! : value!;
+      if (operator === '-') return value === undefined ? arg! : value;
+      if ((operator === ':?' && empty) || (operator === '?' && value === undefined)) {
+        throw new Error(`${whole}: required variable ${name} is missing (${arg})`);
+      }
+      return value ?? '';
+    },
+  );
+}
+
+function interpolateAll(node: unknown, env: Env): unknown {
+  if (typeof node === 'string') return interpolate(node, env);
+  if (Array.isArray(node)) return node.map((item) => interpolateAll(item, env));
+  if (typeof node === 'object' && node !== null) {
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, interpolateAll(value, env)]));
+  }
+  return node;
+}
+
+/** The file as compose sees it, given the shell's environment (`.env` files aside). */
+function resolveCompose(env: Env): Obj {
+  return interpolateAll(parse(COMPOSE_TEXT, { merge: true }), env) as Obj;
+}
+
+/** A container's environment: entries without a value come from the shell, like compose does. */
+function environmentOf(service: Obj, env: Env): Env {
+  if (service.env_file !== undefined) throw new Error('env_file is not read by this test: resolve it here first');
+  const entries: [string, unknown][] = Array.isArray(service.environment)
+    ? service.environment.map((entry: string) => {
+        const at = entry.indexOf('=');
+        return at === -1 ? [entry, null] : [entry.slice(0, at), entry.slice(at + 1)];
+      })
+    : Object.entries(service.environment ?? {});
+  return Object.fromEntries(
+    entries
+      .map(([key, value]) => [key, value === null ? env[key] : String(value)] as const)
+      .filter(([, value]) => value !== undefined),
+  );
+}
+
+/** What a service's configuration comes from: its own settings and its secrets. */
+type Definition = Pick<ServiceDefinition, 'config' | 'secrets'>;
+
+/** The schema a service boots with (its definition's settings over the platform's) and the check it then runs. */
+function serviceConfig(definition: Definition, env: Env): BaseConfig & Record<string, unknown> {
+  const schema = baseConfigSchema.extend(definition.config ?? {});
+  const config = loadConfig(schema, env) as BaseConfig & Record<string, unknown>;
+  assertProductionSafe(schema, config, ['SERVICE_TOKEN_SECRET', ...(definition.secrets ?? [])]);
+  return config;
+}
+
+const SERVICES: { name: string; definition: Definition; dir: string; entry: string; port: number }[] = [
+  {
+    name: 'identity',
+    definition: identityService,
+    dir: 'services/identity',
+    entry: 'services/identity/src/main.ts',
+    port: 3001,
+  },
+  {
+    name: 'catalog',
+    definition: catalogService,
+    dir: 'services/catalog',
+    entry: 'services/catalog/src/main.ts',
+    port: 3002,
+  },
+  {
+    name: 'orders',
+    definition: ordersService,
+    dir: 'services/orders',
+    entry: 'services/orders/src/main.ts',
+    port: 3003,
+  },
+  {
+    name: 'payments',
+    definition: paymentsService,
+    dir: 'services/payments',
+    entry: 'services/payments/src/main.ts',
+    port: 3004,
+  },
+  {
+    name: 'courtesy',
+    definition: courtesyService,
+    dir: 'services/courtesy',
+    entry: 'services/courtesy/src/main.ts',
+    port: 3005,
+  },
+  {
+    name: 'tickets-verifier',
+    definition: ticketsVerifierService,
+    dir: 'services/tickets',
+    entry: 'services/tickets/src/verifier.ts',
+    port: 3006,
+  },
+  {
+    name: 'tickets-worker',
+    definition: ticketsWorkerService,
+    dir: 'services/tickets',
+    entry: 'services/tickets/src/worker.ts',
+    port: 3007,
+  },
+  { name: 'mail', definition: mailService, dir: 'services/mail', entry: 'services/mail/src/main.ts', port: 3008 },
 ];
 
-describe('docker-compose.yml', () => {
-  const compose = parse(readFileSync(join(REPO_DIR, 'docker-compose.yml'), 'utf8'), { merge: true }) as Obj;
+/** Read by the process though no schema lists them: NODE_ENV by Node's libraries; DATABASE_DIRECT_URL by the platform's migrations and PostgreSQL bus. */
+const READ_OUTSIDE_SCHEMA = new Set(['NODE_ENV', 'DATABASE_DIRECT_URL']);
+
+const unreadSettings = (env: Env, shape: Record<string, unknown>) =>
+  Object.keys(env).filter((key) => !(key in shape) && !READ_OUTSIDE_SCHEMA.has(key));
+
+const schemaOf = (service: string) => (service.startsWith('tickets') ? 'tickets' : service);
+
+describe('docker-compose.yml on a laptop (no variables set)', () => {
+  const compose = resolveCompose({});
   const services: Obj = compose.services;
 
-  const environment = (service: Obj): Record<string, string> => {
-    const env = service.environment ?? {};
-    if (Array.isArray(env)) {
-      return Object.fromEntries(env.map((entry: string) => [entry.split('=')[0], entry.split('=').slice(1).join('=')]));
-    }
-    return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, String(value)]));
-  };
-
-  test.each(APPS.map((app) => [app.name, app]))(
-    '%s is built from the root Dockerfile and waits for healthy dependencies',
+  test.each(SERVICES.map((app) => [app.name, app]))(
+    '%s boots with its environment and waits for the infrastructure',
     (_name, app) => {
       const service = services[app.name];
-      expect(service).toBeDefined();
-      expect(service.build?.context).toBe('.');
-      expect(service.build?.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
-      expect(service.build?.args).toEqual(expect.objectContaining({ APP_DIR: app.dir, ENTRY: app.entry }));
+      expect(service.build).toEqual({
+        context: '.',
+        dockerfile: 'Dockerfile',
+        args: expect.objectContaining({ APP_DIR: app.dir, ENTRY: app.entry, PORT: String(app.port) }),
+      });
 
-      const env = environment(service);
-      expect(env.BUS).toBe('kafka');
-      expect(env.KAFKA_BROKERS).toBe('kafka:9092');
-      expect(env.PORT).toBe(String(app.port));
-      expect(env.DEV_TOOLS).toBe('false');
-      if (app.name !== 'gateway') {
-        // Each service logs in as the role named after its schema.
-        const role = app.name.startsWith('tickets') ? 'tickets' : app.name;
-        expect(env.DATABASE_URL).toMatch(new RegExp(`^postgres(ql)?://${role}:[^@]+@postgres:5432/ticketing$`));
-        expect(env.REDIS_URL).toBe('redis://redis:6379');
-        expect(env.IDENTITY_URL).toBe('http://identity:3001');
-      }
+      const env = environmentOf(service, {});
+      const config = serviceConfig(app.definition, env);
+      expect(config).toMatchObject({ NODE_ENV: 'development', PORT: app.port, BUS: 'kafka', DEV_TOOLS: false });
+      expect(config.KAFKA_BROKERS).toBe('kafka:9092');
+      expect(unreadSettings(env, baseConfigSchema.extend(app.definition.config ?? {}).shape)).toEqual([]);
 
-      expect(Array.isArray(service.healthcheck?.test)).toBe(true);
-      expect(service.healthcheck.test.join(' ')).toContain('process.env.HEALTHCHECK_PATH');
-      if (app.name === 'gateway') expect(service.build.args.HEALTHCHECK_PATH).toBe('/readyz');
-      expect(service.healthcheck.disable).not.toBe(true);
+      // Pooled queries through PgBouncer, migrations and session state straight to PostgreSQL, as the service's own role.
+      const role = schemaOf(app.name);
+      const pooled = new URL(String(config.DATABASE_URL));
+      const direct = new URL(env.DATABASE_DIRECT_URL!);
+      expect([pooled.username, pooled.host, pooled.pathname]).toEqual([role, 'pgbouncer:6432', '/ticketing']);
+      expect([direct.username, direct.host, direct.pathname]).toEqual([role, 'postgres:5432', '/ticketing']);
+      expect(direct.password).toBe(pooled.password);
+      expect(pooled.password).toBe(
+        environmentOf(services['database-roles'], {})[`${role.toUpperCase()}_DATABASE_PASSWORD`],
+      );
 
-      const dependsOn: Obj = service.depends_on;
-      expect(isPlainObject(dependsOn)).toBe(true);
-      expect(Object.keys(dependsOn).length).toBeGreaterThan(0);
-      expect(dependsOn.redis).toBeDefined();
-      if (app.name !== 'gateway') {
-        expect(Object.keys(dependsOn)).toEqual(expect.arrayContaining(['database-roles', 'redis', 'kafka']));
-      }
-      for (const [dependency, options] of Object.entries(dependsOn)) {
-        expect(services[dependency]).toBeDefined();
-        if (dependency === 'database-roles') {
-          expect((options as Obj).condition).toBe('service_completed_successfully');
-          continue;
-        }
-        expect((options as Obj).condition).toBe('service_healthy');
-        expect(services[dependency].healthcheck?.test).toBeDefined();
-      }
+      expect(service.depends_on).toEqual(
+        expect.objectContaining({
+          'database-roles': { condition: 'service_completed_successfully' },
+          'kafka-topics': { condition: 'service_completed_successfully' },
+          pgbouncer: { condition: 'service_healthy' },
+          redis: { condition: 'service_healthy' },
+          kafka: { condition: 'service_healthy' },
+        }),
+      );
     },
   );
 
-  test('the gateway is published on 8080 and knows every upstream', () => {
-    const gateway = services.gateway;
-    expect(gateway.ports.map(String)).toContain('8080:8080');
-    const env = environment(gateway);
-    expect(env.IDENTITY_URL).toBe('http://identity:3001');
-    expect(env.TICKETS_VERIFIER_URL).toBe('http://tickets-verifier:3006');
-    expect(env.STATIC_DIR).toBeTruthy();
+  test('every dependency exists and is waited for: one-shot steps to finish, the others to be healthy', () => {
+    for (const [name, service] of Object.entries(services)) {
+      for (const [dependency, options] of Object.entries((service as Obj).depends_on ?? {})) {
+        const target = services[dependency];
+        expect(target).toBeDefined();
+        if (target.restart === 'no')
+          expect([name, (options as Obj).condition]).toEqual([name, 'service_completed_successfully']);
+        else {
+          expect([name, (options as Obj).condition]).toEqual([name, 'service_healthy']);
+          expect([dependency, target.healthcheck?.test]).toEqual([dependency, expect.any(Array)]);
+        }
+      }
+    }
   });
 
-  test('Kafka is a single KRaft broker with auto topic creation, reachable at kafka:9092', () => {
+  test('the gateway boots with its environment, is published on 8080 and knows every upstream', () => {
+    const gateway = services.gateway;
+    expect(gateway.build).toEqual({
+      context: '.',
+      dockerfile: 'Dockerfile',
+      args: { APP_DIR: 'gateway', ENTRY: 'gateway/src/main.ts', PORT: '8080', HEALTHCHECK_PATH: '/readyz' },
+    });
+    expect(gateway.ports).toContain('8080:8080');
+    const env = environmentOf(gateway, {});
+    const config = loadConfig(gatewayConfigSchema, env);
+    expect(unreadSettings(env, gatewayConfigSchema.shape)).toEqual([]);
+    expect(config).toMatchObject({
+      PORT: 8080,
+      IDENTITY_URL: 'http://identity:3001',
+      CATALOG_URL: 'http://catalog:3002',
+      ORDERS_URL: 'http://orders:3003',
+      PAYMENTS_URL: 'http://payments:3004',
+      COURTESY_URL: 'http://courtesy:3005',
+      TICKETS_VERIFIER_URL: 'http://tickets-verifier:3006',
+      TICKETS_WORKER_URL: 'http://tickets-worker:3007',
+      MAIL_URL: 'http://mail:3008',
+      STATIC_DIR: '/app/frontends/dist',
+    });
+    for (const app of SERVICES) expect(Object.values(config)).toContain(`http://${app.name}:${app.port}`);
+  });
+
+  test('payments talk to the local Asaas sandbox, whose webhooks reach the gateway with the token payments expect', () => {
+    const sandbox = services['asaas-sandbox'];
+    expect(sandbox.build).toEqual({
+      context: '.',
+      dockerfile: 'Dockerfile',
+      args: expect.objectContaining({ APP_DIR: 'services/payments', ENTRY: 'services/payments/sandbox/main.ts' }),
+    });
+    const sandboxEnv = environmentOf(sandbox, {});
+    expect(sandboxEnv.SANDBOX_HOST).toBe('0.0.0.0');
+    const port = Number(sandboxEnv.SANDBOX_PORT);
+    expect(sandbox.ports).toContain(`${port}:${port}`);
+    expect(sandboxEnv.SANDBOX_PUBLIC_URL).toBe(`http://localhost:${port}`);
+
+    const payments = serviceConfig(paymentsService, environmentOf(services.payments, {}));
+    expect(payments.ASAAS_BASE_URL).toBe(`http://asaas-sandbox:${port}/v3`);
+    expect(payments.ASAAS_WEBHOOK_TOKEN).toBe(sandboxEnv.ASAAS_WEBHOOK_TOKEN);
+    // The sandbox accepts any key when it is given none.
+    expect(sandboxEnv.ASAAS_API_KEY).toBeUndefined();
+    expect(sandboxEnv.SANDBOX_WEBHOOK_URL).toBe('http://gateway:8080/api/payments/webhook');
+    expect(services.payments.depends_on['asaas-sandbox']).toEqual({ condition: 'service_healthy' });
+  });
+
+  test('Kafka 4 is a single KRaft broker that creates no topic by itself, reachable at kafka:9092', () => {
     const kafka = services.kafka;
-    expect(kafka.image).toMatch(/^apache\/kafka:/);
-    const env = environment(kafka);
-    expect(env.KAFKA_PROCESS_ROLES.split(',').sort()).toEqual(['broker', 'controller']);
+    expect(kafka.image).toMatch(/^apache\/kafka:4\.\d+\.\d+$/);
+    const env = environmentOf(kafka, {});
+    expect(env.KAFKA_PROCESS_ROLES!.split(',').sort()).toEqual(['broker', 'controller']);
     expect(env.KAFKA_CONTROLLER_QUORUM_VOTERS).toBe(`${env.KAFKA_NODE_ID}@kafka:9093`);
-    expect(env.KAFKA_ADVERTISED_LISTENERS.split(',')).toContain('PLAINTEXT://kafka:9092');
-    expect(env.KAFKA_AUTO_CREATE_TOPICS_ENABLE).toBe('true');
+    expect(env.KAFKA_ADVERTISED_LISTENERS!.split(',')).toContain('PLAINTEXT://kafka:9092');
+    expect(env.KAFKA_AUTO_CREATE_TOPICS_ENABLE).toBe('false');
     expect(env.KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR).toBe('1');
     expect(env.CLUSTER_ID).toMatch(/^[A-Za-z0-9_-]{22}$/);
+
+    const init = services['kafka-topics'];
+    expect(init.image).toBe(kafka.image);
+    expect(init.restart).toBe('no');
+    expect(init.depends_on).toEqual({ kafka: { condition: 'service_healthy' } });
+  });
+
+  test('the topic step declares every event type (and the dead letters) with its partitions and retention', () => {
+    const init = services['kafka-topics'];
+    const [hostPath, containerPath] = (init.volumes as string[])
+      .map((volume) => volume.split(':'))
+      .find(([, target]) => init.entrypoint.includes(target))!;
+
+    // Runs the step's own script with a stand-in for kafka-topics.sh that records its arguments.
+    const dir = mkdtempSync(join(tmpdir(), 'kafka-topics-'));
+    try {
+      const stub = join(dir, 'kafka-topics.sh');
+      writeFileSync(stub, `#!/bin/sh\necho "$*" >> ${join(dir, 'calls')}\n`);
+      chmodSync(stub, 0o755);
+      const script = join(REPO_DIR, hostPath!);
+      const args = init.entrypoint.map((part: string) => (part === containerPath ? script : part));
+      const run = spawnSync(args[0], args.slice(1), {
+        env: { PATH: process.env.PATH, ...environmentOf(init, {}), KAFKA_TOPICS_COMMAND: stub },
+        encoding: 'utf8',
+      });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+
+      const calls = readFileSync(join(dir, 'calls'), 'utf8').trim().split('\n');
+      const topics = new Map(
+        calls.map((call) => {
+          const words = call.split(' ');
+          const option = (name: string) => words[words.indexOf(name) + 1];
+          expect(words).toEqual(expect.arrayContaining(['--create', '--if-not-exists']));
+          expect(option('--bootstrap-server')).toBe('kafka:9092');
+          const retention = words.find((word) => word.startsWith('retention.ms='))!;
+          return [
+            option('--topic'),
+            { partitions: Number(option('--partitions')), days: Number(retention.split('=')[1]) / 86_400_000 },
+          ];
+        }),
+      );
+      expect([...topics.keys()].sort()).toEqual(Object.keys(eventSchemas).sort());
+      expect(topics.size).toBe(calls.length);
+      expect(topics.get('ticket.checked-in')).toEqual({ partitions: 6, days: 7 });
+      expect(topics.get('order.created')).toEqual({ partitions: 3, days: 7 });
+      expect(topics.get('bus.dead-letter')).toEqual({ partitions: 3, days: 30 });
+
+      // The same topics as in Kubernetes.
+      const k8sTopics = parseAllDocuments(readFileSync(join(REPO_DIR, 'k8s/base/kafka/topics.yaml'), 'utf8'))
+        .map((document) => document.toJS() as Obj)
+        .filter((resource) => resource?.kind === 'KafkaTopic')
+        .map((topic) => [
+          topic.metadata.name,
+          { partitions: topic.spec.partitions, days: Number(topic.spec.config['retention.ms']) / 86_400_000 },
+        ]);
+      expect(Object.fromEntries(topics)).toEqual(Object.fromEntries(k8sTopics));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('PgBouncer pools transactions in front of PostgreSQL and looks up each service role there', () => {
+    const pgbouncer = services.pgbouncer;
+    expect(pgbouncer.image).toMatch(/^edoburu\/pgbouncer:v\d+\.\d+\.\d+/);
+    const env = environmentOf(pgbouncer, {});
+    expect(env).toMatchObject({
+      DB_HOST: 'postgres',
+      DB_PORT: '5432',
+      DB_NAME: 'ticketing',
+      LISTEN_PORT: '6432',
+      POOL_MODE: 'transaction',
+      AUTH_TYPE: 'scram-sha-256',
+      AUTH_USER: env.DB_USER,
+      AUTH_QUERY: 'SELECT usename, passwd FROM pg_shadow WHERE usename=$1',
+    });
+    const owner = environmentOf(services['database-roles'], {}).DATABASE_URL!;
+    expect(new URL(owner).username).toBe(env.DB_USER);
+    expect(decodeURIComponent(new URL(owner).password)).toBe(env.DB_PASSWORD);
+    expect(pgbouncer.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+    // Every role a service logs in with is given its password by `database-roles`, which the services wait for.
+    const passwords = environmentOf(services['database-roles'], {});
+    for (const schema of SERVICE_SCHEMAS) expect(passwords[`${schema.toUpperCase()}_DATABASE_PASSWORD`]).toBeTruthy();
   });
 
   test('PostgreSQL 17, Redis 7 and Mailpit (inbox on host port 1080) are there', () => {
     expect(services.postgres.image).toMatch(/^postgres:17/);
-    expect(environment(services.postgres).POSTGRES_DB).toBe('ticketing');
+    expect(environmentOf(services.postgres, {}).POSTGRES_DB).toBe('ticketing');
     expect(services.redis.image).toMatch(/^redis:7/);
-    expect(services.mailpit.image).toMatch(/^axllent\/mailpit/);
-    expect(services.mailpit.ports.map(String)).toContain('1080:8025');
-    expect(environment(services.mail).SMTP_URL).toBe('smtp://mailpit:1025');
-    expect(services.mail.depends_on.mailpit.condition).toBe('service_healthy');
-    const payments = environment(services.payments);
-    expect(payments.ASAAS_BASE_URL).toBe('https://api-sandbox.asaas.com/v3');
-    expect(payments.ASAAS_API_KEY).toBe('${ASAAS_API_KEY:-}');
+    expect(services.mailpit.image).toMatch(/^axllent\/mailpit:v\d/);
+    expect(services.mailpit.ports).toContain('1080:8025');
+    expect(serviceConfig(mailService, environmentOf(services.mail, {})).SMTP_URL).toBe('smtp://mailpit:1025');
+    expect(services.mail.depends_on.mailpit).toEqual({ condition: 'service_healthy' });
+  });
+});
+
+describe('docker-compose.yml run with NODE_ENV=production', () => {
+  const secrets: Env = {
+    NODE_ENV: 'production',
+    SERVICE_TOKEN_SECRET: 'a-real-service-token-secret-of-48-characters-xyz0',
+    ADMIN_EMAIL: 'admin@educacaofarma.com.br',
+    ADMIN_PASSWORD: 'a-real-admin-password-0001',
+    VERIFICATION_SECRET: 'a-real-verification-secret-0001',
+    ASAAS_BASE_URL: 'https://api.asaas.com/v3',
+    ASAAS_API_KEY: '$aact_prod_0123456789abcdef',
+    ASAAS_WEBHOOK_TOKEN: 'a-real-webhook-token-0001',
+  };
+
+  test('every service refuses to start on the development defaults, naming the setting', () => {
+    const services = resolveCompose({ NODE_ENV: 'production' }).services as Obj;
+    const refused = (app: (typeof SERVICES)[number]) => {
+      try {
+        serviceConfig(app.definition, environmentOf(services[app.name], {}));
+        return [];
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        return error.message
+          .split('\n')
+          .slice(1)
+          .map((line) => line.trim().split(':')[0]);
+      }
+    };
+    expect(Object.fromEntries(SERVICES.map((app) => [app.name, refused(app)]))).toEqual({
+      identity: ['SERVICE_TOKEN_SECRET', 'ADMIN_PASSWORD', 'VERIFICATION_SECRET'],
+      catalog: ['SERVICE_TOKEN_SECRET'],
+      orders: ['SERVICE_TOKEN_SECRET'],
+      payments: ['SERVICE_TOKEN_SECRET', 'ASAAS_API_KEY', 'ASAAS_WEBHOOK_TOKEN'],
+      courtesy: ['SERVICE_TOKEN_SECRET'],
+      'tickets-verifier': ['SERVICE_TOKEN_SECRET'],
+      'tickets-worker': ['SERVICE_TOKEN_SECRET'],
+      mail: ['SERVICE_TOKEN_SECRET'],
+    });
+  });
+
+  test('with the secrets given, every service boots and payments talk to Asaas itself', () => {
+    const services = resolveCompose(secrets).services as Obj;
+    for (const app of SERVICES) {
+      expect(serviceConfig(app.definition, environmentOf(services[app.name], {})).NODE_ENV).toBe('production');
+    }
+    const payments = serviceConfig(paymentsService, environmentOf(services.payments, {}));
+    expect(payments).toMatchObject({
+      ASAAS_BASE_URL: 'https://api.asaas.com/v3',
+      ASAAS_API_KEY: secrets.ASAAS_API_KEY,
+    });
+    expect(loadConfig(gatewayConfigSchema, environmentOf(services.gateway, {}))).toBeDefined();
   });
 });

@@ -78,6 +78,11 @@ test('a service runs on its own role: migrations, its tables and the shared bus 
   expect(await as('orders', `select * from ${pg.escapeIdentifier(`${prefix}catalog`)}.events`)).toBe('42501');
 });
 
+test('a fresh connection of a role finds its own tables without setting anything (as through a transaction pooler)', async () => {
+  expect(await as('catalog', 'show search_path')).toEqual([{ search_path: `${prefix}catalog, public` }]);
+  expect(await as('catalog', 'select count(*)::int as events from events')).toEqual([{ events: 1 }]);
+});
+
 test("identity's signing keys are readable by identity alone", async () => {
   const keys = `${pg.escapeIdentifier(`${prefix}identity`)}.signing_keys`;
   expect(await as('identity', `create table ${keys} (kid text primary key, private_key text)`)).toEqual([]);

@@ -63,6 +63,8 @@ export async function provisionDatabaseRoles(options: DatabaseRolesOptions): Pro
       const role = roleOf(schema);
       await ensureRole(role, `login password ${literal(passwords[schema])}`);
       await own(role, role);
+      // The role's own default: a pooler in transaction mode does not keep a `set search_path` between queries.
+      await client.query(`alter role ${id(role)} set search_path = ${id(role)}, public`);
       await client.query(`revoke all on schema ${id(role)} from public`);
       await client.query(`grant ${id(busGroup)} to ${id(role)}`);
       await client.query(
