@@ -1,8 +1,10 @@
+# syntax=docker/dockerfile:1
 # One Dockerfile for every backend app of the monorepo (services and gateway).
 #
 # Node 24 runs the TypeScript sources directly (type stripping), so there is no build step:
 # an image holds the production dependencies of the workspaces it needs, plus the sources
-# of proto/, services/platform/ and the app's own folder.
+# of proto/, services/platform/ and the app's own folder. The tree is put together by the
+# scripts in scripts/image/, which scripts/test/image.test.ts runs the same way and boots.
 #
 #   docker build \
 #     --build-arg APP_DIR=services/catalog \
@@ -10,21 +12,29 @@
 #     --build-arg PORT=3002 \
 #     -t ticketing/catalog .
 #
-#   APP_DIR  workspace folder of the app (services/<name> or gateway)            required
-#   ENTRY    entry file, relative to the repository root                         required
-#   PORT     default listening port baked into the image (compose/k8s set PORT)  default 3000
+#   APP_DIR           workspace folder of the app (services/<name> or gateway)          required
+#   ENTRY             entry file, relative to the repository root                       required
+#   PORT              default listening port baked into the image (compose/k8s set it)  default 3000
+#   HEALTHCHECK_PATH  path the HEALTHCHECK asks                                          default /healthz
+#                     (a service's /healthz answers 200 while the process lives; the gateway's /healthz
+#                     reports every service, so the gateway image sets /readyz)
 #
 # tickets-verifier and tickets-worker are two images of the same folder:
 #   APP_DIR=services/tickets ENTRY=services/tickets/src/verifier.ts   (or src/worker.ts)
 #
-# Gateway: the frontends are built inside the image (the `web` stage, only for APP_DIR=gateway)
-# into /app/frontends/dist, the default STATIC_DIR (relative to the working directory /app).
-# gateway/public ships with the gateway folder.
+# Gateway: the frontends are built inside the image (the `web` stage does it only for
+# APP_DIR=gateway) into /app/frontends/dist, the default STATIC_DIR. gateway/public ships
+# with the gateway folder.
 #
-# The container runs as the non-root user `node` (uid 1000) and writes nothing outside /tmp,
-# so it works with a read-only root filesystem.
+# The container runs as the non-root user `node` (uid 1000) under tini and writes nothing
+# outside /tmp, so it works with a read-only root filesystem. Needs BuildKit (the default
+# builder since Docker 23) for the cache mounts.
 
-ARG NODE_IMAGE=node:24-bookworm-slim
+# The base image, pinned by digest so a rebuild gets the same Node and Debian packages.
+# This is node:24-bookworm-slim as published with Node 24.18.0. To move to the current one:
+#   docker buildx imagetools inspect node:24-bookworm-slim     (the "Digest:" line of the index)
+# and replace the digest below (or pass --build-arg NODE_IMAGE=node:24-bookworm-slim@sha256:<digest>).
+ARG NODE_IMAGE=node:24-bookworm-slim@sha256:6f7b03f7c2c8e2e784dcf9295400527b9b1270fd37b7e9a7285cf83b6951452d
 
 # ---------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS base
@@ -36,50 +46,37 @@ FROM base AS context
 COPY . .
 
 # ---------------------------------------------------------------------------------------
-# Dependency manifests only, so the npm ci layer is rebuilt only when a manifest changes.
+# Dependency manifests only, so the install layer is rebuilt only when a manifest changes.
 FROM context AS manifests
-RUN set -eu; \
-    mkdir -p /manifests; \
-    cp package-lock.json .npmrc /manifests/; \
-    find . -name package.json -not -path '*/node_modules/*' -exec cp --parents {} /manifests/ \;
+RUN sh scripts/image/manifests.sh /manifests
 
 # ---------------------------------------------------------------------------------------
 # Production dependencies of the workspaces this app needs (its own, platform, proto).
 FROM base AS deps
 ARG APP_DIR
 COPY --from=manifests /manifests/ ./
-RUN set -eu; \
-    test -n "${APP_DIR:-}" || { echo "build argument APP_DIR is required (e.g. services/catalog)" >&2; exit 1; }; \
-    test -f "${APP_DIR}/package.json" || { echo "${APP_DIR}/package.json not found" >&2; exit 1; }; \
-    npm ci --omit=dev --no-audit --no-fund \
-      --workspace=proto --workspace=services/platform --workspace="${APP_DIR}"; \
-    npm cache clean --force
+RUN --mount=type=bind,source=scripts/image,target=/scripts \
+    --mount=type=cache,target=/root/.npm \
+    sh /scripts/deps.sh "${APP_DIR}" /app
 
 # ---------------------------------------------------------------------------------------
-# The frontends' build, for the gateway image only (an empty folder for the others).
-FROM context AS web
-ARG APP_DIR
-RUN set -eu; \
-    mkdir -p frontends/dist; \
-    if [ "${APP_DIR}" = "gateway" ]; then \
-      npm ci --no-audit --no-fund; \
-      node frontends/build.ts; \
-    fi
-
-# ---------------------------------------------------------------------------------------
-# Sources of this app, assembled under /out with their repository paths.
+# Sources of this app, under /out with their repository paths.
 FROM context AS sources
 ARG APP_DIR
 ARG ENTRY
-RUN set -eu; \
-    test -n "${ENTRY:-}" || { echo "build argument ENTRY is required (e.g. services/catalog/src/main.ts)" >&2; exit 1; }; \
-    test -f "${ENTRY}" || { echo "entry file ${ENTRY} not found" >&2; exit 1; }; \
-    case "${ENTRY}" in "${APP_DIR}"/*) ;; *) echo "ENTRY must be inside APP_DIR (${APP_DIR})" >&2; exit 1;; esac; \
-    cp -a --parents proto services/platform "${APP_DIR}" /out/
+RUN sh scripts/image/sources.sh "${APP_DIR}" "${ENTRY}" /out
+
+# ---------------------------------------------------------------------------------------
+# The frontends' build under /web/frontends/dist for the gateway image (/web stays empty for
+# the others). The build installs the development dependencies in this stage only.
+FROM context AS web
+ARG APP_DIR
+RUN --mount=type=cache,target=/root/.npm \
+    sh scripts/image/web.sh "${APP_DIR}" /web
 
 # ---------------------------------------------------------------------------------------
 FROM base AS runtime
-# tini as PID 1: forwards SIGTERM to node and reaps zombies.
+# tini as PID 1, from Debian: forwards SIGTERM to node and reaps zombies.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends tini \
  && rm -rf /var/lib/apt/lists/*
@@ -87,18 +84,16 @@ RUN apt-get update \
 ARG APP_DIR
 ARG ENTRY
 ARG PORT=3000
-# The gateway's /healthz reports every service, so its own liveness is /readyz.
 ARG HEALTHCHECK_PATH=/healthz
 ENV NODE_ENV=production \
     HEALTHCHECK_PATH=${HEALTHCHECK_PATH} \
-    APP_DIR=${APP_DIR} \
     APP_ENTRY=${ENTRY} \
     PORT=${PORT}
 
 # Files stay owned by root: the app can read its code but never change it.
 COPY --from=deps /app/ ./
 COPY --from=sources /out/ ./
-COPY --from=web /app/frontends/dist ./frontends/dist
+COPY --from=web /web/ ./
 
 USER node
 EXPOSE ${PORT}

