@@ -153,11 +153,12 @@ const SERVICES: { name: string; definition: Definition; dir: string; entry: stri
   { name: 'mail', definition: mailService, dir: 'services/mail', entry: 'services/mail/src/main.ts', port: 3008 },
 ];
 
-/** Read by the process though no schema lists them: NODE_ENV by Node's libraries; DATABASE_DIRECT_URL by the platform's migrations and PostgreSQL bus. */
-const READ_OUTSIDE_SCHEMA = new Set(['NODE_ENV', 'DATABASE_DIRECT_URL']);
-
+/**
+ * A setting no schema reads is a typo or a leftover: compose would pass it and nobody would notice. NODE_ENV is read
+ * by Koa and other libraries even where the app's schema does not list it (the gateway).
+ */
 const unreadSettings = (env: Env, shape: Record<string, unknown>) =>
-  Object.keys(env).filter((key) => !(key in shape) && !READ_OUTSIDE_SCHEMA.has(key));
+  Object.keys(env).filter((key) => !(key in shape) && key !== 'NODE_ENV');
 
 const schemaOf = (service: string) => (service.startsWith('tickets') ? 'tickets' : service);
 

@@ -13,6 +13,7 @@ import {
   ConfigError,
   createDb,
   createLogger,
+  directDatabaseUrl,
   loadConfig,
   migrate,
 } from '@ticketing/platform';
@@ -39,7 +40,8 @@ try {
 }
 const schema = config.DB_SCHEMA ?? identityService.name;
 const logger = createLogger(identityService.name, config.LOG_LEVEL);
-const db = createDb(config.DATABASE_URL, schema, 2);
+// Migrations take a session lock, which a transaction pooler in front of DATABASE_URL would not keep.
+const db = createDb(directDatabaseUrl(config), schema, 2);
 try {
   await migrate(db, schema, [...busMigrations, ...identityMigrations]);
   await rotateSigningKey({ db, logger }, { activateInSeconds });

@@ -68,12 +68,14 @@ function withinCacheTimeout<T>(work: Promise<T>): Promise<T> {
 /**
  * Session states through Redis. A miss asks `source` (identity's database) and caches the answer only if nothing
  * newer was written meanwhile (SET NX), so a Redis restart neither logs anyone out nor brings a revoked token back;
- * with Redis down every check goes to the source.
+ * with Redis down every check goes to the source, without waiting on Redis while it reconnects.
  */
 export function cachedSessions(redis: Redis, source: SessionSource): SessionSource {
   return async (userId) => {
     const key = sessionStateKey(userId);
-    const cached = await withinCacheTimeout(redis.get(key)).catch(() => undefined);
+    // While Redis reconnects, asking it would only add its timeout to every check: the source answers at once.
+    const reachable = redis.status === 'ready' || redis.status === 'wait';
+    const cached = reachable ? await withinCacheTimeout(redis.get(key)).catch(() => undefined) : undefined;
     if (cached) return JSON.parse(cached) as SessionState;
     const state = await source(userId);
     if (cached === null) redis.set(key, JSON.stringify(state), 'EX', SESSION_CACHE_SECONDS, 'NX').catch(() => {});

@@ -7,7 +7,13 @@ export const baseConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /** The app's pool; may be PgBouncer in transaction mode. */
   DATABASE_URL: z.url().default('postgres://postgres@127.0.0.1:5432/postgres'),
+  /**
+   * PostgreSQL itself, for what needs a session of its own: migrations (a session advisory lock) and the
+   * PostgreSQL bus (LISTEN/NOTIFY). DATABASE_URL unless set.
+   */
+  DATABASE_DIRECT_URL: z.url().optional(),
   DB_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/)
@@ -35,6 +41,9 @@ export const baseConfigSchema = z.object({
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+/** Where session-bound work connects: PostgreSQL itself, never a transaction-mode pooler. */
+export const directDatabaseUrl = (config: BaseConfig): string => config.DATABASE_DIRECT_URL ?? config.DATABASE_URL;
 
 export class ConfigError extends Error {}
 

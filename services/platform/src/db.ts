@@ -37,7 +37,9 @@ export async function createSchemaIfMissing(client: pg.ClientBase, schema: strin
 
 /**
  * Creates the schema and runs pending migrations. Replicas starting together wait for each other on a session
- * advisory lock held on one connection for the whole run (knex's own lock table does not exist yet at first).
+ * advisory lock held on one connection for the whole run (knex's own lock table does not exist yet at first). A session
+ * lock needs a session of its own: give `db` a pool on PostgreSQL itself (DATABASE_DIRECT_URL), not a transaction-mode
+ * pooler, which could run the unlock on another server connection.
  */
 export async function migrate(db: Knex, schema: string, migrations: Migration[]): Promise<void> {
   const byName = new Map(migrations.map((migration) => [migration.name, migration]));

@@ -1,4 +1,11 @@
-export { baseConfigSchema, loadConfig, assertProductionSafe, ConfigError, type BaseConfig } from './config.ts';
+export {
+  baseConfigSchema,
+  loadConfig,
+  assertProductionSafe,
+  ConfigError,
+  directDatabaseUrl,
+  type BaseConfig,
+} from './config.ts';
 export { trace, type TraceContext } from './context.ts';
 export { createLogger, type Logger } from './logger.ts';
 export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests } from './errors.ts';

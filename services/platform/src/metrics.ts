@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** One registry per service instance, so several services can share a test process. */
 export function createMetrics(service: string) {
@@ -18,6 +18,12 @@ export function createMetrics(service: string) {
       name: 'http_requests_total',
       help: 'HTTP requests by route and status',
       labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    dependencyUp: new Gauge({
+      name: 'dependency_up',
+      help: 'Whether a dependency (database, redis, bus) answered its last probe: 1 up, 0 down',
+      labelNames: ['dependency'],
       registers: [registry],
     }),
     busLag: new Histogram({

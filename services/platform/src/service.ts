@@ -20,9 +20,17 @@ import {
   type EventRegistry,
   type Outbox,
 } from './bus/index.ts';
-import { assertProductionSafe, baseConfigSchema, ConfigError, loadConfig, type BaseConfig } from './config.ts';
+import {
+  assertProductionSafe,
+  baseConfigSchema,
+  ConfigError,
+  directDatabaseUrl,
+  loadConfig,
+  type BaseConfig,
+} from './config.ts';
 import { createDb, migrate, type Knex, type Migration } from './db.ts';
 import { createHttpApp } from './http/app.ts';
+import { monitorDependencies } from './http/health.ts';
 import { jsonClient } from './http/json-client.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
@@ -96,12 +104,16 @@ export async function startService<S extends z.ZodRawShape>(
   const metrics = createMetrics(definition.name);
   const db = createDb(config.DATABASE_URL, schema, config.DB_POOL_MAX);
   const redis = createRedis(config.REDIS_URL, config.REDIS_PREFIX);
+  // An outage is reported once by the dependency monitor, not at every failed reconnect.
+  redis.on('error', () => {});
   const opened: { close(): Promise<unknown> }[] = [
     { close: () => db.destroy() },
     { close: () => redis.quit().catch(() => redis.disconnect()) },
   ];
   try {
-    await migrate(db, schema, [...busMigrations, ...definition.migrations]);
+    // The migration lock is a session advisory lock: it needs PostgreSQL itself, not a transaction-mode pooler.
+    const migrator = createDb(directDatabaseUrl(config), schema, 2);
+    await migrate(migrator, schema, [...busMigrations, ...definition.migrations]).finally(() => migrator.destroy());
     await redis.connect();
     const transport = createTransport(config, definition.name, logger);
     const bus = createBus({
@@ -137,12 +149,20 @@ export async function startService<S extends z.ZodRawShape>(
     if (parts.close) opened.unshift({ close: parts.close });
     await bus.start(parts.consumers);
 
+    const database = () => db.raw('select 1');
+    // Without its database the process serves nothing; without Redis or the bus it still serves, degraded.
+    const dependencies = monitorDependencies(
+      { database, redis: () => redis.ping(), bus: () => bus.ping() },
+      { logger, metrics },
+    );
+    opened.unshift({ close: async () => dependencies.close() });
+    await dependencies.probe();
     const app = createHttpApp({
       logger,
       metrics,
       router: parts.router,
       jsonLimit: definition.jsonLimit,
-      readiness: { db: () => db.raw('select 1'), redis: () => redis.ping(), bus: () => bus.ping() },
+      health: { readiness: { database }, dependencies },
     });
     const server = app.listen(config.PORT, config.HOST);
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));

@@ -1,7 +1,15 @@
 import { Router } from '@koa/router';
 import { z } from 'zod';
 import { badRequest, defineService, requireAdmin } from '../src/index.ts';
-import { captureLogs, createTestIssuer, startTestService, waitFor, type TestService } from '../src/testing.ts';
+import {
+  captureLogs,
+  createTestIssuer,
+  startTestService,
+  TEST_DATABASE_URL,
+  uniqueName,
+  waitFor,
+  type TestService,
+} from '../src/testing.ts';
 
 const schemas = { 'probe.happened': z.object({ n: z.number() }) };
 
@@ -42,6 +50,10 @@ const probe = defineService({
 let service: TestService<unknown>;
 let issuer: Awaited<ReturnType<typeof createTestIssuer>>;
 const logs = captureLogs();
+// Both URLs reach the same PostgreSQL here; their application names tell which one a connection came from.
+const pooledName = uniqueName('pooled');
+const directName = uniqueName('direct');
+const withName = (name: string) => `${TEST_DATABASE_URL}?application_name=${name}`;
 
 beforeAll(async () => {
   issuer = await createTestIssuer();
@@ -49,7 +61,7 @@ beforeAll(async () => {
     verifyToken: issuer.verifyToken,
     eventSchemas: schemas,
     logStream: logs.stream,
-    env: { LOG_LEVEL: 'info' },
+    env: { LOG_LEVEL: 'info', DATABASE_URL: withName(pooledName), DATABASE_DIRECT_URL: withName(directName) },
   });
 });
 afterAll(() => service.stop());
@@ -58,13 +70,28 @@ const post = (path: string, body: string, headers: Record<string, string> = {}) 
   fetch(service.url + path, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
 
 test('health, readiness and metrics answer', async () => {
-  expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ status: 'ok' });
+  expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({
+    status: 'ok',
+    checks: { database: 'ok', redis: 'ok', bus: 'ok' },
+  });
   const ready = await fetch(`${service.url}/readyz`);
   expect(ready.status).toBe(200);
-  expect(await ready.json()).toEqual({ status: 'ok', checks: { db: 'ok', redis: 'ok', bus: 'ok' } });
+  expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
   const metrics = await (await fetch(`${service.url}/metrics`)).text();
   expect(metrics).toContain('http_request_duration_seconds');
   expect(metrics).toContain('bus_outbox_pending');
+  expect(metrics).toMatch(/dependency_up\{[^}]*dependency="redis"[^}]*\} 1/);
+});
+
+test("the bus listens on the direct database URL; the app's queries use the pooled one", async () => {
+  const backends = async (name: string) =>
+    (await service.db.raw('select query from pg_stat_activity where application_name = ?', [name])).rows.map(
+      (row: { query: string }) => row.query,
+    );
+  expect((await backends(directName)).some((query: string) => query.startsWith('listen'))).toBe(true);
+  const pooled = await service.db.raw('select current_setting(?) as name', ['application_name']);
+  expect(pooled.rows[0].name).toBe(pooledName);
+  expect((await backends(pooledName)).some((query: string) => query.startsWith('listen'))).toBe(false);
 });
 
 test('a change and its event commit together and the event is consumed once', async () => {

@@ -1,5 +1,5 @@
 import { eventSchemas } from '@ticketing/proto';
-import type { BaseConfig } from '../config.ts';
+import { directDatabaseUrl, type BaseConfig } from '../config.ts';
 import type { Knex } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
@@ -26,7 +26,8 @@ export function createTransport(config: BaseConfig, clientId: string, logger: Lo
     if (!config.KAFKA_BROKERS) throw new Error('BUS=kafka needs KAFKA_BROKERS');
     return createKafkaTransport({ brokers: config.KAFKA_BROKERS.split(','), clientId, logger });
   }
-  return createPostgresTransport({ url: config.DATABASE_URL, schema: config.BUS_SCHEMA, logger });
+  // LISTEN needs a session of its own: a transaction-mode pooler would drop it.
+  return createPostgresTransport({ url: directDatabaseUrl(config), schema: config.BUS_SCHEMA, logger });
 }
 
 export interface BusOptions {

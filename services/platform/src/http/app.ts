@@ -5,27 +5,27 @@ import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import { AppError } from '../errors.ts';
 import { errorMiddleware } from './errors.ts';
-import { health, type ReadinessCheck } from './health.ts';
+import { health, type HealthOptions } from './health.ts';
 import { observe } from './observe.ts';
 import { requestId } from './request-id.ts';
 
 export interface HttpAppOptions {
   logger: Logger;
   metrics: Metrics;
-  readiness: Record<string, ReadinessCheck>;
+  health: HealthOptions;
   router?: Router;
   /** JSON bodies above this are refused with 413 before any parsing work. */
   jsonLimit?: string;
 }
 
 /** The Koa app every service serves: ids, logs, metrics, errors as `{message}`, health and its routes. */
-export function createHttpApp({ logger, metrics, readiness, router, jsonLimit = '100kb' }: HttpAppOptions): Koa {
+export function createHttpApp({ logger, metrics, health: checks, router, jsonLimit = '100kb' }: HttpAppOptions): Koa {
   const app = new Koa({ proxy: true });
   app.silent = true;
   app.use(requestId());
   app.use(observe(logger, metrics));
   app.use(errorMiddleware(logger));
-  app.use(health(readiness, metrics));
+  app.use(health(checks, metrics));
   // DELETE too: deleting an account carries the password in its body.
   app.use(
     koaBody({

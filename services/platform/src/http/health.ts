@@ -1,9 +1,12 @@
 import type { Middleware } from 'koa';
+import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 
 export type ReadinessCheck = () => Promise<unknown>;
+type CheckState = 'ok' | 'down';
 
 const CHECK_TIMEOUT_MS = 2000;
+const PROBE_EVERY_MS = 5000;
 
 function withTimeout(check: ReadinessCheck): Promise<unknown> {
   return Promise.race([
@@ -12,21 +15,67 @@ function withTimeout(check: ReadinessCheck): Promise<unknown> {
   ]);
 }
 
-/** `/healthz` says the process lives; `/readyz` says its dependencies answer; `/metrics` is for Prometheus. */
-export function health(checks: Record<string, ReadinessCheck>, metrics: Metrics): Middleware {
+async function runChecks(checks: Record<string, ReadinessCheck>): Promise<Record<string, CheckState>> {
+  const names = Object.keys(checks);
+  const results = await Promise.allSettled(names.map((name) => withTimeout(checks[name]!)));
+  return Object.fromEntries(names.map((name, i) => [name, results[i]!.status === 'fulfilled' ? 'ok' : 'down']));
+}
+
+export interface DependencyMonitor {
+  /** The state each dependency had at its last probe. */
+  states(): Record<string, CheckState>;
+  /** Probes every dependency now. */
+  probe(): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Probes the dependencies in the background, so a liveness probe reads their last state without waiting on a hung
+ * one. Each change is logged once (not at every probe) and kept in the `dependency_up` gauge.
+ */
+export function monitorDependencies(
+  checks: Record<string, ReadinessCheck>,
+  { logger, metrics, everyMs = PROBE_EVERY_MS }: { logger: Logger; metrics: Metrics; everyMs?: number },
+): DependencyMonitor {
+  let current: Record<string, CheckState> = {};
+  const probe = async () => {
+    const next = await runChecks(checks);
+    for (const [dependency, state] of Object.entries(next)) {
+      metrics.dependencyUp.set({ dependency }, state === 'ok' ? 1 : 0);
+      const before = current[dependency];
+      if (state === 'down' && before !== 'down') logger.warn({ dependency }, 'dependency down');
+      else if (state === 'ok' && before === 'down') logger.info({ dependency }, 'dependency back');
+    }
+    current = next;
+  };
+  const timer = setInterval(() => void probe(), everyMs).unref();
+  return { states: () => current, probe, close: () => clearInterval(timer) };
+}
+
+export interface HealthOptions {
+  /** What the process cannot serve without: any of these down takes it out of rotation (`/readyz` 503). */
+  readiness: Record<string, ReadinessCheck>;
+  /** Everything it talks to, reported by `/healthz`. */
+  dependencies: DependencyMonitor;
+}
+
+/**
+ * `/healthz` says the process lives (always 200, so a Redis or bus outage restarts no pod) and how its dependencies
+ * fare: "degraded" while one is down. `/readyz` says it can serve: 503 only when a readiness check fails.
+ * `/metrics` is for Prometheus.
+ */
+export function health({ readiness, dependencies }: HealthOptions, metrics: Metrics): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'GET') return next();
     if (ctx.path === '/healthz') {
-      ctx.body = { status: 'ok' };
+      const checks = dependencies.states();
+      const degraded = Object.values(checks).some((state) => state !== 'ok');
+      ctx.body = { status: degraded ? 'degraded' : 'ok', checks };
     } else if (ctx.path === '/readyz') {
-      const names = Object.keys(checks);
-      const results = await Promise.allSettled(names.map((name) => withTimeout(checks[name]!)));
-      const report = Object.fromEntries(
-        names.map((name, i) => [name, results[i]!.status === 'fulfilled' ? 'ok' : 'down']),
-      );
-      const ready = results.every((result) => result.status === 'fulfilled');
+      const checks = await runChecks(readiness);
+      const ready = Object.values(checks).every((state) => state === 'ok');
       ctx.status = ready ? 200 : 503;
-      ctx.body = { status: ready ? 'ok' : 'down', checks: report };
+      ctx.body = { status: ready ? 'ok' : 'down', checks };
     } else if (ctx.path === '/metrics') {
       ctx.type = metrics.registry.contentType;
       ctx.body = await metrics.registry.metrics();
