@@ -69,7 +69,7 @@ test('1,000 guests: 1,000 links and exactly 1,000 invitations, with the mail ser
       const { body } = await system.call('GET', `/api/courtesy/mass-send/${jobId}`, { token: adminToken });
       return body.status === 'done' && body;
     },
-    { timeoutMs: 60_000 },
+    { timeoutMs: 120_000 },
   );
   expect(job).toMatchObject({ total: 1000, sent: 1000, failed: 0 });
   await waitFor(() => new Set(invitations().map((message) => message.messageId)).size === 1000, { timeoutMs: 90_000 });
@@ -89,7 +89,7 @@ test('1,000 guests: 1,000 links and exactly 1,000 invitations, with the mail ser
   const mailed = invitations().find((message) => message.to.includes(ana.recipient_email))!;
   expect(mailed.text).toContain(`http://localhost:8080/cortesia?code=${ana.code}`);
   expect((await system.call('GET', `/api/events/${eventId}`)).body).toMatchObject({ currentAttendees: 1000 });
-}, 120_000);
+}, 240_000);
 
 test('a bad file is answered row by row through the gateway, and nothing is sent', async () => {
   const { eventId, adminToken } = await adminEvent(system, { maxAttendees: 50 });

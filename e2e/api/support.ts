@@ -54,7 +54,13 @@ export async function startSystem({
     ...withKeys,
     env: { ...withKeys.env, CATALOG_URL: catalog.url, MASS_SEND_POLL_MS: '200' },
   });
-  const mailSettings = { SMTP_URL: catcher.smtpUrl, MAIL_POLL_MS: '100', COURTESY_URL: courtesy.url };
+  // The catcher answers in milliseconds: a short send timeout lets a killed mail process's claims lapse quickly.
+  const mailSettings = {
+    SMTP_URL: catcher.smtpUrl,
+    MAIL_POLL_MS: '100',
+    MAIL_SEND_TIMEOUT_MS: '5000',
+    COURTESY_URL: courtesy.url,
+  };
   const mail = withMail
     ? await startTestService(mailService, { ...withKeys, env: { ...withKeys.env, ...mailSettings } })
     : undefined;

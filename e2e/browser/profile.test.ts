@@ -199,8 +199,9 @@ test('an unverified account that logs in is asked for its code; resending counts
   await seeToast(page, 'Erro', 'Aguarde 30 segundos para solicitar um novo código.');
   await page.getByRole('button', { name: 'Reenviar código em 30s' }).waitFor();
   expect(await resend.isDisabled()).toBe(true);
+  // The page's clock also runs in real time, which a loaded machine stretches: ten seconds on, it reads 20s or less.
   await page.clock.fastForward(10_000);
-  await page.getByRole('button', { name: 'Reenviar código em 20s' }).waitFor();
+  await page.getByRole('button', { name: /^Reenviar código em (1\d|20)s$/ }).waitFor();
 
   // Thirty seconds later, on the server and in the page, a new code goes out.
   await system.identity.redis.del(`identity:resend-cooldown:${person.email}`);
