@@ -1,48 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { waitFor } from '@ticketing/platform/testing';
+import { startPrivateRedis, waitFor } from '@ticketing/platform/testing';
 import { startSystem, verifiedBuyer } from './support.ts';
 
 /**
  * Redis holds only caches and counters: stopping it must not log anyone out, and starting it again empty must not
  * bring back a session that was ended. The system runs against a Redis of its own, which this test stops.
  */
-let redis: ChildProcess;
-let port: number;
+let redis: Awaited<ReturnType<typeof startPrivateRedis>>;
 let system: Awaited<ReturnType<typeof startSystem>>;
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port: found } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return found;
-}
-
-async function startRedis(): Promise<void> {
-  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
-  await new Promise<void>((resolve, reject) => {
-    redis.once('error', reject);
-    redis.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Ready to accept connections')) resolve();
-    });
-  });
-}
-
-async function stopRedis(): Promise<void> {
-  const exited = new Promise((resolve) => redis.once('exit', resolve));
-  redis.kill('SIGKILL');
-  await exited;
-}
-
 beforeAll(async () => {
-  port = await freePort();
-  await startRedis();
-  system = await startSystem({ redisUrl: `redis://127.0.0.1:${port}` });
+  redis = await startPrivateRedis();
+  system = await startSystem({ redisUrl: redis.url });
 });
 afterAll(async () => {
   await system.stop();
-  if (redis.exitCode === null) await stopRedis();
+  await redis.kill();
 });
 
 test('Redis stops: sessions go on (or wait with a 503), never a logout; back empty, ended sessions stay ended', async () => {
@@ -58,7 +30,7 @@ test('Redis stops: sessions go on (or wait with a 503), never a logout; back emp
   for (const [method, path] of signedIn)
     expect((await system.call(method, path, { token: buyer.token })).status).toBe(200);
 
-  await stopRedis();
+  await redis.kill();
   for (const [method, path] of signedIn) {
     const answer = await system.call(method, path, { token: buyer.token });
     expect({ path, loggedOut: answer.status === 401 }).toEqual({ path, loggedOut: false });
@@ -71,7 +43,7 @@ test('Redis stops: sessions go on (or wait with a 503), never a logout; back emp
   expect((await system.call('GET', '/api/auth/me', { token: loggedOut.body.token })).status).toBe(401);
 
   // Redis comes back with nothing in it.
-  await startRedis();
+  await redis.start();
   await waitFor(async () => (await system.call('GET', '/api/orders', { token: buyer.token })).status === 200);
   for (const [method, path] of signedIn) {
     expect((await system.call(method, path, { token: buyer.token })).status).toBe(200);

@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { Redis } from 'ioredis';
@@ -176,4 +178,46 @@ export function makeCpf(): string {
   }
   const s = digits.join('');
   return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
+}
+
+/**
+ * A Redis server of the test's own (Debian's `redis-server`, nothing on disk), on a free port that it keeps across
+ * `kill` (SIGKILL, like a crashed pod) and `start` again (empty, like a restart).
+ */
+export async function startPrivateRedis() {
+  const port = await new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = server.address() as AddressInfo;
+      server.close(() => resolve(free));
+    });
+  });
+  let child: ChildProcess | undefined;
+  async function start(): Promise<void> {
+    const started = spawn('redis-server', [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ]);
+    child = started;
+    await new Promise<void>((resolve, reject) => {
+      started.once('error', reject);
+      started.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('Ready to accept connections')) resolve();
+      });
+    });
+  }
+  async function kill(): Promise<void> {
+    const running = child;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGKILL');
+    await exited;
+  }
+  await start();
+  return { port, url: `redis://127.0.0.1:${port}`, start, kill };
 }

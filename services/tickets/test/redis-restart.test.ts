@@ -1,10 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
-import { captureLogs, createTestIssuer, startTestService, type TestService } from '@ticketing/platform/testing';
+import {
+  captureLogs,
+  createTestIssuer,
+  startPrivateRedis,
+  startTestService,
+  type TestService,
+} from '@ticketing/platform/testing';
 import { ticketsVerifierService, type TicketsConfig } from '../src/index.ts';
 import { startTickets, waitFor, type Harness, type IssuedTicket } from './support.ts';
 
@@ -14,41 +18,16 @@ import { startTickets, waitFor, type Harness, type IssuedTicket } from './suppor
  * for real (identity's keys and session states from a stand-in identity) against a Redis of its own.
  */
 const REDIS_PREFIX = 'door:';
-let port: number;
-let redis: ChildProcess;
+let redis: Awaited<ReturnType<typeof startPrivateRedis>>;
 let tickets: Harness;
 let verifier: TestService<TicketsConfig>;
 let identity: Server;
 let sessionLookups = 0;
 const logs = captureLogs();
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port: found } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return found;
-}
-
-async function startRedis(): Promise<void> {
-  redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
-  await new Promise<void>((resolve, reject) => {
-    redis.once('error', reject);
-    redis.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Ready to accept connections')) resolve();
-    });
-  });
-}
-
-async function killRedis(): Promise<void> {
-  const exited = new Promise((resolve) => redis.once('exit', resolve));
-  redis.kill('SIGKILL');
-  await exited;
-}
-
 /** The session state the verifier's Redis holds for `userId`, or null (read with a connection of the test's own). */
 async function cachedState(userId: string): Promise<string | null> {
-  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
+  const client = new Redis({ port: redis.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
   try {
     await client.connect();
     return await client.get(`${REDIS_PREFIX}auth:session:${userId}`);
@@ -62,8 +41,7 @@ async function cachedState(userId: string): Promise<string | null> {
 let issuer: Awaited<ReturnType<typeof createTestIssuer>>;
 
 beforeAll(async () => {
-  port = await freePort();
-  await startRedis();
+  redis = await startPrivateRedis();
   issuer = await createTestIssuer();
   identity = createHttpServer((request, response) => {
     response.setHeader('content-type', 'application/json');
@@ -83,7 +61,7 @@ beforeAll(async () => {
     logStream: logs.stream,
     env: {
       DB_SCHEMA: tickets.schema,
-      REDIS_URL: `redis://127.0.0.1:${port}`,
+      REDIS_URL: redis.url,
       IDENTITY_URL: `http://127.0.0.1:${(identity.address() as AddressInfo).port}`,
       LOG_LEVEL: 'info',
     },
@@ -93,7 +71,7 @@ afterAll(async () => {
   await verifier?.stop();
   await tickets?.stop();
   identity?.close();
-  if (redis?.exitCode === null) await killRedis();
+  await redis?.kill();
 });
 
 interface Answer {
@@ -139,7 +117,7 @@ test('the door answers every scan while its Redis is killed and started again, a
     expect(await cachedState(staffId)).not.toBeNull();
 
     phase = 'redis down';
-    await killRedis();
+    await redis.kill();
     const lookupsBefore = sessionLookups;
     await waitFor(answered(20));
     // Each check now asks identity: the cache is gone, not the door.
@@ -147,7 +125,7 @@ test('the door answers every scan while its Redis is killed and started again, a
     await waitFor(async () => (await health()) === 'degraded');
 
     phase = 'redis back';
-    await startRedis();
+    await redis.start();
     // Back and empty: the verifier reconnects and caches the state again.
     await waitFor(async () => (await cachedState(staffId)) !== null);
     await waitFor(answered(20));
