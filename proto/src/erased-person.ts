@@ -6,3 +6,5 @@ export const erasedPerson = (userId: string) => ({
   name: 'Titular removido',
   email: `removido+${userId.slice(0, 8)}@anonimo.invalid`,
 });
+
+export type ErasedPerson = ReturnType<typeof erasedPerson>;

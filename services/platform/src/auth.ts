@@ -58,11 +58,17 @@ export async function writeSessionState(redis: Redis, userId: string, state: Ses
 // A Redis that hangs must not hang every request: past this the source of truth is asked instead.
 const CACHE_TIMEOUT_MS = 500;
 
-function withinCacheTimeout<T>(work: Promise<T>): Promise<T> {
-  return Promise.race([
-    work,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('redis timeout')), CACHE_TIMEOUT_MS).unref()),
-  ]);
+async function withinCacheTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('redis timeout')), CACHE_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    // Every token check passes here: no timer outlives its answer.
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -1,11 +1,6 @@
 import type { Knex } from '@ticketing/platform';
+import type { ErasedPerson } from '@ticketing/proto';
 import type { JobRow } from './jobs-repository.ts';
-
-/** An erased person as stored: the mark that stands for them. */
-export interface ErasedPerson {
-  name: string;
-  email: string;
-}
 
 /** The attendees a user redeemed links for, and the addresses (lower-cased) those attendees gave. */
 export async function redeemedAttendees(

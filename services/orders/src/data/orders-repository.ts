@@ -1,5 +1,5 @@
 import type { Knex } from '@ticketing/platform';
-import type { OrderStatus } from '@ticketing/proto';
+import type { ErasedPerson, OrderStatus } from '@ticketing/proto';
 import type { Order, PaymentMethod, RefundReason } from '../domain/order.ts';
 
 interface OrderRow {
@@ -261,11 +261,7 @@ export async function clearRefundOwed(trx: Knex.Transaction, id: string): Promis
 }
 
 /** Replaces the buyer on every order of a user (name, e-mail, CPF); amounts, dates and statuses stay. */
-export async function eraseBuyer(
-  trx: Knex.Transaction,
-  userId: string,
-  erased: { name: string; email: string },
-): Promise<number> {
+export async function eraseBuyer(trx: Knex.Transaction, userId: string, erased: ErasedPerson): Promise<number> {
   return trx('orders')
     .where({ user_id: userId })
     .update({ buyer_name: erased.name, buyer_email: erased.email, cpf: null, updated_at: trx.fn.now() });

@@ -1,4 +1,5 @@
 import type { Knex } from '@ticketing/platform';
+import type { ErasedPerson } from '@ticketing/proto';
 
 export type TicketStatus = 'valid' | 'cancelled';
 
@@ -200,11 +201,7 @@ export async function cancelTicket(trx: Knex.Transaction, orderId: string): Prom
 }
 
 /** Replaces the holder on every ticket of a user. */
-export async function eraseHolder(
-  trx: Knex.Transaction,
-  userId: string,
-  erased: { name: string; email: string },
-): Promise<number> {
+export async function eraseHolder(trx: Knex.Transaction, userId: string, erased: ErasedPerson): Promise<number> {
   return trx('tickets').where({ user_id: userId }).update({ holder_name: erased.name, holder_email: erased.email });
 }
 
