@@ -51,8 +51,8 @@ function launch(app: App, env: Record<string, string>): void {
   children.set(app.name, child);
 }
 
-const waitUntilReady = (app: App, path: string) =>
-  waitForHttp(`http://127.0.0.1:${app.port}${path}`, READY_TIMEOUT_MS, () => stopping);
+const waitUntilReady = (app: App, path: string, port = app.port) =>
+  waitForHttp(`http://127.0.0.1:${port}${path}`, READY_TIMEOUT_MS, () => stopping);
 
 const stops: (() => unknown)[] = [];
 
@@ -127,8 +127,8 @@ async function main(): Promise<void> {
   await Promise.all(services.map((app) => waitUntilReady(app, '/readyz')));
   await seed(postgres.url);
   await site;
-  launch(gateway, { ...common, ...upstreamUrls(services) });
-  await waitUntilReady(gateway, '/healthz');
+  launch(gateway, { ...common, ...upstreamUrls(services), OPS_PORT: String(gateway.opsPort) });
+  await waitUntilReady(gateway, '/healthz', gateway.opsPort);
   const admin = {
     email: identityConfig.ADMIN_EMAIL.parse(process.env.ADMIN_EMAIL),
     password: identityConfig.ADMIN_PASSWORD.parse(process.env.ADMIN_PASSWORD),
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   Ingressos is running (bus: ${common.BUS})
     Site:     ${SITE}
     Events:   ${SITE}/api/events
-    Health:   ${SITE}/healthz
+    Health:   http://localhost:${gateway.opsPort}/healthz (metrics at /metrics)
     Admin:    ${admin.email} / ${admin.password}
     Payments: ${process.env.ASAAS_BASE_URL ? process.env.ASAAS_BASE_URL : `local Asaas sandbox at ${common.ASAAS_BASE_URL}`}
     E-mails:  ${catcher ? `${catcher.httpUrl} (local inbox; JSON at /api/email)` : `sent through ${process.env.SMTP_URL}`}

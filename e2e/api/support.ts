@@ -96,6 +96,7 @@ export async function startSystem({
   const gateway = await createGateway(
     loadConfig(gatewayConfigSchema, {
       PORT: '0',
+      OPS_PORT: '0',
       HOST: '127.0.0.1',
       REDIS_URL: redisUrl,
       REDIS_PREFIX: redisPrefix,

@@ -15,12 +15,15 @@ const upstreamUrl = z.preprocess(
   z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://catalog:3002' }).optional(),
 );
 
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const gatewayConfigSchema = baseConfigSchema
   .pick({ HOST: true, REDIS_URL: true, REDIS_PREFIX: true, LOG_LEVEL: true })
   .extend({
-    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    PORT: port(8080),
+    /** `/healthz` and `/metrics`, for probes and Prometheus inside the cluster; the ingress only reaches PORT. */
+    OPS_PORT: port(9090),
     IDENTITY_URL: upstreamUrl,
     CATALOG_URL: upstreamUrl,
     ORDERS_URL: upstreamUrl,

@@ -14,7 +14,7 @@ import {
 } from '@ticketing/platform';
 import { compression } from './compression.ts';
 import type { GatewayConfig } from './config.ts';
-import { gatewayEndpoints } from './health.ts';
+import { opsEndpoints, readiness } from './health.ts';
 import { apiProxy, apiRoutes, createConnectionPools, NOT_FOUND_MESSAGE } from './proxy.ts';
 import { authBudget, courtesyCodeBudget, rateLimit } from './rate-limit.ts';
 import { configuredUpstreams } from './routes.ts';
@@ -31,6 +31,8 @@ export interface GatewayOptions {
 export interface RunningGateway {
   server: Server;
   url: string;
+  /** Where `/healthz` and `/metrics` are served: a port of their own that no ingress routes to. */
+  opsUrl: string;
   logger: Logger;
   metrics: Metrics;
   close(): Promise<void>;
@@ -52,9 +54,17 @@ async function disconnect(redis: Redis): Promise<void> {
   redis.disconnect();
 }
 
+async function listen(app: Koa, port: number, host: string): Promise<Server> {
+  const server = app.listen(port, host);
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  return server;
+}
+
+const portOf = (server: Server) => (server.address() as AddressInfo).port;
+
 /**
- * Starts the gateway: request ids, logs and metrics, security headers and compression, health, `/api` routing,
- * rate limits and proxy, then the site.
+ * Starts the gateway: request ids, logs and metrics, security headers and compression, readiness, `/api` routing,
+ * rate limits and proxy, then the site; and, on the ops port, health and metrics.
  */
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const logger = createLogger('gateway', config.LOG_LEVEL, options.logStream);
@@ -84,7 +94,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   app.use(securityHeaders());
   app.use(compression());
   app.use(errorMiddleware(logger));
-  app.use(gatewayEndpoints({ upstreams, pools, metrics, stopping: () => stopping }));
+  app.use(readiness(() => stopping));
   // No body parser anywhere before the proxy: bodies stream through untouched.
   app.use(apiRoutes(upstreams));
   for (const [name, budget, points, windowSeconds] of [
@@ -100,21 +110,30 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     ctx.body = { message: NOT_FOUND_MESSAGE };
   });
 
-  const server = app.listen(config.PORT, config.HOST);
+  const ops = new Koa();
+  ops.silent = true;
+  ops.use(errorMiddleware(logger));
+  ops.use(opsEndpoints({ upstreams, pools, metrics, stopping: () => stopping }));
+
+  const servers: Server[] = [];
   try {
-    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+    servers.push(await listen(app, config.PORT, config.HOST));
+    servers.push(await listen(ops, config.OPS_PORT, config.HOST));
   } catch (error) {
+    for (const server of servers) server.close();
     pools.destroy();
     redis.disconnect();
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
-  logger.info({ port, services: [...upstreams.keys()], staticDir: config.STATIC_DIR }, 'gateway listening');
+  const [server, opsServer] = servers as [Server, Server];
+  const [port, opsPort] = servers.map(portOf);
+  logger.info({ port, opsPort, services: [...upstreams.keys()], staticDir: config.STATIC_DIR }, 'gateway listening');
 
   let closing: Promise<void> | undefined;
   return {
     server,
     url: `http://127.0.0.1:${port}`,
+    opsUrl: `http://127.0.0.1:${opsPort}`,
     logger,
     metrics,
     close() {
@@ -125,6 +144,8 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
         server.closeIdleConnections();
         await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
         server.closeAllConnections();
+        opsServer.close();
+        opsServer.closeAllConnections();
         pools.destroy();
         await disconnect(redis);
       })();

@@ -23,7 +23,17 @@ function checkReady(upstream: Upstream, pools: ConnectionPools, timeoutMs: numbe
   });
 }
 
-export interface HealthOptions {
+/** `/readyz`: this gateway process takes requests (503 while it shuts down). */
+export function readiness(stopping: () => boolean): Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== '/readyz' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = stopping() ? 503 : 200;
+    ctx.body = { status: stopping() ? 'stopping' : 'ok' };
+  };
+}
+
+export interface OpsOptions {
   upstreams: Map<UpstreamName, Upstream>;
   pools: ConnectionPools;
   metrics: Metrics;
@@ -33,18 +43,19 @@ export interface HealthOptions {
 }
 
 /**
- * The gateway's own endpoints:
+ * The operators' endpoints, served on the ops port only (never through the ingress):
  * - `/healthz`: every configured service's readiness, checked in parallel (503 "degraded" while one is down);
- * - `/readyz`: this gateway process takes requests (503 while it shuts down);
- * - `/metrics`: Prometheus metrics of the gateway.
+ * - `/metrics`: Prometheus metrics of the gateway;
+ * - `/readyz`, as on the public port.
  */
-export function gatewayEndpoints({
+export function opsEndpoints({
   upstreams,
   pools,
   metrics,
   stopping,
   checkTimeoutMs = UPSTREAM_CHECK_TIMEOUT_MS,
-}: HealthOptions): Middleware {
+}: OpsOptions): Middleware {
+  const ready = readiness(stopping);
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/healthz') {
@@ -55,15 +66,11 @@ export function gatewayEndpoints({
       ctx.set('Cache-Control', 'no-store');
       ctx.status = healthy ? 200 : 503;
       ctx.body = { status: healthy ? 'ok' : 'degraded', services };
-    } else if (ctx.path === '/readyz') {
-      ctx.set('Cache-Control', 'no-store');
-      ctx.status = stopping() ? 503 : 200;
-      ctx.body = { status: stopping() ? 'stopping' : 'ok' };
     } else if (ctx.path === '/metrics') {
       ctx.type = metrics.registry.contentType;
       ctx.body = await metrics.registry.metrics();
     } else {
-      return next();
+      return ready(ctx, next);
     }
   };
 }

@@ -8,10 +8,11 @@ import { deleteRedisKeys } from './support.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
-test('defaults: port 8080, no service configured, limits and timeout, STATIC_DIR under the repository', () => {
+test('defaults: port 8080, ops port 9090, no service configured, limits and timeout, STATIC_DIR under the repository', () => {
   const config = loadConfig(gatewayConfigSchema, {});
   expect(config).toMatchObject({
     PORT: 8080,
+    OPS_PORT: 9090,
     HOST: '0.0.0.0',
     REDIS_URL: 'redis://127.0.0.1:6379',
     AUTH_RATE_LIMIT_POINTS: 600,
@@ -39,6 +40,7 @@ test.each([
   ['CATALOG_URL', 'catalog:3002'],
   ['IDENTITY_URL', 'ftp://identity'],
   ['PORT', 'oito mil'],
+  ['OPS_PORT', '70000'],
   ['AUTH_RATE_LIMIT_POINTS', '0'],
   ['PROXY_TIMEOUT_MS', '-1'],
   ['TRUST_PROXY', 'sim'],
@@ -49,7 +51,7 @@ test.each([
 
 function run(env: Record<string, string>) {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', OPS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = { stdout: '', stderr: '' };

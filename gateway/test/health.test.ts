@@ -34,14 +34,14 @@ afterAll(async () => {
 
 const allOk = () => Object.fromEntries(ALL.map((name) => [name, 'ok']));
 
-async function health(base: string) {
-  const response = await fetch(`${base}/healthz`);
+async function health(gateway: RunningGateway) {
+  const response = await fetch(`${gateway.opsUrl}/healthz`);
   return { status: response.status, body: await response.json(), cacheControl: response.headers.get('cache-control') };
 }
 
 test('healthz is 200 with every configured service ok, asking each service once', async () => {
   const before = Object.values(services).map((service) => service.readyChecks);
-  const { status, body, cacheControl } = await health(gateway.url);
+  const { status, body, cacheControl } = await health(gateway);
   expect(status).toBe(200);
   expect(body).toEqual({ status: 'ok', services: allOk() });
   expect(cacheControl).toBe('no-store');
@@ -49,7 +49,7 @@ test('healthz is 200 with every configured service ok, asking each service once'
 });
 
 test('a service missing from the deployment is not checked', async () => {
-  const { status, body } = await health(partial.url);
+  const { status, body } = await health(partial);
   expect(status).toBe(200);
   expect(body).toEqual({ status: 'ok', services: { catalog: 'ok', orders: 'ok' } });
 });
@@ -57,12 +57,12 @@ test('a service missing from the deployment is not checked', async () => {
 test('a stopped service makes healthz 503 "degraded" with that service "down", until it is back', async () => {
   const catalog = services.catalog!;
   await catalog.stop();
-  const down = await health(gateway.url);
+  const down = await health(gateway);
   expect(down.status).toBe(503);
   expect(down.body).toEqual({ status: 'degraded', services: { ...allOk(), catalog: 'down' } });
 
   services.catalog = await startFakeService('catalog', catalog.port);
-  const back = await health(gateway.url);
+  const back = await health(gateway);
   expect(back.status).toBe(200);
   expect(back.body).toEqual({ status: 'ok', services: allOk() });
 });
@@ -71,7 +71,7 @@ test('a service that says it is not ready, or does not answer in time, counts as
   services.payments!.readiness = 'not-ready';
   services.courtesy!.readiness = 'hang';
   try {
-    const { status, body } = await health(gateway.url);
+    const { status, body } = await health(gateway);
     expect(status).toBe(503);
     expect(body).toEqual({ status: 'degraded', services: { ...allOk(), payments: 'down', courtesy: 'down' } });
   } finally {
@@ -80,22 +80,35 @@ test('a service that says it is not ready, or does not answer in time, counts as
   }
 });
 
-test('readyz says the gateway itself takes requests, whatever the services', async () => {
+test('readyz says the gateway itself takes requests, whatever the services, on both ports', async () => {
   services.orders!.readiness = 'not-ready';
   try {
-    const response = await fetch(`${gateway.url}/readyz`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: 'ok' });
+    for (const base of [gateway.url, gateway.opsUrl]) {
+      const response = await fetch(`${base}/readyz`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ status: 'ok' });
+    }
   } finally {
     services.orders!.readiness = 'ready';
   }
 });
 
-test('metrics of the gateway are served at /metrics', async () => {
-  const response = await fetch(`${gateway.url}/metrics`);
+test('metrics of the gateway are served at /metrics on the ops port, counting the public requests', async () => {
+  await fetch(`${gateway.url}/readyz`);
+  const response = await fetch(`${gateway.opsUrl}/metrics`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/text\/plain/);
   const text = await response.text();
   expect(text).toContain('http_request_duration_seconds');
-  expect(text).toMatch(/http_requests_total\{[^}]*route="\/healthz"[^}]*\}/);
+  expect(text).toMatch(/http_requests_total\{[^}]*route="\/readyz"[^}]*\}/);
+});
+
+test('the public port, which the ingress routes to, serves neither the health report nor the metrics', async () => {
+  for (const path of ['/healthz', '/metrics']) {
+    const response = await fetch(gateway.url + path);
+    const body = await response.text();
+    expect({ path, type: response.headers.get('content-type') }).toEqual({ path, type: 'text/html; charset=utf-8' });
+    expect(body).not.toContain('http_requests_total');
+    expect(body).not.toContain('"services"');
+  }
 });

@@ -84,7 +84,7 @@ test('N+5 logins from one address: exactly N reach identity, 5 get 429 with Retr
   expect(identityHits('/api/auth/login')).toBe(LIMIT);
   // The counts live in Redis, shared by every gateway replica.
   expect(await redisKeys(prefix)).toContain(`${prefix}auth-limit:login:127.0.0.1`);
-  const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+  const metrics = await (await fetch(`${gateway.opsUrl}/metrics`)).text();
   expect(metrics).toMatch(/http_requests_total\{[^}]*route="identity"[^}]*status="429"[^}]*\} 5\n/);
 });
 

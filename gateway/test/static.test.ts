@@ -48,12 +48,11 @@ afterAll(async () => {
   await deleteRedisKeys(prefix);
 });
 
-test('the placeholder page is a pt-BR page naming the product, with links to the events and the status', () => {
+test('the placeholder page is a pt-BR page naming the product, with a link to the events', () => {
   expect(placeholder).toContain('<html lang="pt-BR">');
   expect(placeholder).toContain('<title>Ingressos</title>');
   expect(placeholder).toMatch(/está chegando/);
   expect(placeholder).toContain('href="/api/events"');
-  expect(placeholder).toContain('href="/healthz"');
 });
 
 test('/ shows the placeholder while no frontend is built', async () => {

@@ -173,11 +173,12 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-/** Starts the gateway on a free port with the machine's Redis; `env` adds or overrides settings. */
+/** Starts the gateway on free ports with the machine's Redis; `env` adds or overrides settings. */
 export function startGateway(env: Record<string, string>, options: GatewayOptions = {}): Promise<RunningGateway> {
   const config = loadConfig(gatewayConfigSchema, {
     HOST: '127.0.0.1',
     PORT: '0',
+    OPS_PORT: '0',
     REDIS_URL: TEST_REDIS_URL,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,

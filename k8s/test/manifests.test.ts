@@ -889,6 +889,21 @@ describe('network isolation', () => {
     expect(allowedPorts(policies, podLabels(objects, 'pgbouncer'), podLabels(objects, 'postgres'))).toEqual(new Set([5432]));
   });
 
+  test("Prometheus reaches each app's metrics port; the gateway's is its ops port, which no Service exposes", () => {
+    const monitoring = (peer: Obj) => peer.namespaceSelector?.matchLabels?.['ticketing/monitoring'] === 'true';
+    for (const app of APPS) {
+      const deployment = find(objects, 'Deployment', app.name);
+      const metricsPort = Number(deployment.spec.template.metadata.annotations['prometheus.io/port']);
+      expect([app.name, metricsPort]).toEqual([app.name, app.name === 'gateway' ? 9090 : app.port]);
+      expect(openPorts(policies, podLabels(objects, app.name), 'ingress', monitoring).has(metricsPort)).toBe(true);
+    }
+    const gateway = mainContainer(find(objects, 'Deployment', 'gateway'));
+    expect(containerPortNumber(gateway, 'ops')).toBe(9090);
+    expect(envValue(gateway, 'OPS_PORT')).toEqual({ name: 'OPS_PORT', value: '9090' });
+    const exposed = find(objects, 'Service', 'gateway').spec.ports.map((port: Obj) => port.targetPort);
+    expect(exposed).toEqual(['http']);
+  });
+
   test('only mail leaves the cluster for SMTP and only payments for HTTPS (Asaas)', () => {
     const outside = (peer: Obj) => peer.ipBlock?.cidr === '0.0.0.0/0';
     for (const app of APPS) {

@@ -26,7 +26,13 @@ export const services: ServiceApp[] = [
 /** The local stand-in for the payment provider: Asaas's API on :8090, sending its webhooks to the gateway. */
 export const paymentSandbox: App = { name: 'asaas-sandbox', entry: 'services/payments/sandbox/main.ts', port: 8090 };
 
-export const gateway: App = { name: 'gateway', entry: 'gateway/src/main.ts', port: 8080 };
+/** The gateway, with its ops port for `/healthz` and `/metrics`. */
+export const gateway: App & { opsPort: number } = {
+  name: 'gateway',
+  entry: 'gateway/src/main.ts',
+  port: 8080,
+  opsPort: 9090,
+};
 
 /** The gateway finds each running service through `<NAME>_URL`. */
 export const upstreamUrls = (apps: App[]) =>

@@ -141,6 +141,7 @@ test('the gateway boots from its tree, is ready and serves the frontends from it
   gateway = await boot(trees.gateway, 'gateway/src/main.ts', {
     REDIS_URL: TEST_REDIS_URL,
     REDIS_PREFIX: redisPrefix,
+    OPS_PORT: '0',
     ...(catalog ? { CATALOG_URL: catalog.url } : {}),
   });
   expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
