@@ -23,8 +23,8 @@
 #   APP_DIR=services/tickets ENTRY=services/tickets/src/verifier.ts   (or src/worker.ts)
 #
 # Gateway: the frontends are built inside the image (the `web` stage does it only for
-# APP_DIR=gateway) into /app/frontends/dist, the default STATIC_DIR. gateway/public ships
-# with the gateway folder.
+# APP_DIR=gateway) into /app/frontends/dist, the default STATIC_DIR, and their server-rendering
+# module into /app/frontends/dist-server. gateway/public ships with the gateway folder.
 #
 # The container runs as the non-root user `node` (uid 1000) under tini and writes nothing
 # outside /tmp, so it works with a read-only root filesystem. Needs BuildKit (the default
@@ -67,7 +67,7 @@ ARG ENTRY
 RUN sh scripts/image/sources.sh "${APP_DIR}" "${ENTRY}" /out
 
 # ---------------------------------------------------------------------------------------
-# The frontends' build under /web/frontends/dist for the gateway image (/web stays empty for
+# The frontends' build under /web/frontends/dist(-server) for the gateway image (/web stays empty for
 # the others). The build installs the development dependencies in this stage only.
 FROM context AS web
 ARG APP_DIR

@@ -1,8 +1,11 @@
 /**
  * Builds the frontends into `frontends/dist`: all of them, or those named (`node frontends/build.ts storefront`).
- * `--watch` rebuilds on change. The gateway serves the result.
+ * `--watch` rebuilds on change. The gateway serves the result. The server-rendering module (`frontends/dist-server`)
+ * holds the shell and the storefront, so it is built with either.
  */
+import { fileURLToPath } from 'node:url';
 import { rspack, type Configuration, type MultiStats } from '@rspack/core';
+import { serverRenderConfig } from './shared/build/server.ts';
 
 const APPS = ['shell', 'storefront', 'profile', 'admin'];
 const args = process.argv.slice(2);
@@ -22,6 +25,9 @@ const configs: Configuration[] = await Promise.all(
 // the shell builds once they are done.
 const shell = configs.find((config) => config.name === 'shell');
 if (shell) shell.dependencies = apps.filter((app) => app !== 'shell');
+if (apps.includes('shell') || apps.includes('storefront')) {
+  configs.push(serverRenderConfig(fileURLToPath(new URL('shell/', import.meta.url))));
+}
 const compiler = rspack(configs);
 
 function report(error: Error | null, stats: MultiStats | undefined): boolean {

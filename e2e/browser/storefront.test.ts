@@ -566,3 +566,68 @@ test('/cortesia without a code: Continuar waits for a code, blank codes are refu
   await main(page).getByText(brl('R$ 120,00')).waitFor();
   expect(errors).toEqual([]);
 });
+
+test('pages come rendered: without JavaScript the event and the next events are there; with it they hydrate as they are', async () => {
+  const event = await createEvent(24, { title: 'Simpósio de Farmacovigilância', price: '290.00', maxAttendees: 60 });
+  await createEvent(25, { title: 'Congresso de Assuntos Regulatórios' });
+  const inBrazil = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat('pt-BR', { ...options, timeZone: 'America/Sao_Paulo' }).format(new Date(event.date));
+  const plain = await (await stack.newContext({ javaScriptEnabled: false })).newPage();
+  await plain.goto(`/event/${event.id}`);
+  const content = await main(plain).innerText();
+  for (const text of [
+    event.title,
+    inBrazil({ dateStyle: 'long' }),
+    inBrazil({ timeStyle: 'short' }),
+    brl('R$ 290,00'),
+    '60 vagas restantes',
+  ]) {
+    expect(content).toContain(text);
+  }
+  const listed: EventView[] = (await stack.system.call('GET', '/api/events')).body;
+  await plain.goto('/');
+  const home = await main(plain).innerText();
+  expect(home).toContain(listed[0]!.title);
+  expect(home).toContain('Próximos Eventos');
+  expect(home).toContain(listed[1]!.title);
+
+  const context = await stack.newContext();
+  const messages: string[] = [];
+  context.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') messages.push(message.text());
+  });
+  // The server's heading, taken before any script runs: hydration adopts that very element, a failed one replaces it.
+  type Node = { isConnected: boolean } & Record<string, unknown>;
+  type Document = { readyState: string; addEventListener(type: string, listener: () => void): void };
+  type Browser = { document: Document & { querySelector(selector: string): Node | null }; serverHeading?: Node | null };
+  await context.addInitScript(() => {
+    const browser = globalThis as unknown as Browser;
+    browser.document.addEventListener('readystatechange', () => {
+      if (browser.document.readyState === 'interactive')
+        browser.serverHeading = browser.document.querySelector('#root h1');
+    });
+  });
+  const { page, errors } = await open(context);
+  const hydratedAsServed = async () => {
+    await page.waitForFunction(() => {
+      const heading = (globalThis as unknown as Browser).document.querySelector('#root h1');
+      return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
+    });
+    return page.evaluate(() => {
+      const browser = globalThis as unknown as Browser;
+      return browser.serverHeading != null && browser.serverHeading === browser.document.querySelector('#root h1');
+    });
+  };
+  await page.goto('/');
+  expect(await hydratedAsServed()).toBe(true);
+  await page.goto(`/event/${event.id}`);
+  expect(await hydratedAsServed()).toBe(true);
+
+  const calendar = await main(page).getByRole('link', { name: 'Adicionar à agenda' }).getAttribute('href');
+  const ics = await fetch(new URL(calendar!, stack.system.gatewayUrl));
+  expect(ics.headers.get('content-type')).toMatch(/^text\/calendar/);
+  await main(page).getByRole('button', { name: 'Comprar ingresso' }).click();
+  await seeToast(page, 'Login necessário', 'Faça login ou cadastre-se para comprar ingressos');
+  expect(messages).toEqual([]);
+  expect(errors).toEqual([]);
+});

@@ -62,10 +62,11 @@ export async function startBrowserStack() {
 
   return {
     system,
-    /** A fresh browser profile (empty storage); with `token`, already logged in. */
-    async newContext({ token }: { token?: string } = {}) {
+    /** A fresh browser profile (empty storage); with `token`, already logged in; optionally without JavaScript. */
+    async newContext({ token, javaScriptEnabled = true }: { token?: string; javaScriptEnabled?: boolean } = {}) {
       const context = await browser.newContext({
         baseURL: url,
+        javaScriptEnabled,
         locale: 'pt-BR',
         timezoneId: 'America/Sao_Paulo',
         storageState: {

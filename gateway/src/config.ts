@@ -19,7 +19,7 @@ const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).def
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const gatewayConfigSchema = baseConfigSchema
-  .pick({ HOST: true, REDIS_URL: true, REDIS_PREFIX: true, LOG_LEVEL: true })
+  .pick({ HOST: true, REDIS_URL: true, REDIS_PREFIX: true, LOG_LEVEL: true, PUBLIC_URL: true })
   .extend({
     PORT: port(8080),
     /** `/healthz` and `/metrics`, for probes and Prometheus inside the cluster; the ingress only reaches PORT. */
@@ -38,6 +38,14 @@ export const gatewayConfigSchema = baseConfigSchema
       .min(1)
       .default('frontends/dist')
       .transform((dir) => (isAbsolute(dir) ? dir : resolve(REPO_ROOT, dir))),
+    /** The frontends' server-rendering module; without it (a build of an older site) pages render in the browser. */
+    RENDER_MODULE: z
+      .string()
+      .min(1)
+      .default('frontends/dist-server/render.cjs')
+      .transform((file) => (isAbsolute(file) ? file : resolve(REPO_ROOT, file))),
+    /** How long a server-rendered page waits for the API before leaving the page to the browser. */
+    RENDER_TIMEOUT_MS: positiveInt(1500),
     /**
      * Calls per client address and window to each authentication path. Sized for a carrier's CGNAT or a venue's
      * Wi-Fi (hundreds of people logging in from one address); guessing is stopped per account by identity.

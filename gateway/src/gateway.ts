@@ -15,6 +15,7 @@ import {
 import { compression } from './compression.ts';
 import type { GatewayConfig } from './config.ts';
 import { opsEndpoints, readiness } from './health.ts';
+import { pageRender } from './page-render.ts';
 import { apiProxy, apiRoutes, createConnectionPools, NOT_FOUND_MESSAGE } from './proxy.ts';
 import { authBudget, courtesyCodeBudget, rateLimit } from './rate-limit.ts';
 import { configuredUpstreams } from './routes.ts';
@@ -104,6 +105,17 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     app.use(rateLimit({ name, budget, redis, points, windowSeconds, logger }));
   }
   app.use(apiProxy({ pools, timeoutMs: config.PROXY_TIMEOUT_MS, logger }));
+  app.use(
+    pageRender({
+      modulePath: config.RENDER_MODULE,
+      staticDir: config.STATIC_DIR,
+      publicUrl: config.PUBLIC_URL,
+      upstreams,
+      timeoutMs: config.RENDER_TIMEOUT_MS,
+      logger,
+      metrics,
+    }),
+  );
   app.use(staticSite({ staticDir: config.STATIC_DIR, publicDir: options.publicDir ?? PUBLIC_DIR }));
   app.use((ctx) => {
     ctx.status = 404;

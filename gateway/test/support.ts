@@ -179,6 +179,8 @@ export function startGateway(env: Record<string, string>, options: GatewayOption
     HOST: '127.0.0.1',
     PORT: '0',
     OPS_PORT: '0',
+    // Pages render in the browser, except in the tests of server rendering, which name the module.
+    RENDER_MODULE: join(tmpdir(), 'no-render-module.cjs'),
     REDIS_URL: TEST_REDIS_URL,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...env,

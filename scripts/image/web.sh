@@ -1,5 +1,6 @@
 #!/bin/sh
-# Puts the frontends' build into <out-dir>/frontends/dist, where the gateway serves it from by default; only
+# Puts the frontends' build into <out-dir>/frontends/dist, where the gateway serves it from by default, and the
+# server-rendering module into <out-dir>/frontends/dist-server, where the gateway loads it from; only
 # for the gateway, the one app serving the frontends (<out-dir> is created empty for the others).
 # Builds first when frontends/dist has no build (as in the image, whose context leaves dist out), installing
 # the development dependencies the build needs if they are missing. On a workstation, `npm run build:web`
@@ -16,15 +17,18 @@ cd "$(dirname "$0")/../.."
 mkdir -p "$out"
 if [ "$app_dir" != gateway ]; then exit 0; fi
 
-if [ ! -f frontends/dist/index.html ]; then
+if [ ! -f frontends/dist/index.html ] || [ ! -f frontends/dist-server/render.cjs ]; then
   # None of the packages the build uses needs an install script.
   if [ ! -d node_modules/@rspack/core ]; then npm ci --ignore-scripts --no-audit --no-fund --workspace=frontends; fi
   node frontends/build.ts
 fi
-if [ ! -f frontends/dist/index.html ]; then
-  echo "web.sh: the frontends build left no frontends/dist/index.html" >&2
-  exit 1
-fi
+for built in frontends/dist/index.html frontends/dist-server/render.cjs; do
+  if [ ! -f "$built" ]; then
+    echo "web.sh: the frontends build left no $built" >&2
+    exit 1
+  fi
+done
 mkdir -p "$out/frontends"
-rm -rf "$out/frontends/dist"
+rm -rf "$out/frontends/dist" "$out/frontends/dist-server"
 cp -R frontends/dist "$out/frontends/dist"
+cp -R frontends/dist-server "$out/frontends/dist-server"

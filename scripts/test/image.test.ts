@@ -120,6 +120,7 @@ describe.each(['catalog', 'gateway'] as const)('the %s tree', (app) => {
     expect(existsSync(join(tree, 'services/orders/src'))).toBe(false);
     expect(existsSync(join(tree, app === 'gateway' ? 'services/catalog/src' : 'gateway/src'))).toBe(false);
     expect(existsSync(join(tree, 'frontends/dist/index.html'))).toBe(app === 'gateway');
+    expect(existsSync(join(tree, 'frontends/dist-server/render.cjs'))).toBe(app === 'gateway');
   });
 });
 
@@ -137,7 +138,7 @@ test('catalog boots from its tree and is ready', async () => {
   expect(response.status).toBe(200);
 }, 60_000);
 
-test('the gateway boots from its tree, is ready and serves the frontends from it', async () => {
+test('the gateway boots from its tree, is ready and serves the frontends from it, rendered with the catalog', async () => {
   gateway = await boot(trees.gateway, 'gateway/src/main.ts', {
     REDIS_URL: TEST_REDIS_URL,
     REDIS_PREFIX: redisPrefix,
@@ -148,7 +149,11 @@ test('the gateway boots from its tree, is ready and serves the frontends from it
   const page = await fetch(`${gateway.url}/`);
   expect(page.status).toBe(200);
   expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-  expect(await page.text()).toBe(await readFile(join(trees.gateway, 'frontends/dist/index.html'), 'utf8'));
+  const html = await page.text();
+  const shell = await readFile(join(trees.gateway, 'frontends/dist/index.html'), 'utf8');
+  // The home page as its module renders it: the shell's scripts, the catalog's (empty) listing already in it.
+  expect(html).toContain(/<script defer src="[^"]+"><\/script>/.exec(shell)![0]);
+  expect(html).toContain('Nenhum evento disponível no momento.');
 }, 60_000);
 
 test('the scripts stop on a wrong app or entry, naming it', async () => {

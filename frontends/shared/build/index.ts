@@ -16,6 +16,27 @@ const HASHED = 'assets/[name].[contenthash:10]';
 
 const TARGET = 'es2022';
 
+/** TypeScript and JSX, compiled by SWC. */
+export const typescriptRule = {
+  test: /\.tsx?$/,
+  exclude: /node_modules/,
+  loader: 'builtin:swc-loader',
+  options: {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      transform: { react: { runtime: 'automatic' } },
+      target: TARGET,
+    },
+  },
+  type: 'javascript/auto',
+} as const;
+
+export const sourceResolution = {
+  extensions: ['.ts', '.tsx', '.js'],
+  // Radix's scroll lock would add an inline `<style>` tag, which the site's CSP refuses.
+  alias: { 'react-style-singleton$': resolve(import.meta.dirname, '../src/style-singleton.ts') },
+};
+
 interface CommonOptions {
   /** The app's folder, `frontends/<name>`. */
   dir: string;
@@ -67,28 +88,9 @@ export function frontendConfig(options: ShellOptions | RemoteOptions): Configura
       // The shell shares `dist/` with the remotes' folders: it cleans only what is its own.
       clean: isShell ? { keep: isRemoteOutput } : true,
     },
-    resolve: {
-      extensions: ['.ts', '.tsx', '.js'],
-      // Radix's scroll lock would add an inline `<style>` tag, which the site's CSP refuses.
-      alias: { 'react-style-singleton$': resolve(import.meta.dirname, '../src/style-singleton.ts') },
-    },
+    resolve: sourceResolution,
     module: {
-      rules: [
-        {
-          test: /\.tsx?$/,
-          exclude: /node_modules/,
-          loader: 'builtin:swc-loader',
-          options: {
-            jsc: {
-              parser: { syntax: 'typescript', tsx: true },
-              transform: { react: { runtime: 'automatic' } },
-              target: TARGET,
-            },
-          },
-          type: 'javascript/auto',
-        },
-        { test: /\.css$/, type: 'css/auto' },
-      ],
+      rules: [typescriptRule, { test: /\.css$/, type: 'css/auto' }],
     },
     plugins: [
       new ModuleFederationPlugin({
@@ -101,7 +103,14 @@ export function frontendConfig(options: ShellOptions | RemoteOptions): Configura
         // The shell hands its federation runtime to the remotes, which only ever run inside it.
         experiments: isShell ? { provideExternalRuntime: true } : { externalRuntime: true },
       }),
-      ...(isShell ? [new rspack.HtmlRspackPlugin({ template: './src/index.html' }), new RuntimeConfigPlugin()] : []),
+      ...(isShell
+        ? [
+            new rspack.HtmlRspackPlugin({ template: './src/index.html' }),
+            new RuntimeConfigPlugin(),
+            // Files browsers ask for by a fixed root path (favicon, icons, web app manifest), as they are.
+            new rspack.CopyRspackPlugin({ patterns: [{ from: 'public' }] }),
+          ]
+        : []),
       new PrecompressPlugin(),
     ],
     performance: { hints: false },

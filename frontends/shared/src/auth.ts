@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { UserView } from '@ticketing/proto';
 import { api, ApiError } from './api/client.ts';
@@ -16,12 +17,23 @@ export type Auth =
   | { status: 'anonymous'; user?: undefined }
   | { status: 'authenticated'; user: UserView };
 
+const subscribeToStorage = (onChange: () => void) => {
+  window.addEventListener('storage', onChange);
+  return () => window.removeEventListener('storage', onChange);
+};
+
+/**
+ * Whether a token is stored. A server-rendered page was rendered for nobody, so while it hydrates the answer is
+ * no; React then renders again with the stored one.
+ */
+const useHasSession = () => useSyncExternalStore(subscribeToStorage, hasSession, () => false);
+
 /**
  * Who is logged in: asked only when a token is stored. Network failures and server errors are retried with a growing
  * delay, and meanwhile the session counts as being checked, never as logged out; refusals are not retried.
  */
 export function useAuth(): Auth {
-  const session = hasSession();
+  const session = useHasSession();
   const me = useQuery({
     queryKey: meQueryKey,
     queryFn: fetchMe,

@@ -20,6 +20,7 @@ export { Button, buttonClass, type ButtonProps, type ButtonSize, type ButtonVari
 export { Checkbox } from './ui/Checkbox.tsx';
 export { cx } from './ui/cx.ts';
 export { Page } from './ui/Page.tsx';
+export type { PageAddress, PageHead, ServerPage } from './server-page.ts';
 export { Pager } from './ui/Pager.tsx';
 export { SelectField, type SelectFieldProps } from './ui/SelectField.tsx';
 export { Skeleton } from './ui/Skeleton.tsx';

@@ -1,30 +1,8 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { Layout } from './layout/Layout.tsx';
-import { NotFound } from './pages/NotFound.tsx';
-import { RemotePage } from './remote/RemotePage.tsx';
-import { RequireRole } from './RequireRole.tsx';
-import { PAGE_ROUTES } from './routes.ts';
+import { routeTree } from './route-tree.tsx';
 
-const router = createBrowserRouter([
-  {
-    element: <Layout />,
-    children: [
-      ...PAGE_ROUTES.map(({ path, page, access }) => ({
-        path,
-        // Keyed by the route: each route has its own error boundary and loading state.
-        element: access ? (
-          <RequireRole key={path} access={access}>
-            <RemotePage page={page} />
-          </RequireRole>
-        ) : (
-          <RemotePage key={path} page={page} />
-        ),
-      })),
-      { path: '*', element: <NotFound /> },
-    ],
-  },
-]);
+const router = createBrowserRouter(routeTree());
 
 export function App({ queryClient }: { queryClient: QueryClient }) {
   return (

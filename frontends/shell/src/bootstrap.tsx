@@ -1,16 +1,32 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { startTransition, StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { hydrate, type DehydratedState } from '@tanstack/react-query';
 import { createQueryClient } from '@ticketing/shared';
 import '@ticketing/shared/styles.css';
 import { App } from './App.tsx';
+import { readPageData } from './page-data.ts';
 import { registerRemotesOnce } from './remote/runtime-config.ts';
 import './layout/layout.css';
 
 // The remotes' manifest list loads while the layout renders; pages wait for it.
 void registerRemotesOnce().catch(() => {});
 
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root')!;
+const queryClient = createQueryClient();
+const app = (
   <StrictMode>
-    <App queryClient={createQueryClient()} />
-  </StrictMode>,
+    <App queryClient={queryClient} />
+  </StrictMode>
 );
+// A page the server rendered is taken over as it is, with the data it was rendered with; the page's own code
+// arrives meanwhile and its HTML stays on screen until it has. As a transition, hydrating yields to the browser
+// every few milliseconds instead of holding the main thread while a phone works through it.
+const state = readPageData<DehydratedState>('state');
+if (state) {
+  hydrate(queryClient, state);
+  startTransition(() => {
+    hydrateRoot(root, app);
+  });
+} else {
+  createRoot(root).render(app);
+}

@@ -9,10 +9,10 @@ import { holdRoutes } from './http/holds-routes.ts';
 export const catalogService = defineService({
   name: 'catalog',
   migrations: catalogMigrations,
-  setup({ db, outbox, logger, verifyToken, serviceAuth }) {
+  setup({ config, db, outbox, logger, verifyToken, serviceAuth }) {
     const deps = { db, outbox, logger };
     const router = new Router();
-    for (const routes of [eventRoutes(deps, verifyToken), holdRoutes(deps, serviceAuth)]) {
+    for (const routes of [eventRoutes(deps, verifyToken, config.PUBLIC_URL), holdRoutes(deps, serviceAuth)]) {
       router.use(routes.routes());
     }
     const releaseOrder = releaseOrderHold(deps);

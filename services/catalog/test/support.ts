@@ -11,6 +11,9 @@ import { catalogService } from '../src/index.ts';
 
 export const DAY = 24 * 60 * 60 * 1000;
 
+/** The site the catalog's links point to. */
+export const SITE = 'https://ingressos.example.com.br';
+
 /** An ISO instant `days` from now (negative for the past). */
 export const inDays = (days: number) => new Date(Date.now() + days * DAY).toISOString();
 
@@ -39,7 +42,7 @@ export async function startCatalog({ busSchema }: { busSchema?: string } = {}): 
     busSchema,
     verifyToken: issuer.verifyToken,
     logStream: logs.stream,
-    env: { LOG_LEVEL: 'info' },
+    env: { LOG_LEVEL: 'info', PUBLIC_URL: SITE },
   });
   const adminToken = await issuer.sign({ isAdmin: true, name: 'Admin' });
   const userToken = await issuer.sign({ isAdmin: false });

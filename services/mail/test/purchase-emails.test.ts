@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import ICAL from 'ical.js';
 import QRCode from 'qrcode';
 import { brand } from '@ticketing/proto';
-import { waitFor, useMailAndCatcher } from './support.ts';
+import { PUBLIC_URL, waitFor, useMailAndCatcher } from './support.ts';
 
 const setup = useMailAndCatcher();
 
@@ -9,15 +10,16 @@ const buyer = () => ({ name: 'Rafael Moreira Lima', email: `${randomUUID()}@exam
 const event = { title: 'Simpósio de Farmacovigilância', date: '2027-03-12T22:00:00.000Z', location: 'São Paulo — SP' };
 const receivedBy = (address: string) => setup.catcher.messages().filter((message) => message.to.includes(address));
 
-test('an issued ticket e-mails its QR code, shown inline and attached, byte for byte', async () => {
+test('an issued ticket e-mails its QR code, shown inline and attached, byte for byte, and the event for the agenda', async () => {
   const to = buyer();
+  const eventId = randomUUID();
   const png = await QRCode.toBuffer('T1.exemplo-de-ingresso-assinado', { errorCorrectionLevel: 'M', margin: 2 });
   await setup.harness.publish('ticket.issued', {
     ticketId: randomUUID(),
     orderId: randomUUID(),
     orderNumber: 'EF-004217',
     userId: randomUUID(),
-    eventId: randomUUID(),
+    eventId,
     qrText: 'T1.exemplo-de-ingresso-assinado',
     qrCodeData: `data:image/png;base64,${png.toString('base64')}`,
     buyer: to,
@@ -27,13 +29,34 @@ test('an issued ticket e-mails its QR code, shown inline and attached, byte for 
   expect(message!.subject).toBe('Seu ingresso: Simpósio de Farmacovigilância');
   expect(message!.text).toContain('Data: sexta-feira, 12 de março de 2027');
   expect(message!.text).toContain('Horário: 19:00');
+  expect(message!.text).toContain('abra o arquivo simposio-de-farmacovigilancia.ics, também anexado');
   expect(message!.html).toContain('src="cid:ingresso-qr"');
-  expect(message!.attachments.map((a) => [a.filename, a.contentType, a.size])).toEqual([
+  const [inline, attached, calendarFile] = message!.attachments;
+  expect([inline, attached].map((a) => [a!.filename, a!.contentType, a!.size])).toEqual([
     ['ingresso-EF-004217.png', 'image/png', png.length],
     ['ingresso-EF-004217.png', 'image/png', png.length],
   ]);
   const file = await fetch(`${setup.catcher.httpUrl}/api/email/${message!.id}/attachment/ingresso-EF-004217.png`);
   expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+
+  expect(message!.attachments).toHaveLength(3);
+  expect([calendarFile!.filename, calendarFile!.contentType]).toEqual([
+    'simposio-de-farmacovigilancia.ics',
+    'text/calendar',
+  ]);
+  const calendar = new ICAL.Component(ICAL.parse(calendarFile!.content.toString('utf8')));
+  expect(calendar.getFirstPropertyValue('method')).toBe('PUBLISH');
+  const vevent = calendar.getFirstSubcomponent('vevent')!;
+  const entry = new ICAL.Event(vevent);
+  expect(entry.summary).toBe('Simpósio de Farmacovigilância');
+  expect(entry.location).toBe('São Paulo — SP');
+  expect(vevent.getFirstPropertyValue('url')).toBe(`${PUBLIC_URL}/event/${eventId}`);
+  expect(entry.uid).toBe(`${eventId}@ingressos.example.com.br`);
+  // 22:00 UTC is 19:00 in São Paulo, UTC−03:00.
+  expect(entry.startDate.toString()).toBe('2027-03-12T19:00:00');
+  expect(entry.startDate.zone!.tzid).toBe('America/Sao_Paulo');
+  expect(entry.startDate.utcOffset()).toBe(-3 * 3600);
+  expect(entry.startDate.toJSDate().toISOString()).toBe(event.date);
 });
 
 test('a card order e-mails the payment link; PIX and boleto orders send nothing', async () => {

@@ -20,10 +20,12 @@ describe('templates', () => {
     ticket: {
       name: 'Ana Lima',
       orderNumber: 'EF-000123',
+      eventId: '6b0f7c1e-3a55-4c1e-9d7a-2f4b8f3c9a11',
       eventTitle: 'Workshop de Farmácia Clínica',
       eventDate: '2027-03-12T22:00:00.000Z',
       location: 'Belo Horizonte — MG',
       qrPng: 'iVBORw0KGgo=',
+      publicUrl: 'https://site.example',
     },
     'card-payment-link': {
       name: 'Ana Lima',
@@ -67,7 +69,7 @@ describe('templates', () => {
       expect(email.html).toContain(`href="${brand.social.instagram}"`);
       expect(email.html).toContain('Este é um e-mail automático; por favor, não responda.');
       expect(email.html).not.toMatch(/<style|<script|class="/);
-      expect(email.attachments).toHaveLength(name === 'ticket' ? 2 : 0);
+      expect(email.attachments).toHaveLength(name === 'ticket' ? 3 : 0);
     },
   );
 
@@ -78,9 +80,15 @@ describe('templates', () => {
     expect(email.text).toContain('Data: sexta-feira, 12 de março de 2027');
     expect(email.text).toContain('Horário: 19:00');
     expect(email.text).toContain('Pedido: EF-000123');
+    expect(email.text).toContain('abra o arquivo workshop-de-farmacia-clinica.ics, também anexado');
     expect(email.attachments).toEqual([
       { filename: 'ingresso-EF-000123.png', contentType: 'image/png', content: 'iVBORw0KGgo=', cid: 'ingresso-qr' },
       { filename: 'ingresso-EF-000123.png', contentType: 'image/png', content: 'iVBORw0KGgo=' },
+      {
+        filename: 'workshop-de-farmacia-clinica.ics',
+        contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
+        content: expect.any(String),
+      },
     ]);
     const card = renderEmail('card-payment-link', samples['card-payment-link']);
     expect(card.text).toContain('R$\u00a0155,00');

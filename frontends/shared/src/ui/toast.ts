@@ -54,4 +54,9 @@ const subscribe = (listener: () => void) => {
 };
 
 /** The toast on screen, for the shell's toast area. */
-export const useCurrentToast = () => useSyncExternalStore(subscribe, () => current);
+export const useCurrentToast = () =>
+  useSyncExternalStore(
+    subscribe,
+    () => current,
+    () => current,
+  );

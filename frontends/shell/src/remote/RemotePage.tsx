@@ -8,6 +8,14 @@ import { RemoteErrorBoundary } from './RemoteErrorBoundary.tsx';
 /** Pages already downloaded render at once when visited again, without suspending. */
 const loaded = new Map<RemotePageId, ComponentType>();
 
+/**
+ * On the server the remotes' pages are part of the bundle: they render at once, inside the same error boundary and
+ * Suspense boundary as in the browser, where the page's code then arrives while its server HTML stays on screen.
+ */
+export function provideServerPages(pages: Partial<Record<RemotePageId, ComponentType>>) {
+  for (const [page, component] of Object.entries(pages)) loaded.set(page as RemotePageId, component);
+}
+
 async function loadPage(page: RemotePageId): Promise<{ default: ComponentType }> {
   await registerRemotesOnce();
   const module = await loadRemote<{ default: ComponentType }>(page);

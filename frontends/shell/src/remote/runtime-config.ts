@@ -1,18 +1,26 @@
 import { registerRemotes } from '@module-federation/enhanced/runtime';
+import { readPageData } from '../page-data.ts';
 
 /** `/runtime-config.json`: each remote's manifest URL, set per deployment (never built into the shell). */
-interface RuntimeConfig {
+export interface RuntimeConfig {
   remotes: Record<string, string>;
 }
 
 let registration: Promise<void> | undefined;
 
-/** Reads the remotes' addresses once; after a failure the next page load asks again. */
+async function fetchRuntimeConfig(): Promise<RuntimeConfig> {
+  const response = await fetch('/runtime-config.json', { cache: 'no-cache' });
+  if (!response.ok) throw new Error(`/runtime-config.json: ${response.status}`);
+  return (await response.json()) as RuntimeConfig;
+}
+
+/**
+ * Reads the remotes' addresses once (a server-rendered page carries them); after a failure the next page load
+ * asks again.
+ */
 export function registerRemotesOnce(): Promise<void> {
   registration ??= (async () => {
-    const response = await fetch('/runtime-config.json', { cache: 'no-cache' });
-    if (!response.ok) throw new Error(`/runtime-config.json: ${response.status}`);
-    const config = (await response.json()) as RuntimeConfig;
+    const config = readPageData<RuntimeConfig>('runtimeConfig') ?? (await fetchRuntimeConfig());
     registerRemotes(Object.entries(config.remotes).map(([name, entry]) => ({ name, entry })));
   })();
   registration.catch(() => {

@@ -4,7 +4,7 @@ import { Page } from '@ticketing/shared';
 import { Checkout } from '../checkout/Checkout.tsx';
 import { useBuyFlow } from '../checkout/useBuyFlow.ts';
 import { EventImage } from '../events/EventImage.tsx';
-import { ArrowLeftIcon } from '../ui/icons.tsx';
+import { ArrowLeftIcon, CalendarIcon } from '../ui/icons.tsx';
 import { BuyButton } from './BuyButton.tsx';
 import { EventFacts } from './EventFacts.tsx';
 import { PriceBlock } from './PriceBlock.tsx';
@@ -29,6 +29,11 @@ export function EventDetailView({ event, promoCode }: { event: EventView; promoC
           <EventFacts event={event} />
           <PriceBlock price={event.price} promo={promo} />
           <BuyButton event={event} onBuy={buy.start} waiting={promo.checking} />
+          {/* The event as a calendar file (America/Sao_Paulo, the place and this page's address). */}
+          <a className="event-detail__calendar" href={`/api/events/${event.id}/calendar.ics`} download>
+            <CalendarIcon />
+            Adicionar à agenda
+          </a>
         </section>
         <section className="event-detail__about" aria-labelledby="sobre-evento">
           <h2 id="sobre-evento">Sobre o evento</h2>

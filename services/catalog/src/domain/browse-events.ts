@@ -1,4 +1,4 @@
-import { notFound } from '@ticketing/platform';
+import { calendarFileName, eventCalendar, notFound } from '@ticketing/platform';
 import { findEvent, listUpcoming } from '../data/events-repository.ts';
 import { assertEventId, messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
 
@@ -13,4 +13,14 @@ export async function getEvent(deps: Pick<CatalogDeps, 'db'>, id: string): Promi
   const event = await findEvent(deps.db, id);
   if (!event || !event.isActive) throw notFound(messages.eventNotFound);
   return event;
+}
+
+/** An event as an iCalendar file to add to a personal agenda: any event a direct link shows. */
+export async function getEventCalendar(
+  deps: Pick<CatalogDeps, 'db'>,
+  id: string,
+  publicUrl: string,
+): Promise<{ filename: string; content: string }> {
+  const event = await getEvent(deps, id);
+  return { filename: calendarFileName(event.title), content: eventCalendar(event, publicUrl) };
 }

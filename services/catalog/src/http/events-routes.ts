@@ -1,14 +1,14 @@
 import { Router } from '@koa/router';
-import { parseInput, requireAdmin, type TokenVerifier } from '@ticketing/platform';
+import { CALENDAR_CONTENT_TYPE, parseInput, requireAdmin, type TokenVerifier } from '@ticketing/platform';
 import { createEventSchema, eventSearchSchema, updateEventSchema } from '@ticketing/proto';
 import type { CatalogDeps } from '../domain/catalog-event.ts';
-import { getEvent, listEvents } from '../domain/browse-events.ts';
+import { getEvent, getEventCalendar, listEvents } from '../domain/browse-events.ts';
 import { createEvent, deactivateEvent, updateEvent } from '../domain/manage-events.ts';
 
 import { toEventView } from './views.ts';
 
-/** The public catalog and its administration, routed by the gateway under /api. */
-export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier): Router {
+/** The public catalog and its administration, routed by the gateway under /api; `publicUrl` is the site's address. */
+export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier, publicUrl: string): Router {
   const router = new Router({ prefix: '/api/events' });
   const admin = requireAdmin(verifyToken);
 
@@ -19,6 +19,13 @@ export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier): Rout
 
   router.get('/:id', async (ctx) => {
     ctx.body = toEventView(await getEvent(deps, ctx.params.id!));
+  });
+
+  router.get('/:id/calendar.ics', async (ctx) => {
+    const calendar = await getEventCalendar(deps, ctx.params.id!, publicUrl);
+    ctx.attachment(calendar.filename);
+    ctx.type = CALENDAR_CONTENT_TYPE;
+    ctx.body = calendar.content;
   });
 
   router.post('/', admin, async (ctx) => {

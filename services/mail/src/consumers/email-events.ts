@@ -101,11 +101,13 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
       },
     },
   ],
-  'ticket.issued': (payload) => [
+  'ticket.issued': (payload, { publicUrl }) => [
     toBuyer(payload, 'ticket', {
+      eventId: payload.eventId,
       eventDate: payload.event.date,
       location: payload.event.location,
       qrPng: payload.qrCodeData.slice(payload.qrCodeData.indexOf(',') + 1),
+      publicUrl,
     }),
   ],
   'order.created': (payload) =>

@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 const common = {
   filename: z.string().min(1).max(255),
-  contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as image/png'),
+  /** Parameters may follow the type, as a calendar file's `text/calendar; charset=utf-8; method=PUBLISH`. */
+  contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+(; ?[\w.+-]+=[\w.+-]+)*$/, 'must be a MIME type such as image/png'),
   /** Content-ID for an inline image: the HTML shows it with <img src="cid:…">. */
   cid: z.string().min(1).max(255).optional(),
 };

@@ -1,0 +1,2 @@
+// Stands in for a stylesheet in the server bundle.
+export {};

@@ -1,0 +1,13 @@
+/** Data a server-rendered page carries in `<script type="application/json">` blocks (the CSP allows no inline code). */
+export const PAGE_DATA = {
+  /** react-query's dehydrated cache: what the page was rendered with. */
+  state: 'server-state',
+  /** `runtime-config.json`, so the browser need not fetch it. */
+  runtimeConfig: 'runtime-config',
+} as const;
+
+/** The block's JSON, if the server rendered this page. */
+export function readPageData<T>(block: keyof typeof PAGE_DATA): T | undefined {
+  const text = document.getElementById(PAGE_DATA[block])?.textContent;
+  return text ? (JSON.parse(text) as T) : undefined;
+}
