@@ -4,7 +4,7 @@ import './events.css';
 
 interface EventImageProps {
   src: string | null;
-  /** The hero's image is on screen at once: it loads eagerly. */
+  /** The hero's image is on screen at once, often the largest thing on it: it loads eagerly, before other images. */
   eager?: boolean;
   className?: string;
 }
@@ -24,6 +24,7 @@ export function EventImage({ src, eager = false, className }: EventImageProps) {
           width={1200}
           height={675}
           loading={eager ? 'eager' : 'lazy'}
+          fetchPriority={eager ? 'high' : 'auto'}
           decoding="async"
           onError={() => setFailed(true)}
         />
