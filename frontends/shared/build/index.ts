@@ -31,10 +31,17 @@ export const typescriptRule = {
   type: 'javascript/auto',
 } as const;
 
+/** React Router's package points every import at its development build (warnings, checks): builds take its own. */
+const REACT_ROUTER_PRODUCTION = resolve(import.meta.dirname, '../../../node_modules/react-router/dist/production');
+
 export const sourceResolution = {
   extensions: ['.ts', '.tsx', '.js'],
-  // Radix's scroll lock would add an inline `<style>` tag, which the site's CSP refuses.
-  alias: { 'react-style-singleton$': resolve(import.meta.dirname, '../src/style-singleton.ts') },
+  alias: {
+    // Radix's scroll lock would add an inline `<style>` tag, which the site's CSP refuses.
+    'react-style-singleton$': resolve(import.meta.dirname, '../src/style-singleton.ts'),
+    'react-router$': `${REACT_ROUTER_PRODUCTION}/index.mjs`,
+    'react-router/dom$': `${REACT_ROUTER_PRODUCTION}/dom-export.mjs`,
+  },
 };
 
 interface CommonOptions {

@@ -2,11 +2,9 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { hydrate, type DehydratedState } from '@tanstack/react-query';
 import { createQueryClient } from '@ticketing/shared';
-import '@ticketing/shared/styles.css';
 import { App } from './App.tsx';
 import { readPageData } from './page-data.ts';
 import { registerRemotesOnce } from './remote/runtime-config.ts';
-import './layout/layout.css';
 
 // The remotes' manifest list loads while the layout renders; pages wait for it.
 void registerRemotesOnce().catch(() => {});
