@@ -1,33 +1,19 @@
-import * as RadixToast from '@radix-ui/react-toast';
-import { cx } from './cx.ts';
-import { dismissToast, useCurrentToast } from './toast.ts';
+import { lazy, Suspense, useState } from 'react';
+import { useCurrentToast } from './toast.ts';
 
-const DURATION_MS = 5000;
+const ToastArea = lazy(() => import('./ToastArea.tsx'));
 
-/** The page's single toast area; the shell renders it once. */
+/**
+ * The page's single toast area; the shell renders it once. Most visits never see a toast, so its code (and nothing
+ * in the server-rendered HTML) comes with the first one, and stays for the next.
+ */
 export function Toaster() {
   const current = useCurrentToast();
-  return (
-    <RadixToast.Provider duration={DURATION_MS} swipeDirection="right" label="Notificação">
-      {current && (
-        <RadixToast.Root
-          key={current.id}
-          className={cx('toast', `toast--${current.variant}`)}
-          // Errors interrupt the screen reader; confirmations wait their turn.
-          type={current.variant === 'destructive' ? 'foreground' : 'background'}
-          onOpenChange={(open) => open || dismissToast()}
-        >
-          <RadixToast.Title className="toast__title">{current.title}</RadixToast.Title>
-          {current.description && (
-            <RadixToast.Description className="toast__description">{current.description}</RadixToast.Description>
-          )}
-          <RadixToast.Close className="toast__close" aria-label="Fechar">
-            ×
-          </RadixToast.Close>
-        </RadixToast.Root>
-      )}
-      {/* Named for screen readers, with the key that jumps to it. */}
-      <RadixToast.Viewport className="toast-viewport" label="Notificações ({hotkey})" />
-    </RadixToast.Provider>
-  );
+  const [needed, setNeeded] = useState(false);
+  if (current && !needed) setNeeded(true);
+  return needed ? (
+    <Suspense fallback={null}>
+      <ToastArea />
+    </Suspense>
+  ) : null;
 }
