@@ -5,23 +5,30 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FRONTENDS = join(ROOT, 'frontends');
-/** Written by every shell build, after the remotes' folders are in place. */
-const BUILD_STAMP = join(FRONTENDS, 'dist', 'index.html');
+/** Written by every full build: the shell's index (after the remotes' folders) and the server-rendering module. */
+const BUILD_STAMPS = [join(FRONTENDS, 'dist', 'index.html'), join(FRONTENDS, 'dist-server', 'render.cjs')];
 
 async function newestSource(dir: string): Promise<number> {
   let newest = 0;
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name === 'dist' || entry.name === 'node_modules') continue;
+    if (entry.name === 'dist' || entry.name === 'dist-server' || entry.name === 'node_modules') continue;
     const path = join(dir, entry.name);
     newest = Math.max(newest, entry.isDirectory() ? await newestSource(path) : (await stat(path)).mtimeMs);
   }
   return newest;
 }
 
-const builtAt = () =>
-  stat(BUILD_STAMP).then(
-    (file) => file.mtimeMs,
-    () => 0,
+/** When the oldest part of the build was written (0 if one is missing). */
+const builtAt = async () =>
+  Math.min(
+    ...(await Promise.all(
+      BUILD_STAMPS.map((stamp) =>
+        stat(stamp).then(
+          (file) => file.mtimeMs,
+          () => 0,
+        ),
+      ),
+    )),
   );
 
 /** Builds the frontends into `frontends/dist` unless the build there is newer than every source file. */

@@ -4,6 +4,9 @@ import pg from 'pg';
 export const SERVICE_SCHEMAS = ['identity', 'catalog', 'orders', 'payments', 'courtesy', 'tickets', 'mail'] as const;
 export type ServiceSchema = (typeof SERVICE_SCHEMAS)[number];
 
+const DEADLOCK_DETECTED = '40P01';
+const DEADLOCK_ATTEMPTS = 5;
+
 export interface DatabaseRolesOptions {
   /** A connection allowed to create roles and schemas (the database owner or a superuser). */
   adminUrl: string;
@@ -30,15 +33,15 @@ export async function provisionDatabaseRoles(options: DatabaseRolesOptions): Pro
   const roleOf = (schema: ServiceSchema) => `${prefix}${schema}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
-  try {
+  const provision = async () => {
     // Roles are cluster-wide: starts racing each other (replicas, a restart) wait here instead of failing.
     await client.query('begin');
     await client.query('select pg_advisory_xact_lock(hashtext($1))', [`database-roles:${prefix}`]);
     const ensureRole = async (role: string, login: string) =>
       client.query(
         `do $$ begin
-           if not exists (select from pg_roles where rolname = ${literal(role)}) then create role ${id(role)}; end if;
-         end $$; alter role ${id(role)} ${login}`,
+             if not exists (select from pg_roles where rolname = ${literal(role)}) then create role ${id(role)}; end if;
+           end $$; alter role ${id(role)} ${login}`,
       );
     // A schema made before roles existed (an older data directory) is handed over with everything in it.
     const own = async (schema: string, owner: string) => {
@@ -46,15 +49,15 @@ export async function provisionDatabaseRoles(options: DatabaseRolesOptions): Pro
       await client.query(`alter schema ${id(schema)} owner to ${id(owner)}`);
       await client.query(
         `do $$ declare r record; begin
-           for r in select c.oid::regclass as name, c.relkind from pg_class c
-                      join pg_namespace n on n.oid = c.relnamespace
-                     where n.nspname = ${literal(schema)} and c.relkind in ('r', 'p', 'v', 'm')
-                       and c.relowner <> ${literal(owner)}::regrole loop
-             execute format('alter %s %s owner to %I',
-               case r.relkind when 'v' then 'view' when 'm' then 'materialized view' else 'table' end,
-               r.name, ${literal(owner)});
-           end loop;
-         end $$`,
+             for r in select c.oid::regclass as name, c.relkind from pg_class c
+                        join pg_namespace n on n.oid = c.relnamespace
+                       where n.nspname = ${literal(schema)} and c.relkind in ('r', 'p', 'v', 'm')
+                         and c.relowner <> ${literal(owner)}::regrole loop
+               execute format('alter %s %s owner to %I',
+                 case r.relkind when 'v' then 'view' when 'm' then 'materialized view' else 'table' end,
+                 r.name, ${literal(owner)});
+             end loop;
+           end $$`,
       );
     };
     await ensureRole(busGroup, 'nologin');
@@ -72,9 +75,19 @@ export async function provisionDatabaseRoles(options: DatabaseRolesOptions): Pro
       );
     }
     await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
+  };
+  try {
+    // Role and ownership changes touch catalogs shared by the whole cluster, where another session's DDL can
+    // deadlock with them; PostgreSQL then aborts one side, and the whole (idempotent) transaction runs again.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await provision();
+        break;
+      } catch (error) {
+        await client.query('rollback').catch(() => {});
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === DEADLOCK_ATTEMPTS) throw error;
+      }
+    }
   } finally {
     await client.end();
   }
