@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
 import type { Middleware } from 'koa';
 import { Counter } from 'prom-client';
 import type { Logger, Metrics } from '@ticketing/platform';
@@ -67,7 +67,7 @@ export function pageRender(options: PageRenderOptions): Middleware {
   // Build files only: `..` cannot leave the build folder.
   const readBuildFile = (path: string) => {
     const file = normalize(join(staticDir, path));
-    if (!file.startsWith(staticDir)) throw new Error(`${path} is outside the build`);
+    if (!file.startsWith(join(staticDir, sep))) throw new Error(`${path} is outside the build`);
     return readFile(file, 'utf8');
   };
 
