@@ -12,20 +12,11 @@ import { parseArgs } from 'node:util';
 import { launch } from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../e2e/browser/support.ts';
 import { kb } from '../../e2e/browser/weight.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-// No outside network here: without these flags Chromium keeps trying to reach it.
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+// chrome-launcher starts a full browser: headless here, with the browser tests' settings.
+const CHROMIUM_FLAGS = ['--headless', ...CHROMIUM_ARGS];
 
 const { values: args } = parseArgs({
   options: { url: { type: 'string' }, runs: { type: 'string', default: '3' }, json: { type: 'string' } },

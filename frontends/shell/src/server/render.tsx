@@ -9,7 +9,7 @@ import { renderToString } from 'react-dom/server';
 import { dehydrate, QueryClientProvider } from '@tanstack/react-query';
 import { createStaticHandler, createStaticRouter, matchRoutes, StaticRouterProvider } from 'react-router';
 import type { PageRenderer, PageRequest, RenderedPage } from '@ticketing/proto/page-render';
-import { createQueryClient, queryPath, type PageAddress } from '@ticketing/shared';
+import { createQueryClient, queryPath, type PageAddress, type ServerPage } from '@ticketing/shared';
 import { serverPages } from '@ticketing/storefront/server';
 import { provideServerPages } from '../remote/RemotePage.tsx';
 import { routeTree } from '../route-tree.tsx';
@@ -17,9 +17,9 @@ import { PAGE_ROUTES, type RemotePageId } from '../routes.ts';
 import { pageAssets } from './assets.ts';
 import { composeDocument } from './document.ts';
 
-const SERVER_PAGES: Partial<Record<RemotePageId, (typeof serverPages)[keyof typeof serverPages]>> = serverPages;
+const SERVER_PAGES: Partial<Record<RemotePageId, ServerPage>> = serverPages;
 
-provideServerPages(Object.fromEntries(Object.entries(SERVER_PAGES).map(([id, page]) => [id, page!.Page])));
+provideServerPages(Object.fromEntries(Object.entries(serverPages).map(([id, page]) => [id, page.Page])));
 
 const routes = routeTree();
 const handler = createStaticHandler(routes);
