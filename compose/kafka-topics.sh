@@ -26,6 +26,7 @@ declare_topic user.verification-code-issued 3 7
 declare_topic user.password-reset-requested 3 7
 declare_topic user.deleted 3 7
 declare_topic event.changed 3 7
+declare_topic event.cancelled 3 7
 declare_topic order.created 3 7
 declare_topic order.paid 6 7
 declare_topic order.cancelled 3 7
@@ -40,4 +41,6 @@ declare_topic courtesy.invited 3 7
 declare_topic ticket.issued 3 7
 declare_topic ticket.checked-in 6 7
 declare_topic ticket.reset 3 7
+declare_topic ticket.resent 3 7
+declare_topic mail.sent 3 7
 declare_topic bus.dead-letter 3 30

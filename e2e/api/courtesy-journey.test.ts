@@ -1,5 +1,5 @@
 import { readQrCode, waitFor } from '@ticketing/platform/testing';
-import { adminEvent, startSystem, verifiedBuyer } from './support.ts';
+import { adminEvent, redemptionForm, startSystem, verifiedBuyer } from './support.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {
@@ -8,21 +8,6 @@ beforeAll(async () => {
 afterAll(() => system.stop());
 
 const INVALID_PROMO = 'Este código promocional não é válido para este evento.';
-
-function redemptionForm(guest: Awaited<ReturnType<typeof verifiedBuyer>>, code: string, email: string) {
-  return {
-    name: guest.name,
-    email,
-    emailConfirm: email,
-    cpf: guest.cpf,
-    partnerCompany: 'Laboratório Parceiro S.A.',
-    occupation: 'Farmacêutica responsável',
-    birthDate: '1991-07-21',
-    address: guest.address,
-    phone: guest.phone,
-    code,
-  };
-}
 
 test('a guest redeems a free link: a R$ 0,00 paid order, the ticket at the e-mail typed, admitted once at the door', async () => {
   const { call, mailTo } = system;

@@ -1,35 +1,11 @@
-import { readQrCode, waitFor } from '@ticketing/platform/testing';
-import { WEBHOOK_TOKEN, adminEvent, startSystem, verifiedBuyer } from './support.ts';
+import { waitFor } from '@ticketing/platform/testing';
+import { WEBHOOK_TOKEN, adminEvent, orderOf, paidTicket, startSystem, verifiedBuyer } from './support.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {
   system = await startSystem();
 });
 afterAll(() => system.stop());
-
-type Buyer = Awaited<ReturnType<typeof verifiedBuyer>>;
-
-async function orderOf(buyer: Buyer, orderId: string) {
-  const { body } = await system.call('GET', '/api/orders?page=1', { token: buyer.token });
-  return body.orders.find((order: { id: string }) => order.id === orderId);
-}
-
-async function paidTicket(buyer: Buyer, eventId: string) {
-  const bought = await system.call('POST', '/api/orders', {
-    token: buyer.token,
-    body: { eventId, paymentMethod: 'pix' },
-  });
-  expect(bought.status).toBe(201);
-  const { id: orderId, asaasPaymentId } = bought.body.order;
-  system.sandbox.confirm(asaasPaymentId);
-  const paid = await waitFor(async () => {
-    const order = await orderOf(buyer, orderId);
-    return order?.status === 'paid' && order.qrCodeData ? order : undefined;
-  });
-  // The order shows the QR code as an image; the door reads the text in it.
-  const png = Buffer.from((paid.qrCodeData as string).split(',')[1]!, 'base64');
-  return { orderId, asaasPaymentId: asaasPaymentId as string, qrText: readQrCode(png) };
-}
 
 test('a refund or a chargeback at the provider cancels the ticket: the door answers cancelled, the spot is free again', async () => {
   const { eventId, adminToken } = await adminEvent(system, { maxAttendees: 5 });
@@ -39,7 +15,7 @@ test('a refund or a chargeback at the provider cancels the ticket: the door answ
     ['refund', 'Seu pedido foi reembolsado: Workshop de Farmácia Clínica'],
     ['chargeback', 'Pedido cancelado por contestação do pagamento: Workshop de Farmácia Clínica'],
   ] as const) {
-    const ticket = await paidTicket(buyer, eventId);
+    const ticket = await paidTicket(system, buyer, eventId);
     expect((await system.call('GET', `/api/events/${eventId}`)).body).toMatchObject({ remaining: 4 });
 
     // Refunded from the provider's dashboard (or disputed by the card holder): the provider's webhook is the only news.
@@ -52,7 +28,7 @@ test('a refund or a chargeback at the provider cancels the ticket: the door answ
       expect(refunded.status).toBe(200);
     }
 
-    await waitFor(async () => (await orderOf(buyer, ticket.orderId))?.status === 'refunded');
+    await waitFor(async () => (await orderOf(system, buyer, ticket.orderId))?.status === 'refunded');
     const door = await waitFor(async () => {
       const answer = await system.call('POST', '/api/verify-ticket', {
         token: adminToken,
@@ -67,6 +43,82 @@ test('a refund or a chargeback at the provider cancels the ticket: the door answ
     const reset = await system.call('POST', `/api/reset-ticket/${ticket.orderId}`, { token: adminToken });
     expect(reset.status).toBe(409);
   }
+});
+
+test('an administrator refunds a paid order (ten clicks at once): one provider refund, the door answers cancelled, the buyer is e-mailed', async () => {
+  const { eventId, adminToken } = await adminEvent(system, { maxAttendees: 5 });
+  const buyer = await verifiedBuyer(system);
+  const ticket = await paidTicket(system, buyer, eventId);
+
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, () =>
+      system.call('POST', `/api/admin/orders/${ticket.orderId}/refund`, {
+        token: adminToken,
+        body: { reason: 'Evento remarcado a pedido do comprador' },
+      }),
+    ),
+  );
+  expect(answers.map((answer) => answer.status).sort()).toEqual([202, ...Array(9).fill(409)]);
+  expect(answers.find((answer) => answer.status === 202)!.body.order).toMatchObject({
+    id: ticket.orderId,
+    status: 'refunded',
+    refund: { reason: 'refund' },
+  });
+
+  // The provider gave the money back once.
+  const refundCalls = () =>
+    system.sandbox.requests.filter(
+      (call) => call.method === 'POST' && call.path === `/payments/${ticket.asaasPaymentId}/refund`,
+    );
+  expect(refundCalls()).toHaveLength(1);
+  expect(system.sandbox.payments.get(ticket.asaasPaymentId)).toMatchObject({ status: 'REFUNDED' });
+
+  const door = await waitFor(async () => {
+    const answer = await system.call('POST', '/api/verify-ticket', {
+      token: adminToken,
+      body: { qrCodeData: ticket.qrText },
+    });
+    return answer.body.code === 'cancelled' ? answer : undefined;
+  });
+  expect(door.body).toMatchObject({ success: false, code: 'cancelled', message: 'Ingresso cancelado' });
+  await waitFor(async () => (await system.call('GET', `/api/events/${eventId}`)).body.remaining === 5);
+  await system.mailTo(buyer.email, 'Seu pedido foi reembolsado: Workshop de Farmácia Clínica');
+  expect(await orderOf(system, buyer, ticket.orderId)).toMatchObject({
+    status: 'refunded',
+    refund: { reason: 'refund', pending: false },
+    canWithdraw: false,
+  });
+  // The provider's PAYMENT_REFUNDED that followed changed nothing more.
+  await waitFor(() => system.sandbox.pendingWebhooks === 0);
+  expect(refundCalls()).toHaveLength(1);
+  expect(
+    system.catcher
+      .messages()
+      .filter((message) => message.to.includes(buyer.email) && /reembolsado/.test(message.subject)),
+  ).toHaveLength(1);
+});
+
+test('a buyer withdraws within 7 days of the purchase: money back, ticket cancelled, the e-mail answers the request', async () => {
+  const { eventId, adminToken } = await adminEvent(system, { maxAttendees: 5 });
+  const buyer = await verifiedBuyer(system);
+  const ticket = await paidTicket(system, buyer, eventId);
+  expect(await orderOf(system, buyer, ticket.orderId)).toMatchObject({ canWithdraw: true });
+
+  const withdrawn = await system.call('POST', `/api/orders/${ticket.orderId}/withdraw`, { token: buyer.token });
+  expect(withdrawn.status).toBe(202);
+  expect(withdrawn.body.order).toMatchObject({ status: 'refunded', refund: { reason: 'withdrawal' } });
+  expect(system.sandbox.payments.get(ticket.asaasPaymentId)).toMatchObject({ status: 'REFUNDED' });
+
+  await waitFor(async () => (await system.call('GET', `/api/events/${eventId}`)).body.remaining === 5);
+  const mail = await system.mailTo(buyer.email, 'Sua desistência foi atendida: Workshop de Farmácia Clínica');
+  expect(mail.text).toContain('Seu pedido de desistência foi atendido');
+  await waitFor(async () => {
+    const answer = await system.call('POST', '/api/verify-ticket', {
+      token: adminToken,
+      body: { qrCodeData: ticket.qrText },
+    });
+    return answer.body.code === 'cancelled';
+  });
 });
 
 test('a forged webhook (right token, R$ 0,01 "received") leaves the order pending and issues nothing', async () => {
@@ -93,7 +145,7 @@ test('a forged webhook (right token, R$ 0,01 "received") leaves the order pendin
   // The provider says PENDING: nothing moves, and "check status" says the same.
   const checked = await system.call('POST', `/api/orders/${orderId}/check-status`, { token: buyer.token });
   expect(checked.status).toBe(200);
-  const order = await orderOf(buyer, orderId);
+  const order = await orderOf(system, buyer, orderId);
   expect(order).toMatchObject({ status: 'pending', qrCodeData: null });
   expect((await system.call('GET', `/api/events/${eventId}`)).body).toMatchObject({ remaining: 4 });
 });

@@ -5,6 +5,7 @@ import {
   TEST_REDIS_URL,
   dropSchemas,
   makeCpf,
+  readQrCode,
   startTestService,
   uniqueName,
   waitFor,
@@ -24,6 +25,19 @@ import { startMailCatcher, type CaughtMessage } from '../../scripts/mail-catcher
 export const PUBLIC_URL = 'http://localhost:8080';
 
 export const WEBHOOK_TOKEN = 'token-de-webhook-do-teste';
+
+/**
+ * A request sent as a browser sends it: when the connection is reset before any answer (a kept connection the
+ * server had just let go), the browser sends the request again on a new one; fetch does not, so this does.
+ */
+async function browserFetch(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+    return fetch(url, init);
+  }
+}
 
 /**
  * The product as `npm start` runs it — every service, the gateway, the Asaas sandbox and a real SMTP catcher —
@@ -120,7 +134,7 @@ export async function startSystem({
     path: string,
     { body, token, headers = {} }: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
   ) {
-    const response = await fetch(gateway.url + path, {
+    const response = await browserFetch(gateway.url + path, {
       method,
       headers: {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
@@ -200,4 +214,47 @@ export async function adminEvent(system: Awaited<ReturnType<typeof startSystem>>
   });
   if (created.status !== 201) throw new Error(`event not created: ${JSON.stringify(created.body)}`);
   return { eventId: created.body.id as string, adminToken: admin.body.token as string };
+}
+
+type System = Awaited<ReturnType<typeof startSystem>>;
+type Buyer = Awaited<ReturnType<typeof verifiedBuyer>>;
+
+/** One of the buyer's orders as the profile lists it. */
+export async function orderOf(system: System, buyer: Buyer, orderId: string) {
+  const { body } = await system.call('GET', '/api/orders?page=1', { token: buyer.token });
+  return body.orders.find((order: { id: string }) => order.id === orderId);
+}
+
+/** A ticket bought with PIX and paid in the sandbox: its order, its provider charge and the text of its QR code. */
+export async function paidTicket(system: System, buyer: Buyer, eventId: string) {
+  const bought = await system.call('POST', '/api/orders', {
+    token: buyer.token,
+    body: { eventId, paymentMethod: 'pix' },
+  });
+  if (bought.status !== 201) throw new Error(`order not created: ${JSON.stringify(bought.body)}`);
+  const { id: orderId, asaasPaymentId } = bought.body.order;
+  system.sandbox.confirm(asaasPaymentId);
+  const paid = await waitFor(async () => {
+    const order = await orderOf(system, buyer, orderId);
+    return order?.status === 'paid' && order.qrCodeData ? order : undefined;
+  });
+  // The order shows the QR code as an image; the door reads the text in it.
+  const png = Buffer.from((paid.qrCodeData as string).split(',')[1]!, 'base64');
+  return { orderId: orderId as string, asaasPaymentId: asaasPaymentId as string, qrText: readQrCode(png) };
+}
+
+/** The courtesy redemption form as `guest` fills it in with `code`, the ticket going to `email`. */
+export function redemptionForm(guest: Buyer, code: string, email: string) {
+  return {
+    name: guest.name,
+    email,
+    emailConfirm: email,
+    cpf: guest.cpf,
+    partnerCompany: 'Laboratório Parceiro S.A.',
+    occupation: 'Farmacêutica responsável',
+    birthDate: '1991-07-21',
+    address: guest.address,
+    phone: guest.phone,
+    code,
+  };
 }

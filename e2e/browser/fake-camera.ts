@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -13,21 +13,66 @@ const run = promisify(execFile);
  * up at the door does: at a single fixed size some codes defeat the decoder frame after frame.
  */
 export async function qrVideo(png: Buffer, dir: string): Promise<string> {
-  const image = join(dir, 'qr.png');
-  const video = join(dir, 'qr.y4m');
-  await writeFile(image, png);
-  const approaching = [
-    "scale=w='trunc((200+80*t)/2)*2':h=-2:eval=frame",
+  return qrSequenceVideo([png], dir, { secondsEach: 3, name: 'qr' });
+}
+
+/** `scale` and `pad` filters of one code coming closer over `seconds` (200 to 440 px wide), then as YUV. */
+const approaching = (seconds: number) =>
+  [
+    `scale=w='trunc((200+${240 / seconds}*t)/2)*2':h=-2:eval=frame`,
     'pad=640:480:(ow-iw)/2:(oh-ih)/2:white:eval=frame',
     'format=yuv420p',
   ].join(',');
-  await run('ffmpeg', [
-    ...['-loglevel', 'error', '-y', '-loop', '1', '-i', image],
-    ...['-vf', approaching, '-r', '10', '-t', '3', '-f', 'yuv4mpegpipe', video],
-  ]).catch((error: Error) => {
+
+const ffmpeg = (args: string[]) =>
+  run('ffmpeg', ['-loglevel', 'error', '-y', ...args]).catch((error: Error) => {
     throw new Error(`ffmpeg could not make the camera video (apt-get install ffmpeg): ${error.message}`);
   });
+
+/**
+ * A camera video of several QR codes in turn, each coming closer for `secondsEach`, as a queue of holders shows
+ * their tickets one after the other. Written to `<name>.y4m` in `dir`.
+ */
+export async function qrSequenceVideo(
+  pngs: Buffer[],
+  dir: string,
+  { secondsEach = 1.5, name = 'fila' }: { secondsEach?: number; name?: string } = {},
+): Promise<string> {
+  const images = await Promise.all(
+    pngs.map(async (png, i) => {
+      const image = join(dir, `${name}-${i}.png`);
+      await writeFile(image, png);
+      return image;
+    }),
+  );
+  const video = join(dir, `${name}.y4m`);
+  const inputs = images.flatMap((image) => ['-loop', '1', '-t', String(secondsEach), '-i', image]);
+  const each = images.map((_, i) => `[${i}:v]${approaching(secondsEach)},fps=10[v${i}]`);
+  const joined = `${images.map((_, i) => `[v${i}]`).join('')}concat=n=${images.length}:v=1:a=0[out]`;
+  await ffmpeg([
+    ...inputs,
+    ...['-filter_complex', [...each, joined].join(';'), '-map', '[out]', '-r', '10', '-f', 'yuv4mpegpipe', video],
+  ]);
   return video;
+}
+
+/** A camera video of an empty white card: a camera on, with nothing to read. */
+export async function blankVideo(dir: string, name = 'vazio'): Promise<string> {
+  const video = join(dir, `${name}.y4m`);
+  await ffmpeg([
+    ...['-f', 'lavfi', '-i', 'color=c=white:s=640x480:r=10', '-t', '1'],
+    ...['-pix_fmt', 'yuv420p', '-f', 'yuv4mpegpipe', video],
+  ]);
+  return video;
+}
+
+/**
+ * Puts `next` in front of a camera browser launched with `camera`: Chromium reads the file again whenever a
+ * page starts the camera anew, so what a page films changes at its next camera start.
+ */
+export async function showOnCamera(camera: string, next: string): Promise<void> {
+  // A rename is atomic: a camera starting meanwhile reads either file whole, never half of one.
+  await rename(next, camera);
 }
 
 /**
@@ -57,6 +102,7 @@ export async function launchCameraBrowser(baseURL: string, video: string, { allo
         storageState: { cookies: [], origins: [{ origin: baseURL, localStorage: [{ name: 'token', value: token }] }] },
       });
       context.setDefaultTimeout(10_000);
+      context.setDefaultNavigationTimeout(30_000);
       await failOnCspViolations(context);
       return context.newPage();
     },

@@ -174,6 +174,12 @@ test('a visitor registers with masked fields, sees every form message inline, ve
   expect(errors).toEqual([]);
 }, 60_000);
 
+/**
+ * The resend button a moment after its 30-second countdown started: the page's clock also runs in real time, and
+ * a loaded machine may take a second or more to show the toast and the button.
+ */
+const JUST_STARTED = /^Reenviar código em (30|2\d)s$/;
+
 test('an unverified account that logs in is asked for its code; resending counts 30 seconds down', async () => {
   const { system } = stack;
   const person = newPerson();
@@ -197,9 +203,9 @@ test('an unverified account that logs in is asked for its code; resending counts
   expect(await resend.innerText()).toBe('Reenviar código');
   await resend.click();
   await seeToast(page, 'Erro', 'Aguarde 30 segundos para solicitar um novo código.');
-  await page.getByRole('button', { name: 'Reenviar código em 30s' }).waitFor();
+  await page.getByRole('button', { name: JUST_STARTED }).waitFor();
   expect(await resend.isDisabled()).toBe(true);
-  // The page's clock also runs in real time, which a loaded machine stretches: ten seconds on, it reads 20s or less.
+  // Ten seconds on, it reads 20s or less.
   await page.clock.fastForward(10_000);
   await page.getByRole('button', { name: /^Reenviar código em (1\d|20)s$/ }).waitFor();
 
@@ -212,7 +218,7 @@ test('an unverified account that logs in is asked for its code; resending counts
     'Código reenviado',
     'Se o e-mail estiver cadastrado e não verificado, enviaremos um novo código.',
   );
-  await page.getByRole('button', { name: 'Reenviar código em 30s' }).waitFor();
+  await page.getByRole('button', { name: JUST_STARTED }).waitFor();
   const newCode = await waitFor(() =>
     system.catcher
       .messages()
@@ -429,7 +435,8 @@ test('more than ten orders bring the pager, ten per page', async () => {
   await pager.getByRole('button', { name: 'Anterior' }).click();
   await pager.getByText('Página 1 de 2').waitFor();
   expect(errors).toEqual([]);
-}, 60_000);
+  // Eleven orders made and cancelled one after another: a minute or more on a busy machine.
+}, 120_000);
 
 test('an administrator sees Resetar Ingresso on a used ticket, and the reset lets it in again', async () => {
   const { system } = stack;
@@ -446,7 +453,8 @@ test('an administrator sees Resetar Ingresso on a used ticket, and the reset let
   system.sandbox.confirm(bought.body.order.asaasPaymentId);
   const qrImage = await waitFor(async () => {
     const { body } = await system.call('GET', '/api/orders?page=1', { token });
-    return body.orders[0]?.qrCodeData as string | null;
+    // A busy system may answer 503 for a moment: asked again until the ticket is there.
+    return body.orders?.[0]?.qrCodeData as string | null;
   });
   const qrCodeData = readQrCode(qrImage)!;
   const door = () => system.call('POST', '/api/verify-ticket', { token, body: { qrCodeData } });

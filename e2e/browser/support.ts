@@ -76,6 +76,8 @@ export async function startBrowserStack() {
       });
       // Well inside jest's limit, so a failure names the step that timed out.
       context.setDefaultTimeout(10_000);
+      // A first load of the shell and its remotes on a machine busy with other browsers can take longer.
+      context.setDefaultNavigationTimeout(30_000);
       await failOnCspViolations(context);
       contexts.push(context);
       return context;

@@ -5,8 +5,15 @@ export default frontendConfig({
   dir: import.meta.dirname,
   exposes: {
     './Scanner': './src/pages/Scanner.tsx',
+    './DoorPanel': './src/pages/DoorPanel.tsx',
     './CourtesyAdmin': './src/pages/CourtesyAdmin.tsx',
     './MassSend': './src/pages/MassSend.tsx',
     './AdminTest': './src/pages/AdminTest.tsx',
+    './Events': './src/pages/Events.tsx',
+    './EventEditor': './src/pages/EventEditor.tsx',
+    './Participants': './src/pages/Participants.tsx',
+    './Sales': './src/pages/Sales.tsx',
+    './Orders': './src/pages/Orders.tsx',
+    './CourtesyRedemptions': './src/pages/CourtesyRedemptions.tsx',
   },
 });

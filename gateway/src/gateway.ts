@@ -55,8 +55,15 @@ async function disconnect(redis: Redis): Promise<void> {
   redis.disconnect();
 }
 
+/**
+ * How long an idle client connection is kept: longer than what stands in front of the gateway keeps its own
+ * (ingress-nginx, 60 s), so a request sent on a kept connection never meets one the gateway is just closing.
+ */
+const KEEP_ALIVE_MS = 65_000;
+
 async function listen(app: Koa, port: number, host: string): Promise<Server> {
   const server = app.listen(port, host);
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   return server;
 }

@@ -9,6 +9,9 @@ import { findRoute, isApiPath, type Upstream, type UpstreamName } from './routes
 export const UNAVAILABLE_MESSAGE = 'Serviço temporariamente indisponível. Tente novamente em instantes.';
 export const NOT_FOUND_MESSAGE = 'Rota não encontrada';
 
+/** Methods that change nothing on the service, and carry no body to send again. */
+const SAFE_TO_SEND_AGAIN = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** Headers a client could send to pose as someone else; the gateway writes its own values instead. */
 const CLIENT_FORWARDING_HEADERS = [
   'forwarded',
@@ -102,6 +105,10 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** A response of server-sent events: open for as long as both ends keep it, quiet between events. */
+const isEventStream = (answer: IncomingMessage) =>
+  (answer.headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+
 /** A status or method whose response never has a body. */
 const isBodiless = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304;
 
@@ -109,7 +116,9 @@ const isBodiless = (method: string, status: number) => method === 'HEAD' || stat
  * Forwards the request to the service `apiRoutes` chose, streaming both bodies (no body parser runs
  * before this). The service's answer becomes the response's status, headers and streamed body, so the
  * compression around this middleware applies to it. A service that does not answer (refused, reset, timed out)
- * gives 502 `{ message }`; a client that goes away aborts the request to the service.
+ * gives 502 `{ message }`; a client that goes away aborts the request to the service. The timeout bounds the wait
+ * for the answer and every silence within it, except in an event stream once it has started: there it would cut
+ * the door's live counts between two events.
  */
 export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware {
   const proxy = new ProxyServer({
@@ -122,6 +131,8 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
   const waiting = new WeakMap<IncomingMessage, (answer: IncomingMessage) => void>();
 
   proxy.on('proxyRes', (proxyRes, req, res) => {
+    // Both timeouts (the proxy's and the pool's) are this socket's; the pool sets its own again when it is reused.
+    if (isEventStream(proxyRes)) proxyRes.socket.setTimeout(0);
     // A service that dies in the middle of a response: the client must see a broken response, not a hang.
     proxyRes.once('close', () => {
       if (!proxyRes.complete) res.destroy();
@@ -130,6 +141,13 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
   });
   // The client left: http-proxy-3 already destroyed the request to the service; nothing to answer.
   proxy.on('econnreset', () => {});
+  /** Requests last sent on a kept connection, unless the proxy timeout cut them. */
+  const sentOnKeptConnection = new WeakSet<IncomingMessage>();
+  proxy.on('proxyReq', (proxyReq, req) => {
+    if (proxyReq.reusedSocket) sentOnKeptConnection.add(req);
+    else sentOnKeptConnection.delete(req);
+    proxyReq.once('timeout', () => sentOnKeptConnection.delete(req));
+  });
   proxy.on('error', (error) => logger.warn({ err: error }, 'proxy error'));
 
   /** The service's answer, or undefined when the client went away first. */
@@ -144,16 +162,21 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
     return new Promise((resolve, reject) => {
       waiting.set(req, resolve);
       res.once('close', () => resolve(undefined));
-      proxy.web(req, res, { target: upstream.url, agent: pools.for(upstream.url) }, (error) => {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (res.headersSent || res.destroyed) {
-          logger.warn({ err: error, code, upstream: upstream.name }, 'upstream failed during the response');
-          res.destroy();
-          return;
-        }
-        logger.warn({ err: error, code, upstream: upstream.name, path: ctx.path }, 'upstream unavailable');
-        reject(new AppError(502, UNAVAILABLE_MESSAGE));
-      });
+      const send = (again: boolean) =>
+        proxy.web(req, res, { target: upstream.url, agent: pools.for(upstream.url) }, (error) => {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (res.headersSent || res.destroyed) {
+            logger.warn({ err: error, code, upstream: upstream.name }, 'upstream failed during the response');
+            res.destroy();
+            return;
+          }
+          // A kept connection the service let go as the request went out: a request that changes nothing is sent
+          // once more, on another connection (as nginx does); any other gets the 502.
+          if (!again && sentOnKeptConnection.has(req) && SAFE_TO_SEND_AGAIN.has(req.method ?? '')) return send(true);
+          logger.warn({ err: error, code, upstream: upstream.name, path: ctx.path }, 'upstream unavailable');
+          reject(new AppError(502, UNAVAILABLE_MESSAGE));
+        });
+      send(false);
     });
   }
 

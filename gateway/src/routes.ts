@@ -43,13 +43,21 @@ export const ROUTES: readonly Route[] = [
   { path: '/api/make-admin', match: 'below', upstream: 'identity' },
   // Administrators grant door staff and courtesy manager roles here.
   { path: '/api/admin/users', match: 'below', upstream: 'identity' },
-  { path: '/api/admin/users', match: 'below', upstream: 'identity' },
   { path: '/api/events', match: 'tree', upstream: 'catalog' },
+  // The back office: events, orders and refunds, participants (administrators).
+  { path: '/api/admin/events', match: 'tree', upstream: 'catalog' },
+  { path: '/api/admin/orders', match: 'tree', upstream: 'orders' },
+  { path: '/api/admin/sales', match: 'tree', upstream: 'orders' },
+  { path: '/api/admin/tickets', match: 'tree', upstream: 'tickets-verifier' },
   { path: '/api/orders', match: 'tree', upstream: 'orders' },
   { path: '/api/payments', match: 'below', upstream: 'payments' },
   { path: '/api/courtesy-links', match: 'tree', upstream: 'courtesy' },
   { path: '/api/courtesy', match: 'below', upstream: 'courtesy' },
   { path: '/api/verify-ticket', match: 'exact', upstream: 'tickets-verifier' },
+  // The door: the list of events to pick is the catalog's; everything below it (an event's ticket list, live
+  // counts, look-up, queued readings) is the verifier's. The exact path must come first.
+  { path: '/api/door/events', match: 'exact', upstream: 'catalog' },
+  { path: '/api/door', match: 'below', upstream: 'tickets-verifier' },
   { path: '/api/reset-ticket', match: 'below', upstream: 'tickets-verifier' },
   // The public keys door scanners use to check ticket signatures offline.
   { path: '/api/ticket-keys', match: 'exact', upstream: 'tickets-verifier' },

@@ -104,6 +104,39 @@ test('an idle connection to a service is let go by the gateway before the servic
   }
 });
 
+test('a request that meets a kept connection the service lets go is sent again on a new one when that is safe', async () => {
+  const dropping = await startFakeService('catalog');
+  const droppingGateway = await startGateway({ CATALOG_URL: dropping.url, REDIS_PREFIX: prefix });
+  const call = (method: string) =>
+    fetch(`${droppingGateway.url}/api/events`, {
+      method,
+      headers: { 'x-echo-drop-kept': '1' },
+      body: method === 'POST' ? '{}' : undefined,
+    });
+  try {
+    expect((await call('GET')).status).toBe(200);
+    const seen = dropping.hits.length;
+    // The kept connection is closed under the next GET: sent again on a new one, the client gets the answer.
+    expect((await call('GET')).status).toBe(200);
+    expect(dropping.hits.length - seen).toBe(2);
+    // A POST the service may have acted on is never sent twice: the client gets the 502.
+    const post = await call('POST');
+    expect(post.status).toBe(502);
+    expect(await post.json()).toEqual(UNAVAILABLE);
+    expect(dropping.hits.filter((hit) => hit.method === 'POST')).toHaveLength(1);
+  } finally {
+    await droppingGateway.close();
+    await dropping.stop();
+  }
+});
+
+test('a client connection is kept idle longer than the ingress in front keeps its own (60 s)', async () => {
+  const response = await fetch(`${gateway.url}/api/events`);
+  await response.arrayBuffer();
+  // The hint clients read; Node's default (5 s) would close connections the ingress still counts on.
+  expect(response.headers.get('keep-alive')).toBe('timeout=65');
+});
+
 test('a 5 MB multipart upload streams through unchanged', async () => {
   const boundary = '----ingressos-upload-9f2c';
   const head = Buffer.from(

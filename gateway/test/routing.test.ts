@@ -120,6 +120,24 @@ const calls: { method: string; path: string; upstream: string; body?: string; ty
   },
   { method: 'POST', path: '/api/verify-ticket', upstream: 'tickets-verifier', body: json({ qrCodeData: 'qr-secret' }) },
   { method: 'GET', path: '/api/ticket-keys', upstream: 'tickets-verifier' },
+  { method: 'GET', path: '/api/door/events', upstream: 'catalog' },
+  {
+    method: 'GET',
+    path: `/api/door/events/${id}/tickets?after=42&deviceId=porta-1a2b3c`,
+    upstream: 'tickets-verifier',
+  },
+  { method: 'GET', path: `/api/door/events/${id}/search?q=ana%20souza`, upstream: 'tickets-verifier' },
+  { method: 'GET', path: `/api/door/events/${id}/counts`, upstream: 'tickets-verifier' },
+  {
+    method: 'POST',
+    path: '/api/door/readings',
+    upstream: 'tickets-verifier',
+    body: json({ deviceId: 'porta-1a2b3c', eventId: id, readings: [] }),
+  },
+  { method: 'POST', path: '/api/auth/renew', upstream: 'identity' },
+  { method: 'GET', path: '/api/admin/events?q=farma&status=publicado', upstream: 'catalog' },
+  { method: 'POST', path: `/api/admin/orders/${id}/refund`, upstream: 'orders', body: json({ reason: 'Pedido' }) },
+  { method: 'GET', path: `/api/admin/tickets?eventId=${id}`, upstream: 'tickets-verifier' },
   { method: 'POST', path: `/api/make-admin/${id}`, upstream: 'identity' },
   {
     method: 'PUT',
@@ -191,6 +209,12 @@ test('prefixes match whole path segments only', () => {
   expect(findRoute('/api/verify-ticket/extra')).toBeUndefined();
   expect(findRoute('/api/ticket-keys')?.upstream).toBe('tickets-verifier');
   expect(findRoute('/api/reset-ticket')).toBeUndefined();
+  // The door's event list is the catalog's; the rest of the door is the verifier's.
+  expect(findRoute('/api/door/events')?.upstream).toBe('catalog');
+  expect(findRoute(`/api/door/events/${id}/live`)?.upstream).toBe('tickets-verifier');
+  expect(findRoute('/api/door/readings')?.upstream).toBe('tickets-verifier');
+  expect(findRoute('/api/door')).toBeUndefined();
+  expect(findRoute('/api/doors/events')).toBeUndefined();
 });
 
 test.each([

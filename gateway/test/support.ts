@@ -40,7 +40,7 @@ export interface FakeService {
   hits: Hit[];
   /** Bytes received so far, by the request's `x-test-id`. */
   received: Map<string, number>;
-  /** `x-test-id`s of requests whose caller went away before the answer. */
+  /** `x-test-id`s of requests whose caller went away before the answer (or before an event stream ended). */
   abandoned: string[];
   readyChecks: number;
   /** What `/readyz` does: answer 200, answer 503, or never answer. */
@@ -57,7 +57,8 @@ export interface FakeService {
  * A small real Koa server standing in for one service. It echoes its name, the method, URL, headers
  * and body it received. Request headers steer it: `x-echo-status` (answer with that status),
  * `x-echo-cookies` (set two cookies), `x-echo-hang` (never answer), `x-echo-break` (die mid-answer),
- * `x-echo-events` (start a stream of server-sent events and keep it open).
+ * `x-echo-events` (start a stream of server-sent events and keep it open), `x-echo-drop-kept` (close a kept
+ * connection unanswered when a request arrives on it).
  */
 export async function startFakeService(name: string, port = 0): Promise<FakeService> {
   const app = new Koa();
@@ -76,6 +77,7 @@ export async function startFakeService(name: string, port = 0): Promise<FakeServ
     stop: async () => {},
   };
 
+  const servedBefore = new WeakSet<object>();
   app.use(async (ctx) => {
     if (ctx.path === '/readyz') {
       service.readyChecks += 1;
@@ -106,6 +108,13 @@ export async function startFakeService(name: string, port = 0): Promise<FakeServ
     };
     service.hits.push(hit);
 
+    if (ctx.get('x-echo-drop-kept') && servedBefore.has(ctx.req.socket)) {
+      // A kept connection the service lets go just as a request arrives on it: closed without an answer.
+      ctx.req.socket.destroy();
+      ctx.respond = false;
+      return;
+    }
+    servedBefore.add(ctx.req.socket);
     if (ctx.get('x-echo-hang')) {
       ctx.res.once('close', () => {
         if (!ctx.res.writableFinished) service.abandoned.push(testId);
@@ -123,6 +132,9 @@ export async function startFakeService(name: string, port = 0): Promise<FakeServ
     if (ctx.get('x-echo-events')) {
       ctx.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       ctx.res.write(`data: ${'primeiro evento '.repeat(100)}\n\n`);
+      ctx.res.once('close', () => {
+        if (!ctx.res.writableFinished) service.abandoned.push(testId);
+      });
       service.eventStreams.push(ctx.res);
       ctx.respond = false;
       return;

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
+import { eventSchemas } from '@ticketing/proto';
 import { Ajv } from 'ajv';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
@@ -65,29 +66,8 @@ const CALLS: Record<string, string[]> = {
   mail: ['identity', 'courtesy'],
 };
 
-/** The event types of proto/src/events/index.ts (keys of eventSchemas), each a Kafka topic. */
-const EVENTS = [
-  'user.registered',
-  'user.verification-code-issued',
-  'user.password-reset-requested',
-  'user.deleted',
-  'event.changed',
-  'order.created',
-  'order.paid',
-  'order.cancelled',
-  'order.expired',
-  'order.refunded',
-  'payment.confirmed',
-  'payment.failed',
-  'payment.overdue',
-  'payment.refunded',
-  'courtesy.redeemed',
-  'courtesy.invited',
-  'ticket.issued',
-  'ticket.checked-in',
-  'ticket.reset',
-  'bus.dead-letter',
-];
+/** Every event type of proto's eventSchemas (the dead letters among them) is a Kafka topic. */
+const EVENTS = Object.keys(eventSchemas);
 /** The streams that peak on sale openings and at the doors get more partitions (more consumers in parallel). */
 const BUSY_TOPICS = ['ticket.checked-in', 'order.paid'];
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -376,6 +356,69 @@ function podLabels(objects: Obj[], name: string): Labels {
   return workload.spec.template.metadata.labels;
 }
 
+/** Where a public path rule (an Ingress path or an HTTPRoute match) sends requests. */
+interface PublicRoute {
+  path: string;
+  exact: boolean;
+  service: string;
+  port: number;
+}
+
+/** The path rules of every Ingress, with named Service ports resolved to numbers. */
+function ingressRoutes(objects: Obj[]): PublicRoute[] {
+  return ofKind(objects, 'Ingress').flatMap((ingress) =>
+    ingress.spec.rules.flatMap((rule: Obj) =>
+      rule.http.paths.map((entry: Obj) => {
+        const { name: service, port } = entry.backend.service;
+        const ports: Obj[] = find(objects, 'Service', service).spec.ports;
+        const number = port.number ?? ports.find((candidate) => candidate.name === port.name)?.port;
+        return { path: entry.path, exact: entry.pathType === 'Exact', service, port: number };
+      }),
+    ),
+  );
+}
+
+function httpRouteRoutes(route: Obj): PublicRoute[] {
+  return route.spec.rules.map((rule: Obj) => ({
+    path: rule.matches[0].path.value,
+    exact: rule.matches[0].path.type === 'Exact',
+    service: rule.backendRefs[0].name,
+    port: rule.backendRefs[0].port,
+  }));
+}
+
+const samePathRules = (routes: PublicRoute[]) =>
+  [...routes].sort((a, b) => a.path.localeCompare(b.path) || Number(a.exact) - Number(b.exact));
+
+/**
+ * The rule a request path takes, as both Ingress and the Gateway API match: an Exact match first, then the
+ * longest prefix, compared by whole path segments (`/api/door` does not match `/api/doorway`).
+ */
+function routeOf(routes: PublicRoute[], path: string): PublicRoute | undefined {
+  const exact = routes.find((route) => route.exact && route.path === path);
+  if (exact) return exact;
+  const under = (prefix: string) => prefix === '/' || path === prefix || path.startsWith(`${prefix.replace(/\/$/, '')}/`);
+  return routes
+    .filter((route) => !route.exact && under(route.path))
+    .sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+/** Public paths and the Service that must answer each: the door straight to the verifier, but its event list. */
+const PUBLIC_PATHS: [string, string][] = [
+  ['/api/verify-ticket', 'tickets-verifier'],
+  ['/api/door/events', 'gateway'],
+  ['/api/door/events/3f1c2a9e-8b7d-4c6e-9a5f-1e2d3c4b5a69/live', 'tickets-verifier'],
+  ['/api/door/events/3f1c2a9e-8b7d-4c6e-9a5f-1e2d3c4b5a69/tickets', 'tickets-verifier'],
+  ['/api/door/events/3f1c2a9e-8b7d-4c6e-9a5f-1e2d3c4b5a69/search', 'tickets-verifier'],
+  ['/api/door/readings', 'tickets-verifier'],
+  ['/api/doorway', 'gateway'],
+  ['/api/events', 'gateway'],
+  ['/api/auth/renew', 'gateway'],
+  ['/api/ticket-keys', 'gateway'],
+  ['/verificar', 'gateway'],
+  ['/', 'gateway'],
+];
+
 // ---------------------------------------------------------------------------------------
 // Tests
 // ---------------------------------------------------------------------------------------
@@ -651,29 +694,39 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     }
   });
 
-  test('the Ingress sends door traffic straight to tickets-verifier and the rest to the gateway', () => {
-    const ingresses = ofKind(objects, 'Ingress');
-    expect(ingresses).toHaveLength(1);
-    const [ingress] = ingresses;
-    const paths: Obj[] = ingress.spec.rules.flatMap((rule: Obj) => rule.http.paths);
-    const route = (path: string): Obj | undefined => paths.find((entry) => entry.path === path);
+  test('the Ingresses send the door straight to tickets-verifier, its event list and the rest to the gateway', () => {
+    const routes = ingressRoutes(objects);
+    for (const [path, service] of PUBLIC_PATHS) expect([path, routeOf(routes, path)?.service]).toEqual([path, service]);
+    for (const route of routes) expect(route.port).toBe(APPS.find((app) => app.name === route.service)?.port);
+    expect(routes).toContainEqual(expect.objectContaining({ path: '/api/door/events', exact: true, service: 'gateway' }));
 
-    const verify = route('/api/verify-ticket');
-    expect(verify?.pathType).toMatch(/^(Prefix|Exact)$/);
-    expect(verify?.backend.service.name).toBe('tickets-verifier');
-    const root = route('/');
-    expect(root?.pathType).toBe('Prefix');
-    expect(root?.backend.service.name).toBe('gateway');
-    for (const entry of [verify, root] as Obj[]) {
-      const service = find(objects, 'Service', entry.backend.service.name);
-      const { name: portName, number: portNumber } = entry.backend.service.port;
-      expect(service.spec.ports.some((port: Obj) => port.name === portName || port.port === portNumber)).toBe(true);
+    const ingresses = ofKind(objects, 'Ingress');
+    const hosts = ingresses.flatMap((ingress) => ingress.spec.rules.map((rule: Obj) => rule.host));
+    if (name === 'base') expect(new Set(hosts)).toEqual(new Set(['ingressos.example.com.br']));
+    for (const ingress of ingresses) {
+      const own = ingress.spec.rules.map((rule: Obj) => rule.host);
+      expect(ingress.spec.tls.flatMap((tls: Obj) => tls.hosts)).toEqual(expect.arrayContaining(own));
+      expect(ingress.spec.ingressClassName).toBe(ingresses[0].spec.ingressClassName);
     }
-    const hosts = ingress.spec.rules.map((rule: Obj) => rule.host);
-    if (name === 'base') expect(hosts).toEqual(['ingressos.example.com.br']);
-    for (const tls of ingress.spec.tls ?? []) expect(hosts).toEqual(expect.arrayContaining(tls.hosts));
     const publicHost = new URL(find(objects, 'ConfigMap', 'ticketing-config').data.PUBLIC_URL).host;
-    expect(hosts).toContain(publicHost);
+    expect(new Set(hosts)).toEqual(new Set([publicHost]));
+    // One certificate request for the host: two would fight over the same Secret.
+    const issuers = ingresses.filter((ingress) => ingress.metadata.annotations?.['cert-manager.io/cluster-issuer']);
+    expect(issuers.map((ingress) => ingress.metadata.name)).toEqual(name === 'base' ? [] : ['gateway']);
+  });
+
+  test("the door's live counts stream unbuffered for an hour; the site keeps the controller's defaults", () => {
+    const holding = (path: string) =>
+      ofKind(objects, 'Ingress').find((ingress) =>
+        ingress.spec.rules.some((rule: Obj) => rule.http.paths.some((entry: Obj) => entry.path === path)),
+      );
+    const door = holding('/api/door')!.metadata.annotations;
+    expect(door['nginx.ingress.kubernetes.io/proxy-buffering']).toBe('off');
+    expect(Number(door['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(3600);
+    const site = holding('/')!;
+    expect(site).not.toBe(holding('/api/door'));
+    expect(site.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-buffering']).toBeUndefined();
+    expect(site.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-read-timeout']).toBeUndefined();
   });
 
   test('tickets-verifier is autoscaled on CPU between 2 and 20 replicas (6 minimum on event day)', () => {
@@ -915,23 +968,20 @@ describe('network isolation', () => {
 });
 
 describe('public routes', () => {
-  test('the Ingress names a class and the HTTPRoute routes the same paths to the same Services', () => {
-    const ingress = find(rendered('production'), 'Ingress', 'gateway');
-    expect(ingress.spec.ingressClassName).toBeTruthy();
+  test('the Ingresses name a class and the HTTPRoute routes the same paths to the same Services', () => {
+    const production = rendered('production');
+    for (const ingress of ofKind(production, 'Ingress')) expect(ingress.spec.ingressClassName).toBeTruthy();
     const objects = rendered('gateway-api');
     const route = find(objects, 'HTTPRoute', 'gateway');
     expect(route.spec.parentRefs[0]).toEqual(expect.objectContaining({ kind: 'Gateway', name: expect.any(String) }));
-    expect(route.spec.hostnames).toEqual(ingress.spec.rules.map((rule: Obj) => rule.host));
-    const fromIngress = ingress.spec.rules[0].http.paths.map((path: Obj) => ({
-      path: path.path,
-      service: path.backend.service.name,
-      port: find(objects, 'Service', path.backend.service.name).spec.ports.find((port: Obj) => port.name === path.backend.service.port.name).port,
-    }));
-    const fromRoute = route.spec.rules.map((rule: Obj) => {
-      expect(rule.matches[0].path.type).toBe('PathPrefix');
-      return { path: rule.matches[0].path.value, service: rule.backendRefs[0].name, port: rule.backendRefs[0].port };
-    });
-    expect(fromRoute).toEqual(fromIngress);
-    expect(fromRoute).toContainEqual({ path: '/api/verify-ticket', service: 'tickets-verifier', port: 3006 });
+    const hosts = ofKind(production, 'Ingress').flatMap((ingress) => ingress.spec.rules.map((rule: Obj) => rule.host));
+    expect(route.spec.hostnames).toEqual([...new Set(hosts)]);
+
+    const fromRoute = httpRouteRoutes(route);
+    expect(samePathRules(fromRoute)).toEqual(samePathRules(ingressRoutes(production)));
+    for (const [path, service] of PUBLIC_PATHS) expect([path, routeOf(fromRoute, path)?.service]).toEqual([path, service]);
+    // Envoy's default of 15 s would cut the live counts: the door's rule waits as long as nginx does.
+    const door = route.spec.rules.find((rule: Obj) => rule.matches[0].path.value === '/api/door');
+    expect(door.timeouts).toEqual({ request: '1h' });
   });
 });

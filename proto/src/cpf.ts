@@ -10,3 +10,13 @@ export function isValidCpf(value: string): boolean {
   };
   return check(9) === Number(digits[9]) && check(10) === Number(digits[10]);
 }
+
+/** `***.456.789-**`: the middle digits, as receipts show a CPF; null when there is no CPF of 11 digits. */
+export function maskCpf(cpf: string | null | undefined): string | null {
+  const digits = cpf?.replace(/\D/g, '') ?? '';
+  return digits.length === 11 ? `***.${digits.slice(3, 6)}.${digits.slice(6, 9)}-**` : null;
+}
+
+/** `123.456.789-09`: the 11 digits of a CPF as documents write them. */
+export const formatCpf = (digits: string) =>
+  `${digits.slice(0, 3)}.${digits.slice(3, 6)}.${digits.slice(6, 9)}-${digits.slice(9)}`;

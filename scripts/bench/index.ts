@@ -6,10 +6,14 @@
  * Client and servers share this machine's cores, so only the ratios mean something across machines:
  * verify ÷ hello-world straight, and verify ÷ hello-world through the gateway.
  *
+ * Then the door's verdict time in a browser, online and offline (`door-verdict.ts`), the ticket's QR image
+ * against the QR library's own PNG settings (`ticket-qr.ts`), and a refused login's time for an unknown e-mail
+ * against a wrong password (`login-timing.ts`).
+ *
  * BENCH_CONNECTIONS, BENCH_SECONDS and BENCH_TICKETS size the load; BENCH_VERIFIER_NODE_OPTIONS reaches the verifier process
  * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its time goes).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -173,4 +177,14 @@ try {
   );
   door.identity.close();
   await dropSchemas([schema, busSchema]);
+}
+
+// Measurements of their own, after the load above: the door's verdict time in the browser, online and offline;
+// the ticket's QR image against the QR library's own PNG settings; a refused login, unknown e-mail or wrong password.
+for (const script of ['door-verdict.ts', 'ticket-qr.ts', 'login-timing.ts']) {
+  const { status } = spawnSync(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (status !== 0) process.exitCode = 1;
 }

@@ -4,6 +4,7 @@ export { initials, meQueryKey, startSession, useAuth, type Auth } from './auth.t
 export { copyText } from './clipboard.ts';
 export { formatBRL, formatDate, formatDateTime, formatShortDate, formatTime } from './format.ts';
 export { birthDateMask, cpfMask, phoneMask, type Mask } from './masks.ts';
+export { orderStatusOf, paymentLabel, paymentMethodOf, statusOf } from './order-labels.ts';
 export {
   clearToken,
   expireSession,
@@ -28,5 +29,6 @@ export { Spinner } from './ui/Spinner.tsx';
 export { TextField, type TextFieldProps } from './ui/TextField.tsx';
 export { FieldNotes, noteIds } from './ui/Field.tsx';
 export { iconStroke } from './ui/icon-stroke.ts';
-export { dismissToast, errorTitles, toast, toastError, type Toast } from './ui/toast.ts';
-export { Toaster } from './ui/Toaster.tsx';
+export { dismissToast, errorTitles, OFFLINE_MESSAGE, toast, toastError, type Toast } from './ui/toast.ts';
+export { preloadToaster, Toaster } from './ui/Toaster.tsx';
+export { useDebounced } from './useDebounced.ts';

@@ -1,7 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { hydrate, type DehydratedState } from '@tanstack/react-query';
-import { createQueryClient } from '@ticketing/shared';
+import { createQueryClient, meQueryKey } from '@ticketing/shared';
 import { App } from './App.tsx';
 import { readPageData } from './page-data.ts';
 import { registerRemotesOnce } from './remote/runtime-config.ts';
@@ -11,6 +11,9 @@ void registerRemotesOnce().catch(() => {});
 
 const root = document.getElementById('root')!;
 const queryClient = createQueryClient();
+// Asked even when the browser says it is offline: the door's service worker answers from its copy, so the scanner
+// starts without a network instead of waiting on its role check.
+queryClient.setQueryDefaults(meQueryKey, { networkMode: 'offlineFirst' });
 const app = (
   <StrictMode>
     <App queryClient={queryClient} />

@@ -4,7 +4,18 @@ import type { Role, UserView } from '@ticketing/proto';
 export type RemotePageId =
   | `storefront/${'Home' | 'Events' | 'EventDetail' | 'Courtesy'}`
   | `profile/${'Login' | 'Register' | 'ForgotPassword' | 'ResetPassword' | 'VerifyEmail' | 'Profile'}`
-  | `admin/${'Scanner' | 'CourtesyAdmin' | 'MassSend' | 'AdminTest'}`;
+  | `admin/${
+      | 'Scanner'
+      | 'DoorPanel'
+      | 'CourtesyAdmin'
+      | 'MassSend'
+      | 'AdminTest'
+      | 'Events'
+      | 'EventEditor'
+      | 'Participants'
+      | 'Sales'
+      | 'Orders'
+      | 'CourtesyRedemptions'}`;
 
 export interface PageRoute {
   path: string;
@@ -18,6 +29,8 @@ export interface PageRoute {
 
 /** The door scanner: door staff and administrators. */
 const DOOR: readonly Role[] = ['doorStaff', 'admin'];
+/** The door's live panel and the back office, for whoever runs the events. */
+const ADMINS: readonly Role[] = ['admin'];
 /** Courtesy links and mass sending. */
 const COURTESIES: readonly Role[] = ['courtesyManager'];
 
@@ -35,8 +48,17 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/verify-email', page: 'profile/VerifyEmail' },
   { path: '/profile', page: 'profile/Profile' },
   { path: '/verificar', page: 'admin/Scanner', access: DOOR },
+  { path: '/painel-porta', page: 'admin/DoorPanel', access: ADMINS },
   { path: '/cortesia-admin', page: 'admin/CourtesyAdmin', access: COURTESIES },
   { path: '/cortesia-envio-em-massa', page: 'admin/MassSend', access: COURTESIES },
+  { path: '/cortesia-admin/:id/resgates', page: 'admin/CourtesyRedemptions', access: COURTESIES },
+  { path: '/admin/eventos', page: 'admin/Events', access: ADMINS },
+  { path: '/admin/eventos/novo', page: 'admin/EventEditor', access: ADMINS },
+  { path: '/admin/eventos/:id', page: 'admin/EventEditor', access: ADMINS },
+  { path: '/admin/eventos/:id/participantes', page: 'admin/Participants', access: ADMINS },
+  { path: '/admin/vendas', page: 'admin/Sales', access: ADMINS },
+  { path: '/admin/pedidos', page: 'admin/Orders', access: ADMINS },
+  { path: '/admin/pedidos/:id', page: 'admin/Orders', access: ADMINS },
   { path: '/admin-test', page: 'admin/AdminTest' },
 ];
 

@@ -6,6 +6,10 @@ export const catalogMessages = {
   soldOut: 'Evento esgotado',
   unavailable: 'Evento indisponível para compra',
   holdNotFound: 'Reserva não encontrada',
+  /** A cancelled event is off sale and out of the storefront for good. */
+  cancelled: 'Evento cancelado',
+  imageTooLarge: 'Imagem grande demais: o limite é 2 MB',
+  imageType: 'Formato de imagem não aceito: envie JPEG, PNG ou WebP',
 } as const;
 
 const title = z
@@ -46,6 +50,8 @@ export const createEventSchema = z.strictObject(
     imageUrl: imageUrl.default(null),
     maxAttendees: maxAttendees.default(null),
     listed: flag('listed').default(true),
+    /** False keeps the event a draft: out of the storefront, the door and sale until published (default true). */
+    published: flag('published').optional(),
   },
   {
     error: (issue) =>
@@ -123,4 +129,144 @@ export interface EventView {
   remaining: number | null;
   isActive: boolean;
   listed: boolean;
+}
+
+/** The statuses the back office shows and filters by, one per event. */
+export const EVENT_STATUSES = ['rascunho', 'publicado', 'nao_listado', 'encerrado', 'esgotado', 'cancelado'] as const;
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+
+/** The time zone event dates are entered and shown in. */
+export const EVENT_TIME_ZONE = 'America/Sao_Paulo';
+
+/** An uploaded event image: its size and the formats recognised by content. */
+export const EVENT_IMAGE_LIMITS = {
+  bytes: 2 * 1024 * 1024,
+  types: ['image/jpeg', 'image/png', 'image/webp'],
+} as const;
+
+/** The field of the multipart form that carries an event image. */
+export const EVENT_IMAGE_FIELD = 'image';
+
+/** The hold a free courtesy link places for its spots; its guests' tickets are taken from it. */
+export const courtesyLinkHoldId = (linkId: string) => `courtesy-link:${linkId}`;
+
+const unknownFieldsError = {
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys'
+      ? `Campo desconhecido: ${(issue.keys ?? []).join(', ')}`
+      : 'Dados do evento inválidos',
+};
+
+/**
+ * A date and time in São Paulo ("2030-03-15T09:00", seconds optional) or an ISO 8601 instant with its offset. The
+ * day and range are checked by the catalog.
+ */
+const localOrOffsetDate = z
+  .string({ error: 'Data inválida: informe data e hora' })
+  .refine(
+    (value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/.test(value),
+    'Data inválida: informe data e hora',
+  );
+
+const adminEventFields = {
+  title,
+  description,
+  date: localOrOffsetDate,
+  location,
+  price,
+  imageUrl,
+  maxAttendees,
+  listed: flag('listed'),
+  published: flag('published'),
+};
+
+/** The back office's new event: a draft unless `published`; its date must be still to come. */
+export const adminCreateEventSchema = z.strictObject(
+  {
+    ...adminEventFields,
+    description: description.default(''),
+    imageUrl: imageUrl.default(null),
+    maxAttendees: maxAttendees.default(null),
+    listed: flag('listed').default(true),
+    published: flag('published').default(false),
+  },
+  unknownFieldsError,
+);
+
+/** The back office's edit: any of the fields; `published: true` publishes a draft. */
+export const adminUpdateEventSchema = z
+  .strictObject({ ...adminEventFields, isActive: flag('isActive') }, unknownFieldsError)
+  .partial()
+  .refine((value) => Object.keys(value).length > 0, 'Informe ao menos um campo para atualizar');
+
+export const adminEventSearchSchema = z.object({
+  q: z.string({ error: 'Busca inválida' }).max(100, 'Busca deve ter no máximo 100 caracteres').optional(),
+  status: z
+    .enum(EVENT_STATUSES, {
+      error: 'Situação inválida: use rascunho, publicado, nao_listado, encerrado, esgotado ou cancelado',
+    })
+    .optional(),
+  page: z.coerce
+    .number({ error: 'Página inválida' })
+    .int('Página inválida')
+    .min(1, 'Página inválida')
+    .max(10_000, 'Página inválida')
+    .default(1),
+});
+
+export type AdminCreateEvent = z.infer<typeof adminCreateEventSchema>;
+export type AdminUpdateEvent = z.infer<typeof adminUpdateEventSchema>;
+export type AdminEventSearch = z.infer<typeof adminEventSearchSchema>;
+
+/** An event as the back office sees it: any status, with its sales. */
+export interface AdminEventView extends EventView {
+  status: EventStatus;
+  published: boolean;
+  publishedAt: string | null;
+  /** The date as entered in São Paulo ("2030-03-15T09:00"), for the edit form. */
+  localDate: string;
+  /** Spots sold or given (paid orders, used courtesies). */
+  sold: number;
+  /** Spots reserved but not yet sold (pending orders, unused courtesy links). */
+  held: number;
+  /** When an administrator cancelled it, and why; null while it is not cancelled. */
+  cancelledAt: string | null;
+  cancelReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const cancelEventMessages = {
+  reasonRequired: 'Informe o motivo do cancelamento.',
+  reasonLength: 'O motivo do cancelamento deve ter entre 3 e 500 caracteres.',
+  alreadyCancelled: 'Este evento já foi cancelado',
+  alreadyHappened: 'Não é possível cancelar um evento que já aconteceu',
+  editCancelled: 'Não é possível alterar um evento cancelado',
+  confirmation: 'Evento cancelado. Os pedidos pagos serão reembolsados e os participantes avisados por e-mail',
+} as const;
+
+/** An administrator cancels an event for good: its paid orders are refunded and its holders told why. */
+export const cancelEventSchema = z.object(
+  {
+    reason: z
+      .string({ error: cancelEventMessages.reasonRequired })
+      .trim()
+      .min(3, cancelEventMessages.reasonLength)
+      .max(500, cancelEventMessages.reasonLength),
+  },
+  { error: cancelEventMessages.reasonRequired },
+);
+export type CancelEvent = z.infer<typeof cancelEventSchema>;
+
+/** The answer to a cancellation: what happens next, and the event as the back office now sees it. */
+export interface CancelEventAnswer {
+  message: string;
+  event: AdminEventView;
+}
+
+export interface AdminEventPage {
+  events: AdminEventView[];
+  page: number;
+  totalPages: number;
+  total: number;
 }

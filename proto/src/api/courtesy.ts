@@ -153,3 +153,39 @@ export interface MassSendJobView {
   /** The guests that could not be invited, and why (the first 100). */
   failures: { line: number; email: string; error: string }[];
 }
+
+/** GET /api/courtesy-links/:id/redemptions(.csv): the link's id. */
+export const courtesyLinkIdParamSchema = z.object(
+  { id: z.string({ error: 'Link de cortesia inválido' }).pipe(z.uuid('Link de cortesia inválido')) },
+  { error: 'Link de cortesia inválido' },
+);
+
+/** One redemption of a free link, or one use of a promotional link by an order. */
+export interface CourtesyRedemptionView {
+  /** What the guest typed (what erasure left of it); null for a promotional use, whose buyer orders knows. */
+  name: string | null;
+  email: string | null;
+  /** Masked: `***.456.789-**`; null when there is none (a promotional use, an erased guest). */
+  cpf: string | null;
+  /** The order, once courtesy has heard of it. */
+  orderId: string | null;
+  orderNumber: string | null;
+  redeemedAt: string;
+}
+
+/** GET /api/courtesy-links/:id/redemptions: who redeemed the link, newest first, paged, with its totals. */
+export interface CourtesyRedemptionsView {
+  link: {
+    id: string;
+    code: string;
+    event: { title: string };
+    promotional: boolean;
+    isActive: boolean;
+    /** Uses taken, and how many the link gives. */
+    redeemed: number;
+    max: number;
+  };
+  redemptions: CourtesyRedemptionView[];
+  page: number;
+  totalPages: number;
+}

@@ -164,6 +164,13 @@ export const deleteAccountSchema = z.object({
 export type RegisterInput = z.infer<typeof registerSchema>;
 export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
 
+/** `POST /api/auth/renew`: a fresh token for the same account, as long-lived as a new session of the same kind. */
+export interface RenewView {
+  token: string;
+  /** ISO instant the new token expires. */
+  expiresAt: string;
+}
+
 /** The current user as `GET /api/auth/me` and login answer it (spec §3), never with the password hash. */
 export interface UserView {
   id: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { orderRefunded } from '../events/orders.ts';
 
 /** The convenience fee added to every paid ticket (spec §9): R$ 5,00. */
 export const CONVENIENCE_FEE_CENTS = 500;
@@ -69,13 +70,69 @@ export interface OrderView {
   qrCodeUsedAt: string | null;
   asaasPaymentId: string | null;
   event: { title: string; date: string; location: string };
+  /** Set once the order's money is to go back (or went back); null otherwise. */
+  refund: OrderRefundView | null;
+  /** Whether the buyer may withdraw from the purchase now (CDC art. 49: 7 days from payment, before the event). */
+  canWithdraw: boolean;
+  /** How to pay a pending order with a charge (the profile shows it until it is paid); null otherwise. */
+  payment: PaymentView | null;
 }
 
-/** What the checkout dialog shows after the order is made. */
+/** Why and when an order's money goes back; `pending` while the provider has not yet given it back. */
+export interface OrderRefundView {
+  reason: OrderRefundReason;
+  pending: boolean;
+  requestedAt: string | null;
+}
+
+/** How to pay a pending order: what the checkout dialog shows after the order is made, and the profile until it is paid. */
 export interface PaymentView {
+  /** The PIX QR code, a base64 PNG without the data: prefix. */
   pixQrCode: string | null;
+  /** The PIX copy-paste code. */
   pixPayload: string | null;
+  /** The boleto's PDF. */
   boletoUrl: string | null;
+  /** The boleto's digitable line. */
+  boletoLine: string | null;
+  /** The provider's payment page (where a card is paid). */
   invoiceUrl: string | null;
   expiresAt: string;
+}
+
+/** Why an order's money goes back (the reasons of `order.refunded`). */
+export type OrderRefundReason = z.infer<typeof orderRefunded>['reason'];
+
+/** The buyer's right of withdrawal (CDC art. 49): days from the payment of an online purchase. */
+export const WITHDRAWAL_DAYS = 7;
+
+export const refundMessages = {
+  reasonRequired: 'Informe o motivo do reembolso.',
+  reasonLength: 'O motivo do reembolso deve ter entre 3 e 500 caracteres.',
+  refundNotPaid: 'Somente pedidos pagos podem ser reembolsados.',
+  alreadyRefunded: 'Este pedido já foi reembolsado.',
+  nothingToRefund: 'Pedidos de cortesia não têm valor a devolver e não podem ser reembolsados.',
+  refundRequested: 'Reembolso solicitado. O valor volta para a mesma forma de pagamento.',
+  withdrawalRequested: 'Desistência registrada. O valor volta para a mesma forma de pagamento.',
+  withdrawalTooLate: 'O prazo de 7 dias para desistir da compra (CDC art. 49) já terminou.',
+  withdrawalEventStarted: 'O evento já começou: não é mais possível desistir da compra.',
+} as const;
+
+/** An administrator refunds a paid order in full: the reason is kept with the order. */
+export const refundOrderSchema = z.object(
+  {
+    reason: z
+      .string({ error: refundMessages.reasonRequired })
+      .trim()
+      .min(3, refundMessages.reasonLength)
+      .max(500, refundMessages.reasonLength),
+  },
+  { error: refundMessages.reasonRequired },
+);
+export type RefundOrder = z.infer<typeof refundOrderSchema>;
+
+/** The answer to a refund or a withdrawal: the order as the buyer now sees it. */
+export interface RefundAnswer {
+  message: string;
+  order: OrderView;
 }

@@ -28,6 +28,8 @@ export interface ChargeView {
   pixQrCode: string | null;
   pixPayload: string | null;
   boletoUrl: string | null;
+  /** The boleto's digitable line, to pay it in a bank's app without the PDF. */
+  boletoLine: string | null;
   invoiceUrl: string | null;
 }
 

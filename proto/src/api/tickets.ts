@@ -1,5 +1,9 @@
+import { z } from 'zod';
+import type { EventPayload } from '../events/index.ts';
+import { pageQuerySchema } from './orders.ts';
+
 /** How a reading at the door ended: the holder let in, or why not. */
-export type ScanCode = 'valid' | 'already_used' | 'cancelled' | 'wrong_event' | 'not_found' | 'invalid';
+export type ScanCode = 'valid' | 'already_used' | 'cancelled' | 'wrong_event' | 'not_found' | 'invalid' | 'conflict';
 
 /**
  * The answer to POST /api/verify-ticket. Every reading is answered 200, `success` saying whether the holder may come
@@ -12,4 +16,88 @@ export interface ScanView {
   userName: string | null;
   eventTitle: string | null;
   usedAt?: string;
+  /** The ticket read, when the QR code named one we trust: the door resets it from its last readings. */
+  ticketId: string | null;
+  orderId: string | null;
+}
+
+/** pt-BR texts of the participants' list and the ticket e-mail sent again. */
+export const participantsMessages = {
+  eventRequired: 'Informe o evento (eventId)',
+  eventInvalid: 'Identificador do evento inválido',
+  searchTooLong: 'Busca longa demais',
+  statusInvalid: 'Situação inválida: use valid ou cancelled',
+  checkedInInvalid: 'Filtro de entrada inválido: use true ou false',
+  ticketInvalid: 'Identificador do ingresso inválido',
+  ticketNotFound: 'Ingresso não encontrado',
+  resendCancelled: 'Este ingresso foi cancelado: o e-mail do ingresso não pode ser reenviado',
+  resendErased: 'O titular deste ingresso excluiu a conta: não há para quem reenviar o e-mail',
+} as const;
+
+/** How a ticket's order was paid; `courtesy` for a redeemed courtesy. Null on tickets issued before it was kept. */
+export type TicketPaymentMethod = NonNullable<EventPayload<'order.paid'>['paymentMethod']>;
+
+/** The filters of the participants' list and of its spreadsheet (an empty field filters nothing). */
+export const participantsFilter = z.object({
+  eventId: z.uuid({
+    error: (issue) =>
+      issue.input === undefined ? participantsMessages.eventRequired : participantsMessages.eventInvalid,
+  }),
+  /** Part of the holder's name, e-mail or order number, or the start of their CPF. */
+  q: z
+    .string({ error: participantsMessages.searchTooLong })
+    .trim()
+    .max(100, participantsMessages.searchTooLong)
+    .optional()
+    .transform((q) => q || undefined),
+  status: z
+    .enum(['valid', 'cancelled', ''], { error: participantsMessages.statusInvalid })
+    .optional()
+    .transform((status) => status || undefined),
+  checkedIn: z
+    .enum(['true', 'false', ''], { error: participantsMessages.checkedInInvalid })
+    .optional()
+    .transform((checkedIn) => (checkedIn ? checkedIn === 'true' : undefined)),
+});
+
+/** GET /api/admin/tickets: the filters and the page. */
+export const participantsQuery = participantsFilter.extend(pageQuerySchema.shape);
+
+export type ParticipantsFilter = z.infer<typeof participantsFilter>;
+
+/** A ticket named in an administrator's path. */
+export const ticketIdParam = z.uuid({ error: participantsMessages.ticketInvalid });
+
+/** One ticket of the event as the participants' list shows it: the CPF masked (`***.456.789-**`). */
+export interface ParticipantView {
+  ticketId: string;
+  orderId: string;
+  orderNumber: string;
+  holderName: string;
+  holderEmail: string;
+  cpf: string | null;
+  paymentMethod: TicketPaymentMethod | null;
+  status: 'valid' | 'cancelled';
+  checkedInAt: string | null;
+}
+
+/**
+ * GET /api/admin/tickets?eventId=&q=&status=&checkedIn=&page= (administrators): the event's tickets that match,
+ * by holder name, a page at a time; `matching` counts them all, `totals` count the whole event.
+ */
+export interface ParticipantsView {
+  eventId: string;
+  tickets: ParticipantView[];
+  page: number;
+  pageSize: number;
+  matching: number;
+  totalPages: number;
+  totals: { tickets: number; checkedIn: number; cancelled: number };
+}
+
+/** POST /api/admin/tickets/:id/resend answers 202: the e-mail is on its way to `holderEmail`. */
+export interface TicketResendView {
+  message: string;
+  ticketId: string;
+  holderEmail: string;
 }

@@ -12,3 +12,18 @@ export const eventChanged = z.object({
   maxAttendees: z.number().int().nullable(),
   currentAttendees: z.number().int(),
 });
+
+/**
+ * Published by catalog when an administrator cancels an event that has not happened yet: its orders are to be
+ * refunded or cancelled and every holder told, with the reason. Published once per event.
+ */
+export const eventCancelled = z.object({
+  eventId: z.uuid(),
+  reason: z.string(),
+  cancelledAt: z.iso.datetime({ offset: true }),
+  event: z.object({
+    title: z.string(),
+    date: z.iso.datetime({ offset: true }),
+    location: z.string(),
+  }),
+});

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
-import { eventChanged } from './catalog.ts';
+import { eventCancelled, eventChanged } from './catalog.ts';
 import { courtesyInvited, courtesyRedeemed } from './courtesy.ts';
 import { deadLetter } from './bus.ts';
 import { orderCancelled, orderCreated, orderExpired, orderPaid, orderRefunded } from './orders.ts';
 import { paymentConfirmed, paymentFailed, paymentOverdue, paymentRefunded } from './payments.ts';
-import { ticketCheckedIn, ticketIssued, ticketReset } from './tickets.ts';
+import { ticketCheckedIn, ticketIssued, ticketResent, ticketReset } from './tickets.ts';
+import { mailSent } from './mail.ts';
 import { passwordResetRequested, userDeleted, userRegistered, verificationCodeIssued } from './identity.ts';
 
 /** The registry of event types: topic name → payload schema, owned by the producing service. */
@@ -14,6 +15,7 @@ export const eventSchemas = {
   'user.password-reset-requested': passwordResetRequested,
   'user.deleted': userDeleted,
   'event.changed': eventChanged,
+  'event.cancelled': eventCancelled,
   'order.created': orderCreated,
   'order.paid': orderPaid,
   'order.cancelled': orderCancelled,
@@ -28,6 +30,8 @@ export const eventSchemas = {
   'ticket.issued': ticketIssued,
   'ticket.checked-in': ticketCheckedIn,
   'ticket.reset': ticketReset,
+  'ticket.resent': ticketResent,
+  'mail.sent': mailSent,
   'bus.dead-letter': deadLetter,
 } satisfies Record<string, z.ZodType>;
 

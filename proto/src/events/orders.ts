@@ -8,7 +8,11 @@ export const paymentMethod = z.enum(['pix', 'credit_card', 'boleto']);
 export const eventSnapshot = z.object({ title: z.string(), date: isoDate, location: z.string() });
 export const buyerSnapshot = z.object({ name: z.string(), email: z.string() });
 
-/** A new order waiting for payment; for a card, mail sends the buyer the provider's payment link. */
+/**
+ * A new order waiting for payment: mail sends the buyer how to pay it (the PIX code, the boleto, or the card's
+ * payment page). The PIX QR image is not carried: mail draws it from the copy-paste code. The payment fields are
+ * absent from orders created before they were sent.
+ */
 export const orderCreated = z.object({
   orderId: z.uuid(),
   orderNumber: z.string(),
@@ -18,6 +22,11 @@ export const orderCreated = z.object({
   paymentMethod,
   expiresAt: isoDate,
   invoiceUrl: z.url().nullable(),
+  /** The PIX copy-paste code. */
+  pixPayload: z.string().nullable().optional(),
+  /** The boleto's PDF and its digitable line. */
+  boletoUrl: z.url().nullable().optional(),
+  boletoLine: z.string().nullable().optional(),
   buyer: buyerSnapshot,
   event: eventSnapshot,
 });
@@ -30,9 +39,12 @@ export const orderPaid = z.object({
   eventId: z.uuid(),
   amount: money,
   paidAt: isoDate,
-  buyer: buyerSnapshot,
+  /** `cpf` as the order keeps it (the buyer's, or the courtesy guest's): the door finds the holder by it. */
+  buyer: buyerSnapshot.extend({ cpf: z.string().nullable().optional() }),
   event: eventSnapshot,
   courtesyLinkId: z.uuid().nullable(),
+  /** How it was paid; `courtesy` for a redeemed courtesy (R$ 0,00). Absent from orders paid before it was sent. */
+  paymentMethod: z.enum([...paymentMethod.options, 'courtesy']).optional(),
 });
 
 /** The spot is released (catalog) and the provider charge deleted (payments). */
@@ -47,15 +59,16 @@ export const orderExpired = orderCancelled;
 
 /**
  * The money goes back and no ticket stands: a payment that came after the order expired with no spot left
- * (`late_payment`), a refund of a paid order (`refund`) or a card holder's dispute (`chargeback`).
- * Tickets cancels the order's ticket and catalog releases its spot.
+ * (`late_payment`), a refund of a paid order (`refund`), the buyer's withdrawal within 7 days of the purchase
+ * (`withdrawal`, CDC art. 49), a card holder's dispute (`chargeback`) or the event cancelled by its organizers
+ * (`event_cancelled`; a courtesy order at '0.00'). Tickets cancels the order's ticket and catalog releases its spot.
  */
 export const orderRefunded = z.object({
   orderId: z.uuid(),
   orderNumber: z.string(),
   userId: z.uuid(),
   eventId: z.uuid(),
-  reason: z.enum(['late_payment', 'refund', 'chargeback']),
+  reason: z.enum(['late_payment', 'refund', 'withdrawal', 'chargeback', 'event_cancelled']),
   amount: money,
   buyer: buyerSnapshot,
   event: eventSnapshot,

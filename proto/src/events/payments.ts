@@ -6,6 +6,11 @@ export const paymentConfirmed = z.object({
   paymentId: z.string(),
   providerStatus: z.string(),
   value: z.string(),
+  /** What the provider pays out after its fee ("150.61"), when it says. */
+  netValue: z
+    .string()
+    .regex(/^\d{1,8}\.\d{2}$/)
+    .optional(),
   paidAt: z.iso.datetime({ offset: true }),
 });
 

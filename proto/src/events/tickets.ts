@@ -28,3 +28,6 @@ export const ticketReset = z.object({
   resetBy: z.uuid(),
   resetAt: z.iso.datetime({ offset: true }),
 });
+
+/** An administrator asked for the ticket e-mail again: mail sends the same e-mail as for ticket.issued, once more. */
+export const ticketResent = ticketIssued.extend({ resentBy: z.uuid() });

@@ -1,7 +1,10 @@
 import { Router } from '@koa/router';
 import { defineService } from '@ticketing/platform';
+import { countSoldSpot } from './consumers/count-sold.ts';
 import { releaseOrderHold, releaseRefundedOrder } from './consumers/release-order-hold.ts';
 import { catalogMigrations } from './data/migrations.ts';
+import { adminEventRoutes } from './http/admin-events-routes.ts';
+import { doorRoutes } from './http/door-routes.ts';
 import { eventRoutes } from './http/events-routes.ts';
 import { holdRoutes } from './http/holds-routes.ts';
 
@@ -12,8 +15,14 @@ export const catalogService = defineService({
   setup({ config, db, outbox, logger, verifyToken, serviceAuth }) {
     const deps = { db, outbox, logger };
     const router = new Router();
-    for (const routes of [eventRoutes(deps, verifyToken, config.PUBLIC_URL), holdRoutes(deps, serviceAuth)]) {
-      router.use(routes.routes());
+    const routes = [
+      eventRoutes(deps, verifyToken, config.PUBLIC_URL),
+      adminEventRoutes(deps, verifyToken),
+      doorRoutes(deps, verifyToken),
+      holdRoutes(deps, serviceAuth),
+    ];
+    for (const group of routes) {
+      router.use(group.routes());
     }
     const releaseOrder = releaseOrderHold(deps);
     return {
@@ -22,6 +31,7 @@ export const catalogService = defineService({
         'order.cancelled': releaseOrder,
         'order.expired': releaseOrder,
         'order.refunded': releaseRefundedOrder(deps),
+        'order.paid': countSoldSpot(deps),
       },
     };
   },

@@ -233,7 +233,7 @@ test('the limit cannot drop below the spots already taken (409); it can be raise
   const refused = await patch({ maxAttendees: 2, title: 'Não deve mudar' });
   expect(refused.status).toBe(409);
   expect(await refused.json()).toEqual({
-    message: 'Não é possível reduzir o limite para 2 participantes: o evento já tem 3 inscritos',
+    message: 'A capacidade não pode ser menor que os 3 ingressos já vendidos ou reservados',
   });
   const row = await catalog.service.db('events').where({ id: event.id }).first();
   expect(row).toMatchObject({ max_attendees: 5, current_attendees: 3, title: event.title });

@@ -22,6 +22,8 @@ export interface Catalog {
   logs: ReturnType<typeof captureLogs>;
   adminToken: string;
   userToken: string;
+  /** A token from the same issuer, e.g. for a role the two above lack. */
+  sign: Awaited<ReturnType<typeof createTestIssuer>>['sign'];
   /** `/internal` paths are called as orders unless `caller` names another service (null: no service token). */
   request(
     method: string,
@@ -62,6 +64,7 @@ export async function startCatalog({ busSchema }: { busSchema?: string } = {}): 
     logs,
     adminToken,
     userToken,
+    sign: issuer.sign,
     request,
     async createEvent(fields = {}) {
       const response = await request('POST', '/api/events', {

@@ -8,6 +8,7 @@ import { internalRoutes } from './http/internal-routes.ts';
 import { linkRoutes } from './http/links-routes.ts';
 import { massSendRoutes } from './http/mass-send-routes.ts';
 import { redeemRoutes } from './http/redeem-routes.ts';
+import { redemptionRoutes } from './http/redemptions-routes.ts';
 import { massSendRound } from './jobs/mass-send-worker.ts';
 
 /**
@@ -36,6 +37,7 @@ export const courtesyService = defineService({
     const router = new Router();
     for (const routes of [
       linkRoutes(deps, verifyToken),
+      redemptionRoutes(deps, verifyToken),
       redeemRoutes(deps, verifyToken),
       massSendRoutes(deps, verifyToken, () => worker.wake()),
       internalRoutes(deps, serviceAuth),

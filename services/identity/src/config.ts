@@ -40,6 +40,11 @@ export const identityConfig = {
   TOKEN_TTL: duration('12h'),
   /** Lifetime of a session opened with "lembrar-me". */
   TOKEN_TTL_REMEMBER: duration('7d'),
+  /**
+   * Session renewals one account may make per hour, across all its devices (a door's phones may share one
+   * account); a page open all day renews a few times an hour at most.
+   */
+  TOKEN_RENEWALS_PER_HOUR: count(120),
   /** HMAC key for the stored hashes of e-mail verification codes. The default is for development only. */
   VERIFICATION_SECRET: z.string().min(16).default(DEVELOPMENT_VERIFICATION_SECRET),
   /** Wrong passwords one address may try on one account before each further try waits (growing delays). */
@@ -70,6 +75,7 @@ export interface IdentitySettings {
   doorStaff: ReadonlySet<string>;
   tokenTtlSeconds: number;
   rememberTtlSeconds: number;
+  renewalsPerHour: number;
   verificationSecret: string;
   login: LoginLimits;
   maxWrongCodesPerDay: number;
@@ -99,6 +105,7 @@ export function identitySettings(config: IdentityConfig): IdentitySettings {
     doorStaff: new Set(emailList(config.DOOR_STAFF_EMAILS)),
     tokenTtlSeconds: config.TOKEN_TTL,
     rememberTtlSeconds: config.TOKEN_TTL_REMEMBER,
+    renewalsPerHour: config.TOKEN_RENEWALS_PER_HOUR,
     verificationSecret: config.VERIFICATION_SECRET,
     login: {
       freePerPair: config.LOGIN_FREE_FAILURES_PER_ADDRESS_AND_ACCOUNT,

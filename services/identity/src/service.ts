@@ -11,6 +11,7 @@ import { identityMigrations } from './data/migrations.ts';
 import { ensureAdminAccount } from './domain/admin.ts';
 import { createLoginThrottle } from './domain/login-throttle.ts';
 import { prepareDummyHash } from './domain/passwords.ts';
+import { createRenewalLimit } from './domain/renew-session.ts';
 import { createSessionVerifier } from './domain/sessions.ts';
 import { createSigningKeys, ensureSigningKey } from './domain/signing-keys.ts';
 import type { IdentityDeps } from './domain/user.ts';
@@ -43,7 +44,8 @@ export const identityService = defineService({
     const longestSession = Math.max(settings.tokenTtlSeconds, settings.rememberTtlSeconds);
     const keys = createSigningKeys(db, longestSession);
     const throttle = createLoginThrottle(redis, settings.login, logger);
-    const deps: IdentityDeps = { db, outbox, logger, redis, settings, keys, throttle };
+    const renewals = createRenewalLimit(redis, settings.renewalsPerHour, logger);
+    const deps: IdentityDeps = { db, outbox, logger, redis, settings, keys, throttle, renewals };
 
     await prepareDummyHash();
     await ensureSigningKey(deps);

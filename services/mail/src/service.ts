@@ -11,13 +11,14 @@ const LEASE_MARGIN_MS = 30_000;
 
 /**
  * E-mails: the events that need one are rendered from pt-BR templates into `email_queue` (in the consumer's
- * transaction), and a worker in the same process delivers the queue over SMTP with retries.
+ * transaction), and a worker in the same process delivers the queue over SMTP with retries; an e-mail about an
+ * order, once sent, is announced (mail.sent) for the order's timeline.
  */
 export const mailService = defineService({
   name: 'mail',
   config: mailConfig,
   migrations: mailMigrations,
-  setup({ config, db, logger, metrics, serviceAuth }) {
+  setup({ config, db, logger, metrics, outbox, serviceAuth }) {
     const sender = createSmtpSender({
       url: config.SMTP_URL,
       from: config.MAIL_FROM,
@@ -27,6 +28,7 @@ export const mailService = defineService({
     });
     const worker = startDeliveryWorker({
       db,
+      outbox,
       sender,
       logger,
       metrics: createMailMetrics(metrics.registry, db),

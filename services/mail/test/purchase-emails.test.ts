@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
 import QRCode from 'qrcode';
-import { brand } from '@ticketing/proto';
+import { readQrCode } from '@ticketing/platform/testing';
+import { brand, type EventPayload } from '@ticketing/proto';
 import { PUBLIC_URL, waitFor, useMailAndCatcher } from './support.ts';
 
 const setup = useMailAndCatcher();
@@ -59,29 +60,88 @@ test('an issued ticket e-mails its QR code, shown inline and attached, byte for 
   expect(entry.startDate.toJSDate().toISOString()).toBe(event.date);
 });
 
-test('a card order e-mails the payment link; PIX and boleto orders send nothing', async () => {
-  const card = buyer();
-  const pix = buyer();
-  const order = (who: ReturnType<typeof buyer>, paymentMethod: 'credit_card' | 'pix') => ({
+/** A new order waiting for payment, as orders announces it: how to pay it depends on the method. */
+const created = (to: ReturnType<typeof buyer>, pay: Partial<EventPayload<'order.created'>>) =>
+  setup.harness.publish('order.created', {
     orderId: randomUUID(),
     orderNumber: 'EF-004218',
     userId: randomUUID(),
     eventId: randomUUID(),
     amount: '395.00',
-    paymentMethod,
-    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
-    invoiceUrl: paymentMethod === 'credit_card' ? 'https://pagamento.example.com.br/i/8f3k2' : null,
-    buyer: who,
+    paymentMethod: 'credit_card',
+    expiresAt: '2027-03-01T17:32:00.000Z',
+    invoiceUrl: 'https://pagamento.example.com.br/i/8f3k2',
+    pixPayload: null,
+    boletoUrl: null,
+    boletoLine: null,
+    buyer: to,
     event,
+    ...pay,
   });
-  const pixEvent = await setup.harness.publish('order.created', order(pix, 'pix'));
-  await setup.harness.publish('order.created', order(card, 'credit_card'));
-  const [message] = await waitFor(() => receivedBy(card.email).length === 1 && receivedBy(card.email));
+
+const PIX_CODE =
+  '00020101021226820014br.gov.bcb.pix2560pix.example.com.br/qr/v2/cobv/9d36b84f-c70b-478f-b95c-12729b90ca255204000053039865406395.005802BR5925EDUCACAO FARMA LTDA6009SAO PAULO62070503***6304A1B2';
+
+test('a card order e-mails the payment link', async () => {
+  const to = buyer();
+  await created(to, {});
+  const [message] = await waitFor(() => receivedBy(to.email).length === 1 && receivedBy(to.email));
   expect(message!.subject).toBe('Finalize o pagamento do seu ingresso: Simpósio de Farmacovigilância');
   expect(message!.text).toContain('https://pagamento.example.com.br/i/8f3k2');
   expect(message!.text).toContain('R$\u00a0395,00');
-  await waitFor(() => setup.harness.mail.db('inbox').where({ event_id: pixEvent.id }).first());
-  expect(receivedBy(pix.email)).toEqual([]);
+});
+
+test('a PIX order e-mails the copy-paste code and, inline, its QR code, which reads back as the same code', async () => {
+  const to = buyer();
+  const sent = await created(to, { paymentMethod: 'pix', pixPayload: PIX_CODE });
+  const [message] = await waitFor(() => receivedBy(to.email).length === 1 && receivedBy(to.email));
+  expect(message!.subject).toBe('Finalize o pagamento do seu ingresso: Simpósio de Farmacovigilância');
+  expect(message!.text).toContain(`escolha pagar com PIX copia e cola e cole este código:\n\n${PIX_CODE}\n`);
+  expect(message!.text).toContain('R$\u00a0395,00 por PIX');
+  // 17:32 UTC is 14:32 in Brasília.
+  expect(message!.text).toContain(
+    'O código PIX vale por 30 minutos: pague até as 14:32 (horário de Brasília) de segunda-feira, 1 de março de 2027.',
+  );
+  expect(message!.text).toContain(`em "Meus Ingressos": ${PUBLIC_URL}/profile`);
+  expect(message!.html).toContain(PIX_CODE);
+  expect(message!.html).toContain('src="cid:pix-qr"');
+  expect(message!.html).toContain(`href="${PUBLIC_URL}/profile"`);
+  const [qr] = message!.attachments;
+  expect(message!.attachments).toHaveLength(1);
+  expect([qr!.filename, qr!.contentType]).toEqual(['pix-EF-004218.png', 'image/png']);
+  expect(readQrCode(qr!.content)).toBe(PIX_CODE);
+  await setup.harness.rowFor(sent.id, 'pix-payment');
+});
+
+test('a boleto order e-mails the digitable line and the link to the PDF, with the due date', async () => {
+  const to = buyer();
+  const line = '23790001246004123456789012345678912340000039500';
+  const sent = await created(to, {
+    paymentMethod: 'boleto',
+    // The last second of the due day in São Paulo.
+    expiresAt: '2027-03-10T02:59:59.000Z',
+    boletoUrl: 'https://pagamento.example.com.br/b/pdf/8f3k2',
+    boletoLine: line,
+  });
+  const [message] = await waitFor(() => receivedBy(to.email).length === 1 && receivedBy(to.email));
+  expect(message!.subject).toBe('Finalize o pagamento do seu ingresso: Simpósio de Farmacovigilância');
+  expect(message!.text).toContain(`Pague pelo app ou site do seu banco com a linha digitável:\n\n${line}\n`);
+  expect(message!.text).toContain('https://pagamento.example.com.br/b/pdf/8f3k2');
+  expect(message!.text).toContain('O boleto vence em 7 dias úteis, em terça-feira, 9 de março de 2027.');
+  expect(message!.html).toContain(line);
+  expect(message!.html).toMatch(
+    /href="https:\/\/pagamento\.example\.com\.br\/b\/pdf\/8f3k2"[^>]*>Baixar boleto \(PDF\)</,
+  );
+  expect(message!.attachments).toEqual([]);
+  await setup.harness.rowFor(sent.id, 'boleto-payment');
+});
+
+test('an order announced without how to pay it (made before the event carried it) sends nothing', async () => {
+  const to = buyer();
+  const sent = await created(to, { paymentMethod: 'pix', pixPayload: undefined });
+  await waitFor(() => setup.harness.mail.db('inbox').where({ event_id: sent.id }).first());
+  expect(await setup.harness.rows({ dedupe_key: `${sent.id}:pix-payment` })).toEqual([]);
+  expect(receivedBy(to.email)).toEqual([]);
 });
 
 const refunded = (to: ReturnType<typeof buyer>, reason: 'late_payment' | 'refund' | 'chargeback') =>

@@ -27,6 +27,28 @@ describe('templates', () => {
       qrPng: 'iVBORw0KGgo=',
       publicUrl: 'https://site.example',
     },
+    'pix-payment': {
+      name: 'Ana Lima',
+      orderNumber: 'EF-000123',
+      eventTitle: 'Workshop de Farmácia Clínica',
+      eventDate: '2027-03-12T22:00:00.000Z',
+      amount: '155.00',
+      expiresAt: '2027-03-01T17:32:00.000Z',
+      pixPayload: '00020126580014br.gov.bcb.pix0136exemplo5204000053039865802BR6304ABCD',
+      qrPng: 'iVBORw0KGgo=',
+      profileUrl: 'https://site.example/profile',
+    },
+    'boleto-payment': {
+      name: 'Ana Lima',
+      orderNumber: 'EF-000123',
+      eventTitle: 'Workshop de Farmácia Clínica',
+      eventDate: '2027-03-12T22:00:00.000Z',
+      amount: '155.00',
+      expiresAt: '2027-03-10T02:59:59.000Z',
+      boletoUrl: 'https://sandbox.example/b/pdf/abc',
+      boletoLine: '23790001246004123456789012345678912340000015500',
+      profileUrl: 'https://site.example/profile',
+    },
     'card-payment-link': {
       name: 'Ana Lima',
       orderNumber: 'EF-000123',
@@ -38,6 +60,14 @@ describe('templates', () => {
     'payment-refunded': { name: 'Ana Lima', orderNumber: 'EF-000123', eventTitle: 'Workshop', amount: '155.00' },
     'order-refunded': { name: 'Ana Lima', orderNumber: 'EF-000123', eventTitle: 'Workshop', amount: '155.00' },
     'order-chargeback': { name: 'Ana Lima', orderNumber: 'EF-000123', eventTitle: 'Workshop', amount: '155.00' },
+    'event-cancelled': {
+      name: 'Ana Lima',
+      orderNumber: 'EF-000123',
+      eventTitle: 'Workshop de Farmácia Clínica',
+      eventDate: '2027-03-12T22:00:00.000Z',
+      location: 'Belo Horizonte — MG',
+      amount: '155.00',
+    },
     'courtesy-invitation': {
       name: 'Ana Lima',
       eventTitle: 'Workshop de Farmácia Clínica',
@@ -69,7 +99,7 @@ describe('templates', () => {
       expect(email.html).toContain(`href="${brand.social.instagram}"`);
       expect(email.html).toContain('Este é um e-mail automático; por favor, não responda.');
       expect(email.html).not.toMatch(/<style|<script|class="/);
-      expect(email.attachments).toHaveLength(name === 'ticket' ? 3 : 0);
+      expect(email.attachments).toHaveLength({ ticket: 3, 'pix-payment': 1 }[name as string] ?? 0);
     },
   );
 
@@ -180,8 +210,8 @@ describe('events to e-mails', () => {
     payload: {},
   });
 
-  test('the validity shown is the time from the event to the expiry', () => {
-    const [email] = emailEvents['user.verification-code-issued']!(
+  test('the validity shown is the time from the event to the expiry', async () => {
+    const [email] = await emailEvents['user.verification-code-issued']!(
       {
         userId: '6b0f7c1e-3a55-4c1e-9d7a-2f4b8f3c9a11',
         email: 'a@example.com',

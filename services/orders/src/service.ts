@@ -9,13 +9,14 @@ import { ordersMigrations } from './data/migrations.ts';
 import { expireOverdueOrders } from './domain/expire-orders.ts';
 import type { OrdersDeps } from './domain/order.ts';
 import { sendOwedRefunds } from './domain/owed-refunds.ts';
+import { adminOrderRoutes, adminSalesRoutes } from './http/admin-routes.ts';
 import { orderRoutes } from './http/orders-routes.ts';
 
 /**
  * Orders: buying a ticket (spot held in the catalog, charge made in payments, a promotional code's use taken in
  * courtesy), the buyer's list, cancelling and re-checking, the transitions payments announce, the paid orders of
- * redeemed courtesies, expiry of unpaid orders, the refunds late payments leave owed, the buyer's view of the ticket,
- * and the erasure of deleted accounts.
+ * redeemed courtesies, expiry of unpaid orders, refunds (late payments, administrators' refunds, the buyer's
+ * withdrawal), the buyer's view of the ticket, and the erasure of deleted accounts.
  */
 export const ordersService = defineService({
   name: 'orders',
@@ -35,6 +36,8 @@ export const ordersService = defineService({
     };
     const router = new Router();
     router.use(orderRoutes(deps, verifyToken).routes());
+    router.use(adminOrderRoutes(deps, verifyToken).routes());
+    router.use(adminSalesRoutes(deps, verifyToken).routes());
     const expiry = startPeriodicJob(
       'order-expiry',
       config.ORDER_EXPIRY_SWEEP_MS,

@@ -54,8 +54,11 @@ describe('GET /api/orders', () => {
       qrCodeData: null,
       qrCodeUsed: false,
       qrCodeUsedAt: null,
+      refund: null,
+      canWithdraw: false,
       asaasPaymentId: expect.stringMatching(/^pay_/),
       event: { title: newest.title, date: newest.date, location: newest.location },
+      payment: expect.objectContaining({ pixPayload: expect.stringMatching(/^000201/), boletoLine: null }),
     });
 
     const page2 = await json(await list(who, '?page=2'));

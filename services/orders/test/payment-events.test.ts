@@ -61,9 +61,10 @@ test('payment.confirmed turns a pending order paid and writes order.paid with th
       eventId: event.id,
       amount: '155.00',
       paidAt,
-      buyer: { name: 'Carlos Eduardo Lima', email: who.email },
+      buyer: { name: 'Carlos Eduardo Lima', email: who.email, cpf: who.cpf },
       event: { title: event.title, date: event.date, location: event.location },
       courtesyLinkId: null,
+      paymentMethod: 'pix',
     },
   ]);
   expect(h.lines('order paid')).toContainEqual(expect.objectContaining({ orderId: order.id, late: false }));

@@ -107,7 +107,7 @@ export async function startPaymentsStandIn() {
   const charges = new Map<string, { request: ChargeRequest; view: ChargeView }>();
   const calls: PaymentsCall[] = [];
   const paid = new Set<string>();
-  const behaviour = { charge: 'ok' as ChargeBehaviour, check: 'ok' as 'ok' | 'down', refund: 'ok' as 'ok' | 'down' };
+  const behaviour = { charge: 'ok' as ChargeBehaviour, check: 'ok' as 'ok' | 'down', refund: 'ok' as ChargeBehaviour };
   const router = new Router({ prefix: '/internal/charges/:orderId' });
 
   router.put('/', async (ctx) => {
@@ -144,6 +144,7 @@ export async function startPaymentsStandIn() {
           : null,
       pixPayload: method === 'pix' ? `00020126580014br.gov.bcb.pix0136${paymentId}5204000053039865802BR` : null,
       boletoUrl: method === 'boleto' ? `https://sandbox.asaas.com/b/pdf/${paymentId}` : null,
+      boletoLine: method === 'boleto' ? '23790001246004123456789012345678912340000015500' : null,
       invoiceUrl: `https://sandbox.asaas.com/i/${paymentId}`,
     };
     charges.set(orderId, { request: parsed.data, view });
@@ -169,9 +170,10 @@ export async function startPaymentsStandIn() {
   router.post('/refund', (ctx) => {
     const orderId = ctx.params.orderId!;
     calls.push({ action: 'refund', orderId });
-    if (behaviour.refund === 'down') {
-      ctx.status = 502;
-      ctx.body = { message: paymentsMessages.providerUnavailable };
+    if (behaviour.refund !== 'ok') {
+      const refused = behaviour.refund === 'refuse';
+      ctx.status = refused ? 422 : 502;
+      ctx.body = { message: refused ? paymentsMessages.providerRefused : paymentsMessages.providerUnavailable };
       return;
     }
     const charge = charges.get(orderId);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { AppError, createLogger } from '@ticketing/platform';
-import { captureLogs } from '@ticketing/platform/testing';
+import { captureLogs, waitFor } from '@ticketing/platform/testing';
 import { paymentsMessages } from '@ticketing/proto';
 import { startSandbox, type Sandbox } from '../sandbox/server.ts';
 import { createAsaas, type Asaas, type ProviderChargeRequest } from '../src/index.ts';
@@ -210,6 +210,21 @@ test('getPayment, deletePayment and refundPayment', async () => {
   sandbox.faults.api.push({ match: `POST /payments/${paid.payment.id}/refund`, timeout: true });
   const refunded = await asaas.refundPayment(paid.payment.id);
   expect(refunded).toMatchObject({ id: paid.payment.id, status: 'REFUNDED' });
+  expect(calls('POST', `/payments/${paid.payment.id}/refund`)).toHaveLength(2);
+  expect(sandbox.payments.get(paid.payment.id)!.refunds).toHaveLength(1);
+});
+
+test('two refunds of one payment at once: the one the provider refuses finds it refunded and answers it', async () => {
+  const paid = await asaas.createCharge(request());
+  sandbox.confirm(paid.payment.id);
+  // Both read the payment while it is still paid, then both ask for the refund.
+  const read = { match: `GET /payments/${paid.payment.id}`, hold: true };
+  sandbox.faults.api.push({ ...read }, { ...read });
+  const both = Promise.all([asaas.refundPayment(paid.payment.id), asaas.refundPayment(paid.payment.id)]);
+  await waitFor(() => sandbox.heldCalls === 2);
+  sandbox.release();
+
+  for (const answer of await both) expect(answer).toMatchObject({ id: paid.payment.id, status: 'REFUNDED' });
   expect(calls('POST', `/payments/${paid.payment.id}/refund`)).toHaveLength(2);
   expect(sandbox.payments.get(paid.payment.id)!.refunds).toHaveLength(1);
 });

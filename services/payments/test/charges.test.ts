@@ -33,6 +33,7 @@ test('PUT creates the PIX charge once: stored, answered, repeated without new pr
     pixQrCode: expect.stringMatching(/^iVBORw0KGgo/),
     pixPayload: expect.stringMatching(/^000201.*540566\.60.*6304[0-9A-F]{4}$/),
     boletoUrl: null,
+    boletoLine: null,
     invoiceUrl: payment!.invoiceUrl,
   });
   expect(await payments.chargeRow(orderId)).toMatchObject({
@@ -120,14 +121,15 @@ test('the provider is called with no transaction open: the reserved charge is co
   ).toHaveLength(1);
 });
 
-test('boleto answers the slip URL (line kept); card answers the invoice URL', async () => {
+test('boleto answers the slip URL and its digitable line (both kept); card answers the invoice URL', async () => {
   const boleto = await createdCharge('boleto');
   expect(boleto.view).toMatchObject({
     pixQrCode: null,
     pixPayload: null,
     boletoUrl: expect.stringContaining(`/b/${boleto.view.paymentId}`),
+    boletoLine: expect.stringMatching(/^\d{47}$/),
   });
-  expect((await payments.chargeRow(boleto.orderId))!.boleto_line).toMatch(/^\d{47}$/);
+  expect((await payments.chargeRow(boleto.orderId))!.boleto_line).toBe(boleto.view.boletoLine);
 
   const card = await createdCharge('credit_card');
   expect(card.view).toEqual({
@@ -136,6 +138,7 @@ test('boleto answers the slip URL (line kept); card answers the invoice URL', as
     pixQrCode: null,
     pixPayload: null,
     boletoUrl: null,
+    boletoLine: null,
     invoiceUrl: expect.stringContaining(`/i/${card.view.paymentId}`),
   });
 });
@@ -198,6 +201,8 @@ test('check asks the provider once and applies a payment exactly as a webhook wo
           paymentId: view.paymentId,
           providerStatus: 'RECEIVED',
           value: '155.00',
+          // What the provider pays out after its fee (the sandbox keeps R$ 0,99).
+          netValue: '154.01',
           paidAt: expect.stringMatching(/Z$/),
         },
       },
@@ -257,4 +262,49 @@ test('refund gives a paid charge back once and publishes payment.refunded once, 
   expect(payments.logLines('refund made at the provider without a request from the platform')).not.toContainEqual(
     expect.objectContaining({ orderId }),
   );
+});
+
+test('ten refunds of one charge at once: one provider refund and one payment.refunded; the others are told to try again', async () => {
+  const { orderId, view } = await createdCharge();
+  payments.sandbox.confirm(view.paymentId);
+  await waitFor(async () => (await payments.chargeRow(orderId))?.status === 'paid');
+  const asked = `POST /payments/${view.paymentId}/refund`;
+  payments.sandbox.faults.api.push({ match: asked, hold: true });
+
+  const answers = Promise.all(Array.from({ length: 10 }, () => refund(orderId)));
+  await waitFor(() => payments.sandbox.heldCalls === 1);
+  payments.sandbox.release();
+
+  const responses = await answers;
+  expect(responses.filter((response) => response.status === 200).length).toBeGreaterThanOrEqual(1);
+  for (const response of responses.filter((one) => one.status !== 200)) {
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      message: 'O estorno desta cobrança já está em andamento. Tente novamente em instantes.',
+    });
+  }
+  expect(payments.calls('POST', `/payments/${view.paymentId}/refund`)).toHaveLength(1);
+  expect(payments.sandbox.payments.get(view.paymentId)!.refunds).toHaveLength(1);
+  await payments.webhooksSettled();
+  expect((await payments.events(orderId)).filter((event) => event.type === 'payment.refunded')).toHaveLength(1);
+  // Asked again afterwards: the refunded charge is answered, the provider is not asked.
+  expect((await refund(orderId)).status).toBe(200);
+  expect(payments.calls('POST', `/payments/${view.paymentId}/refund`)).toHaveLength(1);
+});
+
+test('a refund the provider could not do is handed back: the next request asks again at once', async () => {
+  const { orderId, view } = await createdCharge();
+  payments.sandbox.confirm(view.paymentId);
+  await waitFor(async () => (await payments.chargeRow(orderId))?.status === 'paid');
+  const asked = `POST /payments/${view.paymentId}/refund`;
+  payments.sandbox.faults.api.push(...Array.from({ length: 5 }, () => ({ match: asked, status: 500 })));
+
+  expect((await refund(orderId)).status).toBe(503);
+  expect(await payments.chargeRow(orderId)).toMatchObject({ status: 'paid', refund_lease_until: null });
+  payments.sandbox.faults.api.length = 0;
+
+  const second = await refund(orderId);
+  expect(second.status).toBe(200);
+  expect(await second.json()).toMatchObject({ providerStatus: 'REFUNDED' });
+  expect(payments.sandbox.payments.get(view.paymentId)!.refunds).toHaveLength(1);
 });

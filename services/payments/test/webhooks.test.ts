@@ -105,6 +105,8 @@ test('each event 3 times, out of order, with storage failing at first: one payme
         paymentId,
         providerStatus: 'RECEIVED',
         value: '155.00',
+        // What the provider pays out after its fee (the sandbox keeps R$ 0,99).
+        netValue: '154.01',
         paidAt: expect.any(String),
       },
     },
@@ -213,7 +215,14 @@ test('a forged PAYMENT_RECEIVED of R$ 0,01 confirms nothing; the real payment, r
     {
       type: 'payment.confirmed',
       key: orderId,
-      payload: { orderId, paymentId, providerStatus: 'RECEIVED', value: '155.00', paidAt: expect.any(String) },
+      payload: {
+        orderId,
+        paymentId,
+        providerStatus: 'RECEIVED',
+        value: '155.00',
+        netValue: '154.01',
+        paidAt: expect.any(String),
+      },
     },
   ]);
   expect(await payments.chargeRow(orderId)).toMatchObject({ status: 'paid', provider_status: 'RECEIVED' });
@@ -433,6 +442,7 @@ test('the "Pagar" button of a card invoice confirms through the webhook with the
       paymentId,
       providerStatus: 'CONFIRMED',
       value: '155.00',
+      netValue: '154.01',
       paidAt: new Date(`${sent.dateCreated.replace(' ', 'T')}-03:00`).toISOString(),
     },
   });

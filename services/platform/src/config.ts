@@ -26,6 +26,8 @@ export const baseConfigSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default('bus'),
+  /** The PostgreSQL bus's own sessions, on top of DB_POOL_MAX. */
+  BUS_POOL_MAX: z.coerce.number().int().min(2).default(6),
   KAFKA_BROKERS: z.string().optional(),
   IDENTITY_URL: z.url().default('http://127.0.0.1:3001'),
   /** Identity's public keys; `<IDENTITY_URL>/.well-known/jwks.json` unless set. */

@@ -21,7 +21,8 @@ export function createDb(url: string, schema: string, poolMax: number): Knex {
     client: 'pg',
     connection: url,
     searchPath: [schema, 'public'],
-    pool: { min: 0, max: poolMax },
+    // An idle connection goes after 10 s, as the bus's own do: a burst's connections don't keep their slots.
+    pool: { min: 0, max: poolMax, idleTimeoutMillis: 10_000 },
     acquireConnectionTimeout: 10000,
   });
 }

@@ -62,3 +62,4 @@ export {
   type ServiceSchema,
   type DatabaseRolesOptions,
 } from './database-roles.ts';
+export { toCsv, attachment, CSV_CONTENT_TYPE } from './csv.ts';

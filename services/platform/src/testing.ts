@@ -8,7 +8,7 @@ import jsQRModule from 'jsqr';
 import knex from 'knex';
 import { PNG } from 'pngjs';
 import type { z } from 'zod';
-import type { Role } from '@ticketing/proto';
+import { formatCpf, type Role } from '@ticketing/proto';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, createTokenVerifier, type AuthUser, type TokenVerifier } from './auth.ts';
 import { startService, type RunningService, type ServiceDefinition, type StartOptions } from './service.ts';
 import { baseConfigSchema, type BaseConfig } from './config.ts';
@@ -116,7 +116,9 @@ export async function startTestService<S extends z.ZodRawShape>(
       BUS_SCHEMA: busSchema,
       REDIS_PREFIX: prefix,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      // Two whole systems run side by side within PostgreSQL's default 100 connections.
       DB_POOL_MAX: '5',
+      BUS_POOL_MAX: '3',
       ...options.env,
     },
     options,
@@ -176,8 +178,7 @@ export function makeCpf(): string {
     const rest = (sum * 10) % 11;
     digits.push(rest === 10 ? 0 : rest);
   }
-  const s = digits.join('');
-  return `${s.slice(0, 3)}.${s.slice(3, 6)}.${s.slice(6, 9)}-${s.slice(9)}`;
+  return formatCpf(digits.join(''));
 }
 
 /**

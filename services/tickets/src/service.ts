@@ -1,29 +1,51 @@
 import { Router } from '@koa/router';
 import { defineService } from '@ticketing/platform';
 import { verifierConfig, workerConfig } from './config.ts';
+import { doorNoticePublisher, subscribeDoorNotices } from './consumers/door-notices.ts';
 import { ticketsConsumers } from './consumers/index.ts';
 import { ticketsMigrations } from './data/migrations.ts';
 import type { TicketsDeps } from './domain/deps.ts';
+import { createLiveCounts } from './domain/door-counts.ts';
+import { createDoorMetrics } from './domain/door-metrics.ts';
 import { createTicketKeys, ensureTicketKey } from './domain/ticket-keys.ts';
+import { doorDeviceRoutes } from './http/door-device-routes.ts';
 import { doorRoutes } from './http/door-routes.ts';
 import { keyRoutes } from './http/keys-routes.ts';
+import { liveRoutes } from './http/live-routes.ts';
+import { participantsRoutes } from './http/participants-routes.ts';
 
 /**
- * The door API: verifies QR codes and resets used tickets. No consumers (only the relay of its own outbox),
+ * The door API: verifies QR codes and resets used tickets; the back office's participants. No consumers (only the relay of its own outbox),
  * so it can be scaled out on event days without touching the event flow.
  */
 export const ticketsVerifierService = defineService({
   name: 'tickets-verifier',
   config: verifierConfig,
   migrations: ticketsMigrations,
-  async setup({ config, db, outbox, logger, verifyToken }) {
+  async setup({ config, db, redis, outbox, logger, metrics, verifyToken }) {
     const keys = createTicketKeys(db, logger, config.TICKET_KEYS_REFRESH_SECONDS * 1000);
     await ensureTicketKey({ db, logger });
     await keys.refresh();
-    const deps: TicketsDeps = { db, outbox, logger, keys };
+    const deps: TicketsDeps = { db, outbox, logger, keys, doorMetrics: createDoorMetrics(metrics.registry) };
     const router = new Router();
-    for (const routes of [doorRoutes(deps, verifyToken), keyRoutes(keys)]) router.use(routes.routes());
-    return { router };
+    for (const routes of [
+      doorRoutes(deps, verifyToken),
+      doorDeviceRoutes(deps, verifyToken),
+      participantsRoutes(deps, verifyToken),
+      keyRoutes(keys),
+    ])
+      router.use(routes.routes());
+    // Live counts: each verifier hears every change to the tickets and tells its own door panels.
+    const live = createLiveCounts({ db, logger });
+    router.use(liveRoutes({ db }, live, verifyToken).routes());
+    const notices = await subscribeDoorNotices(redis, config.REDIS_PREFIX, live, logger);
+    return {
+      router,
+      async close() {
+        live.close();
+        await notices.close();
+      },
+    };
   },
 });
 
@@ -32,12 +54,12 @@ export const ticketsWorkerService = defineService({
   name: 'tickets-worker',
   config: workerConfig,
   migrations: ticketsMigrations,
-  async setup({ config, db, outbox, logger }) {
+  async setup({ config, db, redis, outbox, logger }) {
     const keys = createTicketKeys(db, logger, config.TICKET_KEYS_REFRESH_SECONDS * 1000);
     await ensureTicketKey({ db, logger });
     const deps = { outbox, logger, keys };
     const router = new Router();
     router.use(keyRoutes(keys).routes());
-    return { router, consumers: ticketsConsumers(deps) };
+    return { router, consumers: ticketsConsumers(deps, doorNoticePublisher(redis, config.REDIS_PREFIX, logger)) };
   },
 });

@@ -121,3 +121,16 @@ test('the public keys are published without authentication and never include pri
   expect(body.keys[0]).toMatchObject({ kid: stored.kid, x: stored.public_key });
   expect(JSON.stringify(body)).not.toContain(stored.private_key);
 });
+
+test('the CPF of a paid order is kept as digits for the door, and not passed on in ticket.issued', async () => {
+  const buyer = { name: 'Joana Prado Martins', email: 'joana@example.com.br' };
+  const withCpf = await tickets.issue({ buyer: { ...buyer, cpf: '529.982.247-25' } });
+  expect(await ticketRows(withCpf.order.orderId)).toEqual([expect.objectContaining({ holder_cpf: '52998224725' })]);
+  expect(withCpf.issued.buyer).toEqual(buyer);
+
+  // Events published before orders sent the CPF, and orders with none, issue a ticket without it.
+  for (const cpf of [undefined, null, '']) {
+    const { order } = await tickets.issue({ buyer: { ...buyer, cpf } });
+    expect(await ticketRows(order.orderId)).toEqual([expect.objectContaining({ holder_cpf: null })]);
+  }
+});

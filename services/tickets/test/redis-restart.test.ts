@@ -81,8 +81,9 @@ interface Answer {
 }
 
 test('the door answers every scan while its Redis is killed and started again, and stays ready', async () => {
+  const eventId = randomUUID();
   const issued: IssuedTicket[] = [];
-  for (let i = 0; i < 3; i++) issued.push(await tickets.issue());
+  for (let i = 0; i < 3; i++) issued.push(await tickets.issue({ eventId }));
   const staffId = randomUUID();
   const token = await issuer.sign({ id: staffId, roles: ['doorStaff'], name: 'Portaria' });
 
@@ -94,7 +95,7 @@ test('the door answers every scan while its Redis is killed and started again, a
     const response = await fetch(`${verifier.url}/api/verify-ticket`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ qrCodeData }),
+      body: JSON.stringify({ qrCodeData, eventId }),
     });
     const body = (await response.json()) as { success?: unknown };
     answers.push({ status: response.status, result: body.success, phase });

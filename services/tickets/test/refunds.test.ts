@@ -38,6 +38,8 @@ test.each(['refund', 'chargeback'] as const)(
       message: 'Ingresso cancelado',
       userName: 'Maria da Silva',
       eventTitle: 'Workshop de Farmacovigilância',
+      ticketId: issued.ticketId,
+      orderId: order.orderId,
     });
     expect(await tickets.events('ticket.checked-in', issued.ticketId)).toEqual([]);
     expect(await tickets.db('order_cancellations').where({ order_id: order.orderId })).toEqual([
@@ -116,4 +118,4 @@ test('order.paid and order.refunded delivered at once, out of order and twice, l
       orders.map((order) => order.orderId),
     ),
   ).toHaveLength(orders.length);
-});
+}, 120_000);

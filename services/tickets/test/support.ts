@@ -26,6 +26,8 @@ export interface ScanAnswer {
   code: string;
   eventTitle: string | null;
   usedAt?: string;
+  ticketId: string | null;
+  orderId: string | null;
 }
 
 /** The refund of a paid order, as orders announces it. */
@@ -76,6 +78,8 @@ export interface Harness {
   userToken: string;
   /** Door staff who are not administrators. */
   doorStaffToken: string;
+  /** A courtesy manager who is not an administrator. */
+  courtesyManagerToken: string;
   /** Tokens for other administrators. */
   adminToken(id: string): Promise<string>;
   /** Another verifier process on the same schema and bus (stopped with the harness). */
@@ -95,7 +99,7 @@ export interface Harness {
   scan(qrCodeData: string, eventId?: string): Promise<ScanAnswer>;
   reset(orderId: string, token?: string | null): Promise<Response>;
   /** The events of a type in the tickets outbox, oldest first. */
-  events<T extends 'ticket.issued' | 'ticket.checked-in' | 'ticket.reset'>(
+  events<T extends 'ticket.issued' | 'ticket.checked-in' | 'ticket.reset' | 'ticket.resent'>(
     type: T,
     key?: string,
   ): Promise<EventPayload<T>[]>;
@@ -129,6 +133,7 @@ export async function startTickets(): Promise<Harness> {
   admin.token = await issuer.sign({ id: admin.id, isAdmin: true, name: 'Portaria' });
   const userToken = await issuer.sign({ isAdmin: false });
   const doorStaffToken = await issuer.sign({ roles: ['doorStaff'], name: 'Equipe da portaria' });
+  const courtesyManagerToken = await issuer.sign({ roles: ['courtesyManager'], name: 'Gestão de cortesias' });
 
   const request = (service: Service, path: string, body: string | undefined, token: string | null | undefined) => {
     const headers: Record<string, string> = {};
@@ -147,6 +152,7 @@ export async function startTickets(): Promise<Harness> {
     admin,
     userToken,
     doorStaffToken,
+    courtesyManagerToken,
     db: verifier.db,
     adminToken: (id) => issuer.sign({ id, isAdmin: true, name: 'Outra Portaria' }),
     async startVerifier() {
@@ -163,7 +169,11 @@ export async function startTickets(): Promise<Harness> {
     },
     async handled(...envelopes) {
       const ids = envelopes.map((envelope) => envelope.id);
-      await waitFor(async () => (await worker.db('inbox').whereIn('event_id', ids)).length === new Set(ids).size);
+      // Events are handled one after another, and each ticket's QR PNG takes up to a second under jest's module
+      // sandbox on a busy machine: the wait grows with the batch.
+      await waitFor(async () => (await worker.db('inbox').whereIn('event_id', ids)).length === new Set(ids).size, {
+        timeoutMs: 15_000 + 1_500 * ids.length,
+      });
     },
     redeliver: (envelope) =>
       transport.publish([{ topic: envelope.type, key: envelope.key, value: JSON.stringify(envelope) }]),

@@ -48,6 +48,8 @@ describe('a valid ticket', () => {
       code: 'valid',
       eventTitle: 'Workshop de Farmacovigilância',
       usedAt: row.used_at.toISOString(),
+      ticketId: issued.ticketId,
+      orderId: order.orderId,
     });
     expect(row).toMatchObject({ used_by: tickets.admin.id, status: 'valid', version: 1 });
     expect(await scansOf(issued.ticketId)).toEqual([
@@ -74,7 +76,7 @@ describe('a valid ticket', () => {
   });
 
   test('scanned again, it is refused as already used with the time in pt-BR (São Paulo)', async () => {
-    const { issued } = ticket;
+    const { issued, order } = ticket;
     const before = await ticketRow(issued.ticketId);
     const answer = await tickets.scan(issued.qrText);
     const sp = new Intl.DateTimeFormat('pt-BR', {
@@ -94,6 +96,8 @@ describe('a valid ticket', () => {
       code: 'already_used',
       eventTitle: 'Workshop de Farmacovigilância',
       usedAt: before.used_at.toISOString(),
+      ticketId: issued.ticketId,
+      orderId: order.orderId,
     });
     // Nothing changes but the record of the refused scan.
     expect(await ticketRow(issued.ticketId)).toEqual(before);
@@ -139,7 +143,15 @@ test('an altered or forged QR code is refused as invalid and admits nobody', asy
   for (const qrCodeData of forgeries) {
     expect({ qrCodeData, answer: await tickets.scan(qrCodeData) }).toEqual({
       qrCodeData,
-      answer: { success: false, userName: null, message: 'QR Code inválido', code: 'invalid', eventTitle: null },
+      answer: {
+        success: false,
+        userName: null,
+        message: 'QR Code inválido',
+        code: 'invalid',
+        eventTitle: null,
+        ticketId: null,
+        orderId: null,
+      },
     });
   }
   expect(await ticketRow(issued.ticketId)).toMatchObject({ used_at: null, used_by: null });
@@ -164,6 +176,8 @@ test('a ticket of another event is refused and stays admissible at its own door'
     message: 'Ingresso de outro evento: Simpósio de Assuntos Regulatórios',
     code: 'wrong_event',
     eventTitle: 'Simpósio de Assuntos Regulatórios',
+    ticketId: issued.ticketId,
+    orderId: order.orderId,
   });
   expect(await ticketRow(issued.ticketId)).toMatchObject({ used_at: null });
   expect(await scansOf(issued.ticketId)).toEqual([
@@ -184,6 +198,8 @@ test('cancelled, unknown and re-issued tickets are refused with their own code',
     message: 'Ingresso cancelado',
     code: 'cancelled',
     eventTitle: 'Workshop de Farmacovigilância',
+    ticketId: cancelled.issued.ticketId,
+    orderId: cancelled.order.orderId,
   });
 
   // Correctly signed, but naming no ticket of ours.
@@ -194,6 +210,8 @@ test('cancelled, unknown and re-issued tickets are refused with their own code',
     message: 'Ingresso não encontrado',
     code: 'not_found',
     eventTitle: null,
+    ticketId: null,
+    orderId: null,
   });
 
   // The ticket was re-issued (version 2): the old QR code is refused, the new one admits.
@@ -207,6 +225,8 @@ test('cancelled, unknown and re-issued tickets are refused with their own code',
     message: 'QR Code inválido: este ingresso foi reemitido, apresente o QR Code mais recente',
     code: 'invalid',
     eventTitle: 'Workshop de Farmacovigilância',
+    ticketId,
+    orderId: reissued.order.orderId,
   });
   expect((await tickets.scan(signTicket({ ticketId, eventId, version: 2 }, key))).code).toBe('valid');
 
@@ -265,6 +285,7 @@ test('bad input is a 400 with a pt-BR message, never a 500, and records no scan'
     [{ qrCodeData: 'T1.'.repeat(2000) }, 'QR Code inválido: conteúdo grande demais'],
     [{ qrCodeData: 'T1.abc', eventId: 'evento-1' }, 'Identificador do evento inválido'],
     [{ qrCodeData: 'T1.abc', eventId: 42 }, 'Identificador do evento inválido'],
+    [{ qrCodeData: 'T1.abc', deviceId: 'curto' }, 'Identificador do dispositivo inválido'],
     [{ qrCodeData: 'T1\u0000abc' }, 'Texto com caracteres inválidos'],
     [['T1.abc'], 'Dados da leitura inválidos'],
     [null, 'Requisição inválida: verifique os dados enviados (JSON malformado?)'],
@@ -346,10 +367,40 @@ describe('reset', () => {
   });
 });
 
-test('door staff who are not administrators admit tickets at the door', async () => {
-  const { issued } = await tickets.issue();
-  const verify = await tickets.verify({ qrCodeData: issued.qrText }, { token: tickets.doorStaffToken });
+test('door staff who are not administrators admit tickets at the door of the event they chose', async () => {
+  const { issued, order } = await tickets.issue();
+  const token = tickets.doorStaffToken;
+  // 'Todos os eventos' is for administrators: door staff name the event or nothing is read.
+  const anyEvent = await tickets.verify({ qrCodeData: issued.qrText }, { token });
+  expect({ status: anyEvent.status, body: await anyEvent.json() }).toEqual({
+    status: 403,
+    body: { message: 'Escolha o evento desta entrada antes de ler ingressos' },
+  });
+  expect(await scansOf(issued.ticketId)).toEqual([]);
+
+  const otherEvent = await tickets.verify({ qrCodeData: issued.qrText, eventId: randomUUID() }, { token });
+  expect(await otherEvent.json()).toMatchObject({ success: false, code: 'wrong_event' });
+
+  const verify = await tickets.verify(
+    { qrCodeData: issued.qrText, eventId: order.eventId, deviceId: 'portaria-norte-01' },
+    { token },
+  );
   expect(verify.status).toBe(200);
-  expect(await verify.json()).toMatchObject({ success: true, code: 'valid' });
-  expect(await ticketRow(issued.ticketId)).toMatchObject({ status: 'valid', used_at: expect.any(Date) });
+  expect(await verify.json()).toMatchObject({
+    success: true,
+    code: 'valid',
+    ticketId: issued.ticketId,
+    orderId: order.orderId,
+  });
+  expect(await ticketRow(issued.ticketId)).toMatchObject({
+    status: 'valid',
+    used_at: expect.any(Date),
+    used_device: 'portaria-norte-01',
+  });
+  expect(
+    (await scansOf(issued.ticketId)).map(({ code, device_id, staff_name }) => ({ code, device_id, staff_name })),
+  ).toEqual([
+    { code: 'wrong_event', device_id: null, staff_name: 'Equipe da portaria' },
+    { code: 'valid', device_id: 'portaria-norte-01', staff_name: 'Equipe da portaria' },
+  ]);
 });

@@ -1,5 +1,6 @@
+import { Link } from 'react-router-dom';
 import type { CourtesyLinkView } from '@ticketing/proto';
-import { Badge, cx, formatShortDate } from '@ticketing/shared';
+import { Badge, buttonClass, cx, formatShortDate } from '@ticketing/shared';
 import { CopyField } from './CopyField.tsx';
 import { DeactivateLink } from './DeactivateLink.tsx';
 
@@ -40,6 +41,9 @@ export function LinkCard({ link }: { link: CourtesyLinkView }) {
       </dl>
       <div className="link-card__bottom">
         <CopyField label="Link de resgate" value={link.redeemUrl} />
+        <Link to={`/cortesia-admin/${link.id}/resgates`} className={buttonClass('outline')}>
+          Ver resgates
+        </Link>
         {link.isActive && <DeactivateLink link={link} />}
       </div>
     </li>

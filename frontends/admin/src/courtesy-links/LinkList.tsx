@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { CourtesyLinkView } from '@ticketing/proto';
-import { Button, Pager, Skeleton } from '@ticketing/shared';
+import { Pager, Skeleton } from '@ticketing/shared';
+import { LoadFailure } from '../lib/LoadFailure.tsx';
 import { useFailureToast } from '../lib/useFailureToast.ts';
 import { LinkCard } from './LinkCard.tsx';
 
@@ -28,14 +29,7 @@ export function LinkList({ page, onPageChange }: { page: number; onPageChange(pa
     );
   }
   if (!links.data) {
-    return (
-      <div className="list-message" role="alert">
-        <p>Não foi possível carregar os links de cortesia.</p>
-        <Button variant="outline" onClick={() => links.refetch()}>
-          Tentar novamente
-        </Button>
-      </div>
-    );
+    return <LoadFailure message="Não foi possível carregar os links de cortesia." onRetry={() => links.refetch()} />;
   }
   if (links.data.links.length === 0) {
     return <p className="list-message">Nenhum link de cortesia criado ainda</p>;

@@ -1,27 +1,42 @@
 import { useState } from 'react';
-import { Page, Spinner } from '@ticketing/shared';
+import { Page, Spinner, useAuth } from '@ticketing/shared';
+import { useDoorEvent } from '../door/events.ts';
+import { useDoorPwa } from '../door/useDoorPwa.ts';
+import { DoorPanel } from '../door-panel/DoorPanel.tsx';
+import { LookUp } from '../lookup/LookUp.tsx';
 import { Camera } from '../scanner/Camera.tsx';
 import { DoorOptions } from '../scanner/DoorOptions.tsx';
 import { enableSound } from '../scanner/feedback.ts';
+import { LastReadings } from '../scanner/LastReadings.tsx';
+import { SyncStatus } from '../scanner/SyncStatus.tsx';
 import { useDoor } from '../scanner/useDoor.ts';
 import { VerdictOverlay } from '../scanner/VerdictOverlay.tsx';
 import '../scanner/scanner.css';
 
-/** /verificar: the door's phone scans tickets and shows, over the whole screen, who may come in. */
+const ignoreReading = () => {};
+
+/**
+ * /verificar: the door's phone scans tickets and shows, over the whole screen, who may come in. With an event
+ * chosen it decides on the device first, so a network drop does not stop the door.
+ */
 export default function Scanner() {
-  const [eventId, setEventId] = useState('');
+  const isAdmin = useAuth().user?.roles.includes('admin') ?? false;
+  const { events, eventId, decided, choose, titleOf } = useDoorEvent(isAdmin);
   const [barcodes, setBarcodes] = useState(false);
   const [cameraStart, setCameraStart] = useState(0);
-  const door = useDoor(eventId || undefined);
+  const door = useDoor(eventId || undefined, titleOf);
+  const codeKept = useDoorPwa();
 
   return (
     <Page title="Verificar Ingresso" className="scanner-page">
       <div className="scanner" onPointerDown={enableSound}>
+        <SyncStatus status={door.status} codeKept={codeKept} />
         <Camera
           // A new start for each retry and for each change of formats: the decoder reads its formats once.
           key={`${cameraStart}-${barcodes}`}
           barcodes={barcodes}
-          onRead={door.read}
+          // Readings wait for the door's event: the camera reads the ticket again once it is known.
+          onRead={decided ? door.read : ignoreReading}
           onRetry={() => setCameraStart(cameraStart + 1)}
         >
           {door.verifying && (
@@ -30,7 +45,17 @@ export default function Scanner() {
             </div>
           )}
         </Camera>
-        <DoorOptions eventId={eventId} onEventChange={setEventId} barcodes={barcodes} onBarcodesChange={setBarcodes} />
+        {eventId && <DoorPanel eventId={eventId} compact />}
+        <DoorOptions
+          events={events}
+          eventId={eventId}
+          onEventChange={choose}
+          mayChooseAll={isAdmin}
+          barcodes={barcodes}
+          onBarcodesChange={setBarcodes}
+        />
+        {eventId && <LookUp eventId={eventId} onRead={door.read} />}
+        <LastReadings version={door.status.readings} mayReset={isAdmin} />
       </div>
       {door.verdict && <VerdictOverlay verdict={door.verdict} />}
     </Page>

@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Button, Spinner } from '@ticketing/shared';
-import { DecoderUnavailable, startCamera } from './camera.ts';
+import { DecoderUnavailable, startCamera, type RunningCamera } from './camera.ts';
+import { TorchToggle } from './TorchToggle.tsx';
+import './camera.css';
 
 type CameraStatus = 'starting' | 'scanning' | 'refused' | 'unavailable';
 
@@ -17,6 +19,7 @@ interface CameraProps {
 export function Camera({ barcodes, onRead, onRetry, children }: CameraProps) {
   const elementId = `leitor-${useId().replace(/[^\w-]/g, '')}`;
   const [status, setStatus] = useState<CameraStatus>('starting');
+  const [torch, setTorch] = useState<RunningCamera['torch']>(null);
   const latestRead = useRef(onRead);
   useEffect(() => {
     latestRead.current = onRead;
@@ -26,13 +29,17 @@ export function Camera({ barcodes, onRead, onRetry, children }: CameraProps) {
     let left = false;
     const started = startCamera(elementId, (text) => latestRead.current(text), { barcodes });
     started.then(
-      () => left || setStatus('scanning'),
+      (camera) => {
+        if (left) return;
+        setTorch(camera.torch);
+        setStatus('scanning');
+      },
       (error: unknown) => left || setStatus(error instanceof DecoderUnavailable ? 'unavailable' : 'refused'),
     );
     return () => {
       left = true;
       // A camera still starting is stopped as soon as it has started.
-      void started.then((stop) => stop()).catch(() => {});
+      void started.then((camera) => camera.stop()).catch(() => {});
     };
   }, [elementId, barcodes]);
 
@@ -62,6 +69,7 @@ export function Camera({ barcodes, onRead, onRetry, children }: CameraProps) {
             </Button>
           </div>
         )}
+        {status === 'scanning' && torch && <TorchToggle torch={torch} />}
         {children}
       </div>
       {status === 'scanning' && <p className="scanner__hint">Aponte a câmera para o QR Code do ingresso</p>}

@@ -1,40 +1,57 @@
-import { useQuery } from '@tanstack/react-query';
-import type { EventView } from '@ticketing/proto';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { DoorEventView } from '@ticketing/proto';
 import { Checkbox, formatShortDate, SelectField } from '@ticketing/shared';
 import { useFailureToast } from '../lib/useFailureToast.ts';
 
 interface DoorOptionsProps {
+  events: UseQueryResult<DoorEventView[]>;
   eventId: string;
   onEventChange(eventId: string): void;
+  /** Only admins may admit every event's tickets at once. */
+  mayChooseAll: boolean;
   barcodes: boolean;
   onBarcodesChange(barcodes: boolean): void;
 }
 
-/** Folded away under the camera: the event this door checks in, and barcode formats besides QR codes. */
-export function DoorOptions({ eventId, onEventChange, barcodes, onBarcodesChange }: DoorOptionsProps) {
-  const events = useQuery<EventView[]>({ queryKey: ['events'] });
+/** Under the camera: the event this door checks in (today's first), and barcode formats besides QR codes. */
+export function DoorOptions({
+  events,
+  eventId,
+  onEventChange,
+  mayChooseAll,
+  barcodes,
+  onBarcodesChange,
+}: DoorOptionsProps) {
   useFailureToast(events.error, 'Erro');
+  const everyEvent = eventId === '';
   return (
-    <details className="scanner__options">
+    <details className="scanner__options" open={everyEvent || undefined}>
       <summary>Opções da leitura</summary>
       <SelectField
         label="Evento desta entrada"
         hint={
-          events.isError
-            ? 'Não foi possível carregar os eventos; a leitura aceita ingressos de qualquer evento.'
-            : 'Com um evento escolhido, ingressos de outros eventos são recusados.'
+          everyEvent
+            ? undefined
+            : 'Ingressos de outros eventos são recusados. A lista de ingressos fica no aparelho para ler sem internet.'
         }
         value={eventId}
         onChange={(event) => onEventChange(event.target.value)}
         disabled={!events.data}
       >
-        <option value="">Todos os eventos</option>
+        {mayChooseAll && <option value="">Todos os eventos</option>}
         {events.data?.map((event) => (
           <option key={event.id} value={event.id}>
+            {event.today ? 'Hoje — ' : ''}
             {event.title} — {formatShortDate(event.date)}
           </option>
         ))}
       </SelectField>
+      {everyEvent && mayChooseAll && (
+        <p className="scanner__warning" role="note">
+          Atenção: com “Todos os eventos”, ingressos válidos de qualquer evento são aceitos, e a leitura sem internet
+          fica desligada. Escolha o evento desta entrada.
+        </p>
+      )}
       <Checkbox
         label="Ler também códigos de barras (Aztec, Code 39/93/128, EAN-8/13, PDF 417, UPC)"
         checked={barcodes}

@@ -1,5 +1,5 @@
 import { cx } from '@ticketing/shared';
-import type { Verdict } from './verify.ts';
+import type { Verdict } from '../door/verdict.ts';
 
 /** The verdict over the whole screen, green or red, readable at arm's length. */
 export function VerdictOverlay({ verdict }: { verdict: Verdict }) {

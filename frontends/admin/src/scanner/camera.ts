@@ -1,3 +1,6 @@
+// Types only: the decoder itself is downloaded when the camera starts.
+import type { Html5Qrcode } from 'html5-qrcode';
+
 /** The scan settings of the door (spec §9): 10 frames per second in a 250 × 250 box. */
 const FPS = 10;
 const BOX = 250;
@@ -5,15 +8,21 @@ const BOX = 250;
 /** The decoder's code could not be downloaded (as opposed to the camera being refused or missing). */
 export class DecoderUnavailable extends Error {}
 
+/** A running camera: how to stop it, and its flashlight when the camera has one the browser may switch. */
+export interface RunningCamera {
+  stop(): Promise<void>;
+  torch: { switch(on: boolean): Promise<void> } | null;
+}
+
 /**
- * Starts the back camera inside the element `elementId` and calls `onRead` with every text it decodes; resolves to
- * the function that stops it. Only QR codes unless `barcodes`, which adds the other formats tickets may carry.
+ * Starts the back camera inside the element `elementId` and calls `onRead` with every text it decodes. Only QR codes
+ * unless `barcodes`, which adds the other formats tickets may carry.
  */
 export async function startCamera(
   elementId: string,
   onRead: (text: string) => void,
   { barcodes }: { barcodes: boolean },
-): Promise<() => Promise<void>> {
+): Promise<RunningCamera> {
   // The decoders are large: they are downloaded here, on the door's page, and nowhere else.
   const {
     Html5Qrcode,
@@ -64,8 +73,22 @@ export async function startCamera(
     onRead,
     'BarcodeDetector' in window ? undefined : readAgain,
   );
-  return async () => {
-    await scanner.stop();
-    scanner.clear();
+  return {
+    async stop() {
+      await scanner.stop();
+      scanner.clear();
+    },
+    torch: torchOf(scanner),
   };
+}
+
+/** The running track's torch, if it reports one (phones' back cameras on Android; not iPhones, not laptops). */
+function torchOf(scanner: Html5Qrcode): RunningCamera['torch'] {
+  try {
+    const torch = scanner.getRunningTrackCameraCapabilities().torchFeature();
+    return torch.isSupported() ? { switch: (on) => torch.apply(on) } : null;
+  } catch {
+    // A browser without track capabilities has no torch to offer.
+    return null;
+  }
 }

@@ -1,46 +1,72 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { readTicket } from '../door/reading.ts';
+import { useDoorSync } from '../door/useDoorSync.ts';
+import type { Verdict } from '../door/verdict.ts';
 import { signalVerdict } from './feedback.ts';
-import { verifyTicket, type Verdict } from './verify.ts';
 
 /** How long a verdict stays on screen (spec §4): short for a holder let in, longer for a refusal to be read. */
 const SHOWN_MS = { admitted: 800, refused: 1500 };
 /** After its verdict, the same code is ignored for this long: the holder is still in front of the camera. */
 const SAME_CODE_IGNORED_MS = 3000;
 
+const unreadable: Verdict = {
+  admitted: false,
+  code: 'invalid',
+  message: 'Não foi possível verificar o ingresso. Leia novamente.',
+  holder: null,
+  eventTitle: null,
+  ticketId: null,
+  orderId: null,
+};
+
 /**
- * The door's reading loop: one verification at a time, the verdict on screen for its time, then scanning again.
- * Readings while a verification is in flight or a verdict is shown are ignored, and so is the same code again
- * during the following 3 s.
+ * The door's reading loop: one reading at a time, the verdict on screen for its time, then scanning again.
+ * Readings while one is being decided or a verdict is shown are ignored, and so is the same code again during the
+ * following 3 s. Each verdict's time from the decoded frame to the screen is measured (`door:verdict`).
  */
-export function useDoor(eventId: string | undefined) {
+export function useDoor(eventId: string | undefined, eventTitle: (eventId: string) => string | null) {
+  const { sync, status } = useDoorSync(eventId);
   const [verifying, setVerifying] = useState(false);
-  const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const [shown, setShown] = useState<{ verdict: Verdict; by: 'server' | 'device' } | null>(null);
   const busy = useRef(false);
   const lastCode = useRef<{ text: string; ignoredUntil: number } | null>(null);
   const hideTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(hideTimer.current), []);
+
+  useEffect(() => {
+    if (!shown) return;
+    // Measured once the overlay is painted: a task queued from the next frame runs after that frame's paint.
+    requestAnimationFrame(() =>
+      setTimeout(() => performance.measure('door:verdict', { start: 'door:read', detail: { by: shown.by } })),
+    );
+  }, [shown]);
 
   const read = useCallback(
     async (text: string) => {
       if (busy.current) return;
       if (lastCode.current?.text === text && Date.now() < lastCode.current.ignoredUntil) return;
       busy.current = true;
+      performance.mark('door:read');
       setVerifying(true);
-      const result = await verifyTicket(text, eventId);
+      const result = await readTicket(text, eventId, sync, eventTitle).catch(() => ({
+        // The device's storage failed (full, or refused by the browser): the door says so and scans on.
+        verdict: unreadable,
+        by: 'device' as const,
+      }));
       setVerifying(false);
-      setVerdict(result);
-      signalVerdict(result.admitted);
+      setShown(result);
+      signalVerdict(result.verdict.admitted);
       hideTimer.current = window.setTimeout(
         () => {
-          setVerdict(null);
+          setShown(null);
           lastCode.current = { text, ignoredUntil: Date.now() + SAME_CODE_IGNORED_MS };
           busy.current = false;
         },
-        result.admitted ? SHOWN_MS.admitted : SHOWN_MS.refused,
+        result.verdict.admitted ? SHOWN_MS.admitted : SHOWN_MS.refused,
       );
     },
-    [eventId],
+    [eventId, sync, eventTitle],
   );
 
-  return { read, verifying, verdict };
+  return { read, verifying, verdict: shown?.verdict ?? null, status };
 }

@@ -1,14 +1,23 @@
 import { useId } from 'react';
 import type { OrderView } from '@ticketing/proto';
-import { Badge, formatBRL, formatDate, formatDateTime, formatTime } from '@ticketing/shared';
-import { paymentMethodOf, statusOf } from './order-labels.ts';
+import {
+  Badge,
+  formatBRL,
+  formatDate,
+  formatDateTime,
+  formatTime,
+  orderStatusOf,
+  paymentMethodOf,
+} from '@ticketing/shared';
+import { OrderPayment } from './OrderPayment.tsx';
+import { OrderRefund } from './OrderRefund.tsx';
 import { OrderTicket } from './OrderTicket.tsx';
 import { PendingOrderActions } from './PendingOrderActions.tsx';
+import { WithdrawOrder } from './WithdrawOrder.tsx';
 
 export function OrderCard({ order, isAdmin }: { order: OrderView; isAdmin: boolean }) {
   const titleId = useId();
-  const status = statusOf(order.status);
-  const payable = order.status === 'pending' && order.asaasPaymentId !== null;
+  const status = orderStatusOf(order);
   return (
     <article className="order-card card" aria-labelledby={titleId}>
       <header className="order-card__head">
@@ -40,17 +49,22 @@ export function OrderCard({ order, isAdmin }: { order: OrderView; isAdmin: boole
           <dd>{paymentMethodOf(order)}</dd>
         </div>
       </dl>
-      {payable && (
+      {order.payment && (
         <div className="order-card__pending">
-          {order.expiresAt && (
-            <p className="order-card__deadline numeric">
-              Pague até {formatDateTime(order.expiresAt)} para garantir sua vaga.
-            </p>
-          )}
+          <p className="order-card__deadline numeric">
+            Pague até {formatDateTime(order.payment.expiresAt)} para garantir sua vaga.
+          </p>
+          <OrderPayment order={order} payment={order.payment} />
           <PendingOrderActions order={order} />
         </div>
       )}
       {order.status === 'paid' && <OrderTicket order={order} isAdmin={isAdmin} />}
+      {order.canWithdraw && (
+        <div className="order-card__actions">
+          <WithdrawOrder order={order} />
+        </div>
+      )}
+      {order.refund && <OrderRefund order={order} refund={order.refund} />}
     </article>
   );
 }

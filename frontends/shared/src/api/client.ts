@@ -18,7 +18,7 @@ export const isApiError = (error: unknown, ...statuses: number[]): error is ApiE
   error instanceof ApiError && (statuses.length === 0 || statuses.includes(error.status));
 
 export interface ApiOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON, or as multipart when it is FormData. */
   body?: unknown;
   /** Public reads (a courtesy link by its code) go without the session. */

@@ -1,7 +1,10 @@
 import { lazy, Suspense, useState } from 'react';
 import { useCurrentToast } from './toast.ts';
 
-const ToastArea = lazy(() => import('./ToastArea.tsx'));
+/** The toast area's code; a page that must show toasts without a network (the door) loads it ahead. */
+export const preloadToaster = () => import('./ToastArea.tsx');
+
+const ToastArea = lazy(preloadToaster);
 
 /**
  * The page's single toast area; the shell renders it once. Most visits never see a toast, so its code (and nothing

@@ -21,7 +21,8 @@ export const errorTitles = {
   payment: 'Erro ao processar pagamento',
 } as const;
 
-const OFFLINE_MESSAGE = 'Não foi possível falar com o servidor. Verifique sua conexão e tente novamente.';
+/** What a failed call says when the server could not be reached. */
+export const OFFLINE_MESSAGE = 'Não foi possível falar com o servidor. Verifique sua conexão e tente novamente.';
 
 // One toast at a time: a new one replaces the one on screen.
 let current: Toast | null = null;

@@ -4,7 +4,7 @@ import { brand } from '@ticketing/proto/brand';
 import { Badge, initials, useAuth } from '@ticketing/shared';
 import { SearchIcon } from './icons.tsx';
 import { MobileMenu } from './MobileMenu.tsx';
-import { adminLinks, mainLinks } from './nav-links.ts';
+import { adminBarLinks, mainLinks } from './nav-links.ts';
 
 // The account menu (and its popover code) downloads only for someone logged in.
 const AvatarMenu = lazy(() => import('./AvatarMenu.tsx').then(({ AvatarMenu }) => ({ default: AvatarMenu })));
@@ -20,7 +20,7 @@ export function Header() {
           {auth.user?.isAdmin && <Badge tone="accent">ADMIN</Badge>}
         </Link>
         <nav className="header__nav" aria-label="Principal">
-          {[...mainLinks(auth), ...adminLinks(auth)].map(({ to, label }) => (
+          {[...mainLinks(auth), ...adminBarLinks(auth)].map(({ to, label }) => (
             <NavLink key={to} to={to} className="header__link">
               {label}
             </NavLink>

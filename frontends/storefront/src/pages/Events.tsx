@@ -1,10 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { Page } from '@ticketing/shared';
+import { Page, useDebounced } from '@ticketing/shared';
 import { EventGrid, EventGridSkeleton } from '../events/EventGrid.tsx';
 import { useEvents } from '../events/queries.ts';
 import { SearchBox } from '../events/SearchBox.tsx';
-import { useDebounced } from '../events/useDebounced.ts';
 import { EmptyState } from '../ui/StatusMessage.tsx';
 import { LoadError } from '../ui/LoadError.tsx';
 

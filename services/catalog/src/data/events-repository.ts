@@ -1,8 +1,8 @@
 import type { Knex } from '@ticketing/platform';
 import type { CatalogEvent } from '../domain/catalog-event.ts';
-import { containsPattern, searchTerms, searchTextOf } from './search-text.ts';
+import { containsPattern, headingTextOf, searchTerms, searchTextOf } from './search-text.ts';
 
-interface EventRow {
+export interface EventRow {
   id: string;
   title: string;
   description: string;
@@ -14,11 +14,14 @@ interface EventRow {
   current_attendees: number;
   is_active: boolean;
   listed: boolean;
+  published_at: Date | null;
+  cancelled_at: Date | null;
+  cancel_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = [
+export const COLUMNS = [
   'id',
   'title',
   'description',
@@ -30,11 +33,14 @@ const COLUMNS = [
   'current_attendees',
   'is_active',
   'listed',
+  'published_at',
+  'cancelled_at',
+  'cancel_reason',
   'created_at',
   'updated_at',
 ] as const;
 
-function toEvent(row: EventRow): CatalogEvent {
+export function toEvent(row: EventRow): CatalogEvent {
   return {
     id: row.id,
     title: row.title,
@@ -47,6 +53,9 @@ function toEvent(row: EventRow): CatalogEvent {
     currentAttendees: row.current_attendees,
     isActive: row.is_active,
     listed: row.listed,
+    publishedAt: row.published_at,
+    cancelledAt: row.cancelled_at,
+    cancelReason: row.cancel_reason,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -57,11 +66,18 @@ export type NewEvent = Pick<
   'title' | 'description' | 'date' | 'location' | 'price' | 'imageUrl' | 'maxAttendees' | 'listed'
 >;
 
-export type EventChanges = Partial<NewEvent & { isActive: boolean }>;
+export type EventChanges = Partial<NewEvent & { isActive: boolean; publishedAt: Date | null }>;
 
-/** Active, listed events still to come, soonest first; every word of `query` must appear (accents and case aside). */
+/** Rows of published, not cancelled events only: drafts and cancelled events stay out of the storefront, the door and sale. */
+const OPEN = 'published_at is not null and cancelled_at is null';
+
+/** Published, active, listed, not cancelled events still to come, soonest first; every word of `query` must appear (accents and case aside). */
 export async function listUpcoming(db: Knex, query?: string): Promise<CatalogEvent[]> {
-  const builder = db('events').select(COLUMNS).where({ is_active: true, listed: true }).where('date', '>', db.fn.now());
+  const builder = db('events')
+    .select(COLUMNS)
+    .where({ is_active: true, listed: true })
+    .whereRaw(OPEN)
+    .where('date', '>', db.fn.now());
   for (const term of searchTerms(query)) builder.whereRaw(`search_text like ? escape '\\'`, [containsPattern(term)]);
   const rows = (await builder.orderBy([
     { column: 'date', order: 'asc' },
@@ -69,6 +85,24 @@ export async function listUpcoming(db: Knex, query?: string): Promise<CatalogEve
     { column: 'id', order: 'asc' },
   ])) as EventRow[];
   return rows.map(toEvent);
+}
+
+/** The time zone the door's "today" is reckoned in: the events happen in Brazil. */
+const DOOR_TIME_ZONE = 'America/Sao_Paulo';
+
+/**
+ * Published, active, not cancelled events a door may check in, listed or not: those on today's date in São Paulo (started or not) first,
+ * then those still to come, each group by date.
+ */
+export async function listForDoor(db: Knex): Promise<{ event: CatalogEvent; today: boolean }[]> {
+  const today = db.raw(`(date at time zone ?)::date = (now() at time zone ?)::date`, [DOOR_TIME_ZONE, DOOR_TIME_ZONE]);
+  const rows = (await db('events')
+    .select([...COLUMNS, db.raw('? as today', [today])])
+    .where({ is_active: true })
+    .whereRaw(OPEN)
+    .where((condition) => condition.whereRaw('?', [today]).orWhere('date', '>', db.fn.now()))
+    .orderByRaw('today desc, date asc, title asc, id asc')) as (EventRow & { today: boolean })[];
+  return rows.map((row) => ({ event: toEvent(row), today: row.today }));
 }
 
 export async function findEvent(db: Knex, id: string): Promise<CatalogEvent | undefined> {
@@ -86,7 +120,11 @@ export async function hasAnyEvent(db: Knex): Promise<boolean> {
   return (await db('events').first('id')) !== undefined;
 }
 
-export async function insertEvent(trx: Knex.Transaction, event: NewEvent): Promise<CatalogEvent> {
+/** Stores a new event, published now or (`published` false) a draft. */
+export async function insertEvent(
+  trx: Knex.Transaction,
+  event: NewEvent & { published: boolean },
+): Promise<CatalogEvent> {
   const [row] = (await trx('events')
     .insert({
       title: event.title,
@@ -97,7 +135,9 @@ export async function insertEvent(trx: Knex.Transaction, event: NewEvent): Promi
       image_url: event.imageUrl,
       max_attendees: event.maxAttendees,
       listed: event.listed,
+      published_at: event.published ? trx.fn.now() : null,
       search_text: searchTextOf(event),
+      heading_text: headingTextOf(event),
     })
     .returning(COLUMNS)) as EventRow[];
   return toEvent(row!);
@@ -120,7 +160,9 @@ export async function updateEvent(
     max_attendees: next.maxAttendees,
     listed: next.listed,
     is_active: next.isActive,
+    published_at: next.publishedAt,
     search_text: searchTextOf(next),
+    heading_text: headingTextOf(next),
     updated_at: trx.fn.now(),
   };
   const [row] = (await trx('events').where({ id: current.id }).update(columns).returning(COLUMNS)) as EventRow[];
@@ -136,8 +178,18 @@ export async function deactivateEvent(trx: Knex.Transaction, id: string): Promis
   return row && toEvent(row);
 }
 
+/** Marks an event cancelled, with the administrator's reason. */
+export async function markCancelled(trx: Knex.Transaction, id: string, reason: string): Promise<CatalogEvent> {
+  const [row] = (await trx('events')
+    .where({ id })
+    .update({ cancelled_at: trx.fn.now(), cancel_reason: reason, updated_at: trx.fn.now() })
+    .returning(COLUMNS)) as EventRow[];
+  return toEvent(row!);
+}
+
 /**
- * Takes `quantity` spots in one conditional statement: the event must be active, still to come and have room.
+ * Takes `quantity` spots in one conditional statement: the event must be published, active, not cancelled, still to
+ * come and have room.
  * Concurrent callers queue on the row lock and each re-checks the condition against the committed count, so
  * the limit holds however many arrive at once. Undefined when the condition fails.
  */
@@ -148,6 +200,7 @@ export async function takeSpots(
 ): Promise<CatalogEvent | undefined> {
   const [row] = (await trx('events')
     .where({ id, is_active: true })
+    .whereRaw(OPEN)
     .where('date', '>', trx.fn.now())
     .where((condition) =>
       condition.whereNull('max_attendees').orWhereRaw('current_attendees + ? <= max_attendees', [quantity]),

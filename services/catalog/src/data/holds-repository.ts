@@ -83,3 +83,21 @@ export async function releaseHoldsUnder(trx: Knex.Transaction, holdId: string, e
     .returning('*')) as HoldRow[];
   return rows.map(toHold);
 }
+
+/** Marks every spot of an order's open holds (its own and any under it) sold; answers how many holds it marked. */
+export async function markOrderHoldsSold(trx: Knex.Transaction, holdId: string, eventId: string): Promise<number> {
+  return trx('holds')
+    .where({ event_id: eventId })
+    .whereNull('released_at')
+    .where((query) => query.where({ id: holdId }).orWhereRaw('starts_with(id, ?)', [`${holdId}:`]))
+    .update({ sold: trx.ref('quantity') });
+}
+
+/** Marks one more spot of an open courtesy link's hold given, never beyond what it holds. */
+export async function markOneSpotSold(trx: Knex.Transaction, holdId: string, eventId: string): Promise<void> {
+  await trx('holds')
+    .where({ id: holdId, event_id: eventId })
+    .whereNull('released_at')
+    .whereRaw('sold < quantity')
+    .update({ sold: trx.raw('sold + 1') });
+}

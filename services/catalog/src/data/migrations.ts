@@ -1,4 +1,5 @@
 import type { Migration } from '@ticketing/platform';
+import { headingTextOf } from './search-text.ts';
 
 /** The catalog's tables: events (with their availability) and the holds placed against them. */
 export const catalogMigrations: Migration[] = [
@@ -54,6 +55,54 @@ export const catalogMigrations: Migration[] = [
       await db.schema.alterTable('holds', (t) => {
         t.integer('kept').notNullable().defaultTo(0);
         t.check('kept >= 0 and kept <= quantity', [], 'holds_kept_within_quantity');
+      });
+    },
+  },
+  {
+    name: '0004_back_office',
+    async up(db) {
+      // A draft has no publication date; every event that existed was already public.
+      await db.schema.alterTable('events', (t) => {
+        t.timestamp('published_at', { useTz: true }).nullable().defaultTo(db.fn.now());
+        t.text('heading_text').notNullable().defaultTo('');
+      });
+      const events = (await db('events').select('id', 'title', 'location')) as {
+        id: string;
+        title: string;
+        location: string;
+      }[];
+      for (const event of events) {
+        await db('events')
+          .where({ id: event.id })
+          .update({ heading_text: headingTextOf(event) });
+      }
+      await db.raw('update events set published_at = created_at');
+      await db.raw('drop index events_upcoming');
+      await db.raw(
+        'create index events_upcoming on events (date) where is_active and listed and published_at is not null',
+      );
+      // The spots of a hold already sold (a paid order) or given (a used courtesy); the rest are only reserved.
+      await db.schema.alterTable('holds', (t) => {
+        t.integer('sold').notNullable().defaultTo(0);
+        t.check('sold >= 0 and sold <= quantity', [], 'holds_sold_within_quantity');
+      });
+      // Uploaded event images, addressed by the SHA-256 of their content: every replica serves them from here.
+      await db.schema.createTable('event_images', (t) => {
+        t.text('sha256').primary();
+        t.text('content_type').notNullable();
+        t.binary('content').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      });
+    },
+  },
+  {
+    name: '0005_event_cancellation',
+    async up(db) {
+      // An administrator's cancellation is final: when and why are kept together, and only together.
+      await db.schema.alterTable('events', (t) => {
+        t.timestamp('cancelled_at', { useTz: true }).nullable();
+        t.text('cancel_reason').nullable();
+        t.check('(cancelled_at is null) = (cancel_reason is null)', [], 'events_cancelled_with_reason');
       });
     },
   },

@@ -11,6 +11,11 @@ export function searchTextOf(event: { title: string; description: string; locati
   return foldForSearch([event.title, event.description, event.location].join('\n'));
 }
 
+/** What the back office's search looks in: an event's title and location, folded. */
+export function headingTextOf(event: { title: string; location: string }): string {
+  return foldForSearch([event.title, event.location].join('\n'));
+}
+
 /** The words of a query, folded; an event matches when it contains every one of them. */
 export function searchTerms(query: string | undefined): string[] {
   if (!query) return [];

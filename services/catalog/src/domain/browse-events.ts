@@ -2,16 +2,20 @@ import { calendarFileName, eventCalendar, notFound } from '@ticketing/platform';
 import { findEvent, listUpcoming } from '../data/events-repository.ts';
 import { assertEventId, messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
 
-/** The public listing: upcoming, active and listed events, soonest first, optionally narrowed by a search. */
+/** The public listing: upcoming, published, active and listed events, soonest first, optionally narrowed by a search. */
 export function listEvents(deps: Pick<CatalogDeps, 'db'>, search: { q?: string | undefined }): Promise<CatalogEvent[]> {
   return listUpcoming(deps.db, search.q);
 }
 
-/** One active event by id, listed or not, past or not: a direct link keeps working. */
+/**
+ * One published, active event by id, listed or not, past or not: a direct link keeps working; a draft is unknown,
+ * and a cancelled event is gone, saying so.
+ */
 export async function getEvent(deps: Pick<CatalogDeps, 'db'>, id: string): Promise<CatalogEvent> {
   assertEventId(id);
   const event = await findEvent(deps.db, id);
-  if (!event || !event.isActive) throw notFound(messages.eventNotFound);
+  if (!event || !event.isActive || !event.publishedAt) throw notFound(messages.eventNotFound);
+  if (event.cancelledAt) throw notFound(messages.cancelled);
   return event;
 }
 

@@ -1,6 +1,6 @@
 import type { Knex, Logger, Outbox } from '@ticketing/platform';
 import { badRequest, notFound } from '@ticketing/platform';
-import { catalogMessages, type EventPayload } from '@ticketing/proto';
+import { cancelEventMessages, catalogMessages, EVENT_TIME_ZONE, type EventPayload } from '@ticketing/proto';
 
 /** An event of the catalog as the use cases see it. */
 export interface CatalogEvent {
@@ -16,6 +16,11 @@ export interface CatalogEvent {
   currentAttendees: number;
   isActive: boolean;
   listed: boolean;
+  /** When it was published; null while it is a draft (out of the storefront, the door and sale). */
+  publishedAt: Date | null;
+  /** When an administrator cancelled it (for good: off sale, out of the storefront and the door), and why. */
+  cancelledAt: Date | null;
+  cancelReason: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -29,6 +34,7 @@ export interface CatalogDeps {
 
 export const messages = {
   ...catalogMessages,
+  ...cancelEventMessages,
   invalidDate: 'Data inválida: use o formato ISO 8601 com fuso horário',
   dateOutOfRange: 'Data fora do intervalo permitido (entre 2000 e 2100)',
   invalidHoldId: 'Identificador de reserva inválido: use até 100 letras, números, "_", "-" ou ":"',
@@ -36,8 +42,13 @@ export const messages = {
   holdOtherEvent: 'Esta reserva já foi registrada para outro evento',
   holdReleased: 'Esta reserva já foi liberada',
   keepAboveQuantity: 'Não é possível manter mais vagas do que a reserva tem',
-  maxBelowCurrent: (max: number, current: number) =>
-    `Não é possível reduzir o limite para ${max} participantes: o evento já tem ${current} inscritos`,
+  capacityBelowTaken: (taken: number) =>
+    `A capacidade não pode ser menor que os ${taken} ingressos já vendidos ou reservados`,
+  pastDate: 'A data do evento deve estar no futuro',
+  publishPast: 'Não é possível publicar um evento cuja data já passou',
+  unpublishTaken: 'Não é possível voltar a rascunho um evento com ingressos vendidos ou reservados',
+  imageRequired: 'Envie uma imagem no campo "image" (JPEG, PNG ou WebP)',
+  imageNotFound: 'Imagem não encontrada',
 } as const;
 
 /** Spots still free: never below zero; null when the event has no limit. */
@@ -61,11 +72,12 @@ const EARLIEST = Date.UTC(2000, 0, 1);
 const LATEST = Date.UTC(2100, 0, 1);
 
 /**
- * An ISO 8601 instant the database can store unchanged. A calendar day that does not exist (31 February)
- * is refused rather than rolled over into the next month.
+ * An ISO 8601 instant the database can store unchanged; without an offset it is a date and time in São Paulo. A
+ * calendar day that does not exist (31 February) is refused rather than rolled over into the next month.
  */
 export function parseEventDate(value: string): Date {
-  const date = new Date(value);
+  const local = !/(Z|[+-]\d{2}:\d{2})$/.test(value);
+  const date = local ? saoPauloInstant(value) : new Date(value);
   const parts = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
   if (Number.isNaN(date.getTime()) || !parts) throw badRequest(messages.invalidDate);
   const [, year, month, day] = parts.map(Number) as [number, number, number, number];
@@ -73,6 +85,38 @@ export function parseEventDate(value: string): Date {
   if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) throw badRequest(messages.invalidDate);
   if (date.getTime() < EARLIEST || date.getTime() >= LATEST) throw badRequest(messages.dateOutOfRange);
   return date;
+}
+
+const wallClock = new Intl.DateTimeFormat('en-CA', {
+  timeZone: EVENT_TIME_ZONE,
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/** The date and time an instant shows on a São Paulo clock, as "2030-03-15T09:00". */
+export function saoPauloLocal(date: Date): string {
+  const part = Object.fromEntries(wallClock.formatToParts(date).map(({ type, value }) => [type, value]));
+  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}`;
+}
+
+/** São Paulo's offset from UTC at an instant, in ms (historic daylight saving time included). */
+function saoPauloOffset(time: number): number {
+  const part = Object.fromEntries(wallClock.formatToParts(new Date(time)).map(({ type, value }) => [type, value]));
+  const asUtc = Date.UTC(+part.year!, +part.month! - 1, +part.day!, +part.hour!, +part.minute!, +part.second!);
+  return asUtc - Math.floor(time / 1000) * 1000;
+}
+
+/** The instant a São Paulo date and time ("2030-03-15T09:00") names; an invalid text gives an invalid date. */
+function saoPauloInstant(value: string): Date {
+  const asUtc = new Date(`${value}Z`).getTime();
+  if (Number.isNaN(asUtc)) return new Date(Number.NaN);
+  const guess = asUtc - saoPauloOffset(asUtc);
+  return new Date(asUtc - saoPauloOffset(guess));
 }
 
 /** Tells the other services what an event looks like now; written in the transaction that changed it. */

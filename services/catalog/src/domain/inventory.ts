@@ -38,16 +38,24 @@ export async function holdSpots(
     if (!inserted) return { ...(await existingHold(trx, request)), created: false };
     const event = await takeSpots(trx, eventId, quantity);
     if (!event) {
-      const current = await findEvent(trx, eventId);
-      const reason = current!.isActive && current!.date.getTime() > Date.now() ? 'sold_out' : 'unavailable';
+      const reason = refusalOf((await findEvent(trx, eventId))!);
       deps.logger.info({ eventId, holdId, quantity, reason }, 'hold refused');
-      throw conflict(reason === 'sold_out' ? messages.soldOut : messages.unavailable);
+      throw conflict(REFUSALS[reason]);
     }
     await announceChange(deps.outbox, trx, event);
     return { hold: (await findHold(trx, holdId))!, event, created: true };
   });
   if (result.created) deps.logger.info({ eventId, holdId, quantity }, 'spots held');
   return { hold: result.hold, event: result.event };
+}
+
+const REFUSALS = { cancelled: messages.cancelled, sold_out: messages.soldOut, unavailable: messages.unavailable };
+
+/** Why an event gave no spots: cancelled, or off sale (a draft, deactivated, past), or else full. */
+function refusalOf(event: CatalogEvent): keyof typeof REFUSALS {
+  if (event.cancelledAt) return 'cancelled';
+  const open = event.publishedAt !== null && event.isActive && event.date.getTime() > Date.now();
+  return open ? 'sold_out' : 'unavailable';
 }
 
 /** The answer to a repeated hold: the same hold again, or why this id cannot mean this request. */

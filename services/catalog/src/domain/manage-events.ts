@@ -1,4 +1,4 @@
-import { conflict, notFound } from '@ticketing/platform';
+import { AppError, conflict, notFound } from '@ticketing/platform';
 import type { CreateEvent, UpdateEvent } from '@ticketing/proto';
 import {
   deactivateEvent as deactivate,
@@ -17,8 +17,20 @@ import {
   type CatalogEvent,
 } from './catalog-event.ts';
 
-export async function createEvent(deps: CatalogDeps, input: CreateEvent): Promise<CatalogEvent> {
+/** Changes an edit may bring; `published` publishes a draft (true) or takes one without sales back to draft (false). */
+export type EventEdit = UpdateEvent & { published?: boolean };
+
+/**
+ * Creates an event, published or a draft. The back office (`futureOnly`) refuses a date already past; the API for
+ * integrations and the seed may record one.
+ */
+export async function createEvent(
+  deps: CatalogDeps,
+  input: CreateEvent,
+  { futureOnly = false }: { futureOnly?: boolean } = {},
+): Promise<CatalogEvent> {
   const date = parseEventDate(input.date);
+  if (futureOnly && date.getTime() <= Date.now()) throw new AppError(422, messages.pastDate);
   const event = await deps.db.transaction(async (trx) => {
     const created = await insertEvent(trx, {
       title: input.title,
@@ -29,35 +41,51 @@ export async function createEvent(deps: CatalogDeps, input: CreateEvent): Promis
       imageUrl: input.imageUrl,
       maxAttendees: input.maxAttendees,
       listed: input.listed,
+      published: input.published ?? true,
     });
     await announceChange(deps.outbox, trx, created);
     return created;
   });
-  deps.logger.info({ eventId: event.id }, 'event created');
+  deps.logger.info({ eventId: event.id, published: event.publishedAt !== null }, 'event created');
   return event;
 }
 
 /**
- * Changes some of an event's fields, inactive events included (so one can be reactivated). The row stays
- * locked from the check to the write, so the limit never drops below the spots already taken.
+ * Changes some of an event's fields, inactive events included (so one can be reactivated), cancelled ones never. The
+ * row stays locked
+ * from the check to the write, and holds take spots by updating that row, so the capacity never drops below the
+ * spots already sold or held however many holds arrive meanwhile.
  */
-export async function updateEvent(deps: CatalogDeps, id: string, input: UpdateEvent): Promise<CatalogEvent> {
+export async function updateEvent(deps: CatalogDeps, id: string, input: EventEdit): Promise<CatalogEvent> {
   assertEventId(id);
-  const { date, ...rest } = input;
+  const { date, published, ...rest } = input;
   const changes: EventChanges = { ...rest, ...(date === undefined ? {} : { date: parseEventDate(date) }) };
   const event = await deps.db.transaction(async (trx) => {
     const current = await findEventForUpdate(trx, id);
     if (!current) throw notFound(messages.eventNotFound);
+    if (current.cancelledAt) throw conflict(messages.editCancelled);
     const max = changes.maxAttendees;
     if (max !== undefined && max !== null && max < current.currentAttendees) {
-      throw conflict(messages.maxBelowCurrent(max, current.currentAttendees));
+      throw conflict(messages.capacityBelowTaken(current.currentAttendees));
     }
+    if (published !== undefined) changes.publishedAt = publication(current, published, changes.date);
     const updated = await update(trx, current, changes);
     await announceChange(deps.outbox, trx, updated);
     return updated;
   });
   deps.logger.info({ eventId: event.id, fields: Object.keys(input) }, 'event updated');
   return event;
+}
+
+/** The publication date an edit leaves: kept when already published, now for a draft being published. */
+function publication(current: CatalogEvent, published: boolean, newDate: Date | undefined): Date | null {
+  if (!published) {
+    if (current.currentAttendees > 0) throw conflict(messages.unpublishTaken);
+    return null;
+  }
+  if (current.publishedAt) return current.publishedAt;
+  if ((newDate ?? current.date).getTime() <= Date.now()) throw new AppError(422, messages.publishPast);
+  return new Date();
 }
 
 /** Takes an event off sale and out of every listing; doing it again changes nothing. */

@@ -3,6 +3,7 @@ import { CALENDAR_CONTENT_TYPE, parseInput, requireAdmin, type TokenVerifier } f
 import { createEventSchema, eventSearchSchema, updateEventSchema } from '@ticketing/proto';
 import type { CatalogDeps } from '../domain/catalog-event.ts';
 import { getEvent, getEventCalendar, listEvents } from '../domain/browse-events.ts';
+import { getEventImage } from '../domain/event-image.ts';
 import { createEvent, deactivateEvent, updateEvent } from '../domain/manage-events.ts';
 
 import { toEventView } from './views.ts';
@@ -19,6 +20,16 @@ export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier, publi
 
   router.get('/:id', async (ctx) => {
     ctx.body = toEventView(await getEvent(deps, ctx.params.id!));
+  });
+
+  // The address names the content's hash: what it serves never changes, so browsers and proxies keep it a year.
+  router.get('/images/:sha256', async (ctx) => {
+    const image = await getEventImage(deps, ctx.params.sha256!);
+    ctx.type = image.contentType;
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.set('ETag', `"${image.sha256}"`);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = image.content;
   });
 
   router.get('/:id/calendar.ics', async (ctx) => {

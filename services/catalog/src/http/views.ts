@@ -1,5 +1,6 @@
-import type { EventView } from '@ticketing/proto';
-import { remainingSpots, type CatalogEvent } from '../domain/catalog-event.ts';
+import type { AdminEventView, DoorEventView, EventView } from '@ticketing/proto';
+import type { AdminEvent } from '../data/admin-events-repository.ts';
+import { remainingSpots, saoPauloLocal, type CatalogEvent } from '../domain/catalog-event.ts';
 import type { HoldResult } from '../domain/inventory.ts';
 
 export function toEventView(event: CatalogEvent): EventView {
@@ -16,6 +17,33 @@ export function toEventView(event: CatalogEvent): EventView {
     remaining: remainingSpots(event),
     isActive: event.isActive,
     listed: event.listed,
+  };
+}
+
+export function toAdminEventView({ event, status, sold }: AdminEvent): AdminEventView {
+  return {
+    ...toEventView(event),
+    status,
+    published: event.publishedAt !== null,
+    publishedAt: event.publishedAt?.toISOString() ?? null,
+    localDate: saoPauloLocal(event.date),
+    sold,
+    held: event.currentAttendees - sold,
+    cancelledAt: event.cancelledAt?.toISOString() ?? null,
+    cancelReason: event.cancelReason,
+    createdAt: event.createdAt.toISOString(),
+    updatedAt: event.updatedAt.toISOString(),
+  };
+}
+
+export function toDoorEventView({ event, today }: { event: CatalogEvent; today: boolean }): DoorEventView {
+  return {
+    id: event.id,
+    title: event.title,
+    date: event.date.toISOString(),
+    location: event.location,
+    listed: event.listed,
+    today,
   };
 }
 

@@ -4,10 +4,11 @@ import { updateEventSnapshot } from '../data/links-repository.ts';
 import type { CourtesyDeps } from '../domain/deps.ts';
 import { forgetUser } from '../domain/erasure.ts';
 import { givePromoUseBack, promoOrderPaid } from '../domain/promo.ts';
+import { notePaidOrder } from '../domain/redemptions-report.ts';
 
 /**
- * What courtesy hears: orders that no longer need their promotional use (or need it again, paid late), events
- * whose details changed, and deleted accounts.
+ * What courtesy hears: orders that no longer need their promotional use (or need it again, paid late), paid orders
+ * (the redemption report shows them), events whose details changed, and deleted accounts.
  */
 export function courtesyConsumers(deps: CourtesyDeps): EventHandlers {
   const giveBack: EventHandler<EventPayload<'order.cancelled'>> = async ({ orderId }, { trx }) => {
@@ -16,8 +17,9 @@ export function courtesyConsumers(deps: CourtesyDeps): EventHandlers {
   return {
     'order.cancelled': giveBack,
     'order.expired': giveBack,
-    'order.paid': async ({ orderId, courtesyLinkId }: EventPayload<'order.paid'>, { trx }) => {
-      await promoOrderPaid({ ...deps, db: trx }, { orderId, linkId: courtesyLinkId });
+    'order.paid': async (paid: EventPayload<'order.paid'>, { trx }) => {
+      await promoOrderPaid({ ...deps, db: trx }, { orderId: paid.orderId, linkId: paid.courtesyLinkId });
+      await notePaidOrder(trx, paid);
     },
     'event.changed': async ({ eventId, title, date, location }: EventPayload<'event.changed'>, { trx }) => {
       await updateEventSnapshot(trx, eventId, { title, date: new Date(date), location });

@@ -115,4 +115,19 @@ export const courtesyMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0004_redemption_orders',
+    async up(db) {
+      // The order each redemption or promotional use became, as order.paid tells: the report shows it.
+      await db.schema.alterTable('courtesy_redemptions', (t) => {
+        t.uuid('order_id').nullable();
+        t.string('order_number', 50).nullable();
+        t.index(['link_id', 'created_at'], 'courtesy_redemptions_link_created');
+      });
+      await db.schema.alterTable('promo_uses', (t) => {
+        t.string('order_number', 50).nullable();
+        t.index(['link_id', 'created_at'], 'promo_uses_link_created');
+      });
+    },
+  },
 ];

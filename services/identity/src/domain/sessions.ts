@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
 import {
+  AuthUnavailable,
   ERASED_SESSION,
   TOKEN_AUDIENCE,
   TOKEN_ISSUER,
@@ -71,15 +72,20 @@ export function createSessionVerifier(
   settings: Pick<IdentitySettings, 'tokenTtlSeconds'>,
   { db, redis }: { db: Knex; redis: Redis },
 ): (token: string) => Promise<SessionUser> {
+  // The key store is identity's database: when it does not answer, the token is not judged (503, not 401).
+  const storeAnswer = <T>(work: Promise<T>) =>
+    work.catch((error: unknown) => {
+      throw new AuthUnavailable('signing keys unavailable', { cause: error });
+    });
   const sessions = cachedSessions(redis, async (userId) => (await sessionStateOf(db, userId)) ?? ERASED_SESSION);
   let built: { jwks: JSONWebKeySet; verify: TokenVerifier } | undefined;
   let lastRefresh = 0;
   return async (token) => {
     const { kid } = decodeProtectedHeader(token);
-    let jwks = await keys.published();
+    let jwks = await storeAnswer(keys.published());
     if (!jwks.keys.some((key) => key.kid === kid) && Date.now() - lastRefresh > UNKNOWN_KEY_REFRESH_MS) {
       lastRefresh = Date.now();
-      jwks = await keys.refresh();
+      jwks = await storeAnswer(keys.refresh());
     }
     if (built?.jwks !== jwks) built = { jwks, verify: createTokenVerifier(jwks, sessions) };
     const user = await built.verify(token);

@@ -2,6 +2,7 @@ import type { Knex, Logger, Outbox, Redis } from '@ticketing/platform';
 import { ROLES, identityMessages, type GrantableRole, type Role } from '@ticketing/proto';
 import type { IdentitySettings } from '../config.ts';
 import type { LoginThrottle } from './login-throttle.ts';
+import type { RenewalLimit } from './renew-session.ts';
 import type { SigningKeys } from './signing-keys.ts';
 
 /** An account as the use cases see it; optional fields are null for the administrator created at start. */
@@ -35,6 +36,7 @@ export interface IdentityDeps {
   settings: IdentitySettings;
   keys: SigningKeys;
   throttle: LoginThrottle;
+  renewals: RenewalLimit;
 }
 
 /** The caller as a verified token describes them. */

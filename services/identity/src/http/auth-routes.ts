@@ -7,11 +7,13 @@ import {
   registerSchema,
   resetPasswordSchema,
   verifyCodeSchema,
+  type RenewView,
 } from '@ticketing/proto';
 import { resendCode, resendVerification, verifyEmail } from '../domain/email-verification.ts';
 import { logIn, logOut } from '../domain/login.ts';
 import { requestPasswordReset, resetPassword } from '../domain/password-reset.ts';
 import { currentUser } from '../domain/profile.ts';
+import { renewSession } from '../domain/renew-session.ts';
 import { registerUser } from '../domain/register.ts';
 import type { SessionUser } from '../domain/sessions.ts';
 import { messages, type IdentityDeps } from '../domain/user.ts';
@@ -75,6 +77,13 @@ export function authRoutes(deps: IdentityDeps, verifySession: (token: string) =>
   router.post('/reset-password', async (ctx) => {
     await resetPassword(deps, parseInput(resetPasswordSchema, ctx.request.body));
     ctx.body = { message: messages.passwordReset };
+  });
+
+  // A page kept open (the door's scanner) trades its token for a fresh one before it expires.
+  router.post('/renew', authenticated, async (ctx) => {
+    const { token, expiresAt } = await renewSession(deps, sessionOf(ctx));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { token, expiresAt: expiresAt.toISOString() } satisfies RenewView;
   });
 
   router.get('/me', authenticated, async (ctx) => {

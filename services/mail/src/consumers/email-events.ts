@@ -1,3 +1,4 @@
+import QRCode from 'qrcode';
 import type { Envelope, EventPayload, EventType } from '@ticketing/proto';
 import { minutesBetween, type TemplateData, type TemplateName } from '../templates/index.ts';
 import type { EmailAttachment } from '../domain/attachments.ts';
@@ -11,11 +12,17 @@ export interface EventContext {
   courtesyUrl: string;
 }
 
-type EmailsFor<T extends EventType> = (payload: EventPayload<T>, context: EventContext) => EmailRequest[];
+type EmailsFor<T extends EventType> = (
+  payload: EventPayload<T>,
+  context: EventContext,
+) => EmailRequest[] | Promise<EmailRequest[]>;
 
 /** The link of the reset-password page for a token. */
 export const resetPasswordUrl = (publicUrl: string, token: string) =>
   `${publicUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+
+/** The buyer's orders ("Meus Ingressos"), where a pending order shows how to pay it. */
+export const profileUrl = (publicUrl: string) => `${publicUrl.replace(/\/+$/, '')}/profile`;
 
 /** Where mail fetches, at send time, the file an administrator attached to a mass send. */
 export const courtesyAttachmentUrl = (courtesyUrl: string, attachmentId: string) =>
@@ -44,9 +51,13 @@ export function courtesyAttachment(
 const REFUND_TEMPLATES = {
   late_payment: 'payment-refunded',
   refund: 'order-refunded',
+  withdrawal: 'order-refunded',
   chargeback: 'order-chargeback',
+  event_cancelled: 'event-cancelled',
 } as const satisfies Record<EventPayload<'order.refunded'>['reason'], TemplateName>;
 type RefundTemplate = (typeof REFUND_TEMPLATES)[keyof typeof REFUND_TEMPLATES];
+
+type PaymentTemplate = 'pix-payment' | 'boleto-payment' | 'card-payment-link';
 
 /** What every purchase event carries about the buyer and the order. */
 interface PurchaseFacts {
@@ -57,7 +68,7 @@ interface PurchaseFacts {
 }
 
 /** A purchase e-mail to the buyer: greeting, order number and event title, plus the template's own data. */
-function toBuyer<N extends 'ticket' | 'card-payment-link' | RefundTemplate>(
+function toBuyer<N extends 'ticket' | PaymentTemplate | RefundTemplate>(
   facts: PurchaseFacts,
   template: N,
   data: Omit<TemplateData<N>, 'name' | 'orderNumber' | 'eventTitle'>,
@@ -70,6 +81,42 @@ function toBuyer<N extends 'ticket' | 'card-payment-link' | RefundTemplate>(
     userId: facts.userId,
     data: { ...shared, ...data },
   } as unknown as EmailRequest;
+}
+
+/** The ticket e-mail, when the ticket is issued and each time an administrator sends it again. */
+const ticketEmail = (payload: EventPayload<'ticket.issued'>, { publicUrl }: EventContext): EmailRequest[] => [
+  toBuyer(payload, 'ticket', {
+    eventId: payload.eventId,
+    eventDate: payload.event.date,
+    location: payload.event.location,
+    qrPng: payload.qrCodeData.slice(payload.qrCodeData.indexOf(',') + 1),
+    publicUrl,
+  }),
+];
+
+/**
+ * How to pay a new order, by its method: the PIX code with its QR drawn here (the event carries only the text, and
+ * the image always shows the very code written beside it), the boleto's line and PDF, or the card's payment page.
+ * Nothing when the event lacks what the method needs (an order created before the event carried it).
+ */
+async function paymentEmail(
+  payload: EventPayload<'order.created'>,
+  { publicUrl }: EventContext,
+): Promise<EmailRequest[]> {
+  const order = { eventDate: payload.event.date, amount: payload.amount };
+  const pending = { ...order, expiresAt: payload.expiresAt, profileUrl: profileUrl(publicUrl) };
+  const { pixPayload, boletoUrl, invoiceUrl } = payload;
+  if (payload.paymentMethod === 'pix' && pixPayload) {
+    const qrPng = await QRCode.toBuffer(pixPayload, { errorCorrectionLevel: 'M', margin: 2, scale: 6 });
+    return [toBuyer(payload, 'pix-payment', { ...pending, pixPayload, qrPng: qrPng.toString('base64') })];
+  }
+  if (payload.paymentMethod === 'boleto' && boletoUrl) {
+    return [toBuyer(payload, 'boleto-payment', { ...pending, boletoUrl, boletoLine: payload.boletoLine ?? null })];
+  }
+  if (payload.paymentMethod === 'credit_card' && invoiceUrl) {
+    return [toBuyer(payload, 'card-payment-link', { ...order, invoiceUrl })];
+  }
+  return [];
 }
 
 /**
@@ -101,26 +148,20 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
       },
     },
   ],
-  'ticket.issued': (payload, { publicUrl }) => [
-    toBuyer(payload, 'ticket', {
-      eventId: payload.eventId,
-      eventDate: payload.event.date,
-      location: payload.event.location,
-      qrPng: payload.qrCodeData.slice(payload.qrCodeData.indexOf(',') + 1),
-      publicUrl,
+  'ticket.issued': ticketEmail,
+  'ticket.resent': ticketEmail,
+  'order.created': paymentEmail,
+  'order.refunded': (payload) => [
+    toBuyer(payload, REFUND_TEMPLATES[payload.reason], {
+      amount: payload.amount,
+      // The buyer asked for it: the e-mail answers the request.
+      ...(payload.reason === 'withdrawal' ? { withdrawal: true } : {}),
+      // The event is gone: the e-mail says which one, when and where it would have been.
+      ...(payload.reason === 'event_cancelled'
+        ? { eventDate: payload.event.date, location: payload.event.location }
+        : {}),
     }),
   ],
-  'order.created': (payload) =>
-    payload.paymentMethod === 'credit_card' && payload.invoiceUrl
-      ? [
-          toBuyer(payload, 'card-payment-link', {
-            eventDate: payload.event.date,
-            amount: payload.amount,
-            invoiceUrl: payload.invoiceUrl,
-          }),
-        ]
-      : [],
-  'order.refunded': (payload) => [toBuyer(payload, REFUND_TEMPLATES[payload.reason], { amount: payload.amount })],
   'courtesy.invited': (payload, { courtesyUrl }) => {
     const attachment = payload.attachment && courtesyAttachment(courtesyUrl, payload.attachment);
     return [

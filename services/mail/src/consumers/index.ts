@@ -4,7 +4,7 @@ import { forgetUser } from '../domain/forget-user.ts';
 import { dedupeKeyFor, queueEmail, type EmailRequest } from '../domain/queue-email.ts';
 import { emailEvents, type EventContext } from './email-events.ts';
 
-type AnyEmailsFor = (payload: unknown, context: EventContext) => EmailRequest[];
+type AnyEmailsFor = (payload: unknown, context: EventContext) => EmailRequest[] | Promise<EmailRequest[]>;
 
 export interface ConsumerDeps {
   logger: Logger;
@@ -20,12 +20,14 @@ export function mailConsumers({ logger, publicUrl, courtesyUrl, queued }: Consum
   const handlers: EventHandlers = {};
   for (const [type, emailsFor] of Object.entries(emailEvents) as unknown as [EventType, AnyEmailsFor][]) {
     const handler: EventHandler = async (payload, { trx, event }) => {
-      const requests = emailsFor(payload, { event, publicUrl, courtesyUrl });
+      const requests = await emailsFor(payload, { event, publicUrl, courtesyUrl });
       let stored = 0;
       for (const request of requests) {
         const result = await queueEmail(trx, request, {
           dedupeKey: dedupeKeyFor(event.id, request.template),
           correlationId: event.correlationId,
+          // Every event about an order names it so: its e-mails show on the order's timeline once sent.
+          orderId: (payload as { orderId?: string }).orderId ?? null,
         });
         const fields = { eventId: event.id, topic: type, template: request.template };
         if (result.outcome === 'queued') {

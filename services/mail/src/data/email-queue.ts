@@ -7,6 +7,8 @@ export interface NewEmailRow {
   dedupe_key: string;
   template: string;
   user_id: string | null;
+  /** The order the e-mail is about, if any. */
+  order_id: string | null;
   correlation_id: string | null;
   to: string;
   subject: string;
@@ -18,7 +20,7 @@ export interface NewEmailRow {
 /** A row the worker has claimed: what it needs to send it and to record the outcome. */
 export type ClaimedEmail = Pick<
   NewEmailRow,
-  'template' | 'correlation_id' | 'to' | 'subject' | 'html' | 'text' | 'attachments'
+  'template' | 'order_id' | 'correlation_id' | 'to' | 'subject' | 'html' | 'text' | 'attachments'
 > & {
   id: string;
   /** Counting this one. */
@@ -59,7 +61,7 @@ export async function claimDue(
      update email_queue q
      set status = 'sending', attempts = q.attempts + 1, next_attempt_at = now() + ? * interval '1 millisecond'
      from due where q.id = due.id
-     returning q.id, q.template, q.correlation_id, q."to", q.subject, q.html, q.text, q.attachments, q.attempts,
+     returning q.id, q.template, q.order_id, q.correlation_id, q."to", q.subject, q.html, q.text, q.attachments, q.attempts,
        due.was = 'sending' as interrupted`,
     [maxAttempts, limit, leaseMs],
   );
@@ -86,12 +88,17 @@ export async function failExhausted(
   return result.rows;
 }
 
-/** Records a delivery. Accepted by the server means sent, even if the claim had lapsed meanwhile. */
-export async function markSent(db: Knex, id: string): Promise<void> {
-  await db('email_queue')
+/**
+ * Records a delivery. Accepted by the server means sent, even if the claim had lapsed meanwhile. Answers when it
+ * was recorded, or undefined when it was sent already (a second copy).
+ */
+export async function markSent(trx: Knex.Transaction, id: string): Promise<Date | undefined> {
+  const [row]: { processed_at: Date }[] = await trx('email_queue')
     .where({ id })
     .whereNot({ status: 'sent' })
-    .update({ status: 'sent', processed_at: db.fn.now() });
+    .update({ status: 'sent', processed_at: trx.fn.now() })
+    .returning('processed_at');
+  return row?.processed_at;
 }
 
 /** Records a failed attempt on a row this worker still holds (same attempt number), due again after `delayMs`. */

@@ -40,4 +40,13 @@ export const mailMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0002_email_order',
+    async up(db) {
+      // The order an e-mail is about, if any: its delivery is announced (mail.sent) for the order's timeline.
+      await db.schema.alterTable('email_queue', (t) => {
+        t.uuid('order_id').nullable();
+      });
+    },
+  },
 ];

@@ -1,4 +1,4 @@
-import { type Knex, type Logger, createWaker, trace } from '@ticketing/platform';
+import { type Knex, type Logger, type Outbox, createWaker, trace } from '@ticketing/platform';
 import {
   claimDue,
   failExhausted,
@@ -15,6 +15,8 @@ import type { Sender } from './smtp.ts';
 
 export interface WorkerOptions {
   db: Knex;
+  /** Announces each e-mail about an order once it is sent (mail.sent). */
+  outbox: Outbox;
   sender: Sender;
   logger: Logger;
   metrics: MailMetrics;
@@ -47,7 +49,8 @@ const MIN_WAIT_MS = 25;
  * again. Both copies carry the same Message-ID.
  */
 export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
-  const { db, sender, logger, metrics, maxAttempts, retryBaseMs, retryMaxMs, pollMs, batchSize, leaseMs } = options;
+  const { db, outbox, sender, logger, metrics, maxAttempts, retryBaseMs, retryMaxMs, pollMs, batchSize, leaseMs } =
+    options;
   const waker = createWaker();
   let closed = false;
 
@@ -88,12 +91,25 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       }
       metrics.sent.inc({ template: row.template });
       try {
-        await markSent(db, row.id);
+        await db.transaction((trx) => recordSent(trx, row));
         logger.info({ ...fields, messageId }, 'e-mail sent');
       } catch (error) {
         logger.error({ ...fields, err: error }, 'e-mail sent but not recorded; it is sent again when the claim lapses');
       }
     });
+
+  /** Marks the e-mail sent and, the first time, announces it when it is about an order. */
+  async function recordSent(trx: Knex.Transaction, row: ClaimedEmail) {
+    const sentAt = await markSent(trx, row.id);
+    if (!sentAt || !row.order_id) return;
+    await outbox.add(trx, 'mail.sent', row.order_id, {
+      emailId: row.id,
+      orderId: row.order_id,
+      template: row.template,
+      subject: row.subject,
+      sentAt: sentAt.toISOString(),
+    });
+  }
 
   async function round(): Promise<number> {
     for (const row of await failExhausted(db, maxAttempts)) {

@@ -36,7 +36,7 @@ export const dedupeKeyFor = (eventId: string, template: TemplateName) => `${even
 export async function queueEmail(
   trx: Knex.Transaction,
   request: EmailRequest,
-  source: { dedupeKey: string; correlationId?: string | null },
+  source: { dedupeKey: string; correlationId?: string | null; orderId?: string | null },
 ): Promise<QueueOutcome> {
   if (request.userId && (await isForgottenUser(trx, request.userId))) return { outcome: 'user_forgotten' };
   const rendered = renderEmail(request.template, request.data as never);
@@ -44,6 +44,7 @@ export async function queueEmail(
     dedupe_key: source.dedupeKey,
     template: request.template,
     user_id: request.userId,
+    order_id: source.orderId ?? null,
     correlation_id: source.correlationId ?? null,
     to: recipient.parse(request.to.trim()),
     subject: rendered.subject,

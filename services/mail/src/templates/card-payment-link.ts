@@ -1,19 +1,16 @@
 import { z } from 'zod';
 import { defineTemplate } from './define.ts';
-import { greeting, longDate, reais } from './format.ts';
+import { greeting, longDate, payOrderSubject, reais } from './format.ts';
 import { button, details, heading, linkText, note, paragraph } from './layout.ts';
+import { pendingOrderData, pendingOrderFacts } from './pending-order.ts';
 
 /** A card purchase is paid on the provider's page: the link goes to the buyer by e-mail. */
 export const cardPaymentLink = defineTemplate({
   data: z.object({
-    name: z.string(),
-    orderNumber: z.string(),
-    eventTitle: z.string(),
-    eventDate: z.iso.datetime({ offset: true }),
-    amount: z.string(),
+    ...pendingOrderData,
     invoiceUrl: z.url({ protocol: /^https?$/ }),
   }),
-  subject: ({ eventTitle }) => `Finalize o pagamento do seu ingresso: ${eventTitle}`,
+  subject: ({ eventTitle }) => payOrderSubject(eventTitle),
   preheader: ({ amount }) => `Pague ${reais(amount)} com cartão de crédito pelo link seguro.`,
   text: ({ name, orderNumber, eventTitle, eventDate, amount, invoiceUrl }) => `${greeting(name)}
 
@@ -27,12 +24,7 @@ A vaga fica reservada por 24 horas. Assim que o pagamento for confirmado, você 
     heading('Finalize o pagamento'),
     paragraph(greeting(name)),
     paragraph('Seu pedido está aguardando o pagamento com cartão de crédito.'),
-    details([
-      ['Evento', eventTitle],
-      ['Data', longDate(eventDate)],
-      ['Pedido', orderNumber],
-      ['Total', reais(amount)],
-    ]),
+    details(pendingOrderFacts({ orderNumber, eventTitle, eventDate, amount })),
     button(invoiceUrl, 'Pagar com cartão'),
     paragraph('A vaga fica reservada por 24 horas. Assim que o pagamento for confirmado, você receberá o ingresso.'),
     note(`Se o botão não funcionar, copie este endereço no navegador: `),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTemplate } from './define.ts';
-import { greeting, longDate, reais, tickets, timeOfDay } from './format.ts';
+import { eventFacts, greeting, longDate, reais, tickets, timeOfDay } from './format.ts';
 import { html } from './html.ts';
 import { button, details, heading, linkText, note, paragraph } from './layout.ts';
 
@@ -57,10 +57,7 @@ Para resgatar, você precisará entrar na sua conta ou criar uma.${
     heading('Você recebeu uma cortesia'),
     paragraph(html`Você recebeu um convite para o evento <strong>${eventTitle}</strong>.`),
     details([
-      ['Evento', eventTitle],
-      ['Data', longDate(eventDate)],
-      ['Horário', timeOfDay(eventDate)],
-      ['Local', location],
+      ...eventFacts(eventTitle, eventDate, location),
       ['Ingressos', tickets(ticketCount)],
       priceLine(overridePrice, ticketCount),
       ['Código', code],

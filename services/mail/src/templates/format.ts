@@ -35,10 +35,21 @@ export const longDate = (iso: string) =>
     year: 'numeric',
   }).format(new Date(iso));
 
-/** "19:00", in the event's local time. */
+/** "19:00", in the event's local time (Brasília's, for a deadline). */
 export const timeOfDay = (iso: string) =>
   new Intl.DateTimeFormat('pt-BR', { timeZone: ZONE, hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 
 /** "R$ 155,00" from the decimal string money travels as. */
 export const reais = (amount: string) =>
   new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(Number(amount));
+
+/** The subject of every e-mail that tells the buyer how to pay a new order. */
+export const payOrderSubject = (eventTitle: string) => `Finalize o pagamento do seu ingresso: ${eventTitle}`;
+
+/** The event's lines in an e-mail's details: its title, day, time and place. */
+export const eventFacts = (eventTitle: string, eventDate: string, location: string): [string, string][] => [
+  ['Evento', eventTitle],
+  ['Data', longDate(eventDate)],
+  ['Horário', timeOfDay(eventDate)],
+  ['Local', location],
+];

@@ -1,11 +1,14 @@
 import type { EmailAttachment } from '../domain/attachments.ts';
 import type { EmailTemplate } from './define.ts';
+import { boletoPayment } from './boleto-payment.ts';
 import { cardPaymentLink } from './card-payment-link.ts';
 import { courtesyInvitation } from './courtesy-invitation.ts';
+import { eventCancelled } from './event-cancelled.ts';
 import { orderChargeback } from './order-chargeback.ts';
 import { orderRefunded } from './order-refunded.ts';
 import { passwordReset } from './password-reset.ts';
 import { paymentRefunded } from './payment-refunded.ts';
+import { pixPayment } from './pix-payment.ts';
 import { ticket } from './ticket.ts';
 import { verificationCode } from './verification-code.ts';
 
@@ -17,10 +20,13 @@ export const templates = {
   'verification-code': verificationCode,
   'password-reset': passwordReset,
   ticket,
+  'pix-payment': pixPayment,
+  'boleto-payment': boletoPayment,
   'card-payment-link': cardPaymentLink,
   'payment-refunded': paymentRefunded,
   'order-refunded': orderRefunded,
   'order-chargeback': orderChargeback,
+  'event-cancelled': eventCancelled,
   'courtesy-invitation': courtesyInvitation,
 } satisfies Record<string, EmailTemplate<any>>;
 

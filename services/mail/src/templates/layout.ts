@@ -34,6 +34,21 @@ export const codeBox = (code: string) =>
     >
   </p>`;
 
+/**
+ * A long code people copy into another app (PIX copia e cola, a boleto's digitable line), under its label: monospace,
+ * wrapping anywhere on a narrow screen, easy to select.
+ */
+export const copyCode = (label: string, code: string) =>
+  html`<p style="margin:0 0 4px;${FONT}font-size:14px;line-height:20px;color:${COLOR.muted};">${label}</p>
+    <p
+      style="margin:0 0 16px;padding:12px 14px;border:1px solid #b6dbe9;border-radius:8px;background-color:${COLOR.soft};"
+    >
+      <span
+        style="font-family:'Courier New',Courier,monospace;font-size:14px;line-height:20px;color:${COLOR.text};word-break:break-all;"
+        >${code}</span
+      >
+    </p>`;
+
 /** A link that looks like a button in every client (a padded, coloured anchor inside a table cell). */
 export const button = (href: string, label: string) =>
   html`<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:24px auto;">

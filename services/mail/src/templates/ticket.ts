@@ -2,7 +2,7 @@ import { CALENDAR_CONTENT_TYPE, calendarFileName, eventCalendar } from '@ticketi
 import { brand } from '@ticketing/proto';
 import { z } from 'zod';
 import { defineTemplate } from './define.ts';
-import { greeting, longDate, timeOfDay } from './format.ts';
+import { eventFacts, greeting, longDate, timeOfDay } from './format.ts';
 import { details, heading, inlineImage, note, paragraph } from './layout.ts';
 
 const QR_CID = 'ingresso-qr';
@@ -42,13 +42,7 @@ Para adicionar o evento à sua agenda, abra o arquivo ${calendarFileName(eventTi
   body: ({ name, orderNumber, eventTitle, eventDate, location }) => [
     paragraph(greeting(name)),
     heading('Seu ingresso está confirmado'),
-    details([
-      ['Evento', eventTitle],
-      ['Data', longDate(eventDate)],
-      ['Horário', timeOfDay(eventDate)],
-      ['Local', location],
-      ['Pedido', orderNumber],
-    ]),
+    details([...eventFacts(eventTitle, eventDate, location), ['Pedido', orderNumber]]),
     inlineImage(QR_CID, `QR Code do ingresso do pedido ${orderNumber}`, 240),
     paragraph('Apresente este QR Code na entrada do evento, no celular ou impresso. Cada ingresso vale uma entrada.'),
     note('O QR Code também está anexado a este e-mail e disponível na sua área de acesso, em "Meus Ingressos".'),

@@ -95,4 +95,76 @@ export const ordersMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0004_requested_refunds',
+    async up(db) {
+      await db.schema.alterTable('orders', (t) => {
+        // An administrator's refund or the buyer's withdrawal: who asked, when, and the administrator's words.
+        t.uuid('refund_requested_by').nullable();
+        t.timestamp('refund_requested_at', { useTz: true }).nullable();
+        t.text('refund_note').nullable();
+      });
+      await db.raw('alter table orders drop constraint orders_refund_reason_known');
+      await db.raw(
+        `alter table orders add constraint orders_refund_reason_known
+           check (refund_reason in ('late_payment', 'refund', 'withdrawal', 'chargeback'))`,
+      );
+    },
+  },
+  {
+    name: '0005_back_office',
+    async up(db) {
+      await db.schema.alterTable('orders', (t) => {
+        // What the provider pays out after its fee, as payment.confirmed tells it; null when it did not say.
+        t.decimal('net_amount', 10, 2).nullable();
+        // The first time the ticket came in at the door; a reset lets it in again but does not undo attendance.
+        t.timestamp('first_checked_in_at', { useTz: true }).nullable();
+      });
+      await db.raw('update orders set first_checked_in_at = qr_code_used_at where qr_code_used_at is not null');
+      // What happened to each order, written with each change and each event about it.
+      await db.schema.createTable('order_timeline', (t) => {
+        t.bigIncrements('id');
+        t.uuid('order_id').notNullable().references('id').inTable('orders').onDelete('cascade');
+        t.string('kind', 30).notNullable();
+        t.timestamp('at', { useTz: true }).notNullable();
+        t.text('detail').nullable();
+        t.index(['order_id', 'at'], 'order_timeline_of_order');
+      });
+      for (const [kind, column] of [
+        ['paid', 'paid_at'],
+        ['cancelled', 'cancelled_at'],
+        ['expired', 'expired_at'],
+        ['refunded', 'refunded_at'],
+        ['checked_in', 'first_checked_in_at'],
+      ]) {
+        await db.raw(
+          `insert into order_timeline (order_id, kind, at) select id, ?, ?? from orders where ?? is not null`,
+          [kind, column, column],
+        );
+      }
+      // The back office's figures read one event's orders; its search lists the newest first.
+      await db.raw('create index orders_event_status on orders (event_id, status)');
+      await db.raw('create index orders_newest on orders (created_at desc, order_number desc)');
+    },
+  },
+  {
+    name: '0006_boleto_line',
+    async up(db) {
+      // The boleto's digitable line, shown with its PDF until the order is paid (a bank's app reads it).
+      await db.schema.alterTable('orders', (t) => {
+        t.text('boleto_line').nullable();
+      });
+    },
+  },
+  {
+    name: '0007_event_cancelled_refunds',
+    async up(db) {
+      // An event its organizers cancelled refunds its paid orders (a courtesy one at R$ 0,00).
+      await db.raw('alter table orders drop constraint orders_refund_reason_known');
+      await db.raw(
+        `alter table orders add constraint orders_refund_reason_known
+           check (refund_reason in ('late_payment', 'refund', 'withdrawal', 'chargeback', 'event_cancelled'))`,
+      );
+    },
+  },
 ];

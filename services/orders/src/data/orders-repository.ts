@@ -1,6 +1,7 @@
 import type { Knex } from '@ticketing/platform';
-import type { ErasedPerson, OrderStatus } from '@ticketing/proto';
+import { refundReasonLabels, type ErasedPerson, type OrderStatus } from '@ticketing/proto';
 import type { Order, PaymentMethod, RefundReason } from '../domain/order.ts';
+import { recordTimeline, type TimelineNote } from './timeline-repository.ts';
 
 interface OrderRow {
   id: string;
@@ -17,6 +18,7 @@ interface OrderRow {
   pix_qr_code: string | null;
   pix_payload: string | null;
   boleto_url: string | null;
+  boleto_line: string | null;
   invoice_url: string | null;
   expires_at: Date | null;
   paid_at: Date | null;
@@ -31,6 +33,10 @@ interface OrderRow {
   idempotency_key: string | null;
   refund_reason: RefundReason | null;
   refund_owed_since: Date | null;
+  refund_requested_by: string | null;
+  refund_requested_at: Date | null;
+  refund_note: string | null;
+  net_amount: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -50,6 +56,7 @@ const toOrder = (row: OrderRow): Order => ({
   pixQrCode: row.pix_qr_code,
   pixPayload: row.pix_payload,
   boletoUrl: row.boleto_url,
+  boletoLine: row.boleto_line,
   invoiceUrl: row.invoice_url,
   expiresAt: row.expires_at,
   paidAt: row.paid_at,
@@ -61,6 +68,10 @@ const toOrder = (row: OrderRow): Order => ({
   idempotencyKey: row.idempotency_key,
   refundReason: row.refund_reason,
   refundOwedSince: row.refund_owed_since,
+  refundRequest: row.refund_requested_at
+    ? { by: row.refund_requested_by, at: row.refund_requested_at, note: row.refund_note }
+    : null,
+  netAmount: row.net_amount,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -124,7 +135,7 @@ export interface NewCourtesyOrder {
  * attendee already has their order (unique index): a concurrent insert waits for the first one and then does nothing.
  */
 export async function insertCourtesyOrder(trx: Knex.Transaction, order: NewCourtesyOrder): Promise<Order | undefined> {
-  return one(
+  const inserted = one(
     (await trx<OrderRow>('orders')
       .insert({
         user_id: order.userId,
@@ -146,10 +157,25 @@ export async function insertCourtesyOrder(trx: Knex.Transaction, order: NewCourt
       .ignore()
       .returning('*')) as OrderRow[],
   );
+  if (inserted) await recordTimeline(trx, inserted.id, { kind: 'paid', at: inserted.paidAt });
+  return inserted;
 }
 
 export async function findOrder(db: Knex, id: string): Promise<Order | undefined> {
   return one(await db<OrderRow>('orders').where({ id }).limit(1));
+}
+
+/**
+ * The event's orders still waiting for payment or paid, locked until the caller's transaction ends (in one order,
+ * so two callers never wait on each other): nothing pays, refunds or cancels them meanwhile.
+ */
+export async function lockOpenOrdersOfEvent(trx: Knex.Transaction, eventId: string): Promise<Order[]> {
+  const rows = (await trx<OrderRow>('orders')
+    .where({ event_id: eventId })
+    .whereIn('status', ['pending', 'paid'])
+    .orderBy('id')
+    .forUpdate()) as OrderRow[];
+  return rows.map(toOrder);
 }
 
 /** Locks the order until the caller's transaction ends. */
@@ -179,11 +205,12 @@ export interface StoredCharge {
   pixQrCode: string | null;
   pixPayload: string | null;
   boletoUrl: string | null;
+  boletoLine: string | null;
   invoiceUrl: string | null;
 }
 
 export async function storeCharge(trx: Knex.Transaction, id: string, charge: StoredCharge): Promise<Order | undefined> {
-  return one(
+  const stored = one(
     (await trx<OrderRow>('orders')
       .where({ id, status: 'pending' })
       .update({
@@ -191,11 +218,14 @@ export async function storeCharge(trx: Knex.Transaction, id: string, charge: Sto
         pix_qr_code: charge.pixQrCode,
         pix_payload: charge.pixPayload,
         boleto_url: charge.boletoUrl,
+        boleto_line: charge.boletoLine,
         invoice_url: charge.invoiceUrl,
         updated_at: trx.fn.now(),
       })
       .returning('*')) as OrderRow[],
   );
+  if (stored) await recordTimeline(trx, id, { kind: 'charged', detail: charge.paymentId });
+  return stored;
 }
 
 const STAMP_OF: Partial<Record<OrderStatus, string>> = {
@@ -207,7 +237,8 @@ const STAMP_OF: Partial<Record<OrderStatus, string>> = {
 
 /**
  * Moves an order from one of `from` to `to` in one conditional statement; undefined when it was in none of them
- * (someone else moved it first). `changes` are extra columns to set with it.
+ * (someone else moved it first). `changes` are extra columns to set with it. The move is noted on the order's
+ * timeline in the same transaction.
  */
 export async function transition(
   db: Knex,
@@ -217,29 +248,69 @@ export async function transition(
   changes: Record<string, unknown> = {},
 ): Promise<Order | undefined> {
   const stamp = STAMP_OF[to];
-  return one(
-    (await db<OrderRow>('orders')
-      .where({ id })
-      .whereIn('status', from)
-      .update({
-        ...(stamp ? { [stamp]: db.fn.now() } : {}),
-        ...changes,
-        status: to,
-        updated_at: db.fn.now(),
-      })
-      .returning('*')) as OrderRow[],
-  );
+  const move = async (trx: Knex) => {
+    const moved = one(
+      (await trx<OrderRow>('orders')
+        .where({ id })
+        .whereIn('status', from)
+        .update({
+          ...(stamp ? { [stamp]: trx.fn.now() } : {}),
+          ...changes,
+          status: to,
+          updated_at: trx.fn.now(),
+        })
+        .returning('*')) as OrderRow[],
+    );
+    if (moved) await recordTimeline(trx, id, timelineOfMove(moved));
+    return moved;
+  };
+  return db.isTransaction ? move(db) : db.transaction(move);
 }
+
+/** How a move reads on the timeline: a refund still owed is requested; refunded once the money went back. */
+function timelineOfMove(order: Order): TimelineNote {
+  if (order.status === 'paid') return { kind: 'paid', at: order.paidAt };
+  if (order.status === 'refunded') {
+    return order.refundOwedSince
+      ? { kind: 'refund_requested', detail: order.refundRequest?.note ?? refundDetail(order) }
+      : { kind: 'refunded', detail: refundDetail(order) };
+  }
+  // Nothing moves an order back to pending.
+  return { kind: order.status as 'cancelled' | 'expired' };
+}
+
+const refundDetail = (order: Pick<Order, 'refundReason'>) =>
+  order.refundReason ? refundReasonLabels[order.refundReason] : null;
 
 /** Notes why the charge's money went back on an order that keeps its status (one never paid here). */
 export async function recordRefundReason(trx: Knex.Transaction, id: string, reason: RefundReason): Promise<void> {
-  await trx('orders')
+  const updated = await trx('orders')
     .where({ id })
     .whereNull('refund_reason')
     .update({ refund_reason: reason, updated_at: trx.fn.now() });
+  if (updated) await recordTimeline(trx, id, { kind: 'refunded', detail: refundReasonLabels[reason] });
 }
 
-/** Orders whose late payment is still owed back, longest waiting first. */
+/**
+ * A paid order's money is to go back in full (an administrator's refund, the buyer's withdrawal, the event
+ * cancelled): refunded now and owed until payments has given it back, in one conditional statement. Undefined when
+ * the order was not paid (or someone else refunded it first). `by` is null when no one person asked for it.
+ */
+export async function oweRequestedRefund(
+  db: Knex,
+  id: string,
+  request: { reason: RefundReason; by: string | null; note: string | null },
+): Promise<Order | undefined> {
+  return transition(db, id, ['paid'], 'refunded', {
+    refund_reason: request.reason,
+    refund_requested_by: request.by,
+    refund_requested_at: db.fn.now(),
+    refund_note: request.note,
+    refund_owed_since: db.fn.now(),
+  });
+}
+
+/** Orders whose money is still owed back, longest waiting first. */
 export async function listOwedRefunds(db: Knex, limit: number): Promise<string[]> {
   const rows = (await db('orders')
     .select('id')
@@ -251,13 +322,15 @@ export async function listOwedRefunds(db: Knex, limit: number): Promise<string[]
 
 /** Clears an owed refund in one conditional statement; undefined when it was cleared already. */
 export async function clearRefundOwed(trx: Knex.Transaction, id: string): Promise<Order | undefined> {
-  return one(
+  const cleared = one(
     (await trx<OrderRow>('orders')
       .where({ id })
       .whereNotNull('refund_owed_since')
       .update({ refund_owed_since: null, updated_at: trx.fn.now() })
       .returning('*')) as OrderRow[],
   );
+  if (cleared) await recordTimeline(trx, id, { kind: 'refunded', detail: refundDetail(cleared) });
+  return cleared;
 }
 
 /** Replaces the buyer on every order of a user (name, e-mail, CPF); amounts, dates and statuses stay. */
@@ -295,6 +368,59 @@ export async function listOwnOrders(
   return { orders: (rows as OrderRow[]).map(toOrder), total: Number(count?.count ?? 0) };
 }
 
+/** What the back office searches orders by; each key present widens the search (any may match). */
+export interface OrderSearch {
+  /** Lower-case words without accents, each of which the buyer's name must contain. */
+  nameWords: string[];
+  /** Part of the buyer's e-mail, lower case. */
+  email: string | null;
+  id: string | null;
+  orderNumber: string | null;
+  cpfDigits: string | null;
+}
+
+/** Letters with accents folded to their base letter, as `foldAccents` folds the words searched for. */
+const ACCENTED = 'áàâãäåéèêëíìîïóòôõöúùûüçñý';
+const UNACCENTED = 'aaaaaaeeeeiiiiooooouuuucny';
+
+const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
+function matching(search: OrderSearch) {
+  return (query: Knex.QueryBuilder) => {
+    if (search.nameWords.length > 0) {
+      query.orWhere((name) => {
+        for (const word of search.nameWords) {
+          name.whereRaw('translate(lower(buyer_name), ?, ?) like ?', [ACCENTED, UNACCENTED, likeContaining(word)]);
+        }
+      });
+    }
+    if (search.email) query.orWhereRaw('lower(buyer_email) like ?', [likeContaining(search.email)]);
+    if (search.id) query.orWhere({ id: search.id });
+    if (search.orderNumber) query.orWhere({ order_number: search.orderNumber });
+    if (search.cpfDigits) query.orWhereRaw(`regexp_replace(cpf, '\\D', '', 'g') = ?`, [search.cpfDigits]);
+  };
+}
+
+/** Orders matching the search (every order without one), newest first, one page of them, and how many in all. */
+export async function searchOrders(
+  db: Knex,
+  search: OrderSearch | null,
+  page: { offset: number; limit: number },
+): Promise<{ orders: Order[]; total: number }> {
+  const matches = () => (search ? db<OrderRow>('orders').where(matching(search)) : db<OrderRow>('orders'));
+  const [rows, [count]] = await Promise.all([
+    matches()
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'order_number', order: 'desc' },
+      ])
+      .offset(page.offset)
+      .limit(page.limit),
+    matches().count<{ count: number }[]>({ count: '*' }),
+  ]);
+  return { orders: (rows as OrderRow[]).map(toOrder), total: Number(count?.count ?? 0) };
+}
+
 /** Pending orders past their deadline that no other replica is working on, locked for the caller's transaction. */
 export async function claimOverdue(trx: Knex.Transaction, now: Date, limit: number): Promise<string[]> {
   const rows = (await trx('orders')
@@ -308,24 +434,39 @@ export async function claimOverdue(trx: Knex.Transaction, now: Date, limit: numb
   return rows.map((row) => row.id);
 }
 
-export async function storeTicketQr(db: Knex, id: string, qrCodeData: string): Promise<boolean> {
-  return (await db('orders').where({ id }).update({ qr_code_data: qrCodeData, updated_at: db.fn.now() })) > 0;
+export async function storeTicketQr(
+  trx: Knex.Transaction,
+  id: string,
+  qrCodeData: string,
+  issuedAt: string,
+): Promise<boolean> {
+  const stored = (await trx('orders').where({ id }).update({ qr_code_data: qrCodeData, updated_at: trx.fn.now() })) > 0;
+  if (stored) await recordTimeline(trx, id, { kind: 'ticket_issued', at: issuedAt });
+  return stored;
 }
 
-/** Marks the ticket used, unless a reset newer than this check-in was already recorded. */
-export async function markTicketUsed(db: Knex, id: string, usedAt: Date): Promise<boolean> {
-  const updated = await db('orders')
+/**
+ * Marks the ticket used, unless a reset newer than this check-in was already recorded. Every check-in is noted on
+ * the timeline, and the first one is kept: attendance a reset does not undo.
+ */
+export async function markTicketUsed(trx: Knex.Transaction, id: string, usedAt: Date): Promise<boolean> {
+  await trx('orders')
+    .where({ id })
+    .update({ first_checked_in_at: trx.raw('least(first_checked_in_at, ?::timestamptz)', [usedAt]) });
+  await recordTimeline(trx, id, { kind: 'checked_in', at: usedAt });
+  const updated = await trx('orders')
     .where({ id })
     .where((query) => query.whereNull('qr_code_reset_at').orWhere('qr_code_reset_at', '<', usedAt))
-    .update({ qr_code_used: true, qr_code_used_at: usedAt, updated_at: db.fn.now() });
+    .update({ qr_code_used: true, qr_code_used_at: usedAt, updated_at: trx.fn.now() });
   return updated > 0;
 }
 
-/** Makes the ticket usable again, unless a check-in newer than this reset was already recorded. */
-export async function markTicketReset(db: Knex, id: string, resetAt: Date): Promise<boolean> {
-  const updated = await db('orders')
+/** Makes the ticket usable again, unless a check-in newer than this reset was already recorded; noted either way. */
+export async function markTicketReset(trx: Knex.Transaction, id: string, resetAt: Date): Promise<boolean> {
+  await recordTimeline(trx, id, { kind: 'reset', at: resetAt });
+  const updated = await trx('orders')
     .where({ id })
     .where((query) => query.whereNull('qr_code_used_at').orWhere('qr_code_used_at', '<=', resetAt))
-    .update({ qr_code_used: false, qr_code_used_at: null, qr_code_reset_at: resetAt, updated_at: db.fn.now() });
+    .update({ qr_code_used: false, qr_code_used_at: null, qr_code_reset_at: resetAt, updated_at: trx.fn.now() });
   return updated > 0;
 }

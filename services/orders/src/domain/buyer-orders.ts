@@ -1,7 +1,7 @@
 import { AppError, conflict, notFound, tooManyRequests } from '@ticketing/platform';
 import type { ChargeStatusView } from '@ticketing/proto';
 import { findOwnOrder, listOwnOrders, transition } from '../data/orders-repository.ts';
-import { isUuid, messages, type Order, type OrdersDeps } from './order.ts';
+import { announceCancelled, isUuid, messages, type Order, type OrdersDeps } from './order.ts';
 
 export const ORDERS_PAGE_SIZE = 10;
 /** A buyer may ask the provider about one order at most this often. */
@@ -42,13 +42,7 @@ export async function cancelOrder(deps: OrdersDeps, orderId: string, userId: str
   if (order.status !== 'pending') refuseNotPending(order);
   const cancelled = await deps.db.transaction(async (trx) => {
     const changed = await transition(trx, order.id, ['pending'], 'cancelled');
-    if (!changed) return undefined;
-    await deps.outbox.add(trx, 'order.cancelled', changed.id, {
-      orderId: changed.id,
-      userId: changed.userId,
-      eventId: changed.eventId,
-      paymentId: changed.asaasPaymentId,
-    });
+    if (changed) await announceCancelled(deps.outbox, trx, changed);
     return changed;
   });
   if (!cancelled) {

@@ -171,7 +171,11 @@ async function placeOrder(
       amount: stored.amount,
       paymentMethod: input.paymentMethod,
       expiresAt: stored.expiresAt!.toISOString(),
+      // How to pay it, for the e-mail: the PIX code (mail draws its QR), the boleto, or the card's payment page.
       invoiceUrl: stored.invoiceUrl,
+      pixPayload: stored.pixPayload,
+      boletoUrl: stored.boletoUrl,
+      boletoLine: stored.boletoLine,
       ...snapshots(stored),
     });
     deps.logger.info(

@@ -16,7 +16,7 @@ export async function forgetUser(
   await rememberForgottenUser(trx, userId);
   const orders = await eraseBuyer(trx, userId, erased);
   const events =
-    (await scrubUserEvents(trx, userId, 'buyer', erased)) +
+    (await scrubUserEvents(trx, userId, 'buyer', { ...erased, cpf: '' })) +
     (await scrubUserEvents(trx, userId, 'attendee', { ...erased, cpf: '' }));
   deps.logger.info({ userId, orders, events }, 'personal data erased');
 }

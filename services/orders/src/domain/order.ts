@@ -6,14 +6,14 @@ import {
   type Outbox,
   type Redis,
 } from '@ticketing/platform';
-import { orderHoldId, ordersMessages, type EventPayload, type OrderStatus } from '@ticketing/proto';
+import { orderHoldId, ordersMessages, refundMessages, type EventPayload, type OrderStatus } from '@ticketing/proto';
 import type { CourtesyClient } from '../clients/courtesy.ts';
 import type { IdentityClient } from '../clients/identity.ts';
 import type { PaymentsClient } from '../clients/payments.ts';
 
 export type PaymentMethod = 'pix' | 'credit_card' | 'boleto';
 
-/** Why the money of an order went back: paid after it ended with no spot left, refunded, or disputed. */
+/** Why the money of an order went back: paid after it ended with no spot left, refunded, withdrawn, or disputed. */
 export type RefundReason = EventPayload<'order.refunded'>['reason'];
 
 /** An order as the use cases see it. Money is a decimal string with two places ("155.00"), as `numeric(10,2)` keeps it. */
@@ -33,6 +33,7 @@ export interface Order {
   pixQrCode: string | null;
   pixPayload: string | null;
   boletoUrl: string | null;
+  boletoLine: string | null;
   invoiceUrl: string | null;
   expiresAt: Date | null;
   paidAt: Date | null;
@@ -44,8 +45,12 @@ export interface Order {
   idempotencyKey: string | null;
   /** Set once the charge's money went back, whatever the status (a cancelled order keeps it too). */
   refundReason: RefundReason | null;
-  /** Since when payments still has to give back a late payment; null when nothing is owed. */
+  /** Since when payments still has to give the money back (a late payment, a refund, a withdrawal); null when nothing is owed. */
   refundOwedSince: Date | null;
+  /** Who asked for the refund (an administrator, or the buyer withdrawing), when, and the administrator's reason. */
+  refundRequest: { by: string | null; at: Date; note: string | null } | null;
+  /** What the provider paid out after its fee, when payment.confirmed told it. */
+  netAmount: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -64,6 +69,7 @@ export interface OrdersDeps {
 
 export const messages = {
   ...ordersMessages,
+  ...refundMessages,
   sessionInvalid: 'Sessão inválida ou expirada. Faça login novamente.',
   serviceUnavailable: SERVICE_UNAVAILABLE,
   cpfMissing: 'Erro ao processar pagamento: cadastre seu CPF no perfil antes de comprar.',
@@ -85,8 +91,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const isUuid = (value: string) => UUID.test(value);
 
-/** Writes `order.paid` for an order just paid: tickets issues its ticket. */
+/** A courtesy order (R$ 0,00, no charge) has no money to give back. */
+export const hasMoney = (order: Order) => order.paymentMethod !== null && Number(order.amount) > 0;
+
+/** Writes `order.cancelled` for an order given up before payment: catalog releases its spot, payments deletes its charge. */
+export async function announceCancelled(outbox: Outbox, trx: Knex.Transaction, order: Order): Promise<void> {
+  await outbox.add(trx, 'order.cancelled', order.id, {
+    orderId: order.id,
+    userId: order.userId,
+    eventId: order.eventId,
+    paymentId: order.asaasPaymentId,
+  });
+}
+
+/** Writes `order.paid` for an order just paid: tickets issues its ticket, which the door finds by the CPF too. */
 export async function announcePaid(outbox: Outbox, trx: Knex.Transaction, order: Order): Promise<void> {
+  const { buyer, event } = snapshots(order);
   await outbox.add(trx, 'order.paid', order.id, {
     orderId: order.id,
     orderNumber: order.orderNumber,
@@ -95,7 +115,10 @@ export async function announcePaid(outbox: Outbox, trx: Knex.Transaction, order:
     amount: order.amount,
     paidAt: order.paidAt!.toISOString(),
     courtesyLinkId: order.courtesyLinkId,
-    ...snapshots(order),
+    // Only a redeemed courtesy has no payment method: an order with a promotional code is charged like any other.
+    paymentMethod: order.paymentMethod ?? 'courtesy',
+    buyer: { ...buyer, cpf: order.cpf },
+    event,
   });
 }
 

@@ -20,7 +20,8 @@ async function lockedOrder(deps: Pick<Deps, 'logger'>, trx: Knex.Transaction, or
 const isOtherCharge = (order: Order, payment: PaymentEvent) =>
   order.asaasPaymentId !== null && order.asaasPaymentId !== payment.paymentId;
 
-function changedUnderLock(order: Order): never {
+/** A conditional move refused on an order this transaction holds locked: a bug, never a race. */
+export function changedUnderLock(order: Order): never {
   throw new Error(`order ${order.id} changed under its lock`);
 }
 
@@ -34,6 +35,7 @@ async function markPaid(
   const paid = await transition(trx, order.id, [order.status], 'paid', {
     paid_at: new Date(payment.paidAt),
     asaas_payment_id: order.asaasPaymentId ?? payment.paymentId,
+    net_amount: payment.netValue ?? null,
   });
   if (!paid) changedUnderLock(order);
   await announcePaid(deps.outbox, trx, paid);

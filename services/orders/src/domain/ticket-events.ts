@@ -2,13 +2,17 @@ import type { Knex, Logger } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
 import { markTicketReset, markTicketUsed, storeTicketQr } from '../data/orders-repository.ts';
 
-/** The buyer's view of the ticket: its QR image once issued, and whether it was used at the door. */
+/**
+ * The buyer's view of the ticket: its QR image once issued, and whether it was used at the door; each noted on the
+ * order's timeline.
+ */
 export async function ticketIssued(
   logger: Logger,
   trx: Knex.Transaction,
   ticket: EventPayload<'ticket.issued'>,
+  issuedAt: string,
 ): Promise<void> {
-  const stored = await storeTicketQr(trx, ticket.orderId, ticket.qrCodeData);
+  const stored = await storeTicketQr(trx, ticket.orderId, ticket.qrCodeData, issuedAt);
   logger.info({ orderId: ticket.orderId, ticketId: ticket.ticketId, stored }, 'ticket issued');
 }
 

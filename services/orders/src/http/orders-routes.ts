@@ -1,8 +1,9 @@
 import { Router } from '@koa/router';
 import { parseInput, requireUser, type AuthUser, type TokenVerifier } from '@ticketing/platform';
-import { createOrderSchema, pageQuerySchema } from '@ticketing/proto';
+import { createOrderSchema, pageQuerySchema, type RefundAnswer } from '@ticketing/proto';
 import { cancelOrder, checkPaymentStatus, listOrders } from '../domain/buyer-orders.ts';
 import { createOrder } from '../domain/create-order.ts';
+import { withdraw } from '../domain/refunds.ts';
 import { messages, type OrdersDeps } from '../domain/order.ts';
 import { toOrderView, toPaymentView } from './views.ts';
 
@@ -23,7 +24,8 @@ export function orderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier): Route
   router.get('/', async (ctx) => {
     const { page } = parseInput(pageQuerySchema, ctx.query);
     const { orders, totalPages } = await listOrders(deps, caller(ctx.state).id, page);
-    ctx.body = { orders: orders.map(toOrderView), totalPages };
+    const now = new Date();
+    ctx.body = { orders: orders.map((order) => toOrderView(order, now)), totalPages };
   });
 
   router.delete('/:id/cancel', async (ctx) => {
@@ -33,6 +35,12 @@ export function orderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier): Route
 
   router.post('/:id/check-status', async (ctx) => {
     ctx.body = { message: await checkPaymentStatus(deps, ctx.params.id!, caller(ctx.state).id) };
+  });
+
+  router.post('/:id/withdraw', async (ctx) => {
+    const order = await withdraw(deps, ctx.params.id!, caller(ctx.state).id);
+    ctx.status = 202;
+    ctx.body = { message: messages.withdrawalRequested, order: toOrderView(order) } satisfies RefundAnswer;
   });
 
   return router;

@@ -196,11 +196,20 @@ export function createAsaas(options: AsaasClientOptions): Asaas {
             const payment = await getPayment(paymentId);
             return payment && REFUND_STATUSES.has(payment.status) ? payment : undefined;
           },
-          () =>
-            http.call<AsaasPayment>('POST', `/payments/${encodeURIComponent(paymentId)}/refund`, {
-              body: {},
-              retry: false,
-            }),
+          async () => {
+            try {
+              return await http.call<AsaasPayment>('POST', `/payments/${encodeURIComponent(paymentId)}/refund`, {
+                body: {},
+                retry: false,
+              });
+            } catch (error) {
+              // Refused because a concurrent request refunded it first: the refund is done, not refused.
+              if (!(error instanceof ProviderError && error.kind === 'refused')) throw error;
+              const payment = await getPayment(paymentId);
+              if (payment && REFUND_STATUSES.has(payment.status)) return payment;
+              throw error;
+            }
+          },
         ),
       ),
   };

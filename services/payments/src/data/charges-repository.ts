@@ -21,6 +21,7 @@ interface ChargeRow {
   paid_at: Date | null;
   refund_requested_at: Date | null;
   refunded_at: Date | null;
+  refund_lease_until: Date | null;
   creation_id: string | null;
   creation_expires_at: Date | null;
   delete_requested_at: Date | null;
@@ -192,6 +193,28 @@ export async function claimDeletions(db: Knex, leaseMs: number, limit: number): 
 /** Hands deletions that failed back to the next round. */
 export async function releaseDeletions(db: Knex, orderIds: string[]): Promise<void> {
   if (orderIds.length > 0) await charges(db).whereIn('order_id', orderIds).update({ delete_lease_until: null });
+}
+
+/**
+ * Takes the refund of a paid charge for `leaseMs`, noting when it was first asked for; undefined when the charge is
+ * not paid or another request holds the refund (a holder that vanished loses it once the lease runs out).
+ */
+export async function claimRefund(db: Knex, orderId: string, leaseMs: number): Promise<Charge | undefined> {
+  const [row] = (await created(db)
+    .where({ order_id: orderId, status: 'paid' })
+    .where((query) => query.whereNull('refund_lease_until').orWhere('refund_lease_until', '<', db.fn.now()))
+    .update({
+      refund_lease_until: nowPlus(db, leaseMs) as unknown as Date,
+      refund_requested_at: db.raw('coalesce(refund_requested_at, now())') as unknown as Date,
+      updated_at: db.fn.now() as unknown as Date,
+    })
+    .returning('*')) as ChargeRow[];
+  return row && toCharge(row);
+}
+
+/** Hands a refund the provider did not do back to the next request. */
+export async function releaseRefund(db: Knex, orderId: string): Promise<void> {
+  await charges(db).where({ order_id: orderId }).update({ refund_lease_until: null });
 }
 
 export interface ChargeChange {

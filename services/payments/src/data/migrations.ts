@@ -78,4 +78,11 @@ export const paymentsMigrations: Migration[] = [
       );
     },
   },
+  {
+    // A refund is asked of the provider by one request at a time: the others wait for its answer or try later.
+    name: '0004_refund_lease',
+    async up(db) {
+      await db.raw('alter table charges add column refund_lease_until timestamptz');
+    },
+  },
 ];

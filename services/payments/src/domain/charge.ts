@@ -62,6 +62,7 @@ export const messages = {
   ...paymentsMessages,
   invalidOrderId: 'Identificador de pedido inválido',
   refundNotPaid: 'Somente cobranças pagas podem ser estornadas',
+  refundInProgress: 'O estorno desta cobrança já está em andamento. Tente novamente em instantes.',
   chargeBeingCreated: 'A cobrança ainda está sendo criada. Tente novamente.',
 } as const;
 

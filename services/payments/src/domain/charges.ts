@@ -2,13 +2,15 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { AppError, badRequest, conflict, notFound } from '@ticketing/platform';
 import type { ChargeRequest } from '@ticketing/proto';
 import type { ProviderCharge } from '../asaas/adapter.ts';
+import type { AsaasPayment } from '../asaas/types.ts';
 import {
   abandonCreation,
   claimCreation,
+  claimRefund,
   completeCreation,
   findCharge,
   lockCharge,
-  updateCharge,
+  releaseRefund,
 } from '../data/charges-repository.ts';
 import { assertChargeOrderId, isOrderId, messages, STATE_RANK, type Charge, type PaymentsDeps } from './charge.ts';
 import { applyProviderView, PAID_STATUSES, providerStatusOf } from './provider-view.ts';
@@ -98,31 +100,38 @@ export async function checkCharge(deps: PaymentsDeps, orderId: string): Promise<
 }
 
 /**
- * Gives a paid charge's money back through the provider, between two short transactions. The request is noted
- * first; the provider's answer is applied like any view of the payment, so `payment.refunded` is published once
- * whether the answer or the provider's PAYMENT_REFUNDED notification comes first. Repeating it answers the
- * refunded charge.
+ * Gives a paid charge's money back through the provider, with no transaction open while it is asked. One request at
+ * a time holds the refund (others are answered 503 and try again); the provider's answer is applied like any view of
+ * the payment, so `payment.refunded` is published once whether the answer or the provider's PAYMENT_REFUNDED
+ * notification comes first. Repeating it answers the refunded charge without asking the provider.
  */
 export async function refundCharge(deps: PaymentsDeps, orderId: string): Promise<ChargeStatus> {
   assertChargeOrderId(orderId);
-  const stored = await deps.db.transaction(async (trx) => {
-    const charge = await lockCharge(trx, orderId);
-    if (!charge) throw notFound(messages.chargeNotFound);
-    if (STATE_RANK[charge.status] > STATE_RANK.paid) return charge;
-    if (charge.status !== 'paid') throw conflict(messages.refundNotPaid);
-    return charge.refundRequestedAt ? charge : updateCharge(trx, orderId, { refundRequestedAt: new Date() });
-  });
-  if (stored.status !== 'paid') return { charge: stored, providerStatus: stored.providerStatus };
+  const stored = await findCharge(deps.db, orderId);
+  if (!stored) throw notFound(messages.chargeNotFound);
+  const settled = (charge: Charge) => ({ charge, providerStatus: charge.providerStatus });
+  if (STATE_RANK[stored.status] > STATE_RANK.paid) return settled(stored);
+  if (stored.status !== 'paid') throw conflict(messages.refundNotPaid);
+  const claimed = await claimRefund(deps.db, orderId, deps.asaas.longestOperationMs);
+  if (!claimed) {
+    const now = (await findCharge(deps.db, orderId))!;
+    if (STATE_RANK[now.status] > STATE_RANK.paid) return settled(now);
+    throw new AppError(503, messages.refundInProgress);
+  }
 
-  const payment = await deps.asaas.refundPayment(stored.paymentId);
-  if (PAID_STATUSES.has(payment.status)) {
+  let payment: AsaasPayment;
+  try {
+    payment = await deps.asaas.refundPayment(claimed.paymentId);
     // The provider answered without refunding: nothing changed, the caller may try again.
-    throw new AppError(503, messages.providerUnavailable);
+    if (PAID_STATUSES.has(payment.status)) throw new AppError(503, messages.providerUnavailable);
+  } catch (error) {
+    await releaseRefund(deps.db, orderId);
+    throw error;
   }
   const charge = await deps.db.transaction(async (trx) => {
     const locked = (await lockCharge(trx, orderId))!;
     return (await applyProviderView(deps, trx, locked, payment, { source: 'refund', at: new Date() })).charge;
   });
-  deps.logger.info({ orderId, paymentId: stored.paymentId, providerStatus: payment.status }, 'charge refunded');
+  deps.logger.info({ orderId, paymentId: claimed.paymentId, providerStatus: payment.status }, 'charge refunded');
   return { charge, providerStatus: providerStatusOf(payment) };
 }

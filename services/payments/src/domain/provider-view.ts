@@ -50,6 +50,13 @@ function mismatchOf(charge: Charge, payment: AsaasPayment): Mismatch | undefined
   return undefined;
 }
 
+/** What the provider pays out after its fee, as a decimal string, when it says (the back office's fee figures). */
+function netValueOf(payment: AsaasPayment): { netValue?: string } {
+  return typeof payment.netValue === 'number' && payment.netValue >= 0
+    ? { netValue: fromCents(Math.round(payment.netValue * 100)) }
+    : {};
+}
+
 export interface ViewFacts {
   source: 'webhook' | 'check' | 'refund' | 'deletion';
   /** When it happened: the notification's time for webhooks, now otherwise. */
@@ -108,6 +115,7 @@ export async function applyProviderView(
         paymentId,
         providerStatus,
         value: charge.value,
+        ...netValueOf(payment),
         paidAt: facts.at.toISOString(),
       });
       deps.logger.info({ ...log, providerStatus, value: charge.value }, 'payment confirmed');

@@ -8,6 +8,7 @@ export const toChargeView = (charge: Charge): ChargeView => ({
   pixQrCode: charge.pixQrCode,
   pixPayload: charge.pixPayload,
   boletoUrl: charge.boletoUrl,
+  boletoLine: charge.boletoLine,
   invoiceUrl: charge.invoiceUrl,
 });
 

@@ -27,7 +27,12 @@ export function createTransport(config: BaseConfig, clientId: string, logger: Lo
     return createKafkaTransport({ brokers: config.KAFKA_BROKERS.split(','), clientId, logger });
   }
   // LISTEN needs a session of its own: a transaction-mode pooler would drop it.
-  return createPostgresTransport({ url: directDatabaseUrl(config), schema: config.BUS_SCHEMA, logger });
+  return createPostgresTransport({
+    url: directDatabaseUrl(config),
+    schema: config.BUS_SCHEMA,
+    poolMax: config.BUS_POOL_MAX,
+    logger,
+  });
 }
 
 export interface BusOptions {

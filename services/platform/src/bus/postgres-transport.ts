@@ -16,6 +16,8 @@ export interface PostgresTransportOptions {
   url: string;
   schema: string;
   logger: Logger;
+  /** Sessions for publishing and for reading partitions under their row lock (LISTEN has one more of its own). */
+  poolMax?: number;
   partitions?: number;
   pollMs?: number;
   batchSize?: number;
@@ -33,9 +35,9 @@ const WEEK_MS = 7 * 24 * 3600_000;
  * Offsets are handed out under the partition's head row lock, so they commit in order and no reader skips one.
  */
 export function createPostgresTransport(options: PostgresTransportOptions): Transport {
-  const { url, schema, logger, partitions = 4, pollMs = 1000, batchSize = 100 } = options;
+  const { url, schema, logger, poolMax = 6, partitions = 4, pollMs = 1000, batchSize = 100 } = options;
   const { retentionMs = WEEK_MS, pruneEveryMs = 3600_000 } = options;
-  const pool = new pg.Pool({ connectionString: url, max: 6 });
+  const pool = new pg.Pool({ connectionString: url, max: poolMax });
   pool.on('error', (error) => logger.warn({ err: error }, 'bus pool client error'));
   const id = pg.escapeIdentifier;
   const s = id(schema);

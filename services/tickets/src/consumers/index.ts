@@ -1,20 +1,39 @@
 import type { EventHandlers } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
+import { eventOfTicket } from '../data/counts-repository.ts';
 import { orderRefunded } from '../domain/cancel-ticket.ts';
 import type { TicketsDeps } from '../domain/deps.ts';
 import { forgetUser } from '../domain/erasure.ts';
 import { issueTicket } from '../domain/issue-ticket.ts';
+import type { DoorNotices } from './door-notices.ts';
 
 /**
  * The events the worker consumes, each handler in the transaction of the event's inbox row: a paid order gets its
- * ticket, a refunded one loses it, a deleted account is erased.
+ * ticket, a refunded one loses it, a deleted account is erased. Every change to an event's admitted or expected
+ * tickets (the service's own ticket events, and cancellations) is announced to the door panels.
  */
-export function ticketsConsumers(deps: Pick<TicketsDeps, 'outbox' | 'logger' | 'keys'>): EventHandlers {
+export function ticketsConsumers(
+  deps: Pick<TicketsDeps, 'outbox' | 'logger' | 'keys'>,
+  notices: DoorNotices,
+): EventHandlers {
   return {
     'order.paid': async (payload: EventPayload<'order.paid'>, { trx }) => {
       await issueTicket(deps, trx, payload);
     },
-    'order.refunded': (payload: EventPayload<'order.refunded'>, { trx }) => orderRefunded(deps, trx, payload),
+    'order.refunded': async (payload: EventPayload<'order.refunded'>, { trx }) => {
+      await orderRefunded(deps, trx, payload);
+      notices.afterCommit(trx, payload.eventId);
+    },
     'user.deleted': (payload: EventPayload<'user.deleted'>, { trx }) => forgetUser(deps, trx, payload),
+    'ticket.issued': async (payload: EventPayload<'ticket.issued'>, { trx }) => {
+      notices.afterCommit(trx, payload.eventId);
+    },
+    'ticket.checked-in': async (payload: EventPayload<'ticket.checked-in'>, { trx }) => {
+      notices.afterCommit(trx, payload.eventId);
+    },
+    'ticket.reset': async (payload: EventPayload<'ticket.reset'>, { trx }) => {
+      const eventId = await eventOfTicket(trx, payload.ticketId);
+      if (eventId) notices.afterCommit(trx, eventId);
+    },
   };
 }

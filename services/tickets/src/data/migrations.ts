@@ -93,4 +93,67 @@ export const ticketsMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0005_door_devices',
+    async up(db) {
+      // Every change to a ticket takes the next revision: a scanner asks for what changed after the last it saw.
+      await db.raw('create sequence ticket_revisions');
+      await db.schema.alterTable('tickets', (t) => {
+        t.bigInteger('revision').notNullable().defaultTo(db.raw("nextval('ticket_revisions')"));
+        // Digits only, from the paid order: the door finds a guest by CPF and shows it masked.
+        t.string('holder_cpf', 11).nullable();
+        // The scanner device that admitted the ticket, for arrivals per device and offline conflicts.
+        t.text('used_device').nullable();
+        t.index(['event_id', 'revision'], 'tickets_event_revision');
+      });
+      // A writer holds its event's revision lock (shared) from drawing a revision until it commits, so a scanner's
+      // read can wait for every revision already drawn to be visible (see doorTicketsSince).
+      await db.raw(`
+        create function tickets_next_revision() returns trigger language plpgsql as $$
+        begin
+          perform pg_advisory_xact_lock_shared(hashtext('ticket-revision:' || current_schema() || ':' || new.event_id));
+          new.revision := nextval('ticket_revisions');
+          return new;
+        end $$`);
+      await db.raw(`
+        create trigger tickets_revision_insert before insert on tickets
+        for each row execute function tickets_next_revision()`);
+      await db.raw(`
+        create trigger tickets_revision before update on tickets
+        for each row when (old.* is distinct from new.*) execute function tickets_next_revision()`);
+      await db.schema.alterTable('scans', (t) => {
+        t.text('device_id').nullable();
+        // Who was at the device, as the token named them, for the door's per-device counts.
+        t.string('staff_name', 255).nullable();
+        // A reading the device decided by itself and sent later: recorded once however often it is sent.
+        t.uuid('reading_id').nullable().unique();
+        // When the device read it (offline readings arrive later than they happened).
+        t.timestamp('read_at', { useTz: true }).nullable();
+        t.index(['door_event_id', 'scanned_at'], 'scans_door_event');
+      });
+      // A ticket admitted offline on two devices: the first admission stands, both devices are told.
+      await db.schema.createTable('door_conflicts', (t) => {
+        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+        t.uuid('ticket_id').notNullable().references('id').inTable('tickets');
+        t.uuid('event_id').notNullable();
+        t.text('kept_device').notNullable();
+        t.timestamp('kept_at', { useTz: true }).notNullable();
+        t.text('other_device').notNullable();
+        t.timestamp('other_at', { useTz: true }).notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.index(['event_id', 'kept_device'], 'door_conflicts_kept');
+        t.index(['event_id', 'other_device'], 'door_conflicts_other');
+      });
+    },
+  },
+  {
+    name: '0006_ticket_payment_method',
+    async up(db) {
+      await db.schema.alterTable('tickets', (t) => {
+        // From order.paid, for the participants' list; null on tickets issued before orders sent it.
+        t.text('payment_method').nullable();
+        t.check(`payment_method in ('pix', 'credit_card', 'boleto', 'courtesy')`, [], 'tickets_payment_method_known');
+      });
+    },
+  },
 ];

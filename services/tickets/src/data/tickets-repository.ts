@@ -1,5 +1,5 @@
 import type { Knex } from '@ticketing/platform';
-import type { ErasedPerson } from '@ticketing/proto';
+import type { ErasedPerson, TicketPaymentMethod } from '@ticketing/proto';
 
 export type TicketStatus = 'valid' | 'cancelled';
 
@@ -11,6 +11,10 @@ export interface Ticket {
   userId: string;
   holderName: string;
   holderEmail: string;
+  /** Digits only; null when the order had none. */
+  holderCpf: string | null;
+  /** Null when order.paid did not say (tickets issued before it did). */
+  paymentMethod: TicketPaymentMethod | null;
   eventTitle: string;
   eventDate: Date;
   eventLocation: string;
@@ -19,10 +23,17 @@ export interface Ticket {
   qrText: string;
   usedAt: Date | null;
   usedBy: string | null;
+  /** The scanner device that admitted it, when it said. */
+  usedDevice: string | null;
   createdAt: Date;
 }
 
-export type NewTicket = Omit<Ticket, 'version' | 'status' | 'usedAt' | 'usedBy' | 'createdAt'> & {
+export type NewTicket = Omit<
+  Ticket,
+  'holderCpf' | 'paymentMethod' | 'version' | 'status' | 'usedAt' | 'usedBy' | 'usedDevice' | 'createdAt'
+> & {
+  holderCpf?: string | null;
+  paymentMethod?: TicketPaymentMethod | null;
   /** Valid unless its order was already refunded. */
   status?: TicketStatus;
 };
@@ -35,6 +46,8 @@ interface TicketRow {
   user_id: string;
   holder_name: string;
   holder_email: string;
+  holder_cpf: string | null;
+  payment_method: TicketPaymentMethod | null;
   event_title: string;
   event_date: Date;
   event_location: string;
@@ -43,6 +56,7 @@ interface TicketRow {
   qr_text: string;
   used_at: Date | null;
   used_by: string | null;
+  used_device: string | null;
   created_at: Date;
 }
 
@@ -54,6 +68,8 @@ const toTicket = (row: TicketRow): Ticket => ({
   userId: row.user_id,
   holderName: row.holder_name,
   holderEmail: row.holder_email,
+  holderCpf: row.holder_cpf,
+  paymentMethod: row.payment_method,
   eventTitle: row.event_title,
   eventDate: row.event_date,
   eventLocation: row.event_location,
@@ -62,6 +78,7 @@ const toTicket = (row: TicketRow): Ticket => ({
   qrText: row.qr_text,
   usedAt: row.used_at,
   usedBy: row.used_by,
+  usedDevice: row.used_device,
   createdAt: row.created_at,
 });
 
@@ -74,6 +91,8 @@ export const toTicketRow = (ticket: NewTicket) => ({
   user_id: ticket.userId,
   holder_name: ticket.holderName,
   holder_email: ticket.holderEmail,
+  holder_cpf: ticket.holderCpf ?? null,
+  payment_method: ticket.paymentMethod ?? null,
   event_title: ticket.eventTitle,
   event_date: ticket.eventDate,
   event_location: ticket.eventLocation,
@@ -94,6 +113,13 @@ export async function insertTicket(trx: Knex.Transaction, ticket: NewTicket): Pr
 export async function findTickets(db: Knex, ids: string[]): Promise<Map<string, Ticket>> {
   if (ids.length === 0) return new Map();
   const rows = (await db('tickets').whereIn('id', ids)) as TicketRow[];
+  return new Map(rows.map((row) => [row.id, toTicket(row)]));
+}
+
+/** Locks the tickets read, so a decision made on them stands until the caller's transaction ends. */
+export async function lockTickets(trx: Knex.Transaction, ids: string[]): Promise<Map<string, Ticket>> {
+  if (ids.length === 0) return new Map();
+  const rows = (await trx('tickets').whereIn('id', ids).orderBy('id').forUpdate()) as TicketRow[];
   return new Map(rows.map((row) => [row.id, toTicket(row)]));
 }
 
@@ -118,14 +144,15 @@ export interface Admission {
  */
 export async function admitTickets(
   trx: Knex.Transaction,
-  scans: { ticketId: string; eventId: string; version: number; scannedBy: string }[],
+  scans: { ticketId: string; eventId: string; version: number; scannedBy: string; deviceId: string | null }[],
 ): Promise<Admission[]> {
   if (scans.length === 0) return [];
   const { rows } = await trx.raw<{
     rows: Pick<TicketRow, 'id' | 'order_id' | 'event_id' | 'holder_name' | 'event_title' | 'used_at'>[];
   }>(
-    `update tickets set used_at = now(), used_by = scan.scanned_by
-     from unnest(?::uuid[], ?::uuid[], ?::int[], ?::uuid[]) as scan(ticket_id, event_id, version, scanned_by)
+    `update tickets set used_at = now(), used_by = scan.scanned_by, used_device = nullif(scan.device_id, '')
+     from unnest(?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[])
+       as scan(ticket_id, event_id, version, scanned_by, device_id)
      where tickets.id = scan.ticket_id and tickets.event_id = scan.event_id and tickets.version = scan.version
        and tickets.status = 'valid' and tickets.used_at is null
      returning tickets.id, tickets.order_id, tickets.event_id, tickets.holder_name, tickets.event_title, tickets.used_at`,
@@ -134,6 +161,8 @@ export async function admitTickets(
       scans.map((scan) => scan.eventId),
       scans.map((scan) => scan.version),
       scans.map((scan) => scan.scannedBy),
+      // No device is '' in the array (a device id is never empty): a text[] binding holds no nulls.
+      scans.map((scan) => scan.deviceId ?? ''),
     ],
   );
   return rows.map((row) => ({
@@ -153,13 +182,33 @@ export interface UndoneUse {
   previousUsedBy: string;
 }
 
+/** Sets who admitted tickets and when, on rows the caller has locked and decided on. */
+export async function setAdmissions(
+  trx: Knex.Transaction,
+  admissions: { ticketId: string; usedAt: Date; usedBy: string; deviceId: string }[],
+): Promise<void> {
+  if (admissions.length === 0) return;
+  await trx.raw(
+    `update tickets
+     set used_at = admission.used_at, used_by = admission.used_by, used_device = admission.device_id
+     from unnest(?::uuid[], ?::timestamptz[], ?::uuid[], ?::text[]) as admission(ticket_id, used_at, used_by, device_id)
+     where tickets.id = admission.ticket_id`,
+    [
+      admissions.map((admission) => admission.ticketId),
+      admissions.map((admission) => admission.usedAt.toISOString()),
+      admissions.map((admission) => admission.usedBy),
+      admissions.map((admission) => admission.deviceId),
+    ],
+  );
+}
+
 /** Makes an order's used ticket admissible again; undefined when it has no valid ticket or it is not used. */
 export async function clearUse(trx: Knex.Transaction, orderId: string): Promise<UndoneUse | undefined> {
   const { rows } = (await trx.raw(
     `with previous as (
        select id, used_at, used_by from tickets where order_id = ? and status = 'valid' for update
      )
-     update tickets set used_at = null, used_by = null
+     update tickets set used_at = null, used_by = null, used_device = null
      from previous
      where tickets.id = previous.id and previous.used_at is not null
      returning tickets.id, tickets.order_id, previous.used_at, previous.used_by`,
@@ -200,9 +249,11 @@ export async function cancelTicket(trx: Knex.Transaction, orderId: string): Prom
   return row && toTicket(row);
 }
 
-/** Replaces the holder on every ticket of a user. */
+/** Replaces the holder on every ticket of a user and forgets their CPF. */
 export async function eraseHolder(trx: Knex.Transaction, userId: string, erased: ErasedPerson): Promise<number> {
-  return trx('tickets').where({ user_id: userId }).update({ holder_name: erased.name, holder_email: erased.email });
+  return trx('tickets')
+    .where({ user_id: userId })
+    .update({ holder_name: erased.name, holder_email: erased.email, holder_cpf: null });
 }
 
 export async function rememberForgottenUser(trx: Knex.Transaction, userId: string): Promise<void> {

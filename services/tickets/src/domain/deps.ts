@@ -1,4 +1,5 @@
 import type { Knex, Logger, Outbox } from '@ticketing/platform';
+import type { DoorMetrics } from './door-metrics.ts';
 import type { TicketKeys } from './ticket-keys.ts';
 
 /** What the tickets use cases need. */
@@ -7,4 +8,5 @@ export interface TicketsDeps {
   outbox: Outbox;
   logger: Logger;
   keys: TicketKeys;
+  doorMetrics: DoorMetrics;
 }

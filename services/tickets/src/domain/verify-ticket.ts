@@ -14,6 +14,9 @@ export interface ScanResult {
   userName: string | null;
   eventTitle: string | null;
   usedAt: Date | null;
+  /** The ticket read, when the QR code named one of ours. */
+  ticketId: string | null;
+  orderId: string | null;
 }
 
 export interface ScanRequest {
@@ -21,12 +24,16 @@ export interface ScanRequest {
   /** The event the door is checking in; a ticket of another event is refused. */
   doorEventId?: string;
   scannedBy: string;
+  /** The name the token gave the person at the door. */
+  staffName: string;
+  /** The scanner device, when it said. */
+  deviceId?: string;
   /** The request the reading came in with, so its check-in event carries the same request id. */
   trace?: TraceContext;
 }
 
 /** The claims of a QR text whose signature checks out against a key in use. */
-async function trustedClaims(deps: Pick<TicketsDeps, 'keys'>, text: string): Promise<TicketClaims | undefined> {
+export async function trustedClaims(deps: Pick<TicketsDeps, 'keys'>, text: string): Promise<TicketClaims | undefined> {
   const parsed = parseQrText(text);
   if (!parsed) return undefined;
   const key = await deps.keys.verifying(parsed.kid);
@@ -40,17 +47,34 @@ const refusal = (code: ScanCode, message: string, ticket?: Ticket): ScanResult =
   userName: ticket?.holderName ?? null,
   eventTitle: ticket?.eventTitle ?? null,
   usedAt: code === 'already_used' ? (ticket?.usedAt ?? null) : null,
+  ticketId: ticket?.id ?? null,
+  orderId: ticket?.orderId ?? null,
 });
 
-/** Why a signed ticket was not admitted, read after the admission found no row to change. */
-function whyRefused(ticket: Ticket | undefined, claims: TicketClaims, doorEventId: string | undefined): ScanResult {
+/** Why a signed ticket may not come in whatever its use; undefined when only whether it was used is left. */
+export function standingRefusal(
+  ticket: Ticket | undefined,
+  claims: TicketClaims,
+  doorEventId: string | undefined,
+): ScanResult | undefined {
   if (!ticket) return refusal('not_found', messages.notFound);
   if (ticket.eventId !== claims.eventId) return refusal('invalid', messages.invalid);
   if (doorEventId && doorEventId !== ticket.eventId)
     return refusal('wrong_event', messages.wrongEvent(ticket.eventTitle), ticket);
   if (ticket.version !== claims.version) return refusal('invalid', messages.outdated, ticket);
   if (ticket.status === 'cancelled') return refusal('cancelled', messages.cancelled, ticket);
-  if (ticket.usedAt) return refusal('already_used', messages.alreadyUsed(ticket.usedAt), ticket);
+  return undefined;
+}
+
+/** Why a signed ticket was not admitted, read after the admission found no row to change. */
+export function whyRefused(
+  ticket: Ticket | undefined,
+  claims: TicketClaims,
+  doorEventId: string | undefined,
+): ScanResult {
+  const refused = standingRefusal(ticket, claims, doorEventId);
+  if (refused) return refused;
+  if (ticket!.usedAt) return refusal('already_used', messages.alreadyUsed(ticket!.usedAt), ticket);
   // Unused again by a reset that committed between the admission and this read: the door may just scan again.
   return refusal('invalid', messages.invalid, ticket);
 }
@@ -62,6 +86,22 @@ const admittedResult = (admitted: Admission): ScanResult => ({
   userName: admitted.holderName,
   eventTitle: admitted.eventTitle,
   usedAt: admitted.usedAt,
+  ticketId: admitted.ticketId,
+  orderId: admitted.orderId,
+});
+
+/** The ticket.checked-in event of an admission, online or synced. */
+export const checkedIn = (admission: Admission, scannedBy: string, trace: TraceContext | undefined) => ({
+  type: 'ticket.checked-in' as const,
+  key: admission.ticketId,
+  trace,
+  payload: {
+    ticketId: admission.ticketId,
+    orderId: admission.orderId,
+    eventId: admission.eventId,
+    usedAt: admission.usedAt.toISOString(),
+    scannedBy,
+  },
 });
 
 /**
@@ -81,7 +121,11 @@ export async function verifyTickets(deps: TicketsDeps, requests: ScanRequest[]):
   const results = await deps.db.transaction(async (trx) => {
     const admissions = await admitTickets(
       trx,
-      [...contender.values()].map((i) => ({ ...claims[i]!, scannedBy: requests[i]!.scannedBy })),
+      [...contender.values()].map((i) => ({
+        ...claims[i]!,
+        scannedBy: requests[i]!.scannedBy,
+        deviceId: requests[i]!.deviceId ?? null,
+      })),
     );
     const admitted = new Map(admissions.map((admission) => [admission.ticketId, admission]));
     const isWinner = (i: number) => {
@@ -103,31 +147,19 @@ export async function verifyTickets(deps: TicketsDeps, requests: ScanRequest[]):
         scannedBy: request.scannedBy,
         code: outcome[i]!.code,
         doorEventId: request.doorEventId ?? null,
+        deviceId: request.deviceId ?? null,
+        staffName: request.staffName,
       })),
     );
     await deps.outbox.addAll(
       trx,
-      requests.flatMap((request, i) => {
-        if (!isWinner(i)) return [];
-        const admission = admitted.get(claims[i]!.ticketId)!;
-        return [
-          {
-            type: 'ticket.checked-in' as const,
-            key: admission.ticketId,
-            trace: request.trace,
-            payload: {
-              ticketId: admission.ticketId,
-              orderId: admission.orderId,
-              eventId: admission.eventId,
-              usedAt: admission.usedAt.toISOString(),
-              scannedBy: request.scannedBy,
-            },
-          },
-        ];
-      }),
+      requests.flatMap((request, i) =>
+        isWinner(i) ? [checkedIn(admitted.get(claims[i]!.ticketId)!, request.scannedBy, request.trace)] : [],
+      ),
     );
     return outcome;
   });
+  deps.doorMetrics.counted(results.map((result) => result.code));
 
   results.forEach((result, i) => {
     const fields = {
@@ -135,6 +167,7 @@ export async function verifyTickets(deps: TicketsDeps, requests: ScanRequest[]):
       code: result.code,
       scannedBy: requests[i]!.scannedBy,
       doorEventId: requests[i]!.doorEventId ?? null,
+      deviceId: requests[i]!.deviceId ?? null,
     };
     deps.logger.info(fields, result.success ? 'ticket checked in' : 'ticket refused');
   });

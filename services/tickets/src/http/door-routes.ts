@@ -1,5 +1,13 @@
 import { Router } from '@koa/router';
-import { parseInput, requireAdmin, requireRole, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import {
+  forbidden,
+  parseInput,
+  requireAdmin,
+  requireRole,
+  type AuthUser,
+  type TokenVerifier,
+} from '@ticketing/platform';
+import { doorMessages } from '@ticketing/proto';
 import type { TicketsDeps } from '../domain/deps.ts';
 import { resetTicket } from '../domain/reset-ticket.ts';
 import { createDoor } from '../domain/door.ts';
@@ -16,10 +24,14 @@ export function doorRoutes(deps: TicketsDeps, verifyToken: TokenVerifier): Route
   router.post('/verify-ticket', doorStaff, async (ctx) => {
     const input = parseInput(verifyTicketInput, ctx.request.body);
     const user = ctx.state.user as AuthUser;
+    // Admitting any event's ticket ('Todos os eventos') is for administrators only.
+    if (!input.eventId && !user.isAdmin) throw forbidden(doorMessages.eventRequired);
     const result = await door.verify({
       qrText: input.qrCodeData,
       doorEventId: input.eventId,
+      deviceId: input.deviceId,
       scannedBy: user.id,
+      staffName: user.name,
     });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = toScanView(result);

@@ -1,8 +1,12 @@
+import { deviceId } from '@ticketing/proto';
 import { z } from 'zod';
 import { messages } from '../domain/messages.ts';
 import { QR_TEXT_MAX_LENGTH } from '../domain/qr-code.ts';
 
-/** A reading from the scanner: the text of the QR code and, optionally, the event the door checks in. */
+/**
+ * A reading from the scanner: the text of the QR code and, optionally, the event the door checks in and the device
+ * that read it.
+ */
 export const verifyTicketInput = z.object(
   {
     qrCodeData: z
@@ -11,6 +15,10 @@ export const verifyTicketInput = z.object(
       .min(1, messages.qrRequired)
       .max(QR_TEXT_MAX_LENGTH, messages.qrTooLong),
     eventId: z.uuid({ error: messages.eventIdInvalid }).optional(),
+    deviceId: deviceId.optional(),
   },
   { error: messages.scanBodyInvalid },
 );
+
+/** An event named in a door path. */
+export const eventIdParam = z.uuid({ error: messages.eventIdInvalid });

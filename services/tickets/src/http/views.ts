@@ -12,6 +12,8 @@ export function toScanView(result: ScanResult): ScanView {
     code: result.code,
     eventTitle: result.eventTitle,
     ...(result.usedAt ? { usedAt: result.usedAt.toISOString() } : {}),
+    ticketId: result.ticketId,
+    orderId: result.orderId,
   };
 }
 

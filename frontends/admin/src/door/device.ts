@@ -1,0 +1,24 @@
+import type { DoorEventView } from '@ticketing/proto';
+
+/** This phone's id at the door, the event it checks in and the door's events: kept on the device across reloads. */
+const DEVICE_KEY = 'door.deviceId';
+const EVENT_KEY = 'door.eventId';
+const EVENTS_KEY = 'door.events';
+
+/** A random id made once per device (per browser profile), so counts and conflicts can name it. */
+export function deviceId(): string {
+  let id = localStorage.getItem(DEVICE_KEY);
+  if (!id) {
+    id = crypto.randomUUID().replaceAll('-', '');
+    localStorage.setItem(DEVICE_KEY, id);
+  }
+  return id;
+}
+
+/** The event chosen last on this device; '' for every event (admins only). */
+export const rememberedEvent = () => localStorage.getItem(EVENT_KEY);
+export const rememberEvent = (eventId: string) => localStorage.setItem(EVENT_KEY, eventId);
+
+/** The door's events as the server last listed them; null before the first list. */
+export const keptEvents = (): DoorEventView[] | null => JSON.parse(localStorage.getItem(EVENTS_KEY) ?? 'null');
+export const keepEvents = (events: DoorEventView[]) => localStorage.setItem(EVENTS_KEY, JSON.stringify(events));

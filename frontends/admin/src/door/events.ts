@@ -1,0 +1,47 @@
+import { useCallback, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { DoorEventView } from '@ticketing/proto';
+import { api, isApiError } from '@ticketing/shared';
+import { keepEvents, keptEvents, rememberedEvent, rememberEvent } from './device.ts';
+import { doorEventOf } from './door-event.ts';
+
+export const doorEventsKey = ['door', 'events'] as const;
+
+/**
+ * The door's events from the server, kept on the device as well: without a network or a server, the service
+ * worker's copy answers, and should the browser have dropped that copy, the device's. A refusal is not covered up.
+ */
+async function fetchDoorEvents(signal: AbortSignal): Promise<DoorEventView[]> {
+  try {
+    const events = await api<DoorEventView[]>('/door/events', { signal, keepSessionOn401: true });
+    keepEvents(events);
+    return events;
+  } catch (error) {
+    const kept = keptEvents();
+    if (!kept || (isApiError(error) && error.status < 500)) throw error;
+    return kept;
+  }
+}
+
+/** The events a door checks in, today's first; an expired session is the door's banner, not a trip to /login. */
+export const useDoorEvents = () =>
+  useQuery({
+    queryKey: doorEventsKey,
+    queryFn: ({ signal }) => fetchDoorEvents(signal),
+    networkMode: 'offlineFirst',
+  });
+
+/** The event this door checks in (see `doorEventOf`), and how the door chooses another. */
+export function useDoorEvent(isAdmin: boolean) {
+  const events = useDoorEvents();
+  const [chosen, setChosen] = useState(rememberedEvent);
+  const list = events.data;
+  const { eventId, decided } = doorEventOf(chosen, list, isAdmin);
+
+  const choose = useCallback((id: string) => {
+    rememberEvent(id);
+    setChosen(id);
+  }, []);
+  const titleOf = useCallback((id: string) => list?.find((event) => event.id === id)?.title ?? null, [list]);
+  return { events, eventId, decided, choose, titleOf };
+}

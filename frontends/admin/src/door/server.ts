@@ -1,0 +1,57 @@
+import type { DoorReading, DoorReadingsView, DoorTicketsView, ScanView } from '@ticketing/proto';
+import { api, isApiError, type ApiOptions } from '@ticketing/shared';
+import { deviceId } from './device.ts';
+
+/** A door call either answered, or says why not: no server at hand, or a session the server no longer accepts. */
+export type Reached<T> =
+  { ok: true; value: T } | { ok: false; why: 'unreachable' | 'expired' | 'refused'; message: string };
+
+/** How long a reading waits for the server before the door's own verdict stands. */
+export const VERDICT_WAIT_MS = 1500;
+const SYNC_WAIT_MS = 15_000;
+
+/**
+ * A call of the door's: a 401 never ends the session here (the door keeps scanning and asks for a new login), and
+ * 5xx, a network failure or no answer in time all mean the server cannot be reached just now.
+ */
+async function doorCall<T>(path: string, waitMs: number, options: ApiOptions = {}): Promise<Reached<T>> {
+  try {
+    const value = await api<T>(path, { ...options, keepSessionOn401: true, signal: AbortSignal.timeout(waitMs) });
+    return { ok: true, value };
+  } catch (error) {
+    if (isApiError(error, 401)) return { ok: false, why: 'expired', message: error.message };
+    if (isApiError(error) && error.status < 500) return { ok: false, why: 'refused', message: error.message };
+    return { ok: false, why: 'unreachable', message: 'Sem conexão com o servidor' };
+  }
+}
+
+export const verifyOnServer = (qrCodeData: string, eventId: string | undefined) =>
+  doorCall<ScanView>('/verify-ticket', VERDICT_WAIT_MS, {
+    method: 'POST',
+    body: { qrCodeData, deviceId: deviceId(), ...(eventId ? { eventId } : {}) },
+  });
+
+export const fetchKeys = () =>
+  doorCall<{ format: string; keys: { kid: string; x: string }[] }>('/ticket-keys', SYNC_WAIT_MS);
+
+export const fetchTickets = (eventId: string, after: string | undefined) =>
+  doorCall<DoorTicketsView>(
+    `/door/events/${encodeURIComponent(eventId)}/tickets?${new URLSearchParams({
+      deviceId: deviceId(),
+      ...(after ? { after } : {}),
+    })}`,
+    SYNC_WAIT_MS,
+  );
+
+export const sendReadings = (eventId: string, readings: DoorReading[]) =>
+  doorCall<DoorReadingsView>('/door/readings', SYNC_WAIT_MS, {
+    method: 'POST',
+    body: { deviceId: deviceId(), eventId, readings },
+  });
+
+export const renewSession = () =>
+  doorCall<{ token: string; expiresAt: string }>('/auth/renew', SYNC_WAIT_MS, { method: 'POST' });
+
+/** An admin lets a used ticket in again; a refused session is an error to show, never a trip to /login mid-queue. */
+export const resetTicket = (orderId: string) =>
+  api<{ message: string }>(`/reset-ticket/${encodeURIComponent(orderId)}`, { method: 'POST', keepSessionOn401: true });

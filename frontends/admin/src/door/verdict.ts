@@ -1,0 +1,33 @@
+import { scanMessages, type ScanCode } from '@ticketing/proto';
+
+/** What the door shows after a reading, decided here or by the server. */
+export interface Verdict {
+  admitted: boolean;
+  code: ScanCode;
+  /** The refusal's text ('Ingresso cancelado'); for a holder let in, 'Ingresso válido'. */
+  message: string;
+  holder: string | null;
+  eventTitle: string | null;
+  ticketId: string | null;
+  orderId: string | null;
+}
+
+const SECONDS = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** The door's texts: the server's own for a verdict, so a verdict reads alike offline. */
+export const doorTexts = {
+  ...scanMessages,
+  wrongEvent: (title: string | null) => (title ? scanMessages.wrongEvent(title) : 'Ingresso de outro evento'),
+  unreachable: 'Sem conexão: escolha o evento desta entrada para ler ingressos sem internet',
+  conflict: (holder: string, times: string[]) =>
+    `Conflito: ${holder} entrou em dois dispositivos (às ${times.map((at) => SECONDS.format(new Date(at))).join(' e ')})`,
+};
+
+/** hh:mm:ss in São Paulo, for the door's lists. */
+export const clockTime = (at: string) => SECONDS.format(new Date(at));

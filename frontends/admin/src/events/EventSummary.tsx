@@ -1,0 +1,48 @@
+import { Link } from 'react-router-dom';
+import type { AdminEventView } from '@ticketing/proto';
+import { Badge, buttonClass, formatDateTime } from '@ticketing/shared';
+import { CancelEvent } from './CancelEvent.tsx';
+import { STATUS_BADGES } from './status.ts';
+
+/** Only an event still to come, and not cancelled yet, can be cancelled. */
+const cancellable = (event: AdminEventView) => !event.cancelledAt && new Date(event.date).getTime() > Date.now();
+
+/** Above an existing event's form: its status, its sales, where else to look at it, and its cancellation. */
+export function EventSummary({ event }: { event: AdminEventView }) {
+  const status = STATUS_BADGES[event.status];
+  return (
+    <section className="event-summary" aria-label="Resumo do evento">
+      <Badge tone={status.tone}>{status.label}</Badge>
+      <dl className="facts event-summary__facts">
+        <div>
+          <dt>Vendidos</dt>
+          <dd className="numeric">{event.sold}</dd>
+        </div>
+        <div>
+          <dt>Reservados</dt>
+          <dd className="numeric">{event.held}</dd>
+        </div>
+        <div>
+          <dt>Capacidade</dt>
+          <dd className="numeric">{event.maxAttendees ?? 'sem limite'}</dd>
+        </div>
+      </dl>
+      <div className="event-summary__links">
+        <Link to={`/admin/eventos/${event.id}/participantes`} className={buttonClass('outline', 'sm')}>
+          Participantes
+        </Link>
+        {event.published && !event.cancelledAt && (
+          <Link to={`/event/${event.id}`} className={buttonClass('ghost', 'sm')}>
+            Ver na loja
+          </Link>
+        )}
+        {cancellable(event) && <CancelEvent event={event} />}
+      </div>
+      {event.cancelledAt && (
+        <p className="event-summary__cancelled">
+          Cancelado em {formatDateTime(event.cancelledAt)}. Motivo: {event.cancelReason}
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { Button, iconStroke } from '@ticketing/shared';
+import { Dialog, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
+import { LookUpSearch } from './LookUpSearch.tsx';
+import './lookup.css';
+
+const SearchIcon = () => (
+  <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" {...iconStroke}>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-3.5-3.5" />
+  </svg>
+);
+
+/**
+ * Finds a guest of the chosen event by name, CPF, e-mail or order code; admitting reads their ticket, as the camera
+ * would, so the door decides and shows it the same way.
+ */
+export function LookUp({ eventId, onRead }: { eventId: string; onRead(qrCodeData: string): void }) {
+  const [open, setOpen] = useState(false);
+  if (!eventId) {
+    return (
+      <div className="lookup-trigger">
+        <Button variant="outline" block disabled aria-describedby="lookup-needs-event">
+          <SearchIcon /> Buscar participante
+        </Button>
+        <p id="lookup-needs-event" className="lookup-trigger__hint">
+          Escolha o evento desta entrada para buscar participantes.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <div className="lookup-trigger">
+        <DialogTrigger asChild>
+          <Button variant="outline" block>
+            <SearchIcon /> Buscar participante
+          </Button>
+        </DialogTrigger>
+      </div>
+      <DialogContent
+        title="Buscar participante"
+        description="Quando o QR Code não puder ser lido: busque o participante deste evento e admita-o por aqui."
+        className="lookup-dialog"
+      >
+        <LookUpSearch
+          eventId={eventId}
+          onAdmit={(qrCodeData) => {
+            // Closed first, so the verdict shows over the camera as after any reading.
+            setOpen(false);
+            onRead(qrCodeData);
+          }}
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { doorMessages, doorSearchQuery } from '@ticketing/proto';
+import { isApiError, Spinner, TextField, useAuth, useDebounced } from '@ticketing/shared';
+import { searchKey, searchTickets } from './search.ts';
+import { SearchResult } from './SearchResult.tsx';
+
+/** Waits this long after the last keystroke before searching. */
+const TYPING_PAUSE_MS = 300;
+
+/** The search box and the guests it finds among the event's tickets. */
+export function LookUpSearch({ eventId, onAdmit }: { eventId: string; onAdmit(qrCodeData: string): void }) {
+  const [text, setText] = useState('');
+  const typed = useDebounced(text, TYPING_PAUSE_MS);
+  const query = doorSearchQuery.safeParse({ q: typed });
+  const q = query.success ? query.data.q : null;
+  const auth = useAuth();
+  const search = useQuery({
+    queryKey: [...searchKey(eventId), q],
+    queryFn: ({ signal }) => searchTickets(eventId, q!, signal),
+    enabled: q !== null,
+    // Who came in changes by the second: every search asks again, and the list shown stays until the answer.
+    staleTime: 0,
+    gcTime: 0,
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <div className="lookup">
+      <TextField
+        label="Nome, CPF, e-mail ou código do pedido"
+        hint={doorMessages.searchTooShort}
+        type="search"
+        enterKeyHint="search"
+        autoComplete="off"
+        autoCapitalize="off"
+        spellCheck={false}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+      />
+      {q !== null && (
+        <div className="lookup__results" aria-live="polite" aria-busy={search.isFetching}>
+          {search.isPending && <Spinner label="Buscando..." />}
+          {search.isError && (
+            <p className="lookup__message" role="alert">
+              {isApiError(search.error)
+                ? search.error.message
+                : 'Sem conexão com o servidor: a busca precisa de internet. Tente novamente.'}
+            </p>
+          )}
+          {search.data?.tickets.length === 0 && <p className="lookup__message">Nenhum participante encontrado.</p>}
+          {search.data && search.data.tickets.length > 0 && (
+            <ul className="lookup__list" aria-label="Participantes encontrados">
+              {search.data.tickets.map((hit) => (
+                <SearchResult
+                  key={hit.ticketId}
+                  eventId={eventId}
+                  hit={hit}
+                  mayReset={auth.user?.isAdmin ?? false}
+                  onAdmit={onAdmit}
+                />
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

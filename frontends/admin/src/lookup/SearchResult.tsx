@@ -1,0 +1,56 @@
+import type { DoorSearchHit } from '@ticketing/proto';
+import { Badge, Button } from '@ticketing/shared';
+import { useResetTicket } from '../door/useResetTicket.ts';
+import { searchKey, ticketState } from './search.ts';
+
+interface SearchResultProps {
+  eventId: string;
+  hit: DoorSearchHit;
+  /** Only administrators may let a used ticket in again. */
+  mayReset: boolean;
+  onAdmit(qrCodeData: string): void;
+}
+
+/** One guest found: who, their order and where they stand; admitted from here as if their QR code were read. */
+export function SearchResult({ eventId, hit, mayReset, onAdmit }: SearchResultProps) {
+  const reset = useResetTicket(hit.orderId, { errorTitle: 'Erro ao resetar ticket', refresh: searchKey(eventId) });
+  const state = ticketState(hit);
+  const waiting = hit.status === 'valid' && !hit.usedAt;
+
+  return (
+    <li className="lookup-result">
+      <div className="lookup-result__head">
+        <h3 className="lookup-result__name">{hit.holderName}</h3>
+        <Badge tone={state.tone}>{state.label}</Badge>
+      </div>
+      <dl className="lookup-result__facts">
+        {hit.cpf && (
+          <div>
+            <dt>CPF</dt>
+            <dd>{hit.cpf}</dd>
+          </div>
+        )}
+        <div>
+          <dt>E-mail</dt>
+          <dd>{hit.holderEmail}</dd>
+        </div>
+        <div>
+          <dt>Pedido</dt>
+          <dd>nº {hit.orderNumber}</dd>
+        </div>
+      </dl>
+      <div className="lookup-result__actions">
+        {waiting && (
+          <Button onClick={() => onAdmit(hit.qrCodeData)} aria-label={`Admitir ${hit.holderName}`}>
+            Admitir
+          </Button>
+        )}
+        {mayReset && hit.status === 'valid' && hit.usedAt && (
+          <Button variant="destructive" loading={reset.isPending} onClick={() => reset.mutate()}>
+            Resetar Ingresso
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,209 @@
+import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useLocation } from 'react-router-dom';
+import { fromCents, refundReasonLabels, toCents, type AdminOrderAnswer } from '@ticketing/proto';
+import {
+  Badge,
+  buttonClass,
+  formatBRL,
+  formatDateTime,
+  isApiError,
+  Page,
+  Skeleton,
+  orderStatusOf,
+  paymentMethodOf,
+} from '@ticketing/shared';
+import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';
+import { useFailureToast } from '../lib/useFailureToast.ts';
+import { salesPath } from '../sales/queries.ts';
+import { OrderTimeline } from './OrderTimeline.tsx';
+import type { BackToSearch } from './OrderTable.tsx';
+import { adminOrderKey } from './queries.ts';
+import { RefundOrder } from './RefundOrder.tsx';
+import { LoadFailure } from '../lib/LoadFailure.tsx';
+
+type AdminOrder = AdminOrderAnswer['order'];
+
+/** While a refund's money is on its way the page asks again, so it shows when the provider gave it back. */
+const REFUND_POLL_MS = 3000;
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** What was paid, and, once the provider told it, what it kept and what is left. */
+function Amounts({ order }: { order: AdminOrder }) {
+  const net = order.netAmount;
+  return (
+    <>
+      <Fact label="Valor">
+        <span className="numeric">{formatBRL(order.amount)}</span>
+      </Fact>
+      {net !== null && (
+        <>
+          <Fact label="Taxas">
+            <span className="numeric">{formatBRL(fromCents(toCents(order.amount) - toCents(net)))}</span>
+          </Fact>
+          <Fact label="Valor líquido">
+            <span className="numeric">{formatBRL(net)}</span>
+          </Fact>
+        </>
+      )}
+    </>
+  );
+}
+
+function Summary({ order }: { order: AdminOrder }) {
+  const { refund } = order;
+  return (
+    <section className="card order-detail__card" aria-labelledby="order-summary">
+      <h2 id="order-summary" className="order-detail__heading">
+        Pedido
+      </h2>
+      <dl className="facts">
+        <Fact label="Número">
+          <span className="numeric">{order.orderNumber}</span>
+        </Fact>
+        <Fact label="Criado em">
+          <time className="numeric" dateTime={order.createdAt}>
+            {formatDateTime(order.createdAt)}
+          </time>
+        </Fact>
+        <Fact label="Pagamento">{paymentMethodOf(order)}</Fact>
+        <Amounts order={order} />
+        {refund && (
+          <Fact label="Devolução do valor">
+            {refundReasonLabels[refund.reason]} · {refund.pending ? 'a caminho do comprador' : 'concluída'}
+          </Fact>
+        )}
+      </dl>
+      <p className="order-detail__id">
+        Código do pedido: <span className="numeric">{order.id}</span>
+      </p>
+    </section>
+  );
+}
+
+function Buyer({ order }: { order: AdminOrder }) {
+  const { buyer } = order;
+  return (
+    <section className="card order-detail__card" aria-labelledby="order-buyer">
+      <h2 id="order-buyer" className="order-detail__heading">
+        Comprador
+      </h2>
+      <dl className="facts">
+        <Fact label="Nome">{buyer.name}</Fact>
+        <Fact label="E-mail">{buyer.email}</Fact>
+        <Fact label="CPF">
+          <span className="numeric">{buyer.cpf ?? '—'}</span>
+        </Fact>
+      </dl>
+      <Link to={`/admin/pedidos?q=${encodeURIComponent(buyer.email)}`} className={buttonClass('ghost', 'sm')}>
+        Outros pedidos desta pessoa
+      </Link>
+    </section>
+  );
+}
+
+function Event({ order }: { order: AdminOrder }) {
+  return (
+    <section className="card order-detail__card" aria-labelledby="order-event">
+      <h2 id="order-event" className="order-detail__heading">
+        Evento
+      </h2>
+      <dl className="facts">
+        <Fact label="Evento">{order.event.title}</Fact>
+        <Fact label="Data">
+          <time className="numeric" dateTime={order.event.date}>
+            {formatDateTime(order.event.date)}
+          </time>
+        </Fact>
+        <Fact label="Local">{order.event.location}</Fact>
+      </dl>
+      <div className="order-detail__links">
+        <Link to={salesPath(order.eventId)} className={buttonClass('ghost', 'sm')}>
+          Vendas do evento
+        </Link>
+        <Link to={`/admin/eventos/${order.eventId}/participantes`} className={buttonClass('ghost', 'sm')}>
+          Participantes
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+function OrderSkeleton() {
+  return (
+    <div className="order-detail" aria-label="Carregando pedido">
+      {[0, 1, 2].map((card) => (
+        <div key={card} className="card order-detail__card">
+          <Skeleton />
+          <Skeleton />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function OrderContent({ answer: { order, timeline } }: { answer: AdminOrderAnswer }) {
+  const status = orderStatusOf(order);
+  return (
+    <>
+      <div className="order-detail__status">
+        <Badge tone={status.tone}>{status.label}</Badge>
+        {order.status === 'paid' && <RefundOrder order={order} />}
+      </div>
+      <div className="order-detail">
+        <Summary order={order} />
+        <Buyer order={order} />
+        <Event order={order} />
+      </div>
+      <section className="card order-detail__history" aria-labelledby="order-history">
+        <h2 id="order-history" className="order-detail__heading">
+          Histórico
+        </h2>
+        <OrderTimeline entries={timeline} />
+      </section>
+    </>
+  );
+}
+
+/** /admin/pedidos/:id: the order, its buyer and event, what happened to it, and its refund. */
+export function OrderDetail({ id }: { id: string }) {
+  const back = (useLocation().state as BackToSearch | null)?.search ?? '';
+  const answer = useQuery<AdminOrderAnswer>({
+    queryKey: adminOrderKey(id),
+    // Buyers, the provider and the door change orders too: read it again each time it opens.
+    staleTime: 0,
+    refetchInterval: (query) => (query.state.data?.order.refund?.pending ? REFUND_POLL_MS : false),
+  });
+  useFailureToast(answer.error, 'Erro ao carregar pedido');
+  const order = answer.data?.order;
+
+  return (
+    <Page title={order ? `Pedido ${order.orderNumber}` : 'Pedido'}>
+      <BackOfficeNav />
+      <Link to={`/admin/pedidos${back}`} className={buttonClass('ghost', 'sm')}>
+        ← Voltar para a busca
+      </Link>
+      {answer.isPending ? (
+        <OrderSkeleton />
+      ) : !answer.data ? (
+        isApiError(answer.error, 404) ? (
+          <div className="list-message" role="alert">
+            <p>Pedido não encontrado.</p>
+          </div>
+        ) : (
+          <LoadFailure message="Não foi possível carregar o pedido." onRetry={() => answer.refetch()} />
+        )
+      ) : (
+        <OrderContent answer={answer.data} />
+      )}
+    </Page>
+  );
+}

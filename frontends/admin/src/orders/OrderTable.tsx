@@ -1,0 +1,57 @@
+import { Link, useLocation } from 'react-router-dom';
+import type { OrderSearchRow } from '@ticketing/proto';
+import { Badge, formatBRL, formatDateTime, paymentMethodOf, statusOf } from '@ticketing/shared';
+import { CardTable, CardTableSkeleton } from '../lib/CardTable.tsx';
+
+const COLUMNS = ['Pedido', 'Comprador', 'CPF', 'Evento', 'Valor', 'Pagamento', 'Situação', 'Data'] as const;
+
+/** Where the order's page leads back to: this list, searched as it is now. */
+export interface BackToSearch {
+  search: string;
+}
+
+function OrderRow({ order }: { order: OrderSearchRow }) {
+  const { search } = useLocation();
+  const status = statusOf(order.status);
+  return (
+    <tr>
+      <th scope="row" data-label={COLUMNS[0]} className="card-table__title numeric card-table__nowrap">
+        <Link to={`/admin/pedidos/${order.id}`} state={{ search } satisfies BackToSearch}>
+          {order.orderNumber}
+        </Link>
+      </th>
+      <td data-label={COLUMNS[1]}>
+        <span className="order-table__name">{order.buyer.name}</span>
+        <span className="order-table__email">{order.buyer.email}</span>
+      </td>
+      <td data-label={COLUMNS[2]} className="numeric card-table__nowrap">
+        {order.buyer.cpf ?? '—'}
+      </td>
+      <td data-label={COLUMNS[3]}>{order.event.title}</td>
+      <td data-label={COLUMNS[4]} className="numeric card-table__nowrap">
+        {formatBRL(order.amount)}
+      </td>
+      <td data-label={COLUMNS[5]}>{paymentMethodOf(order)}</td>
+      <td data-label={COLUMNS[6]}>
+        <Badge tone={status.tone}>{status.label}</Badge>
+      </td>
+      <td data-label={COLUMNS[7]} className="numeric card-table__nowrap">
+        <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
+      </td>
+    </tr>
+  );
+}
+
+/** One page of orders, newest first; on a phone each row reads as a card. */
+export function OrderTable({ orders, busy }: { orders: OrderSearchRow[]; busy: boolean }) {
+  return (
+    <CardTable columns={COLUMNS} caption="Pedidos" busy={busy}>
+      {orders.map((order) => (
+        <OrderRow key={order.id} order={order} />
+      ))}
+    </CardTable>
+  );
+}
+
+/** The table's shape while the first page loads. */
+export const OrderTableSkeleton = () => <CardTableSkeleton columns={COLUMNS} label="Carregando pedidos" />;

@@ -1,0 +1,68 @@
+import { useCallback } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { EVENT_STATUSES, type AdminEventPage, type EventStatus } from '@ticketing/proto';
+import { buttonClass, Page, Pager } from '@ticketing/shared';
+import { EventFilters, type EventFilter } from '../events/EventFilters.tsx';
+import { EventTable, EventTableSkeleton } from '../events/EventTable.tsx';
+import { adminEventListKey } from '../events/queries.ts';
+import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';
+import { useFailureToast } from '../lib/useFailureToast.ts';
+import { LoadFailure } from '../lib/LoadFailure.tsx';
+import { useUrlSearch } from '../lib/useUrlSearch.ts';
+import '../lib/admin.css';
+import '../events/events.css';
+
+const isStatus = (value: string | null): value is EventStatus => EVENT_STATUSES.includes(value as EventStatus);
+
+/** The events' search, kept in the address. */
+function useEventSearch() {
+  const { params, page, go } = useUrlSearch();
+  const status = params.get('status');
+  const search = { q: params.get('q') ?? '', status: isStatus(status) ? status : ('' as const), page };
+  return { search, go };
+}
+
+/** /admin/eventos: every event, drafts and past ones included, with its sales and what can be done with it. */
+export default function Events() {
+  const { search, go } = useEventSearch();
+  const events = useQuery<AdminEventPage>({ queryKey: adminEventListKey(search), placeholderData: keepPreviousData });
+  useFailureToast(events.error, 'Erro');
+  const { q, status } = search;
+  const filter = useCallback((next: EventFilter) => go({ ...next, page: 1 }), [go]);
+  const filtered = Boolean(q || status);
+
+  return (
+    <Page title="Gerenciar Eventos">
+      <BackOfficeNav />
+      <div className="events-admin__top">
+        <p className="admin-lead">Crie, edite e publique eventos e acompanhe as vendas de cada um.</p>
+        <Link to="/admin/eventos/novo" className={buttonClass('accent')}>
+          Novo evento
+        </Link>
+      </div>
+      <EventFilters filter={{ q, status }} onChange={filter} />
+      {events.isPending ? (
+        <EventTableSkeleton />
+      ) : !events.data ? (
+        <LoadFailure message="Não foi possível carregar os eventos." onRetry={() => events.refetch()} />
+      ) : events.data.events.length === 0 ? (
+        <p className="list-message">
+          {filtered ? 'Nenhum evento encontrado para esta busca.' : 'Nenhum evento criado ainda.'}
+        </p>
+      ) : (
+        <>
+          <p className="list-count" aria-live="polite">
+            {events.data.total === 1 ? '1 evento' : `${events.data.total} eventos`}
+          </p>
+          <EventTable events={events.data.events} busy={events.isPlaceholderData} />
+          <Pager
+            page={events.data.page}
+            totalPages={events.data.totalPages}
+            onPageChange={(page) => go({ ...search, page })}
+          />
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,76 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ParticipantsView } from '@ticketing/proto';
+import { Pager, Skeleton } from '@ticketing/shared';
+import { useFailureToast } from '../lib/useFailureToast.ts';
+import { filtersInWords, participantsKey, type ParticipantsFilters } from './participants.ts';
+import { ParticipantsTable } from './ParticipantsTable.tsx';
+import { LoadFailure } from '../lib/LoadFailure.tsx';
+
+interface ParticipantsListProps {
+  eventId: string;
+  filters: ParticipantsFilters;
+  page: number;
+  onPageChange(page: number): void;
+}
+
+/** The event's totals, then the tickets that match the filters, a page at a time. */
+export function ParticipantsList({ eventId, filters, page, onPageChange }: ParticipantsListProps) {
+  const list = useQuery<ParticipantsView>({
+    queryKey: participantsKey(eventId, filters, page),
+    placeholderData: keepPreviousData,
+    // Guests come in by the minute on the event's day: every visit asks again.
+    staleTime: 0,
+  });
+  useFailureToast(list.error, 'Erro ao carregar participantes');
+
+  if (list.isPending) {
+    return (
+      <div className="participants-loading" aria-label="Carregando participantes">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} style={{ height: '2.5rem' }} />
+        ))}
+      </div>
+    );
+  }
+  if (!list.data) {
+    return (
+      <LoadFailure
+        message="Não foi possível carregar os participantes."
+        error={list.error}
+        onRetry={() => list.refetch()}
+      />
+    );
+  }
+
+  const { totals, matching, tickets, totalPages } = list.data;
+  const filtered = filtersInWords(filters) !== '';
+  return (
+    <>
+      <dl className="facts participants-totals">
+        <div>
+          <dt>Ingressos</dt>
+          <dd className="numeric">{totals.tickets}</dd>
+        </div>
+        <div>
+          <dt>Já entraram</dt>
+          <dd className="numeric">{totals.checkedIn}</dd>
+        </div>
+        <div>
+          <dt>Cancelados</dt>
+          <dd className="numeric">{totals.cancelled}</dd>
+        </div>
+      </dl>
+      <p className="participants-count" aria-live="polite">
+        {matching === 1 ? '1 participante encontrado' : `${matching} participantes encontrados`}
+      </p>
+      {tickets.length === 0 ? (
+        <p className="list-message">
+          {filtered ? 'Nenhum participante encontrado com esses filtros.' : 'Nenhum participante neste evento ainda.'}
+        </p>
+      ) : (
+        <ParticipantsTable tickets={tickets} busy={list.isPlaceholderData} />
+      )}
+      <Pager page={page} totalPages={totalPages} onPageChange={onPageChange} />
+    </>
+  );
+}

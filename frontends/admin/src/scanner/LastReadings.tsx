@@ -1,0 +1,55 @@
+import { useEffect, useState } from 'react';
+import { Button } from '@ticketing/shared';
+import { lastReadings, type StoredReading } from '../door/db.ts';
+import { useResetTicket } from '../door/useResetTicket.ts';
+import { clockTime } from '../door/verdict.ts';
+
+const SHOWN = 10;
+
+/** 'Resetar Ingresso': an admin lets a used ticket in again (a guest who left and came back, a wrong reading). */
+function ResetTicket({ orderId }: { orderId: string }) {
+  const reset = useResetTicket(orderId, { errorTitle: 'Erro ao resetar ingresso' });
+  return (
+    <Button size="sm" variant="outline" onClick={() => reset.mutate()} disabled={reset.isPending}>
+      Resetar Ingresso
+    </Button>
+  );
+}
+
+/** This device's last readings, newest first: who, the verdict and when; admins may reset an admitted ticket. */
+export function LastReadings({ version, mayReset }: { version: number; mayReset: boolean }) {
+  const [readings, setReadings] = useState<StoredReading[]>([]);
+  useEffect(() => {
+    let left = false;
+    void lastReadings(SHOWN).then((found) => left || setReadings(found));
+    return () => {
+      left = true;
+    };
+  }, [version]);
+
+  if (readings.length === 0) return null;
+  return (
+    <section className="last-readings" aria-labelledby="last-readings-title">
+      <h2 id="last-readings-title" className="last-readings__title">
+        Últimas leituras
+      </h2>
+      <ul className="last-readings__list">
+        {readings.map((reading) => (
+          <li key={reading.readingId} className="last-readings__item">
+            <span className={reading.admitted ? 'last-readings__mark--admitted' : 'last-readings__mark--refused'}>
+              {reading.admitted ? '✓' : '✕'}
+            </span>
+            <span className="last-readings__who">
+              <strong>{reading.holder ?? 'Ingresso não identificado'}</strong>
+              <span>{reading.admitted ? 'Entrada liberada' : reading.message}</span>
+            </span>
+            <time dateTime={reading.readAt}>{clockTime(reading.readAt)}</time>
+            {mayReset && reading.orderId && (reading.code === 'valid' || reading.code === 'already_used') && (
+              <ResetTicket orderId={reading.orderId} />
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

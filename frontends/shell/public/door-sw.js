@@ -1,0 +1,86 @@
+/*
+ * The door's service worker (scope /verificar): the scanner starts without a network. The door's page and the few
+ * answers it needs to start (who is logged in, the door's events) are fetched from the network first and kept;
+ * without a network (or with the server failing) the kept copy answers. The door's code files are named by their
+ * content, so a kept one is used as it is. No other API call is kept.
+ */
+const CACHE = 'porta-v1';
+/** A build file named by its content hash (`181.0deb0f5841.js`): the same name is always the same bytes. */
+const HASHED_FILE = /\.[0-9a-f]{10}\.(js|css)$/;
+const KEPT_API = ['/api/auth/me', '/api/door/events'];
+
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+function isKept(request) {
+  if (request.method !== 'GET') return false;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return false;
+  return url.pathname.startsWith('/api/') ? KEPT_API.includes(url.pathname) : true;
+}
+
+/** A network that neither answers nor fails (a door's weak Wi-Fi) is given this long before the kept copy answers. */
+const NETWORK_WAIT_MS = 3000;
+
+const timeout = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Replaces the kept copy only once the whole new answer has arrived: an answer cut off mid-body (the server stopping,
+ * the Wi-Fi dropping) must not cost the door the copy it would start from.
+ */
+async function keepWhole(cache, request, response) {
+  const body = await response.arrayBuffer();
+  const { status, statusText, headers } = response;
+  await cache.put(request, new Response(body, { status, statusText, headers }));
+}
+
+async function respond(event) {
+  const cache = await caches.open(CACHE);
+  const kept = () => cache.match(event.request, { ignoreVary: true });
+  // A phone that knows it is offline, or a file that never changes, is answered at once from what was kept: a start
+  // without network must not wait on every file of the door in turn.
+  if (self.navigator.onLine === false || HASHED_FILE.test(new URL(event.request.url).pathname)) {
+    const answer = await kept();
+    if (answer) return answer;
+  }
+  const fromNetwork = fetch(event.request).then((response) => {
+    if (response.ok) event.waitUntil(keepWhole(cache, event.request, response.clone()).catch(() => {}));
+    return response;
+  });
+  try {
+    const response = await Promise.race([fromNetwork, timeout(NETWORK_WAIT_MS)]);
+    // A server that fails (a service down behind the gateway) is no better than no network.
+    if (response && response.status < 500) return response;
+    return (await kept()) ?? response ?? (await fromNetwork);
+  } catch (error) {
+    const answer = await kept();
+    if (answer) return answer;
+    throw error;
+  }
+}
+
+self.addEventListener('fetch', (event) => {
+  if (isKept(event.request)) event.respondWith(respond(event));
+});
+
+// The page names the files it loaded before this worker controlled it, so they are kept too; it is told how many
+// could not be, so it says the door is ready to start offline only once they all are.
+self.addEventListener('message', (event) => {
+  if (event.data?.type !== 'keep') return;
+  const keeping = caches
+    .open(CACHE)
+    .then((cache) =>
+      // A file kept already counts (a reload without network fetched it from here); the others are fetched now.
+      Promise.all(
+        event.data.urls.map(async (url) => {
+          if (await cache.match(url)) return 0;
+          return cache.add(url).then(
+            () => 0,
+            () => 1,
+          );
+        }),
+      ),
+    )
+    .then((failures) => event.ports[0]?.postMessage({ missing: failures.reduce((sum, failed) => sum + failed, 0) }));
+  event.waitUntil(keeping);
+});

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import type { ScanCode } from './tickets.ts';
+
+/**
+ * The door's contract beyond a single reading: the events a door checks in, the ticket list a scanner keeps to
+ * decide offline, the readings it sends back after a network drop, live arrival counts and the manual look-up.
+ */
+
+/** pt-BR texts of the door's inputs. */
+export const doorMessages = {
+  deviceInvalid: 'Identificador do dispositivo inválido',
+  readingsInvalid: 'Leituras inválidas',
+  readingsTooMany: 'Envie no máximo 500 leituras por vez',
+  readAtInvalid: 'Horário da leitura inválido',
+  searchTooShort: 'Digite ao menos 3 caracteres para buscar',
+  searchTooLong: 'Busca longa demais',
+  afterInvalid: 'Revisão inválida',
+  eventRequired: 'Escolha o evento desta entrada antes de ler ingressos',
+} as const;
+
+/**
+ * A scanner device: a random id it keeps in its own storage, so per-device counts and offline conflicts name it.
+ */
+export const deviceId = z.string({ error: doorMessages.deviceInvalid }).regex(/^[A-Za-z0-9_-]{8,64}$/, {
+  error: doorMessages.deviceInvalid,
+});
+
+/** `GET /api/door/events` (catalog; door staff and admins): today's events first, then upcoming ones. */
+export interface DoorEventView {
+  id: string;
+  title: string;
+  date: string;
+  location: string;
+  listed: boolean;
+  /** Happens today in São Paulo, whether it has started or not. */
+  today: boolean;
+}
+
+/** One ticket as a scanner keeps it to decide offline: no personal data beyond the name shown at the door. */
+export interface DoorTicket {
+  id: string;
+  orderId: string;
+  /** The QR version that admits it (a reissued ticket's older QR codes are refused). */
+  version: number;
+  holderName: string;
+  status: 'valid' | 'cancelled';
+  usedAt: string | null;
+}
+
+/** A ticket admitted offline on two devices: the server kept the first admission. */
+export interface DoorConflict {
+  ticketId: string;
+  holderName: string;
+  /** Both admissions, the kept one first. */
+  admissions: { deviceId: string; at: string }[];
+}
+
+/**
+ * `GET /api/door/events/:eventId/tickets?after=<revision>&deviceId=`: the event's tickets changed after `after`
+ * (all of them without it), the revision to ask after next time, and the conflicts this device took part in.
+ */
+export interface DoorTicketsView {
+  eventId: string;
+  revision: string;
+  tickets: DoorTicket[];
+  conflicts: DoorConflict[];
+}
+
+export const doorTicketsQuery = z.object({
+  after: z
+    .string({ error: doorMessages.afterInvalid })
+    .regex(/^\d{1,19}$/, { error: doorMessages.afterInvalid })
+    .optional(),
+  deviceId: deviceId.optional(),
+});
+
+/** A reading the scanner decided by itself (offline, or before the server answered), sent once it can. */
+export const doorReading = z.object({
+  /** Chosen by the device: a reading sent twice (a retry after a lost answer) is recorded once. */
+  readingId: z.uuid({ error: doorMessages.readingsInvalid }),
+  qrCodeData: z.string({ error: doorMessages.readingsInvalid }).trim().min(1).max(512),
+  readAt: z.iso.datetime({ offset: true, error: doorMessages.readAtInvalid }),
+  /** What the door did: a holder let in offline is an admission the server must record, or report as a conflict. */
+  admitted: z.boolean({ error: doorMessages.readingsInvalid }),
+});
+
+/** `POST /api/door/readings`: a device's queued readings for one event. */
+export const doorReadingsInput = z.object(
+  {
+    deviceId,
+    eventId: z.uuid({ error: 'Identificador do evento inválido' }),
+    readings: z
+      .array(doorReading, { error: doorMessages.readingsInvalid })
+      .min(1, doorMessages.readingsInvalid)
+      .max(500, doorMessages.readingsTooMany),
+  },
+  { error: doorMessages.readingsInvalid },
+);
+
+export type DoorReading = z.infer<typeof doorReading>;
+
+/** How the server recorded one queued reading. */
+export interface DoorReadingResult {
+  readingId: string;
+  /** `recorded`: as the door decided; `conflict`: admitted here and on another device. */
+  outcome: 'recorded' | 'conflict';
+  code: ScanCode;
+  ticketId: string | null;
+  conflict?: DoorConflict;
+}
+
+export interface DoorReadingsView {
+  results: DoorReadingResult[];
+}
+
+/**
+ * `GET /api/door/events/:eventId/live` (Server-Sent Events, `event: counts`) and `GET .../counts` (JSON): how the
+ * door is going.
+ */
+export interface DoorCountsView {
+  eventId: string;
+  admitted: number;
+  /** Valid tickets of the event. */
+  expected: number;
+  /** Admissions per minute over the last 30 minutes, oldest first; `minute` is its start (ISO). */
+  perMinute: { minute: string; count: number }[];
+  /** Admissions per device, most first. */
+  devices: { deviceId: string; staffName: string; admitted: number }[];
+  at: string;
+}
+
+/** `GET /api/door/events/:eventId/search?q=`: by name, CPF, e-mail or order code. */
+export const doorSearchQuery = z.object({
+  q: z
+    .string({ error: doorMessages.searchTooShort })
+    .trim()
+    .min(3, doorMessages.searchTooShort)
+    .max(100, doorMessages.searchTooLong),
+});
+
+export interface DoorSearchHit {
+  ticketId: string;
+  orderId: string;
+  orderNumber: string;
+  holderName: string;
+  /** Masked: `m***@gmail.com`. */
+  holderEmail: string;
+  /** Masked: `***.456.789-**`; null when the order has none. */
+  cpf: string | null;
+  status: 'valid' | 'cancelled';
+  usedAt: string | null;
+  /** The current QR text, so admitting from the look-up is the same reading as a scan. */
+  qrCodeData: string;
+}
+
+export interface DoorSearchView {
+  tickets: DoorSearchHit[];
+}

@@ -1,0 +1,10 @@
+import { listForDoor } from '../data/events-repository.ts';
+import type { CatalogDeps, CatalogEvent } from './catalog-event.ts';
+
+/**
+ * The events a door can be set to: today's first (an event that has started still needs its door), then upcoming
+ * ones. Unlisted events are included: their guests arrive at a door like any other.
+ */
+export function listDoorEvents(deps: Pick<CatalogDeps, 'db'>): Promise<{ event: CatalogEvent; today: boolean }[]> {
+  return listForDoor(deps.db);
+}

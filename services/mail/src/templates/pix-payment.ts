@@ -1,0 +1,62 @@
+import { PAYMENT_WINDOWS } from '@ticketing/proto';
+import { z } from 'zod';
+import { defineTemplate } from './define.ts';
+import { greeting, longDate, payOrderSubject, reais, timeOfDay } from './format.ts';
+import { button, copyCode, details, heading, inlineImage, note, paragraph } from './layout.ts';
+import { pendingOrderData, pendingOrderFacts } from './pending-order.ts';
+
+const QR_CID = 'pix-qr';
+
+/**
+ * A PIX order waiting for payment: the QR code shown in the message and the copy-paste code written out (for a
+ * client that hides images, or a phone that cannot scan its own screen), with the deadline that keeps the spot.
+ */
+export const pixPayment = defineTemplate({
+  data: z.object({
+    ...pendingOrderData,
+    expiresAt: z.iso.datetime({ offset: true }),
+    pixPayload: z.string().min(1),
+    /** The QR code of `pixPayload`, a PNG in base64. */
+    qrPng: z.base64(),
+    /** The buyer's orders, where the same code is shown until the order is paid. */
+    profileUrl: z.url({ protocol: /^https?$/ }),
+  }),
+  subject: ({ eventTitle }) => payOrderSubject(eventTitle),
+  preheader: ({ amount, expiresAt }) =>
+    `Pague ${reais(amount)} com PIX até as ${timeOfDay(expiresAt)}: use o QR Code ou o código copia e cola.`,
+  text: ({ name, orderNumber, eventTitle, eventDate, amount, expiresAt, pixPayload, profileUrl }) => `${greeting(name)}
+
+Seu pedido ${orderNumber} para ${eventTitle} (${longDate(eventDate)}) está aguardando o pagamento de ${reais(amount)} por PIX.
+
+Abra o app do seu banco, escolha pagar com PIX copia e cola e cole este código:
+
+${pixPayload}
+
+${deadline(expiresAt)} Depois disso, o pedido expira e a vaga é liberada.
+
+Assim que o pagamento for confirmado, você receberá o ingresso por e-mail.
+
+O QR Code e o código também estão na sua área de acesso, em "Meus Ingressos": ${profileUrl}`,
+  body: ({ name, orderNumber, eventTitle, eventDate, amount, expiresAt, pixPayload, profileUrl }) => [
+    heading('Pague com PIX'),
+    paragraph(greeting(name)),
+    paragraph('Seu pedido está aguardando o pagamento por PIX.'),
+    details(pendingOrderFacts({ orderNumber, eventTitle, eventDate, amount })),
+    inlineImage(QR_CID, `QR Code PIX do pedido ${orderNumber}`, 220),
+    paragraph(
+      'Abra o app do seu banco, escolha pagar com PIX e escaneie o QR Code, ou copie o código abaixo e cole na opção PIX copia e cola.',
+    ),
+    copyCode('PIX copia e cola', pixPayload),
+    paragraph(`${deadline(expiresAt)} Depois disso, o pedido expira e a vaga é liberada.`),
+    paragraph('Assim que o pagamento for confirmado, você receberá o ingresso por e-mail.'),
+    button(profileUrl, 'Ver meus ingressos'),
+    note('O QR Code e o código também estão na sua área de acesso, em "Meus Ingressos".'),
+  ],
+  attachments: ({ orderNumber, qrPng }) => [
+    { filename: `pix-${orderNumber}.png`, contentType: 'image/png', content: qrPng, cid: QR_CID },
+  ],
+});
+
+/** "O código PIX vale por 30 minutos: pague até as 14:32 (horário de Brasília) de quinta-feira, 26 de …". */
+const deadline = (expiresAt: string) =>
+  `O código PIX vale por ${PAYMENT_WINDOWS.pixMinutes} minutos: pague até as ${timeOfDay(expiresAt)} (horário de Brasília) de ${longDate(expiresAt)}.`;

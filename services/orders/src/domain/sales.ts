@@ -1,0 +1,108 @@
+import {
+  EVENT_TIME_ZONE,
+  fromCents,
+  ORDER_STATUSES,
+  SALES_METHODS,
+  toCents,
+  type OrderStatus,
+  type SalesEventRow,
+  type SalesMethod,
+  type SalesView,
+} from '@ticketing/proto';
+import { orderGroups, salesPerDay, soldEvents, type OrderGroup, type SoldEvent } from '../data/sales-repository.ts';
+import type { OrdersDeps } from './order.ts';
+
+/** Money and counts of a set of orders, in integer cents. */
+interface Tally {
+  grossCents: number;
+  netCents: number;
+  refundedCents: number;
+  byStatus: Record<OrderStatus, number>;
+  byMethod: Record<SalesMethod, number>;
+  checkedIn: number;
+}
+
+const zeros = <K extends string>(keys: readonly K[]) =>
+  Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
+
+/**
+ * Adds up orders grouped by status and method. Revenue is what paid orders keep: a refunded order's money went back
+ * and is counted apart; a courtesy is paid at R$ 0,00. Check-ins count only valid (paid) tickets.
+ */
+function tally(groups: OrderGroup[]): Tally {
+  const total: Tally = {
+    grossCents: 0,
+    netCents: 0,
+    refundedCents: 0,
+    byStatus: zeros(ORDER_STATUSES),
+    byMethod: zeros(SALES_METHODS),
+    checkedIn: 0,
+  };
+  for (const group of groups) {
+    total.byStatus[group.status] += group.count;
+    if (group.status === 'refunded') total.refundedCents += toCents(group.amount);
+    if (group.status !== 'paid') continue;
+    total.byMethod[group.paymentMethod ?? 'courtesy'] += group.count;
+    total.grossCents += toCents(group.amount);
+    total.netCents += toCents(group.net);
+    total.checkedIn += group.checkedIn;
+  }
+  return total;
+}
+
+const soldOf = (total: Tally) => total.byStatus.paid;
+const boughtOf = (total: Tally) => total.byStatus.paid - total.byMethod.courtesy;
+
+/** One event's line in the figures of every event, from that event's own groups. */
+function eventLine(event: SoldEvent, groups: OrderGroup[]): SalesEventRow {
+  const own = tally(groups);
+  return {
+    eventId: event.eventId,
+    title: event.title,
+    date: event.date.toISOString(),
+    gross: fromCents(own.grossCents),
+    net: fromCents(own.netCents),
+    paid: boughtOf(own),
+    courtesy: own.byMethod.courtesy,
+    checkedIn: own.checkedIn,
+  };
+}
+
+const byDate = (a: SalesEventRow, b: SalesEventRow) => a.date.localeCompare(b.date);
+
+/**
+ * The back office's sales figures, from the orders kept here: of one event, or of every event with a line per
+ * event. Over every event, check-ins count only the events that started.
+ */
+export async function salesFigures(
+  deps: Pick<OrdersDeps, 'db'>,
+  eventId: string | undefined,
+  now = new Date(),
+): Promise<SalesView> {
+  const [groups, events, days] = await Promise.all([
+    orderGroups(deps.db, eventId),
+    soldEvents(deps.db, eventId),
+    salesPerDay(deps.db, EVENT_TIME_ZONE, eventId),
+  ]);
+  const started = new Set(events.filter((event) => event.date <= now).map((event) => event.eventId));
+  const total = tally(groups);
+  // One event's door counts as they are; over every event, events yet to start would only dilute the ratio.
+  const atDoor = eventId ? total : tally(groups.filter((group) => started.has(group.eventId)));
+  const byEvent = Map.groupBy(groups, (group) => group.eventId);
+  const perEvent = eventId
+    ? []
+    : events.map((event) => eventLine(event, byEvent.get(event.eventId) ?? [])).sort(byDate);
+  const [only] = events;
+  return {
+    event: eventId ? { id: eventId, title: only?.title ?? null, date: only ? only.date.toISOString() : null } : null,
+    gross: fromCents(total.grossCents),
+    fee: fromCents(total.grossCents - total.netCents),
+    net: fromCents(total.netCents),
+    refunded: fromCents(total.refundedCents),
+    orders: { byStatus: total.byStatus, byMethod: total.byMethod },
+    tickets: { paid: boughtOf(total), courtesy: total.byMethod.courtesy },
+    perDay: days.map((day) => ({ date: day.date, orders: day.orders, gross: fromCents(toCents(day.amount)) })),
+    checkIns: { eventStarted: started.size > 0, checkedIn: atDoor.checkedIn, sold: soldOf(atDoor) },
+    perEvent,
+  };
+}

@@ -1,0 +1,56 @@
+import { Router } from '@koa/router';
+import { parseInput, requireAdmin, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import {
+  orderSearchQuerySchema,
+  refundOrderSchema,
+  salesQuerySchema,
+  type AdminOrderAnswer,
+  type OrderSearchAnswer,
+  type RefundAnswer,
+  type SalesView,
+} from '@ticketing/proto';
+import { findOrders, orderHistory } from '../domain/back-office-orders.ts';
+import { messages, type OrdersDeps } from '../domain/order.ts';
+import { refundByAdmin } from '../domain/refunds.ts';
+import { salesFigures } from '../domain/sales.ts';
+import { toAdminOrder, toOrderSearchRow, toOrderView } from './views.ts';
+
+/** The back office's orders, routed by the gateway under /api/admin/orders; administrators only. */
+export function adminOrderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier): Router {
+  const router = new Router({ prefix: '/api/admin/orders' });
+  router.use(requireAdmin(verifyToken));
+
+  router.get('/', async (ctx) => {
+    const query = parseInput(orderSearchQuerySchema, ctx.query);
+    const { orders, total, totalPages } = await findOrders(deps, query);
+    ctx.body = { orders: orders.map(toOrderSearchRow), total, totalPages } satisfies OrderSearchAnswer;
+  });
+
+  router.get('/:id', async (ctx) => {
+    const { order, timeline } = await orderHistory(deps, ctx.params.id!);
+    ctx.body = { order: toAdminOrder(order), timeline } satisfies AdminOrderAnswer;
+  });
+
+  router.post('/:id/refund', async (ctx) => {
+    const { reason } = parseInput(refundOrderSchema, ctx.request.body);
+    const admin = ctx.state.user as AuthUser;
+    const order = await refundByAdmin(deps, ctx.params.id!, admin.id, reason);
+    ctx.status = 202;
+    ctx.body = { message: messages.refundRequested, order: toOrderView(order) } satisfies RefundAnswer;
+  });
+
+  return router;
+}
+
+/** The back office's sales figures, routed by the gateway under /api/admin/sales; administrators only. */
+export function adminSalesRoutes(deps: OrdersDeps, verifyToken: TokenVerifier): Router {
+  const router = new Router({ prefix: '/api/admin/sales' });
+  router.use(requireAdmin(verifyToken));
+
+  router.get('/', async (ctx) => {
+    const { eventId } = parseInput(salesQuerySchema, ctx.query);
+    ctx.body = (await salesFigures(deps, eventId)) satisfies SalesView;
+  });
+
+  return router;
+}

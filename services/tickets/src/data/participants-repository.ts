@@ -1,0 +1,75 @@
+import type { Knex } from '@ticketing/platform';
+import type { TicketPaymentMethod } from '@ticketing/proto';
+import { HOLDER_COLUMNS, toHolder, whereHolderMatches, type HolderRow, type HolderSearch } from './door-repository.ts';
+import type { TicketStatus } from './tickets-repository.ts';
+
+/** Which of an event's tickets: those a look-up finds, of a status, checked in or not. */
+export interface ParticipantsWhere {
+  eventId: string;
+  search?: HolderSearch;
+  status?: TicketStatus;
+  checkedIn?: boolean;
+}
+
+export interface ParticipantRow {
+  ticketId: string;
+  orderId: string;
+  orderNumber: string;
+  holderName: string;
+  holderEmail: string;
+  holderCpf: string | null;
+  paymentMethod: TicketPaymentMethod | null;
+  status: TicketStatus;
+  usedAt: Date | null;
+}
+
+function matching(db: Knex, { eventId, search, status, checkedIn }: ParticipantsWhere): Knex.QueryBuilder {
+  const query = db('tickets').where({ event_id: eventId });
+  if (search) whereHolderMatches(query, search);
+  if (status) query.andWhere({ status });
+  if (checkedIn === true) query.whereNotNull('used_at');
+  if (checkedIn === false) query.whereNull('used_at');
+  return query;
+}
+
+/** The tickets that match, holder names in alphabetical order; a page of them when `page` is given. */
+export async function listParticipants(
+  db: Knex,
+  where: ParticipantsWhere,
+  page?: { limit: number; offset: number },
+): Promise<ParticipantRow[]> {
+  const query = matching(db, where)
+    .select(...HOLDER_COLUMNS, 'payment_method')
+    .orderBy('holder_name')
+    .orderBy('id');
+  if (page) query.limit(page.limit).offset(page.offset);
+  const rows = (await query) as (HolderRow & { payment_method: TicketPaymentMethod | null })[];
+  return rows.map((row) => ({ ...toHolder(row), paymentMethod: row.payment_method }));
+}
+
+export async function countParticipants(db: Knex, where: ParticipantsWhere): Promise<number> {
+  const [row] = (await matching(db, where).count({ count: '*' })) as { count: string }[];
+  return Number(row!.count);
+}
+
+/** The whole event's tickets: all of them, those checked in, those cancelled. */
+export async function participantTotals(
+  db: Knex,
+  eventId: string,
+): Promise<{ tickets: number; checkedIn: number; cancelled: number }> {
+  const [row] = (await db('tickets')
+    .where({ event_id: eventId })
+    .select(
+      db.raw('count(*)::int as tickets'),
+      db.raw('(count(*) filter (where used_at is not null))::int as checked_in'),
+      db.raw(`(count(*) filter (where status = 'cancelled'))::int as cancelled`),
+    )) as { tickets: number; checked_in: number; cancelled: number }[];
+  return { tickets: row!.tickets, checkedIn: row!.checked_in, cancelled: row!.cancelled };
+}
+
+/** The event's title as its tickets carry it (copied from the order); undefined when it has none. */
+export async function eventTitleOf(db: Knex, eventId: string): Promise<string | undefined> {
+  const row = (await db('tickets').where({ event_id: eventId }).orderBy('created_at', 'desc').first('event_title')) as
+    { event_title: string } | undefined;
+  return row?.event_title;
+}

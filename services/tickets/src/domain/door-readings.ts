@@ -1,0 +1,157 @@
+import { trace } from '@ticketing/platform';
+import type { DoorConflict, DoorReading, DoorReadingResult, ScanCode } from '@ticketing/proto';
+import { deviceConflicts, insertConflicts, lockDevice, type ConflictRow } from '../data/door-repository.ts';
+import { findReadings, insertScans, type NewScan } from '../data/scans-repository.ts';
+import { lockTickets, setAdmissions, type Admission, type Ticket } from '../data/tickets-repository.ts';
+import type { TicketsDeps } from './deps.ts';
+import { checkedIn, standingRefusal, trustedClaims, whyRefused } from './verify-ticket.ts';
+
+export interface ReadingsBatch {
+  deviceId: string;
+  eventId: string;
+  readings: DoorReading[];
+  scannedBy: string;
+  staffName: string;
+}
+
+/** An admission with no device named (an online reading from a scanner that did not say which it was). */
+export const UNKNOWN_DEVICE = 'desconhecido';
+
+export const toDoorConflict = (row: ConflictRow): DoorConflict => ({
+  ticketId: row.ticketId,
+  holderName: row.holderName,
+  admissions: [
+    { deviceId: row.keptDevice, at: row.keptAt.toISOString() },
+    { deviceId: row.otherDevice, at: row.otherAt.toISOString() },
+  ],
+});
+
+/**
+ * Records the readings a device decided by itself (offline) and sends later, in one transaction. A reading sent
+ * again answers what it answered the first time and is recorded once. Signatures are checked again. A reading the
+ * door admitted admits the ticket at the time it was read; if another device (or an online reading) admitted it
+ * too, the earliest admission is the one the ticket keeps and both are recorded as a conflict. A reading the door
+ * refused is recorded with the code the server finds and admits nobody.
+ */
+export async function syncReadings(deps: TicketsDeps, batch: ReadingsBatch): Promise<DoorReadingResult[]> {
+  const { deviceId, eventId, scannedBy } = batch;
+  const context = trace.current();
+  const claims = await Promise.all(batch.readings.map((reading) => trustedClaims(deps, reading.qrCodeData)));
+  const now = new Date();
+
+  const { results, recorded } = await deps.db.transaction(async (trx) => {
+    await lockDevice(trx, deviceId);
+    const known = await findReadings(
+      trx,
+      batch.readings.map((reading) => reading.readingId),
+    );
+    const tickets = await lockTickets(trx, [...new Set(claims.flatMap((claim) => (claim ? [claim.ticketId] : [])))]);
+    // Decided in the order the door read them, so the earliest admission of a batch is the one that stands.
+    const order = batch.readings
+      .map((reading, i) => ({ reading, claim: claims[i] }))
+      .sort((a, b) => Date.parse(a.reading.readAt) - Date.parse(b.reading.readAt));
+    const decided = new Map<string, { code: ScanCode; ticketId: string | null }>(known);
+    const scans: NewScan[] = [];
+    const admissions = new Map<string, Admission>();
+    const changed = new Set<Ticket>();
+    const conflicts: ConflictRow[] = [];
+    const recorded: ScanCode[] = [];
+
+    for (const { reading, claim } of order) {
+      if (decided.has(reading.readingId)) continue;
+      const ticket = claim ? tickets.get(claim.ticketId) : undefined;
+      const readAt = new Date(Math.min(Date.parse(reading.readAt), now.getTime()));
+      // A refused reading gets the code a scan would get now; it never admits.
+      let code: ScanCode = claim ? whyRefused(ticket, claim, eventId).code : 'invalid';
+      if (claim && ticket && reading.admitted && !standingRefusal(ticket, claim, eventId)) {
+        if (!ticket.usedAt) {
+          code = 'valid';
+          admissions.set(ticket.id, admissionOf(ticket, readAt));
+        } else if (ticket.usedDevice !== deviceId) {
+          code = 'conflict';
+          conflicts.push(conflictOf(ticket, deviceId, readAt));
+        }
+        // The earliest admission stands: who admitted it and when follow it.
+        if (code !== 'already_used' && (!ticket.usedAt || readAt < ticket.usedAt)) {
+          Object.assign(ticket, { usedAt: readAt, usedBy: scannedBy, usedDevice: deviceId });
+          changed.add(ticket);
+        }
+      }
+      decided.set(reading.readingId, { code, ticketId: claim?.ticketId ?? null });
+      recorded.push(code);
+      scans.push({
+        ticketId: claim?.ticketId ?? null,
+        scannedBy,
+        code,
+        doorEventId: eventId,
+        deviceId,
+        staffName: batch.staffName,
+        readingId: reading.readingId,
+        readAt,
+      });
+    }
+
+    await setAdmissions(
+      trx,
+      [...changed].map((ticket) => ({ ticketId: ticket.id, usedAt: ticket.usedAt!, usedBy: scannedBy, deviceId })),
+    );
+    await insertScans(trx, scans);
+    await insertConflicts(
+      trx,
+      conflicts.map((conflict) => ({ ...conflict, eventId })),
+    );
+    await deps.outbox.addAll(
+      trx,
+      [...admissions.values()].map((admission) => checkedIn(admission, scannedBy, context)),
+    );
+
+    const conflictTickets = [...decided.values()].flatMap((entry) =>
+      entry.code === 'conflict' && entry.ticketId ? [entry.ticketId] : [],
+    );
+    const told = await deviceConflicts(trx, eventId, deviceId, conflictTickets);
+    const latest = new Map(told.map((row) => [row.ticketId, toDoorConflict(row)]));
+    const results = batch.readings.map((reading): DoorReadingResult => {
+      const { code, ticketId } = decided.get(reading.readingId)!;
+      const conflict = code === 'conflict' && ticketId ? latest.get(ticketId) : undefined;
+      return {
+        readingId: reading.readingId,
+        outcome: code === 'conflict' ? 'conflict' : 'recorded',
+        code,
+        ticketId,
+        ...(conflict ? { conflict } : {}),
+      };
+    });
+    return { results, recorded };
+  });
+
+  deps.doorMetrics.counted(recorded);
+  deps.logger.info(
+    { deviceId, eventId, readings: batch.readings.length, recorded: recorded.length, scannedBy },
+    'door readings synced',
+  );
+  return results;
+}
+
+const admissionOf = (ticket: Ticket, usedAt: Date): Admission => ({
+  ticketId: ticket.id,
+  orderId: ticket.orderId,
+  eventId: ticket.eventId,
+  holderName: ticket.holderName,
+  eventTitle: ticket.eventTitle,
+  usedAt,
+});
+
+/** The conflict between the ticket's admission and this device's: the earlier one is kept. */
+function conflictOf(ticket: Ticket, deviceId: string, readAt: Date): ConflictRow {
+  const standing = { device: ticket.usedDevice ?? UNKNOWN_DEVICE, at: ticket.usedAt! };
+  const reading = { device: deviceId, at: readAt };
+  const [kept, other] = readAt < standing.at ? [reading, standing] : [standing, reading];
+  return {
+    ticketId: ticket.id,
+    holderName: ticket.holderName,
+    keptDevice: kept.device,
+    keptAt: kept.at,
+    otherDevice: other.device,
+    otherAt: other.at,
+  };
+}

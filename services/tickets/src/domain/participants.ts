@@ -1,0 +1,59 @@
+import { maskCpf, type ParticipantsFilter, type ParticipantsView } from '@ticketing/proto';
+import {
+  countParticipants,
+  listParticipants,
+  participantTotals,
+  type ParticipantsWhere,
+} from '../data/participants-repository.ts';
+import type { TicketsDeps } from './deps.ts';
+import { cpfDigitsOf } from './door-search.ts';
+
+export const PARTICIPANTS_PAGE_SIZE = 50;
+
+/** The filters as the tickets table reads them: a search finds holders as the door's look-up does. */
+export function participantsWhere({ eventId, q, status, checkedIn }: ParticipantsFilter): ParticipantsWhere {
+  return {
+    eventId: eventId.toLowerCase(),
+    search: q === undefined ? undefined : { text: q, cpfDigits: cpfDigitsOf(q) },
+    status,
+    checkedIn,
+  };
+}
+
+/**
+ * An event's participants for the back office: every ticket, bought or courtesy, a page at a time, the CPF masked;
+ * the totals are the whole event's, whatever the filters.
+ */
+export async function listEventParticipants(
+  deps: Pick<TicketsDeps, 'db'>,
+  request: ParticipantsFilter & { page: number },
+): Promise<ParticipantsView> {
+  const where = participantsWhere(request);
+  const [rows, matching, totals] = await Promise.all([
+    listParticipants(deps.db, where, {
+      limit: PARTICIPANTS_PAGE_SIZE,
+      offset: (request.page - 1) * PARTICIPANTS_PAGE_SIZE,
+    }),
+    countParticipants(deps.db, where),
+    participantTotals(deps.db, where.eventId),
+  ]);
+  return {
+    eventId: where.eventId,
+    tickets: rows.map((row) => ({
+      ticketId: row.ticketId,
+      orderId: row.orderId,
+      orderNumber: row.orderNumber,
+      holderName: row.holderName,
+      holderEmail: row.holderEmail,
+      cpf: maskCpf(row.holderCpf),
+      paymentMethod: row.paymentMethod,
+      status: row.status,
+      checkedInAt: row.usedAt?.toISOString() ?? null,
+    })),
+    page: request.page,
+    pageSize: PARTICIPANTS_PAGE_SIZE,
+    matching,
+    totalPages: Math.max(1, Math.ceil(matching / PARTICIPANTS_PAGE_SIZE)),
+    totals,
+  };
+}
