@@ -31,12 +31,13 @@ const ffmpeg = (args: string[]) =>
 
 /**
  * A camera video of several QR codes in turn, each coming closer for `secondsEach`, as a queue of holders shows
- * their tickets one after the other. Written to `<name>.y4m` in `dir`.
+ * their tickets one after the other; with `gapSeconds`, an empty card between two holders (the next one stepping
+ * up while the verdict is still on screen). Written to `<name>.y4m` in `dir`.
  */
 export async function qrSequenceVideo(
   pngs: Buffer[],
   dir: string,
-  { secondsEach = 1.5, name = 'fila' }: { secondsEach?: number; name?: string } = {},
+  { secondsEach = 1.5, gapSeconds = 0, name = 'fila' }: { secondsEach?: number; gapSeconds?: number; name?: string } = {},
 ): Promise<string> {
   const images = await Promise.all(
     pngs.map(async (png, i) => {
@@ -47,7 +48,7 @@ export async function qrSequenceVideo(
   );
   const video = join(dir, `${name}.y4m`);
   const inputs = images.flatMap((image) => ['-loop', '1', '-t', String(secondsEach), '-i', image]);
-  const each = images.map((_, i) => `[${i}:v]${approaching(secondsEach)},fps=10[v${i}]`);
+  const each = images.map((_, i) => `[${i}:v]${approaching(secondsEach)},fps=10${gap(gapSeconds)}[v${i}]`);
   const joined = `${images.map((_, i) => `[v${i}]`).join('')}concat=n=${images.length}:v=1:a=0[out]`;
   await ffmpeg([
     ...inputs,
@@ -55,6 +56,9 @@ export async function qrSequenceVideo(
   ]);
   return video;
 }
+
+/** A `tpad` filter adding `seconds` of white after a code (none for 0). */
+const gap = (seconds: number) => (seconds > 0 ? `,tpad=stop_mode=add:stop_duration=${seconds}:color=white` : '');
 
 /** A camera video of an empty white card: a camera on, with nothing to read. */
 export async function blankVideo(dir: string, name = 'vazio'): Promise<string> {
