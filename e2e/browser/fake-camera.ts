@@ -37,7 +37,11 @@ const ffmpeg = (args: string[]) =>
 export async function qrSequenceVideo(
   pngs: Buffer[],
   dir: string,
-  { secondsEach = 1.5, gapSeconds = 0, name = 'fila' }: { secondsEach?: number; gapSeconds?: number; name?: string } = {},
+  {
+    secondsEach = 1.5,
+    gapSeconds = 0,
+    name = 'fila',
+  }: { secondsEach?: number; gapSeconds?: number; name?: string } = {},
 ): Promise<string> {
   const images = await Promise.all(
     pngs.map(async (png, i) => {
