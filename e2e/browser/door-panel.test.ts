@@ -121,7 +121,11 @@ test('the door panel and the scanner’s counter follow an admission at the door
     const door = await camera.newPage(adminToken);
     await openDoor(door);
     // The admission as stored (its overlay shows for 800 ms only, too briefly to wait for on a busy machine).
-    await waitFor(async () => (await admissionOf(scanned.orderId)).usedAt, { timeoutMs: 20_000, intervalMs: 10 });
+    await waitFor(async () => (await admissionOf(scanned.orderId)).usedAt, {
+      timeoutMs: 20_000,
+      intervalMs: 10,
+      maxIntervalMs: 50,
+    });
 
     await Promise.all([
       totals.getByText('Entraram 1 de 2', { exact: true }).waitFor({ timeout: 2_000 }),

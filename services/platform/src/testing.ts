@@ -20,21 +20,24 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 /** A name no other test file uses, for schemas, key prefixes and consumer groups. */
 export const uniqueName = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`;
 
-/** Polls until `probe` returns something truthy; fails with the last value seen. */
+/**
+ * Polls until `probe` returns something truthy; fails with the last value seen. The first polls come quickly and
+ * then half as far apart again each time, up to `maxIntervalMs`: a long wait does not load the machine it waits on.
+ */
 type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
 
 export async function waitFor<T>(
   probe: () => Promise<T> | T,
-  { timeoutMs = 15_000, intervalMs = 25 } = {},
+  { timeoutMs = 15_000, intervalMs = 25, maxIntervalMs = 250 } = {},
 ): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
-  for (;;) {
+  for (let interval = intervalMs; ; interval = Math.min(maxIntervalMs, interval * 1.5)) {
     last = await probe();
     if (last) return last as Truthy<T>;
     if (Date.now() > deadline)
       throw new Error(`condition not met within ${timeoutMs} ms (last value: ${JSON.stringify(last)})`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    await new Promise((resolve) => setTimeout(resolve, interval));
   }
 }
 

@@ -110,7 +110,10 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
           [topic, partition, first, items.map((m) => m.key), items.map((m) => m.value)],
         );
       }
-      await client.query('select pg_notify($1, $2)', [channel, '']);
+      // The payload names the topics, so only their subscribers wake (identical notifications are sent once).
+      for (const topic of new Set(ordered.map((group) => group.topic))) {
+        await client.query('select pg_notify($1, $2)', [channel, topic]);
+      }
     });
   }
 
@@ -128,7 +131,9 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
 
     const waker = createWaker();
     const listener = new pg.Client({ connectionString: url });
-    listener.on('notification', () => waker.wake());
+    listener.on('notification', ({ payload }) => {
+      if (payload !== undefined && topics.includes(payload)) waker.wake();
+    });
     listener.on('error', (error) => logger.warn({ err: error }, 'bus listener error'));
     await listener.connect();
     await listener.query(`listen ${id(channel)}`);
@@ -185,6 +190,24 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
       });
     };
 
+    /**
+     * The group's partitions with messages past its offset, in this member's order: a plain read, so an idle poll
+     * takes no row lock and writes nothing (a locked read is a write, and every poll of every group would commit one).
+     */
+    const pending = async () => {
+      const { rows } = await pool.query<{ topic: string; partition: number }>(
+        `select o.topic, o.partition from ${s}.offsets o
+         join ${s}.heads h on h.topic = o.topic and h.partition = o.partition
+         where o.group_id = $1 and o.topic = any($2::text[]) and h.next_offset > o.next_offset`,
+        [group, topics],
+      );
+      const waiting = new Set(rows.map((row) => heldKey(row.topic, row.partition)));
+      return Array.from(
+        { length: assignments.length },
+        (_, i) => assignments[(start + i) % assignments.length]!,
+      ).filter(({ topic, partition }) => waiting.has(heldKey(topic, partition)));
+    };
+
     /** How long the loop may sleep: until the next poll, or sooner when a held partition becomes readable. */
     const idleMs = () => Math.max(0, Math.min(pollMs, ...[...held.values()].map((until) => until - Date.now())));
 
@@ -192,8 +215,9 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
       while (!closed) {
         let progressed = false;
         try {
-          for (let i = 0; i < assignments.length && !closed; i++) {
-            if (await drain(assignments[(start + i) % assignments.length]!)) progressed = true;
+          for (const assignment of await pending()) {
+            if (closed) break;
+            if (await drain(assignment)) progressed = true;
           }
           failures = 0;
         } catch (error) {
