@@ -173,7 +173,7 @@ test('an unverified e-mail is 403 and an unknown account 401: no order, no hold,
   ).toEqual([]);
 });
 
-test('unknown, inactive and past events, bad bodies and unknown promo codes are refused without writing anything', async () => {
+test('unknown, inactive, cancelled and past events, bad bodies and unknown promo codes are refused without writing anything', async () => {
   const who = await h.buyer();
   const past = await h.createEvent({ date: new Date(Date.now() - DAY).toISOString() });
   const inactive = await h.createEvent();
@@ -181,10 +181,18 @@ test('unknown, inactive and past events, bad bodies and unknown promo codes are 
     method: 'DELETE',
     headers: { authorization: `Bearer ${h.adminToken}` },
   });
+  const cancelled = await h.createEvent();
+  const cancelling = await fetch(`${h.catalog.url}/api/admin/events/${cancelled.id}/cancel`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${h.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ reason: 'Palestrante indisponível' }),
+  });
+  expect(cancelling.status).toBe(202);
   const open = await h.createEvent();
   const cases: [Record<string, unknown>, number, string][] = [
     [{ eventId: randomUUID(), paymentMethod: 'pix' }, 404, 'Evento não encontrado'],
     [{ eventId: inactive.id, paymentMethod: 'pix' }, 404, 'Evento não encontrado'],
+    [{ eventId: cancelled.id, paymentMethod: 'pix' }, 404, 'Evento cancelado'],
     [{ eventId: past.id, paymentMethod: 'pix' }, 409, 'Este evento não está disponível para compra.'],
     [{ eventId: 'abc', paymentMethod: 'pix' }, 400, 'Evento inválido'],
     [{ eventId: open.id, paymentMethod: 'cheque' }, 400, 'Forma de pagamento inválida'],

@@ -6,8 +6,8 @@ import type { ServiceAuth } from '../service-auth.ts';
 
 /** The catalog as the services that sell its spots use it (orders, courtesy). */
 export interface CatalogClient {
-  /** The event, or null when the catalog does not know it. */
-  getEvent(eventId: string): Promise<EventView | null>;
+  /** The event; a 404 carrying the catalog's own words when it is unknown or cancelled. */
+  getEvent(eventId: string): Promise<EventView>;
   /** Holds `quantity` spots under `holdId`; repeating it is harmless. Refusals (409 sold out / unavailable) are thrown. */
   hold(eventId: string, holdId: string, quantity?: number): Promise<void>;
   /** Gives the hold's spots back but `keep` of them; a hold that is unknown or already released is fine. */
@@ -23,7 +23,7 @@ export function catalogClient(baseUrl: string, timeoutMs: number, auth: ServiceA
       try {
         return await http.call<EventView>('GET', `/api/events/${encodeURIComponent(eventId)}`);
       } catch (error) {
-        if (error instanceof CollaboratorError && error.status === 404) return null;
+        if (error instanceof CollaboratorError && error.status === 404) throw notFound(error.message);
         throw error;
       }
     },
@@ -44,22 +44,23 @@ export function catalogClient(baseUrl: string, timeoutMs: number, auth: ServiceA
 export const SERVICE_UNAVAILABLE = 'Serviço temporariamente indisponível. Tente novamente em instantes.';
 
 /**
- * An event that is open for what the caller does with it: known to the catalog (404 otherwise), active and still
- * to come (409 with `unavailable`). The catalog not answering is a 503.
+ * An event that is open for what the caller does with it: known to the catalog and not cancelled (404 otherwise, in
+ * the catalog's words), active and still to come (409 with `unavailable`). The catalog not answering is a 503.
  */
 export async function upcomingEvent(
   deps: { catalog: CatalogClient; logger: Logger },
   eventId: string,
   unavailable: string,
 ): Promise<EventView> {
-  let event: EventView | null;
+  let event: EventView;
   try {
     event = await deps.catalog.getEvent(eventId);
   } catch (error) {
+    // Unknown or cancelled, in the catalog's words.
+    if (error instanceof AppError) throw error;
     deps.logger.warn({ err: error, eventId }, 'catalog unavailable');
     throw new AppError(503, SERVICE_UNAVAILABLE);
   }
-  if (!event) throw notFound('Evento não encontrado');
   if (!event.isActive || Date.parse(event.date) <= Date.now()) throw conflict(unavailable);
   return event;
 }

@@ -61,6 +61,11 @@ async function eventProblems(deps: CourtesyDeps, rows: GuestRow[]): Promise<stri
     try {
       events.set(eventId, await deps.catalog.getEvent(eventId));
     } catch (error) {
+      // Unknown or cancelled: the rows for it say so.
+      if (error instanceof AppError && error.status === 404) {
+        events.set(eventId, null);
+        continue;
+      }
       deps.logger.warn({ err: error, eventId }, 'catalog unavailable');
       throw new AppError(503, messages.serviceUnavailable);
     }
