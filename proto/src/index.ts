@@ -14,3 +14,4 @@ export * from './api/courtesy.ts';
 export * from './api/tickets.ts';
 export * from './api/door.ts';
 export * from './scan-messages.ts';
+export * from './sao-paulo-clock.ts';

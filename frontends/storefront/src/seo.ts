@@ -1,4 +1,4 @@
-import { brand, type EventView } from '@ticketing/proto';
+import { brand, saoPauloClock, type EventView } from '@ticketing/proto';
 import { formatBRL, formatDate, formatTime, type PageHead } from '@ticketing/shared';
 import { isSoldOut } from './events/availability.ts';
 
@@ -50,23 +50,8 @@ function excerpt(text: string, length: number): string {
 
 /** The event's start in Brazil's time, with its offset: `2026-03-15T19:00:00-03:00`. */
 function localStart(iso: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: 'America/Sao_Paulo',
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      timeZoneName: 'longOffset',
-    })
-      .formatToParts(new Date(iso))
-      .map((part) => [part.type, part.value]),
-  );
-  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName!.replace('GMT', '');
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+  const clock = saoPauloClock(new Date(iso));
+  return `${clock.year}-${clock.month}-${clock.day}T${clock.hour}:${clock.minute}:${clock.second}${clock.offset}`;
 }
 
 /** An event's page: its own title, a summary that says when and where, its image and schema.org `Event`. */

@@ -1,6 +1,6 @@
 import type { Knex, Logger, Outbox } from '@ticketing/platform';
 import { badRequest, notFound } from '@ticketing/platform';
-import { cancelEventMessages, catalogMessages, EVENT_TIME_ZONE, type EventPayload } from '@ticketing/proto';
+import { cancelEventMessages, catalogMessages, offsetMs, saoPauloClock, type EventPayload } from '@ticketing/proto';
 
 /** An event of the catalog as the use cases see it. */
 export interface CatalogEvent {
@@ -87,29 +87,14 @@ export function parseEventDate(value: string): Date {
   return date;
 }
 
-const wallClock = new Intl.DateTimeFormat('en-CA', {
-  timeZone: EVENT_TIME_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
 /** The date and time an instant shows on a São Paulo clock, as "2030-03-15T09:00". */
 export function saoPauloLocal(date: Date): string {
-  const part = Object.fromEntries(wallClock.formatToParts(date).map(({ type, value }) => [type, value]));
-  return `${part.year}-${part.month}-${part.day}T${part.hour}:${part.minute}`;
+  const clock = saoPauloClock(date);
+  return `${clock.year}-${clock.month}-${clock.day}T${clock.hour}:${clock.minute}`;
 }
 
 /** São Paulo's offset from UTC at an instant, in ms (historic daylight saving time included). */
-function saoPauloOffset(time: number): number {
-  const part = Object.fromEntries(wallClock.formatToParts(new Date(time)).map(({ type, value }) => [type, value]));
-  const asUtc = Date.UTC(+part.year!, +part.month! - 1, +part.day!, +part.hour!, +part.minute!, +part.second!);
-  return asUtc - Math.floor(time / 1000) * 1000;
-}
+const saoPauloOffset = (time: number) => offsetMs(saoPauloClock(new Date(time)));
 
 /** The instant a São Paulo date and time ("2030-03-15T09:00") names; an invalid text gives an invalid date. */
 function saoPauloInstant(value: string): Date {

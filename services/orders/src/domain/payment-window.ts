@@ -1,28 +1,10 @@
-import { PAYMENT_WINDOWS } from '@ticketing/proto';
+import { PAYMENT_WINDOWS, offsetMs, saoPauloClock } from '@ticketing/proto';
 import type { PaymentMethod } from './order.ts';
-
-export const BUSINESS_TIME_ZONE = 'America/Sao_Paulo';
-
-const calendarDay = new Intl.DateTimeFormat('en-CA', {
-  timeZone: BUSINESS_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-const offsetName = new Intl.DateTimeFormat('en-US', { timeZone: BUSINESS_TIME_ZONE, timeZoneName: 'longOffset' });
 
 /** The calendar day ('YYYY-MM-DD') an instant falls on in São Paulo. */
 export function localDay(instant: Date): string {
-  return calendarDay.format(instant);
-}
-
-/** São Paulo's offset from UTC at an instant, in minutes (-180 for GMT-03:00). */
-function offsetMinutes(instant: Date): number {
-  const name = offsetName.formatToParts(instant).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT';
-  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
-  if (!match) return 0;
-  const minutes = Number(match[2]) * 60 + Number(match[3]);
-  return match[1] === '-' ? -minutes : minutes;
+  const clock = saoPauloClock(instant);
+  return `${clock.year}-${clock.month}-${clock.day}`;
 }
 
 /** The day `count` business days (Monday to Friday) after `day`. National holidays are not counted apart. */
@@ -41,7 +23,7 @@ export function addBusinessDays(day: string, count: number): string {
 export function endOfLocalDay(day: string): Date {
   const noon = new Date(`${day}T12:00:00Z`);
   const utc = Date.parse(`${day}T23:59:59Z`);
-  return new Date(utc - offsetMinutes(noon) * 60_000);
+  return new Date(utc - offsetMs(saoPauloClock(noon)));
 }
 
 export interface PaymentWindow {
