@@ -1,45 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { defineService } from '@ticketing/platform';
-import {
-  serviceAuthorization,
-  startTestService,
-  uniqueName,
-  waitFor,
-  type TestService,
-} from '@ticketing/platform/testing';
+import { serviceAuthorization, waitFor } from '@ticketing/platform/testing';
 import { orderHoldId } from '@ticketing/proto';
-import { startCatalog, type Catalog } from './support.ts';
+import { catalogHearingOrders } from './support.ts';
 
-/** Stands in for the orders service: it only publishes what orders publishes. */
-const orders = defineService({ name: 'orders', migrations: [], setup: () => ({}) });
-
-let catalog: Catalog;
-let producer: TestService<unknown>;
-beforeAll(async () => {
-  const busSchema = uniqueName('bus');
-  catalog = await startCatalog({ busSchema });
-  producer = await startTestService(orders, { busSchema });
-});
-afterAll(async () => {
-  await producer.stop();
-  await catalog.service.stop();
-});
+const h = catalogHearingOrders();
 
 const publish = (type: 'order.cancelled' | 'order.expired', orderId: string, eventId: string) =>
-  producer.db.transaction((trx) =>
-    producer.outbox.add(trx, type, orderId, { orderId, eventId, userId: randomUUID(), paymentId: null }),
+  h.producer.db.transaction((trx) =>
+    h.producer.outbox.add(trx, type, orderId, { orderId, eventId, userId: randomUUID(), paymentId: null }),
   );
 
 const hold = async (eventId: string, holdId: string) => {
-  const response = await catalog.request('PUT', `/internal/events/${eventId}/holds/${encodeURIComponent(holdId)}`, {
+  const response = await h.catalog.request('PUT', `/internal/events/${eventId}/holds/${encodeURIComponent(holdId)}`, {
     body: { quantity: 1 },
   });
   expect(response.status).toBe(200);
 };
 
 const refunded = (orderId: string, eventId: string, reason: 'refund' | 'chargeback' | 'late_payment') =>
-  producer.db.transaction((trx) =>
-    producer.outbox.add(trx, 'order.refunded', orderId, {
+  h.producer.db.transaction((trx) =>
+    h.producer.outbox.add(trx, 'order.refunded', orderId, {
       orderId,
       orderNumber: 'EF-000001',
       userId: randomUUID(),
@@ -53,7 +33,7 @@ const refunded = (orderId: string, eventId: string, reason: 'refund' | 'chargeba
 
 const handled = (...envelopes: { id: string }[]) =>
   waitFor(async () => {
-    const rows = await catalog.service.db('inbox').whereIn(
+    const rows = await h.catalog.service.db('inbox').whereIn(
       'event_id',
       envelopes.map((envelope) => envelope.id),
     );
@@ -61,13 +41,13 @@ const handled = (...envelopes: { id: string }[]) =>
   });
 
 const attendees = async (eventId: string) =>
-  (await catalog.service.db('events').where({ id: eventId }).first()).current_attendees as number;
+  (await h.catalog.service.db('events').where({ id: eventId }).first()).current_attendees as number;
 
 test('a cancelled or expired order gives its spot back once, even when the event comes twice', async () => {
-  const event = await catalog.createEvent({ maxAttendees: 5 });
+  const event = await h.catalog.createEvent({ maxAttendees: 5 });
   const [cancelled, expired] = [randomUUID(), randomUUID()];
   for (const orderId of [cancelled, expired]) {
-    const held = await fetch(`${catalog.service.url}/internal/events/${event.id}/holds/${orderHoldId(orderId)}`, {
+    const held = await fetch(`${h.catalog.service.url}/internal/events/${event.id}/holds/${orderHoldId(orderId)}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json', authorization: await serviceAuthorization('orders', 'catalog') },
       body: JSON.stringify({ quantity: 1 }),
@@ -81,7 +61,7 @@ test('a cancelled or expired order gives its spot back once, even when the event
   await publish('order.expired', expired, event.id);
   await waitFor(async () => (await attendees(event.id)) === 0);
   const handled = await waitFor(async () => {
-    const rows = await catalog.service.db('inbox').select('handler', 'outcome');
+    const rows = await h.catalog.service.db('inbox').select('handler', 'outcome');
     return rows.length === 3 && rows;
   });
   expect(handled.every((row) => row.outcome === 'handled')).toBe(true);
@@ -89,9 +69,9 @@ test('a cancelled or expired order gives its spot back once, even when the event
 });
 
 test('an order refused before it held anything has nothing to give back, and is not an error', async () => {
-  const event = await catalog.createEvent({ maxAttendees: 5 });
+  const event = await h.catalog.createEvent({ maxAttendees: 5 });
   const envelope = await publish('order.cancelled', randomUUID(), event.id);
-  const row = await waitFor(() => catalog.service.db('inbox').where({ event_id: envelope.id }).first());
+  const row = await waitFor(() => h.catalog.service.db('inbox').where({ event_id: envelope.id }).first());
   expect(row.outcome).toBe('handled');
   expect(await attendees(event.id)).toBe(0);
 });
@@ -99,11 +79,11 @@ test('an order refused before it held anything has nothing to give back, and is 
 test.each(['refund', 'chargeback'] as const)(
   "a %s gives the paid order's spot back once, however often and concurrently it is delivered",
   async (reason) => {
-    const event = await catalog.createEvent({ maxAttendees: 3 });
+    const event = await h.catalog.createEvent({ maxAttendees: 3 });
     const [orderId, other] = [randomUUID(), randomUUID()];
     await hold(event.id, orderHoldId(orderId));
     await hold(event.id, orderHoldId(other));
-    const before = await catalog.changes(event.id);
+    const before = await h.catalog.changes(event.id);
 
     const rows = await handled(
       ...(await Promise.all([
@@ -115,7 +95,7 @@ test.each(['refund', 'chargeback'] as const)(
     expect(rows.every((row) => row.outcome === 'handled')).toBe(true);
     expect(await attendees(event.id)).toBe(1);
     expect(
-      await catalog.service
+      await h.catalog.service
         .db('holds')
         .where({ id: orderHoldId(orderId) })
         .first(),
@@ -123,7 +103,7 @@ test.each(['refund', 'chargeback'] as const)(
       released_at: expect.any(Date),
     });
     expect(
-      await catalog.service
+      await h.catalog.service
         .db('holds')
         .where({ id: orderHoldId(other) })
         .first(),
@@ -131,14 +111,14 @@ test.each(['refund', 'chargeback'] as const)(
       released_at: null,
     });
     // The listing hears of the spot freed, once.
-    expect((await catalog.changes(event.id)).slice(before.length)).toEqual([
+    expect((await h.catalog.changes(event.id)).slice(before.length)).toEqual([
       expect.objectContaining({ eventId: event.id, currentAttendees: 1 }),
     ]);
   },
 );
 
 test('a late-paid order that is refunded gives back the spot it took again; a late payment refunded holds none', async () => {
-  const event = await catalog.createEvent({ maxAttendees: 2 });
+  const event = await h.catalog.createEvent({ maxAttendees: 2 });
   const [latePaid, lateRefunded] = [randomUUID(), randomUUID()];
   await hold(event.id, orderHoldId(latePaid));
   await handled(await publish('order.expired', latePaid, event.id));
@@ -153,7 +133,7 @@ test('a late-paid order that is refunded gives back the spot it took again; a la
   await handled(await refunded(latePaid, event.id, 'chargeback'), await publish('order.expired', latePaid, event.id));
   expect(await attendees(event.id)).toBe(1);
   expect(
-    (await catalog.service.db('holds').where({ event_id: event.id }).orderBy('created_at')).map((row) => [
+    (await h.catalog.service.db('holds').where({ event_id: event.id }).orderBy('created_at')).map((row) => [
       row.id,
       row.released_at !== null,
     ]),
@@ -165,7 +145,7 @@ test('a late-paid order that is refunded gives back the spot it took again; a la
 });
 
 test('a refunded order that held no spot here is handled without changing anything', async () => {
-  const event = await catalog.createEvent({ maxAttendees: 2 });
+  const event = await h.catalog.createEvent({ maxAttendees: 2 });
   const [row] = await handled(await refunded(randomUUID(), event.id, 'refund'));
   expect(row.outcome).toBe('handled');
   expect(await attendees(event.id)).toBe(0);

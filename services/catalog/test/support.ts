@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EventView } from '@ticketing/proto';
+import { defineService } from '@ticketing/platform';
 import {
   captureLogs,
   createTestIssuer,
   serviceAuthorization,
   startTestService,
+  uniqueName,
   type TestService,
 } from '@ticketing/platform/testing';
 import { catalogService } from '../src/index.ts';
@@ -90,4 +92,22 @@ export async function startCatalog({ busSchema }: { busSchema?: string } = {}): 
       });
     },
   };
+}
+
+/** Stands in for the orders service: it only publishes what orders publishes. */
+const ordersStandIn = defineService({ name: 'orders', migrations: [], setup: () => ({}) });
+
+/** The catalog and a stand-in for the orders service publishing on the catalog's bus, started for the test file. */
+export function catalogHearingOrders() {
+  const running = {} as { catalog: Catalog; producer: TestService<unknown> };
+  beforeAll(async () => {
+    const busSchema = uniqueName('bus');
+    running.catalog = await startCatalog({ busSchema });
+    running.producer = await startTestService(ordersStandIn, { busSchema });
+  });
+  afterAll(async () => {
+    await running.producer?.stop();
+    await running.catalog?.service.stop();
+  });
+  return running;
 }

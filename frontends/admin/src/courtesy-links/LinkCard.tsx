@@ -1,8 +1,9 @@
 import { Link } from 'react-router-dom';
 import type { CourtesyLinkView } from '@ticketing/proto';
-import { Badge, buttonClass, cx, formatShortDate } from '@ticketing/shared';
+import { buttonClass, cx, formatShortDate } from '@ticketing/shared';
 import { CopyField } from './CopyField.tsx';
 import { DeactivateLink } from './DeactivateLink.tsx';
+import { LinkSummary } from './LinkSummary.tsx';
 
 /** The badge of spec §2: the promotional price as the API sends it ('Promocional: R$ 49.90'), or free. */
 const kindOf = (link: CourtesyLinkView) =>
@@ -14,20 +15,7 @@ export function LinkCard({ link }: { link: CourtesyLinkView }) {
   const kind = kindOf(link);
   return (
     <li className="link-card">
-      <div className="link-card__top">
-        <h3 className="link-card__event">{link.event.title}</h3>
-        <div className="link-card__badges">
-          <Badge tone={kind.tone}>{kind.label}</Badge>
-          {!link.isActive && <Badge tone="neutral">Desativado</Badge>}
-        </div>
-      </div>
-      <dl className="facts link-card__facts">
-        <div>
-          <dt>Código</dt>
-          <dd>
-            <code className="link-card__code">{link.code}</code>
-          </dd>
-        </div>
+      <LinkSummary link={link} kind={kind} heading="h3">
         <div>
           <dt>Ingressos</dt>
           <dd className={cx('numeric', link.remainingTickets === 0 && 'link-card__remaining--none')}>
@@ -38,7 +26,7 @@ export function LinkCard({ link }: { link: CourtesyLinkView }) {
           <dt>Criado em</dt>
           <dd className="numeric">{formatShortDate(link.createdAt)}</dd>
         </div>
-      </dl>
+      </LinkSummary>
       <div className="link-card__bottom">
         <CopyField label="Link de resgate" value={link.redeemUrl} />
         <Link to={`/cortesia-admin/${link.id}/resgates`} className={buttonClass('outline')}>

@@ -1,35 +1,21 @@
 import type { CourtesyRedemptionsView } from '@ticketing/proto';
-import { Badge } from '@ticketing/shared';
+import { LinkSummary } from '../courtesy-links/LinkSummary.tsx';
 
 /** The link the report is about: its code, event, kind and how many of its tickets were taken. */
 export function RedeemedLink({ link }: { link: CourtesyRedemptionsView['link'] }) {
+  const kind = link.promotional
+    ? { tone: 'accent' as const, label: 'Promocional' }
+    : { tone: 'success' as const, label: 'Cortesia (Grátis)' };
   return (
     <section className="card redeemed-link" aria-label="Link de cortesia">
-      <div className="link-card__top">
-        <h2 className="link-card__event">{link.event.title}</h2>
-        <div className="link-card__badges">
-          {link.promotional ? (
-            <Badge tone="accent">Promocional</Badge>
-          ) : (
-            <Badge tone="success">Cortesia (Grátis)</Badge>
-          )}
-          {!link.isActive && <Badge tone="neutral">Desativado</Badge>}
-        </div>
-      </div>
-      <dl className="facts link-card__facts">
-        <div>
-          <dt>Código</dt>
-          <dd>
-            <code className="link-card__code">{link.code}</code>
-          </dd>
-        </div>
+      <LinkSummary link={link} kind={kind} heading="h2">
         <div>
           <dt>{link.promotional ? 'Usos' : 'Resgates'}</dt>
           <dd className="numeric">
             {link.redeemed} de {link.max}
           </dd>
         </div>
-      </dl>
+      </LinkSummary>
     </section>
   );
 }
