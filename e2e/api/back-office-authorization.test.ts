@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Role } from '@ticketing/proto';
-import { adminEvent, startSystem, verifiedBuyer } from './support.ts';
+import { adminEvent, staffMember, startSystem, verifiedBuyer } from './support.ts';
 
 /**
  * Who may call each route of the back office and of the door, checked through the gateway against the services'
@@ -30,28 +30,14 @@ let routes: Route[];
 const tokens: Partial<Record<Caller, string>> = {};
 const roles: Partial<Record<Caller, Role[]>> = {};
 
-/** A verified account given `granted` by the administrator, signed in again so its token carries them. */
-async function staff(adminToken: string, granted: Role[]) {
-  const person = await verifiedBuyer(system);
-  const grant = await system.call('PUT', '/api/admin/users/roles', {
-    token: adminToken,
-    body: { email: person.email, roles: granted },
-  });
-  if (grant.status !== 200) throw new Error(`roles not granted: ${JSON.stringify(grant.body)}`);
-  const login = await system.call('POST', '/api/auth/login', {
-    body: { email: person.email, password: person.password },
-  });
-  return login.body.token as string;
-}
-
 beforeAll(async () => {
   system = await startSystem();
   const { eventId, adminToken } = await adminEvent(system, { title: 'Jornada de Farmacovigilância' });
   const buyer = await verifiedBuyer(system);
   tokens.buyer = buyer.token;
   tokens.admin = adminToken;
-  tokens.doorStaff = await staff(adminToken, ['doorStaff']);
-  tokens.courtesyManager = await staff(adminToken, ['courtesyManager']);
+  tokens.doorStaff = (await staffMember(system, adminToken, ['doorStaff'])).token;
+  tokens.courtesyManager = (await staffMember(system, adminToken, ['courtesyManager'])).token;
   for (const caller of ['buyer', 'doorStaff', 'courtesyManager', 'admin'] as const) {
     roles[caller] = (await system.call('GET', '/api/auth/me', { token: tokens[caller] })).body.roles;
   }

@@ -11,6 +11,7 @@ import {
   waitFor,
   type TestService,
 } from '@ticketing/platform/testing';
+import type { Role } from '@ticketing/proto';
 import { createGateway, gatewayConfigSchema } from '@ticketing/gateway';
 import { identityService } from '@ticketing/identity';
 import { mailService } from '@ticketing/mail';
@@ -194,6 +195,32 @@ export async function verifiedBuyer(system: Awaited<ReturnType<typeof startSyste
   const code = /\b(\d{6})\b/.exec(codeMail.text ?? '')![1];
   const verified = await system.call('POST', '/api/auth/verify-code', { body: { email: person.email, code } });
   return { ...person, token: verified.body.token as string };
+}
+
+/** Waits until the door refuses the ticket as cancelled (its news travels on the bus); answers the door's body. */
+export async function doorRefusesAsCancelled(
+  system: System,
+  adminToken: string,
+  qrCodeData: string | undefined,
+): Promise<{ success: boolean; code: string; message: string }> {
+  return waitFor(async () => {
+    const { body } = await system.call('POST', '/api/verify-ticket', { token: adminToken, body: { qrCodeData } });
+    return body.code === 'cancelled' && body;
+  });
+}
+
+/** A verified account given `roles` by the administrator, signed in again so its token carries them. */
+export async function staffMember(system: System, adminToken: string, roles: Role[]) {
+  const person = await verifiedBuyer(system);
+  const grant = await system.call('PUT', '/api/admin/users/roles', {
+    token: adminToken,
+    body: { email: person.email, roles },
+  });
+  if (grant.status !== 200) throw new Error(`roles not granted: ${JSON.stringify(grant.body)}`);
+  const login = await system.call('POST', '/api/auth/login', {
+    body: { email: person.email, password: person.password },
+  });
+  return { ...person, token: login.body.token as string };
 }
 
 /** An event created by the administrator through the API; its id, and the admin's token. */

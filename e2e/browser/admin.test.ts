@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@ticketing/platform/testing';
-import { adminEvent, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, staffMember, verifiedBuyer } from '../api/support.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Simpósio de Farmácia Hospitalar';
@@ -68,16 +68,8 @@ test('visitors and users who are not admins are turned away from every admin pag
 }, 60_000);
 
 test('door staff see only the scanner in the admin area', async () => {
-  const staff = await verifiedBuyer(stack.system);
-  const granted = await stack.system.call('PUT', '/api/admin/users/roles', {
-    token: adminToken,
-    body: { email: staff.email, roles: ['doorStaff'] },
-  });
-  expect(granted.body.roles).toEqual(['doorStaff']);
-  const login = await stack.system.call('POST', '/api/auth/login', {
-    body: { email: staff.email, password: staff.password },
-  });
-  const { page } = await open(await stack.newContext({ token: login.body.token }));
+  const staff = await staffMember(stack.system, adminToken, ['doorStaff']);
+  const { page } = await open(await stack.newContext({ token: staff.token }));
   await page.goto('/verificar');
 
   await page.getByRole('heading', { name: 'Verificar Ingresso', level: 1 }).waitFor();

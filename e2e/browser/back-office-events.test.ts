@@ -2,7 +2,7 @@ import { PNG } from 'pngjs';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { AdminEventPage, AdminEventView } from '@ticketing/proto';
 import { waitFor } from '@ticketing/platform/testing';
-import { adminEvent, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, staffMember, verifiedBuyer } from '../api/support.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 const SOLD_TITLE = 'Curso de Farmacoeconomia Aplicada';
@@ -282,16 +282,8 @@ test('an admin cancels an event from its editor with a reason; it shows Cancelad
 
 test('buyers and door staff are turned away from the back office’s events', async () => {
   const buyer = await verifiedBuyer(stack.system);
-  const staff = await verifiedBuyer(stack.system);
-  const granted = await stack.system.call('PUT', '/api/admin/users/roles', {
-    token: adminToken,
-    body: { email: staff.email, roles: ['doorStaff'] },
-  });
-  expect(granted.body.roles).toEqual(['doorStaff']);
-  const login = await stack.system.call('POST', '/api/auth/login', {
-    body: { email: staff.email, password: staff.password },
-  });
-  for (const token of [buyer.token, login.body.token as string]) {
+  const staff = await staffMember(stack.system, adminToken, ['doorStaff']);
+  for (const token of [buyer.token, staff.token]) {
     const context: BrowserContext = await stack.newContext({ token });
     for (const route of ['/admin/eventos', '/admin/eventos/novo', `/admin/eventos/${soldEventId}`]) {
       const page = await context.newPage();

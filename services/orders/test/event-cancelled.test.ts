@@ -1,15 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import { makeCpf } from '@ticketing/platform/testing';
 import { refundMessages, refundReasonLabels, type EventPayload, type EventView } from '@ticketing/proto';
 import { paymentsClient } from '../src/clients/payments.ts';
 import { sendOwedRefunds } from '../src/index.ts';
+import { backOffice } from './back-office-support.ts';
 import { bought, json, startOrders, waitFor, type Harness } from './support.ts';
 
 /** An event its organizers cancelled: its orders are cancelled or refunded, once. The retry job is driven by hand. */
 let h: Harness;
 
+let office: ReturnType<typeof backOffice>;
+
 beforeAll(async () => {
   h = await startOrders({ env: { ORDER_REFUND_RETRY_MS: String(3_600_000) } });
+  office = backOffice(h);
 });
 afterAll(() => h.stop());
 
@@ -37,41 +39,14 @@ async function pendingOrder(event: EventView): Promise<string> {
 
 async function paidOrder(event: EventView): Promise<string> {
   const id = await pendingOrder(event);
-  const row = await h.orderRow(id);
-  await h.handled(
-    await h.publish('payment.confirmed', {
-      orderId: id,
-      paymentId: row.asaas_payment_id,
-      providerStatus: 'RECEIVED',
-      value: row.amount,
-      paidAt: new Date().toISOString(),
-    }),
-  );
-  expect((await h.orderRow(id)).status).toBe('paid');
+  await office.pay(id);
   return id;
 }
 
 async function courtesyOrder(event: EventView): Promise<string> {
-  const who = await h.buyer();
-  const attendeeId = randomUUID();
-  await h.handled(
-    await h.publish('courtesy.redeemed', {
-      redemptionId: randomUUID(),
-      linkId: randomUUID(),
-      attendeeId,
-      userId: who.id,
-      eventId: event.id,
-      attendee: {
-        name: 'Joana Prado Martins',
-        email: `joana.${attendeeId.slice(0, 8)}@exemplo.com.br`,
-        cpf: makeCpf(),
-      },
-      event: { title: event.title, date: event.date, location: event.location },
-    }),
-  );
-  const [row] = await h.ordersOf(who.id);
-  expect(row).toMatchObject({ status: 'paid', amount: '0.00', payment_method: null });
-  return row.id;
+  const id = await office.courtesy(await h.buyer(), event);
+  expect(await h.orderRow(id)).toMatchObject({ status: 'paid', amount: '0.00', payment_method: null });
+  return id;
 }
 
 const timeline = async (orderId: string) =>
