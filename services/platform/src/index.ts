@@ -63,3 +63,4 @@ export {
   type DatabaseRolesOptions,
 } from './database-roles.ts';
 export { toCsv, attachment, CSV_CONTENT_TYPE } from './csv.ts';
+export { qrCodePng } from './qr-png.ts';

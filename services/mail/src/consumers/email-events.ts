@@ -1,4 +1,4 @@
-import QRCode from 'qrcode';
+import { qrCodePng } from '@ticketing/platform';
 import type { Envelope, EventPayload, EventType } from '@ticketing/proto';
 import { minutesBetween, type TemplateData, type TemplateName } from '../templates/index.ts';
 import type { EmailAttachment } from '../domain/attachments.ts';
@@ -107,7 +107,7 @@ async function paymentEmail(
   const pending = { ...order, expiresAt: payload.expiresAt, profileUrl: profileUrl(publicUrl) };
   const { pixPayload, boletoUrl, invoiceUrl } = payload;
   if (payload.paymentMethod === 'pix' && pixPayload) {
-    const qrPng = await QRCode.toBuffer(pixPayload, { errorCorrectionLevel: 'M', margin: 2, scale: 6 });
+    const qrPng = await qrCodePng(pixPayload, { scale: 6 });
     return [toBuyer(payload, 'pix-payment', { ...pending, pixPayload, qrPng: qrPng.toString('base64') })];
   }
   if (payload.paymentMethod === 'boleto' && boletoUrl) {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import QRCode from 'qrcode';
-import type { Knex } from '@ticketing/platform';
+import { qrCodePng, type Knex } from '@ticketing/platform';
 import { erasedPerson, type EventPayload } from '@ticketing/proto';
 import {
   insertTicket,
@@ -12,19 +11,9 @@ import {
 import type { TicketsDeps } from './deps.ts';
 import { signTicket } from './qr-code.ts';
 
-/**
- * The QR image: medium error correction (survives a scratched screen) and a small quiet zone. Its flat black and
- * white rows gain nothing from PNG's adaptive row filters, which are the costly part wherever JavaScript runs slowly
- * (twenty times the rest under the tests' module sandbox): unfiltered rows with plain deflate give a smaller file,
- * a little faster.
- */
-export const toQrPng = (text: string): Promise<string> =>
-  QRCode.toDataURL(text, {
-    errorCorrectionLevel: 'M',
-    margin: 2,
-    type: 'image/png',
-    rendererOpts: { filterType: 0, deflateStrategy: 0, deflateLevel: 6 },
-  } as QRCode.QRCodeToDataURLOptions);
+/** The QR image the order shows and the ticket e-mail carries, as a data URL. */
+export const toQrPng = async (text: string): Promise<string> =>
+  `data:image/png;base64,${(await qrCodePng(text)).toString('base64')}`;
 
 /** The digits of a CPF as the order kept it (`123.456.789-09`); null when it has none that could be one. */
 function cpfDigits(cpf: string | null | undefined): string | null {
