@@ -13,7 +13,7 @@ const text = (i: number) =>
 const libraryDefaults = (value: string) =>
   QRCode.toDataURL(value, { errorCorrectionLevel: 'M', margin: 2, type: 'image/png' });
 
-async function measure(render: (value: string) => Promise<string>) {
+async function measure(render: (value: string) => string | Promise<string>) {
   const perImage: number[] = [];
   let length = 0;
   for (let round = 0; round < ROUNDS; round++) {

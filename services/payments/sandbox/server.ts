@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { qrCodePng } from '@ticketing/platform';
 import { barCode, identificationField } from './boleto.ts';
 import { buildBrCode } from './brcode.ts';
 import { boletoPage, invoicePage } from './pages.ts';
-import { qrPng } from './qr-png.ts';
 
 export type BillingType = 'PIX' | 'BOLETO' | 'CREDIT_CARD' | 'UNDEFINED';
 
@@ -539,7 +539,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           txid: target.id.replace('pay_', '').toUpperCase(),
         });
         return {
-          encodedImage: qrPng(payload).toString('base64'),
+          encodedImage: qrCodePng(payload, { scale: 8, margin: 4 }).toString('base64'),
           payload,
           expirationDate: `${target.dueDate} 23:59:59`,
         };
@@ -690,7 +690,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  qrPng('warm-up'); // loads the QR encoder now rather than in the first API call
+  qrCodePng('warm-up'); // loads the QR encoder now rather than in the first API call
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port ?? 0, host, resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;

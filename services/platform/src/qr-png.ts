@@ -1,16 +1,48 @@
+import { crc32, deflateSync } from 'node:zlib';
 import QRCode from 'qrcode';
 
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
 /**
- * A QR code as a PNG, for tickets and PIX payments alike: medium error correction (survives a scratched screen) and
- * a quiet zone of `margin` modules, `scale` pixels each. Its flat black and white rows gain nothing from PNG's
- * adaptive row filters, which are the costly part wherever JavaScript runs slowly (twenty times the rest under the
- * tests' module sandbox): unfiltered rows with plain deflate give a smaller file, a little faster.
+ * A QR code as a PNG, for tickets and PIX payments alike: medium error correction (survives a scratched screen),
+ * black modules on white, a quiet zone of `margin` modules and `scale` pixels a module. Drawn as 8-bit grey rows
+ * without PNG's row filters, which gain nothing on flat black and white: each module row is drawn once and copied,
+ * and zlib compresses, so it costs a fraction of a general image encoder's per-pixel work.
  */
-export const qrCodePng = (text: string, { margin = 2, scale = 4 } = {}): Promise<Buffer> =>
-  QRCode.toBuffer(text, {
-    errorCorrectionLevel: 'M',
-    margin,
-    scale,
-    type: 'png',
-    rendererOpts: { filterType: 0, deflateStrategy: 0, deflateLevel: 6 },
-  } as QRCode.QRCodeToBufferOptions);
+export function qrCodePng(text: string, { margin = 2, scale = 4 } = {}): Buffer {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const side = (modules.size + 2 * margin) * scale;
+  // Each row: its filter byte (0, none) and one grey byte a pixel.
+  const stride = side + 1;
+  const rows = Buffer.alloc(stride * side, 0xff);
+  const line = Buffer.alloc(stride);
+  for (let moduleRow = 0; moduleRow < modules.size; moduleRow++) {
+    line.fill(0xff);
+    line[0] = 0;
+    for (let col = 0; col < modules.size; col++) {
+      const x = 1 + (col + margin) * scale;
+      if (modules.get(moduleRow, col)) line.fill(0, x, x + scale);
+    }
+    for (let copy = 0; copy < scale; copy++) line.copy(rows, ((moduleRow + margin) * scale + copy) * stride);
+  }
+  for (let y = 0; y < side; y++) rows[y * stride] = 0;
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header.set([8, 0, 0, 0, 0], 8); // bit depth 8, grey, deflate, adaptive filtering (method 0), no interlace
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}

@@ -107,7 +107,7 @@ async function paymentEmail(
   const pending = { ...order, expiresAt: payload.expiresAt, profileUrl: profileUrl(publicUrl) };
   const { pixPayload, boletoUrl, invoiceUrl } = payload;
   if (payload.paymentMethod === 'pix' && pixPayload) {
-    const qrPng = await qrCodePng(pixPayload, { scale: 6 });
+    const qrPng = qrCodePng(pixPayload, { scale: 6 });
     return [toBuyer(payload, 'pix-payment', { ...pending, pixPayload, qrPng: qrPng.toString('base64') })];
   }
   if (payload.paymentMethod === 'boleto' && boletoUrl) {

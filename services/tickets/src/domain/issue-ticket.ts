@@ -12,8 +12,7 @@ import type { TicketsDeps } from './deps.ts';
 import { signTicket } from './qr-code.ts';
 
 /** The QR image the order shows and the ticket e-mail carries, as a data URL. */
-export const toQrPng = async (text: string): Promise<string> =>
-  `data:image/png;base64,${(await qrCodePng(text)).toString('base64')}`;
+export const toQrPng = (text: string): string => `data:image/png;base64,${qrCodePng(text).toString('base64')}`;
 
 /** The digits of a CPF as the order kept it (`123.456.789-09`); null when it has none that could be one. */
 function cpfDigits(cpf: string | null | undefined): string | null {
@@ -70,7 +69,7 @@ export async function issueTicket(
     userId: ticket.userId,
     eventId: ticket.eventId,
     qrText,
-    qrCodeData: await toQrPng(qrText),
+    qrCodeData: toQrPng(qrText),
     buyer: holder,
     event: order.event,
   });

@@ -27,7 +27,7 @@ export async function resendTicket(
       userId: ticket.userId,
       eventId: ticket.eventId,
       qrText: ticket.qrText,
-      qrCodeData: await toQrPng(ticket.qrText),
+      qrCodeData: toQrPng(ticket.qrText),
       buyer: { name: ticket.holderName, email: ticket.holderEmail },
       event: {
         title: ticket.eventTitle,
