@@ -64,3 +64,4 @@ export {
 } from './database-roles.ts';
 export { toCsv, attachment, CSV_CONTENT_TYPE } from './csv.ts';
 export { qrCodePng } from './qr-png.ts';
+export { containsPattern, foldForSearch, foldedColumn, searchWords } from './search.ts';

@@ -1,8 +1,7 @@
-import type { Knex } from '@ticketing/platform';
+import { containsPattern, searchWords, type Knex } from '@ticketing/platform';
 import type { EventStatus } from '@ticketing/proto';
 import type { CatalogEvent } from '../domain/catalog-event.ts';
 import { COLUMNS, toEvent, type EventRow } from './events-repository.ts';
-import { containsPattern, searchTerms } from './search-text.ts';
 
 /** An event with what only the back office sees: its status and the spots already sold. */
 export interface AdminEvent {
@@ -52,7 +51,7 @@ export async function searchAdminEvents(
   db: Knex,
   filter: { query?: string | undefined; status?: EventStatus | undefined; page: number; pageSize: number },
 ): Promise<{ events: AdminEvent[]; total: number }> {
-  const matching = adminEvents(db, searchTerms(filter.query));
+  const matching = adminEvents(db, searchWords(filter.query));
   if (filter.status) matching.where({ status: filter.status });
   const [{ total }] = (await matching.clone().clearSelect().count({ total: '*' })) as [{ total: string }];
   const rows = (await matching

@@ -1,6 +1,6 @@
-import type { Knex } from '@ticketing/platform';
+import { containsPattern, searchWords, type Knex } from '@ticketing/platform';
 import type { CatalogEvent } from '../domain/catalog-event.ts';
-import { containsPattern, headingTextOf, searchTerms, searchTextOf } from './search-text.ts';
+import { headingTextOf, searchTextOf } from './search-text.ts';
 
 export interface EventRow {
   id: string;
@@ -78,7 +78,7 @@ export async function listUpcoming(db: Knex, query?: string): Promise<CatalogEve
     .where({ is_active: true, listed: true })
     .whereRaw(OPEN)
     .where('date', '>', db.fn.now());
-  for (const term of searchTerms(query)) builder.whereRaw(`search_text like ? escape '\\'`, [containsPattern(term)]);
+  for (const term of searchWords(query)) builder.whereRaw(`search_text like ? escape '\\'`, [containsPattern(term)]);
   const rows = (await builder.orderBy([
     { column: 'date', order: 'asc' },
     { column: 'title', order: 'asc' },

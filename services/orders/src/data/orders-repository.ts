@@ -1,4 +1,4 @@
-import type { Knex } from '@ticketing/platform';
+import { containsPattern, foldedColumn, type Knex } from '@ticketing/platform';
 import { refundReasonLabels, type ErasedPerson, type OrderStatus } from '@ticketing/proto';
 import type { Order, PaymentMethod, RefundReason } from '../domain/order.ts';
 import { recordTimeline, type TimelineNote } from './timeline-repository.ts';
@@ -379,22 +379,16 @@ export interface OrderSearch {
   cpfDigits: string | null;
 }
 
-/** Letters with accents folded to their base letter, as `foldAccents` folds the words searched for. */
-const ACCENTED = 'áàâãäåéèêëíìîïóòôõöúùûüçñý';
-const UNACCENTED = 'aaaaaaeeeeiiiiooooouuuucny';
-
-const likeContaining = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
-
 function matching(search: OrderSearch) {
   return (query: Knex.QueryBuilder) => {
     if (search.nameWords.length > 0) {
       query.orWhere((name) => {
         for (const word of search.nameWords) {
-          name.whereRaw('translate(lower(buyer_name), ?, ?) like ?', [ACCENTED, UNACCENTED, likeContaining(word)]);
+          name.whereRaw(`${foldedColumn('buyer_name')} like ?`, [containsPattern(word)]);
         }
       });
     }
-    if (search.email) query.orWhereRaw('lower(buyer_email) like ?', [likeContaining(search.email)]);
+    if (search.email) query.orWhereRaw('lower(buyer_email) like ?', [containsPattern(search.email)]);
     if (search.id) query.orWhere({ id: search.id });
     if (search.orderNumber) query.orWhere({ order_number: search.orderNumber });
     if (search.cpfDigits) query.orWhereRaw(`regexp_replace(cpf, '\\D', '', 'g') = ?`, [search.cpfDigits]);

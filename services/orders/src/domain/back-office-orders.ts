@@ -1,4 +1,4 @@
-import { notFound } from '@ticketing/platform';
+import { notFound, searchWords } from '@ticketing/platform';
 import type { OrderSearchQuery, OrderTimelineEntry } from '@ticketing/proto';
 import { findOrder, searchOrders, type OrderSearch } from '../data/orders-repository.ts';
 import { listTimeline } from '../data/timeline-repository.ts';
@@ -9,9 +9,6 @@ export const SEARCH_PAGE_SIZE = 20;
 const ORDER_NUMBER = /^(?:EF-?)?(\d{1,7})$/i;
 const CPF_SHAPE = /^[\d.\s-]+$/;
 
-/** Lower case without accents: "Conceição" → "conceicao". */
-export const foldAccents = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-
 /**
  * What a typed search may be: a name (every word, accents ignored), part of an e-mail, and, when it has their
  * shape, an order id, an order number ("EF-000123", "123") or a CPF (with or without its dots and dash).
@@ -21,7 +18,7 @@ export function searchKeys(text: string): OrderSearch | null {
   const number = ORDER_NUMBER.exec(text)?.[1];
   const digits = text.replace(/\D/g, '');
   return {
-    nameWords: foldAccents(text).split(/\s+/).filter(Boolean),
+    nameWords: searchWords(text),
     email: text.toLowerCase(),
     id: isUuid(text) ? text.toLowerCase() : null,
     orderNumber: number ? `EF-${number.padStart(6, '0')}` : null,

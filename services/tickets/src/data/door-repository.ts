@@ -1,4 +1,4 @@
-import type { Knex } from '@ticketing/platform';
+import { containsPattern, foldForSearch, foldedColumn, type Knex } from '@ticketing/platform';
 import type { TicketStatus } from './tickets-repository.ts';
 
 /** A ticket as a scanner keeps it. */
@@ -138,12 +138,6 @@ export interface SearchRow {
   qrText: string;
 }
 
-const ACCENTED = 'áàâãäéèêëíìîïóòôõöúùûüçñ';
-const PLAIN = 'aaaaaeeeeiiiiooooouuuucn';
-/** Lower case without accents, in SQL (no extension needed). */
-const folded = (sql: string) => `translate(lower(${sql}), '${ACCENTED}', '${PLAIN}')`;
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 /** What a look-up typed: part of a name, e-mail or order number, and the CPF digits when it could be a CPF. */
 export interface HolderSearch {
   text: string;
@@ -155,11 +149,10 @@ export interface HolderSearch {
  * CPF starts with `cpfDigits`: the door's look-up and the participants' list find a holder alike.
  */
 export function whereHolderMatches(query: Knex.QueryBuilder, { text, cpfDigits }: HolderSearch): Knex.QueryBuilder {
-  const plain = text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
-  const pattern = `%${escapeLike(plain)}%`;
+  const pattern = containsPattern(foldForSearch(text));
   return query.andWhere((where) => {
     where
-      .whereRaw(`${folded('holder_name')} like ?`, [pattern])
+      .whereRaw(`${foldedColumn('holder_name')} like ?`, [pattern])
       .orWhereRaw('lower(holder_email) like ?', [pattern])
       .orWhereRaw('lower(order_number) like ?', [pattern]);
     if (cpfDigits) where.orWhere('holder_cpf', 'like', `${cpfDigits}%`);
