@@ -6,6 +6,7 @@ export { formatBRL, formatDate, formatDateTime, formatShortDate, formatTime } fr
 export { birthDateMask, cpfMask, phoneMask, type Mask } from './masks.ts';
 export { orderStatusOf, paymentLabel, paymentMethodOf, statusOf } from './order-labels.ts';
 export {
+  bearer,
   clearToken,
   expireSession,
   getToken,

@@ -7,6 +7,9 @@ export const getToken = () => localStorage.getItem(TOKEN_KEY);
 export const hasSession = () => getToken() !== null;
 export const setToken = (token: string) => localStorage.setItem(TOKEN_KEY, token);
 export const clearToken = () => localStorage.removeItem(TOKEN_KEY);
+/** The header that presents `token` to the API; none without a token. */
+export const bearer = (token: string | null): Record<string, string> =>
+  token ? { authorization: `Bearer ${token}` } : {};
 
 export const savePendingCourtesyCode = (code: string) => localStorage.setItem(PENDING_COURTESY_KEY, code);
 
@@ -30,7 +33,7 @@ export function signOut() {
   if (token) {
     fetch('/api/auth/logout', {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
+      headers: bearer(token),
       credentials: 'include',
       keepalive: true,
     }).catch(() => {});

@@ -1,6 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import type { DoorCountsView } from '@ticketing/proto';
-import { getToken } from '@ticketing/shared';
+import { bearer, getToken } from '@ticketing/shared';
 
 /** Waits between reconnections: 1 s, doubling up to 30 s, back to 1 s once a stream has opened. */
 const FIRST_WAIT_MS = 1_000;
@@ -59,7 +59,7 @@ async function readStream(url: string, { onCounts, onOpen }: StreamListener, sig
   try {
     const token = getToken();
     const response = await fetch(url, {
-      headers: { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: { accept: 'text/event-stream', ...bearer(token) },
       credentials: 'include',
       cache: 'no-store',
       signal: ended.signal,

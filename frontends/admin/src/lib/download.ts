@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { ApiError, expireSession, getToken, toastError } from '@ticketing/shared';
+import { ApiError, bearer, expireSession, getToken, toastError } from '@ticketing/shared';
 
 const REVOKE_AFTER_MS = 60_000;
 
@@ -30,7 +30,7 @@ async function failureOf(response: Response): Promise<ApiError> {
 export async function downloadFile(path: string, fallbackName: string): Promise<string> {
   const token = getToken();
   const response = await fetch(`/api${path}`, {
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: bearer(token),
     credentials: 'include',
   });
   if (!response.ok) {

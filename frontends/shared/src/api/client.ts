@@ -1,4 +1,4 @@
-import { expireSession, getToken } from '../session.ts';
+import { bearer, expireSession, getToken } from '../session.ts';
 
 /** A non-OK answer; `message` is the server's pt-BR message, ready to show. */
 export class ApiError extends Error {
@@ -57,8 +57,7 @@ function errorsOf(text: string): string[] {
 /** Calls `/api<path>` with the session, JSON in and out; a 401 on a call made with the session ends it. */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
   const token = options.anonymous ? null : getToken();
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  if (token) headers.authorization = `Bearer ${token}`;
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers, ...bearer(token) };
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     body = options.body;
