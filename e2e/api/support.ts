@@ -166,6 +166,8 @@ export async function startSystem({
     courtesy,
     gatewayUrl: gateway.url,
     orders,
+    /** The tickets service's schema, for reading what the door recorded. */
+    ticketsSchema,
     sandbox,
     call,
     mailTo,

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { maskCpf } from '@ticketing/proto';
 import { readQrCode, waitFor } from '@ticketing/platform/testing';
-import { adminEvent, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, redemptionForm, verifiedBuyer } from '../api/support.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Jornada de Farmácia Clínica: São Paulo';
@@ -56,18 +56,7 @@ beforeAll(async () => {
   const email = `convidado.${Date.now()}@parceiro.example.com.br`;
   const redeemed = await system.call('POST', '/api/courtesy/redeem', {
     token: invited.token,
-    body: {
-      name: GUEST_NAME,
-      email,
-      emailConfirm: email,
-      cpf: invited.cpf,
-      partnerCompany: 'Laboratório Parceiro S.A.',
-      occupation: 'Farmacêutico responsável',
-      birthDate: '1988-02-14',
-      address: invited.address,
-      phone: invited.phone,
-      code: link.body.code,
-    },
+    body: { ...redemptionForm(invited, link.body.code, email), name: GUEST_NAME },
   });
   if (redeemed.status !== 201) throw new Error(`courtesy not redeemed: ${JSON.stringify(redeemed.body)}`);
   guest = { cpf: invited.cpf, email, linkId: link.body.id, code: link.body.code };

@@ -8,7 +8,7 @@ import {
   type OrderSearchAnswer,
 } from '@ticketing/proto';
 import { readQrCode, waitFor } from '@ticketing/platform/testing';
-import { adminEvent, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, doorRefusesAsCancelled, redemptionForm, verifiedBuyer } from '../api/support.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Simpósio de Assistência Farmacêutica';
@@ -60,18 +60,7 @@ async function courtesyOrder(system: System, guest: Buyer): Promise<string> {
   });
   const redeemed = await system.call('POST', '/api/courtesy/redeem', {
     token: guest.token,
-    body: {
-      name: 'Otávio Convidado Prado',
-      email: guest.email,
-      emailConfirm: guest.email,
-      cpf: guest.cpf,
-      partnerCompany: 'Laboratório Parceiro S.A.',
-      occupation: 'Farmacêutico responsável',
-      birthDate: '1985-09-30',
-      address: guest.address,
-      phone: guest.phone,
-      code: link.body.code,
-    },
+    body: { ...redemptionForm(guest, link.body.code, guest.email), name: 'Otávio Convidado Prado' },
   });
   if (redeemed.status !== 201) throw new Error(`courtesy not redeemed: ${JSON.stringify(redeemed.body)}`);
   return waitFor(async () => {
@@ -262,14 +251,8 @@ test('Pedidos e pessoas: the buyer found by CPF and by name, the order refunded,
   expect(await main(page).getByRole('button', { name: 'Reembolsar pedido' }).count()).toBe(0);
 
   // The door turns the ticket away, and the order's story ends with the money given back.
-  const door = await waitFor(async () => {
-    const answer = await stack.system.call('POST', '/api/verify-ticket', {
-      token: adminToken,
-      body: { qrCodeData: qrText },
-    });
-    return answer.body.code === 'cancelled' ? answer : undefined;
-  });
-  expect(door.body).toMatchObject({ success: false, code: 'cancelled' });
+  const door = await doorRefusesAsCancelled(stack.system, adminToken, qrText);
+  expect(door).toMatchObject({ success: false, code: 'cancelled' });
   await step('Reembolsado').waitFor({ timeout: 30_000 });
   await main(page).locator('.badge').getByText('Reembolsado', { exact: true }).waitFor();
 

@@ -94,23 +94,9 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The tickets service's schema of this system (made per test file). */
-async function ticketsSchema(): Promise<string> {
-  const { rows } = await system!.orders.db.raw(
-    `select table_schema from information_schema.tables where table_name = 'door_conflicts' and table_schema like 'tickets\\_%'`,
-  );
-  for (const { table_schema: schema } of rows as { table_schema: string }[]) {
-    const found = await system!.orders.db.raw(`select 1 from "${schema}".tickets where order_id = ? limit 1`, [
-      tickets[0]!.orderId,
-    ]);
-    if (found.rows.length > 0) return schema;
-  }
-  throw new Error('no tickets schema holds this system’s tickets');
-}
-
 /** The admission each order's ticket holds: when, and on which device; null for a ticket not used. */
 async function admissions(orders: Ticket[]): Promise<{ usedAt: Date | null; usedDevice: string | null }[]> {
-  const schema = await ticketsSchema();
+  const schema = system!.ticketsSchema;
   const { rows } = await system!.orders.db.raw(
     `select order_id, used_at, used_device from "${schema}".tickets where order_id = any(?)`,
     [orders.map((ticket) => ticket.orderId)],
@@ -126,7 +112,7 @@ async function admissions(orders: Ticket[]): Promise<{ usedAt: Date | null; used
 
 /** When each reading of the order's ticket was read at the door, as the server recorded them, oldest first. */
 async function readTimes(order: Ticket): Promise<Date[]> {
-  const schema = await ticketsSchema();
+  const schema = system!.ticketsSchema;
   const { rows } = await system!.orders.db.raw(
     `select s.read_at from "${schema}".scans s join "${schema}".tickets t on t.id = s.ticket_id
      where t.order_id = ? and s.read_at is not null order by s.read_at`,

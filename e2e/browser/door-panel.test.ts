@@ -60,19 +60,14 @@ afterAll(async () => {
 
 /** How the door recorded the order's ticket (the tickets service's own tables): when it was let in, and how often. */
 async function admissionOf(orderId: string): Promise<{ usedAt: Date | null; admissions: number }> {
-  const db = stack.system.orders.db;
-  const { rows: schemas } = await db.raw(
-    `select table_schema from information_schema.tables where table_name = 'tickets' and table_schema like 'tickets\\_%'`,
+  const schema = stack.system.ticketsSchema;
+  const { rows } = await stack.system.orders.db.raw(
+    `select t.used_at, (select count(*) from "${schema}".scans s where s.ticket_id = t.id and s.code = 'valid') as admissions
+     from "${schema}".tickets t where t.order_id = ?`,
+    [orderId],
   );
-  for (const { table_schema: schema } of schemas as { table_schema: string }[]) {
-    const { rows } = await db.raw(
-      `select t.used_at, (select count(*) from "${schema}".scans s where s.ticket_id = t.id and s.code = 'valid') as admissions
-       from "${schema}".tickets t where t.order_id = ?`,
-      [orderId],
-    );
-    if (rows.length > 0) return { usedAt: rows[0].used_at, admissions: Number(rows[0].admissions) };
-  }
-  throw new Error(`no ticket for order ${orderId}`);
+  if (rows.length === 0) throw new Error(`no ticket for order ${orderId}`);
+  return { usedAt: rows[0].used_at, admissions: Number(rows[0].admissions) };
 }
 
 /** The scanner at /verificar, checking in this test's event (chosen under 'Opções da leitura'). */

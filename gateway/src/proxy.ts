@@ -145,7 +145,6 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
   const sentOnKeptConnection = new WeakSet<IncomingMessage>();
   proxy.on('proxyReq', (proxyReq, req) => {
     if (proxyReq.reusedSocket) sentOnKeptConnection.add(req);
-    else sentOnKeptConnection.delete(req);
     proxyReq.once('timeout', () => sentOnKeptConnection.delete(req));
   });
   proxy.on('error', (error) => logger.warn({ err: error }, 'proxy error'));

@@ -16,8 +16,8 @@ export const ordersConfig = {
   /** How often pending orders past their payment window are expired; 0 turns the periodic sweep off. */
   ORDER_EXPIRY_SWEEP_MS: z.coerce.number().int().min(0).default(30_000),
   /**
-   * How often refunds still owed (late payments with no spot left, administrators' refunds, withdrawals) are asked of
-   * payments again. Each is asked at once when recorded; this is the retry while payments is down. Never off: the
+   * How often refunds still owed (late payments with no spot left, administrators' refunds, withdrawals, cancelled
+   * events) are asked of payments again. Each is asked at once when recorded; this is the retry while payments is down. Never off: the
    * buyer's money depends on it.
    */
   ORDER_REFUND_RETRY_MS: z.coerce.number().int().min(10).default(30_000),

@@ -11,8 +11,7 @@ export {
 } from './domain/buyer-orders.ts';
 export { expireOverdueOrders } from './domain/expire-orders.ts';
 export { paymentConfirmed, paymentFailed, paymentOverdue, paymentRefunded } from './domain/payment-events.ts';
-export { sendOwedRefund, sendOwedRefunds } from './domain/owed-refunds.ts';
-export { refundByAdmin, withdraw, withdrawalRefusal } from './domain/refunds.ts';
+export { sendOwedRefunds } from './domain/owed-refunds.ts';
 export { forgetUser } from './domain/erasure.ts';
 export { paymentWindow, addBusinessDays, endOfLocalDay, localDay } from './domain/payment-window.ts';
 export { lateHoldIdOf, messages, type Order, type OrdersDeps } from './domain/order.ts';

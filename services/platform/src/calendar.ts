@@ -1,8 +1,6 @@
 import ical, { ICalCalendarMethod, type ICalDayJsStub } from 'ical-generator';
 import { brand, EVENT_TIME_ZONE } from '@ticketing/proto';
 
-/** Where every event of the catalog takes place, and the zone its calendar entries are written in. */
-
 /** Brazil has had no daylight saving time since 2019: São Paulo is UTC−03:00 all year. */
 const UTC_OFFSET_MS = -3 * 60 * 60 * 1000;
 const VTIMEZONE = [

@@ -1,17 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { EVENT_TIME_ZONE } from '@ticketing/proto';
 
-/** Excel (pt-BR) opens a `;`-separated file with a byte order mark as UTF-8, accents intact. */
-const BOM = '\uFEFF';
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
-
-/**
- * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first) is written with a
- * leading apostrophe, so a guest named `=HYPERLINK(...)` stays text (OWASP's CSV injection advice).
- */
-function neutralised(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
 
 /** `12/03/2027 19:00`: times as the provider's staff read them, on São Paulo's clock. */
 const SPREADSHEET_TIME = new Intl.DateTimeFormat('pt-BR', {
@@ -24,23 +14,28 @@ const SPREADSHEET_TIME = new Intl.DateTimeFormat('pt-BR', {
   hourCycle: 'h23',
 });
 
-const cell = (value: string | number | Date | null | undefined): string => {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date) return SPREADSHEET_TIME.format(value).replace(', ', ' ');
-  return typeof value === 'number' ? String(value) : neutralised(value);
-};
-
-/** A spreadsheet export: a header row, then one row per record, for Excel in Brazil (dates in São Paulo). */
+/**
+ * A spreadsheet export: a header row, then one row per record, for Excel in Brazil: `;`-separated with a byte order
+ * mark (opened as UTF-8, accents intact), dates in São Paulo, and a cell a spreadsheet would run as a formula
+ * (`=`, `+`, `-`, `@`, tab, carriage return first) written with a leading apostrophe, so a guest named
+ * `=HYPERLINK(...)` stays text (OWASP's CSV injection advice).
+ */
 export function toCsv(header: string[], rows: (string | number | Date | null | undefined)[][]): string {
-  return (
-    BOM +
-    stringify([header.map(cell), ...rows.map((row) => row.map(cell))], { delimiter: ';', record_delimiter: '\r\n' })
-  );
+  return stringify([header, ...rows], {
+    bom: true,
+    delimiter: ';',
+    record_delimiter: '\r\n',
+    escape_formulas: true,
+    cast: { date: (date) => SPREADSHEET_TIME.format(date).replace(', ', ' ') },
+  });
 }
 
-/** `Content-Disposition` for a download named `fileName` (ASCII, with its UTF-8 spelling beside it). */
+/** `Content-Disposition` for a download named `fileName` (ASCII, with its UTF-8 spelling beside it, RFC 8187). */
 export const attachment = (fileName: string) =>
   `attachment; filename="${fileName
     .normalize('NFD')
     .replace(/[^\x20-\x7e]/g, '')
-    .replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+    .replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  )}`;

@@ -20,12 +20,12 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 /** A name no other test file uses, for schemas, key prefixes and consumer groups. */
 export const uniqueName = (prefix: string) => `${prefix}_${randomBytes(5).toString('hex')}`;
 
+type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
+
 /**
  * Polls until `probe` returns something truthy; fails with the last value seen. The first polls come quickly and
  * then half as far apart again each time, up to `maxIntervalMs`: a long wait does not load the machine it waits on.
  */
-type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
-
 export async function waitFor<T>(
   probe: () => Promise<T> | T,
   { timeoutMs = 15_000, intervalMs = 25, maxIntervalMs = 250 } = {},

@@ -28,4 +28,8 @@ test('a download name keeps its accents for browsers that read them, and plain l
   expect(attachment('participantes-são-paulo.csv')).toBe(
     `attachment; filename="participantes-sao-paulo.csv"; filename*=UTF-8''participantes-s%C3%A3o-paulo.csv`,
   );
+  // RFC 8187 leaves no apostrophe, bracket or star unencoded in `filename*`.
+  expect(attachment("Dia d'Água (1)*.csv")).toBe(
+    `attachment; filename="Dia d'Agua (1)*.csv"; filename*=UTF-8''Dia%20d%27%C3%81gua%20%281%29%2A.csv`,
+  );
 });

@@ -7,7 +7,7 @@ export type Reached<T> =
   { ok: true; value: T } | { ok: false; why: 'unreachable' | 'expired' | 'refused'; message: string };
 
 /** How long a reading waits for the server before the door's own verdict stands. */
-export const VERDICT_WAIT_MS = 1500;
+const VERDICT_WAIT_MS = 1500;
 const SYNC_WAIT_MS = 15_000;
 
 /**

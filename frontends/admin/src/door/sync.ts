@@ -155,7 +155,11 @@ export class DoorSync {
     const db = await doorDb();
     const queue = await db.getAll('queue');
     const byEvent = new Map<string, QueuedReading[]>();
-    for (const reading of queue) byEvent.set(reading.eventId, [...(byEvent.get(reading.eventId) ?? []), reading]);
+    for (const reading of queue) {
+      const readings = byEvent.get(reading.eventId);
+      if (readings) readings.push(reading);
+      else byEvent.set(reading.eventId, [reading]);
+    }
     for (const [eventId, readings] of byEvent) {
       for (let start = 0; start < readings.length; start += BATCH) {
         const batch = readings.slice(start, start + BATCH);

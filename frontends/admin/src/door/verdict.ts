@@ -26,7 +26,7 @@ export const doorTexts = {
   wrongEvent: (title: string | null) => (title ? scanMessages.wrongEvent(title) : 'Ingresso de outro evento'),
   unreachable: 'Sem conexão: escolha o evento desta entrada para ler ingressos sem internet',
   conflict: (holder: string, times: string[]) =>
-    `Conflito: ${holder} entrou em dois dispositivos (às ${times.map((at) => SECONDS.format(new Date(at))).join(' e ')})`,
+    `Conflito: ${holder} entrou em dois dispositivos (às ${times.map(clockTime).join(' e ')})`,
 };
 
 /** hh:mm:ss in São Paulo, for the door's lists. */

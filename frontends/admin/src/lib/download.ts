@@ -4,7 +4,7 @@ import { ApiError, bearer, expireSession, getToken, toastError } from '@ticketin
 const REVOKE_AFTER_MS = 60_000;
 
 /** The name the server gives the file: the UTF-8 spelling (`filename*`) when there is one, else the ASCII one. */
-export function fileNameOf(disposition: string | null, fallback: string): string {
+function fileNameOf(disposition: string | null, fallback: string): string {
   const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(disposition ?? '');
   if (utf8) {
     try {
@@ -27,7 +27,7 @@ async function failureOf(response: Response): Promise<ApiError> {
  * Downloads `/api<path>` as a file. A plain link would go without the session (the token lives in the page, not in
  * a cookie), so the file is fetched with it and handed to the browser as a Blob, named as the server says.
  */
-export async function downloadFile(path: string, fallbackName: string): Promise<string> {
+async function downloadFile(path: string, fallbackName: string): Promise<string> {
   const token = getToken();
   const response = await fetch(`/api${path}`, {
     headers: bearer(token),

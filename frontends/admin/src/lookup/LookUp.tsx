@@ -17,18 +17,6 @@ const SearchIcon = () => (
  */
 export function LookUp({ eventId, onRead }: { eventId: string; onRead(qrCodeData: string): void }) {
   const [open, setOpen] = useState(false);
-  if (!eventId) {
-    return (
-      <div className="lookup-trigger">
-        <Button variant="outline" block disabled aria-describedby="lookup-needs-event">
-          <SearchIcon /> Buscar participante
-        </Button>
-        <p id="lookup-needs-event" className="lookup-trigger__hint">
-          Escolha o evento desta entrada para buscar participantes.
-        </p>
-      </div>
-    );
-  }
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <div className="lookup-trigger">

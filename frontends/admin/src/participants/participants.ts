@@ -14,7 +14,7 @@ export const NO_FILTERS: ParticipantsFilters = { q: '', status: '', checkedIn: '
 export const PARTICIPANTS_KEY = ['admin', 'tickets'] as const;
 
 /** The query string the list and the spreadsheet share: the event and the filters set. */
-export const filterParams = (eventId: string, { q, status, checkedIn }: ParticipantsFilters) => ({
+const filterParams = (eventId: string, { q, status, checkedIn }: ParticipantsFilters) => ({
   eventId,
   q: q.trim() || undefined,
   status: status || undefined,

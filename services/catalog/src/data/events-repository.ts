@@ -1,4 +1,5 @@
 import { containsPattern, searchWords, type Knex } from '@ticketing/platform';
+import { EVENT_TIME_ZONE } from '@ticketing/proto';
 import type { CatalogEvent } from '../domain/catalog-event.ts';
 import { headingTextOf, searchTextOf } from './search-text.ts';
 
@@ -87,15 +88,15 @@ export async function listUpcoming(db: Knex, query?: string): Promise<CatalogEve
   return rows.map(toEvent);
 }
 
-/** The time zone the door's "today" is reckoned in: the events happen in Brazil. */
-const DOOR_TIME_ZONE = 'America/Sao_Paulo';
-
 /**
  * Published, active, not cancelled events a door may check in, listed or not: those on today's date in São Paulo (started or not) first,
  * then those still to come, each group by date.
  */
 export async function listForDoor(db: Knex): Promise<{ event: CatalogEvent; today: boolean }[]> {
-  const today = db.raw(`(date at time zone ?)::date = (now() at time zone ?)::date`, [DOOR_TIME_ZONE, DOOR_TIME_ZONE]);
+  const today = db.raw(`(date at time zone ?)::date = (now() at time zone ?)::date`, [
+    EVENT_TIME_ZONE,
+    EVENT_TIME_ZONE,
+  ]);
   const rows = (await db('events')
     .select([...COLUMNS, db.raw('? as today', [today])])
     .where({ is_active: true })

@@ -12,7 +12,7 @@ const IMAGE_TYPES: ReadonlySet<string> = new Set(EVENT_IMAGE_LIMITS.types);
 const SHA256 = /^[0-9a-f]{64}$/;
 
 /** Where an image is served: the hash of its content is in the address, so a new image is a new address. */
-export const imageUrlOf = (sha256: string) => `/api/events/images/${sha256}`;
+const imageUrlOf = (sha256: string) => `/api/events/images/${sha256}`;
 
 /**
  * Stores an uploaded image (JPEG, PNG or WebP by its content, up to 2 MB) and points the event at it, in one

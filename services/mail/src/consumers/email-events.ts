@@ -12,10 +12,7 @@ export interface EventContext {
   courtesyUrl: string;
 }
 
-type EmailsFor<T extends EventType> = (
-  payload: EventPayload<T>,
-  context: EventContext,
-) => EmailRequest[] | Promise<EmailRequest[]>;
+type EmailsFor<T extends EventType> = (payload: EventPayload<T>, context: EventContext) => EmailRequest[];
 
 /** The link of the reset-password page for a token. */
 export const resetPasswordUrl = (publicUrl: string, token: string) =>
@@ -99,10 +96,7 @@ const ticketEmail = (payload: EventPayload<'ticket.issued'>, { publicUrl }: Even
  * the image always shows the very code written beside it), the boleto's line and PDF, or the card's payment page.
  * Nothing when the event lacks what the method needs (an order created before the event carried it).
  */
-async function paymentEmail(
-  payload: EventPayload<'order.created'>,
-  { publicUrl }: EventContext,
-): Promise<EmailRequest[]> {
+function paymentEmail(payload: EventPayload<'order.created'>, { publicUrl }: EventContext): EmailRequest[] {
   const order = { eventDate: payload.event.date, amount: payload.amount };
   const pending = { ...order, expiresAt: payload.expiresAt, profileUrl: profileUrl(publicUrl) };
   const { pixPayload, boletoUrl, invoiceUrl } = payload;

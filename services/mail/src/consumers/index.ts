@@ -4,7 +4,7 @@ import { forgetUser } from '../domain/forget-user.ts';
 import { dedupeKeyFor, queueEmail, type EmailRequest } from '../domain/queue-email.ts';
 import { emailEvents, type EventContext } from './email-events.ts';
 
-type AnyEmailsFor = (payload: unknown, context: EventContext) => EmailRequest[] | Promise<EmailRequest[]>;
+type AnyEmailsFor = (payload: unknown, context: EventContext) => EmailRequest[];
 
 export interface ConsumerDeps {
   logger: Logger;
@@ -20,7 +20,7 @@ export function mailConsumers({ logger, publicUrl, courtesyUrl, queued }: Consum
   const handlers: EventHandlers = {};
   for (const [type, emailsFor] of Object.entries(emailEvents) as unknown as [EventType, AnyEmailsFor][]) {
     const handler: EventHandler = async (payload, { trx, event }) => {
-      const requests = await emailsFor(payload, { event, publicUrl, courtesyUrl });
+      const requests = emailsFor(payload, { event, publicUrl, courtesyUrl });
       let stored = 0;
       for (const request of requests) {
         const result = await queueEmail(trx, request, {

@@ -4,7 +4,7 @@ import { findOrder, searchOrders, type OrderSearch } from '../data/orders-reposi
 import { listTimeline } from '../data/timeline-repository.ts';
 import { isUuid, messages, type Order, type OrdersDeps } from './order.ts';
 
-export const SEARCH_PAGE_SIZE = 20;
+const SEARCH_PAGE_SIZE = 20;
 
 const ORDER_NUMBER = /^(?:EF-?)?(\d{1,7})$/i;
 const CPF_SHAPE = /^[\d.\s-]+$/;
@@ -13,7 +13,7 @@ const CPF_SHAPE = /^[\d.\s-]+$/;
  * What a typed search may be: a name (every word, accents ignored), part of an e-mail, and, when it has their
  * shape, an order id, an order number ("EF-000123", "123") or a CPF (with or without its dots and dash).
  */
-export function searchKeys(text: string): OrderSearch | null {
+function searchKeys(text: string): OrderSearch | null {
   if (!text) return null;
   const number = ORDER_NUMBER.exec(text)?.[1];
   const digits = text.replace(/\D/g, '');

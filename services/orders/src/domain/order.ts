@@ -13,7 +13,7 @@ import type { PaymentsClient } from '../clients/payments.ts';
 
 export type PaymentMethod = 'pix' | 'credit_card' | 'boleto';
 
-/** Why the money of an order went back: paid after it ended with no spot left, refunded, withdrawn, or disputed. */
+/** Why the money of an order went back: paid after it ended with no spot left, refunded, withdrawn, disputed, or its event cancelled. */
 export type RefundReason = EventPayload<'order.refunded'>['reason'];
 
 /** An order as the use cases see it. Money is a decimal string with two places ("155.00"), as `numeric(10,2)` keeps it. */
@@ -47,7 +47,7 @@ export interface Order {
   refundReason: RefundReason | null;
   /** Since when payments still has to give the money back (a late payment, a refund, a withdrawal); null when nothing is owed. */
   refundOwedSince: Date | null;
-  /** Who asked for the refund (an administrator, or the buyer withdrawing), when, and the administrator's reason. */
+  /** Who asked for the refund (an administrator, the buyer withdrawing, or no one for a cancelled event), when, and why. */
   refundRequest: { by: string | null; at: Date; note: string | null } | null;
   /** What the provider paid out after its fee, when payment.confirmed told it. */
   netAmount: string | null;
@@ -95,12 +95,17 @@ export const isUuid = (value: string) => UUID.test(value);
 export const hasMoney = (order: Order) => order.paymentMethod !== null && Number(order.amount) > 0;
 
 /** Writes `order.cancelled` for an order given up before payment: catalog releases its spot, payments deletes its charge. */
-export async function announceCancelled(outbox: Outbox, trx: Knex.Transaction, order: Order): Promise<void> {
+export async function announceCancelled(
+  outbox: Outbox,
+  trx: Knex.Transaction,
+  order: Order,
+  paymentId = order.asaasPaymentId,
+): Promise<void> {
   await outbox.add(trx, 'order.cancelled', order.id, {
     orderId: order.id,
     userId: order.userId,
     eventId: order.eventId,
-    paymentId: order.asaasPaymentId,
+    paymentId,
   });
 }
 

@@ -2,7 +2,14 @@ import { CollaboratorError } from '@ticketing/platform';
 import type { Knex } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
 import { clearRefundOwed, lockOrder, recordRefundReason, transition } from '../data/orders-repository.ts';
-import { announcePaid, announceRefunded, lateHoldIdOf, type Order, type OrdersDeps } from './order.ts';
+import {
+  announceCancelled,
+  announcePaid,
+  announceRefunded,
+  lateHoldIdOf,
+  type Order,
+  type OrdersDeps,
+} from './order.ts';
 
 type Deps = Pick<OrdersDeps, 'outbox' | 'logger' | 'catalog'> & {
   /** The job that asks payments for owed refunds: woken once one is recorded. */
@@ -104,12 +111,7 @@ async function cancelUnpaid(
 ): Promise<void> {
   const cancelled = await transition(trx, order.id, ['pending'], 'cancelled', changes);
   if (!cancelled) changedUnderLock(order);
-  await deps.outbox.add(trx, 'order.cancelled', cancelled.id, {
-    orderId: cancelled.id,
-    userId: cancelled.userId,
-    eventId: cancelled.eventId,
-    paymentId: cancelled.asaasPaymentId ?? payment.paymentId,
-  });
+  await announceCancelled(deps.outbox, trx, cancelled, cancelled.asaasPaymentId ?? payment.paymentId);
   deps.logger.info({ orderId: cancelled.id, reason, providerStatus: payment.providerStatus }, 'order cancelled');
 }
 
@@ -136,7 +138,8 @@ export async function paymentFailed(
  * The money of the order's charge went back (refunded, or disputed by the card holder). A paid order is refunded:
  * order.refunded cancels its ticket and frees its spot. A pending order is cancelled, as when its payment fails. A
  * cancelled or expired order only keeps the reason, so a confirmation of that charge arriving later never pays it.
- * An order whose late payment was owed back is settled: the money went back. Anything else is already settled.
+ * An order whose money was owed back (a late payment, a refund, a withdrawal, a cancelled event) is settled: the
+ * money went back. Anything else is already settled.
  */
 export async function paymentRefunded(
   deps: Deps,
@@ -168,7 +171,7 @@ export async function paymentRefunded(
   }
 }
 
-/** Payments gave an owed late payment back: the debt is cleared and order.refunded tells the buyer. */
+/** Payments gave owed money back (a late payment, a refund, a withdrawal, a cancelled event): the debt is cleared and order.refunded tells the buyer. */
 export async function settleOwedRefund(
   deps: Pick<Deps, 'outbox' | 'logger'>,
   trx: Knex.Transaction,

@@ -101,7 +101,7 @@ export async function salesFigures(
     refunded: fromCents(total.refundedCents),
     orders: { byStatus: total.byStatus, byMethod: total.byMethod },
     tickets: { paid: boughtOf(total), courtesy: total.byMethod.courtesy },
-    perDay: days.map((day) => ({ date: day.date, orders: day.orders, gross: fromCents(toCents(day.amount)) })),
+    perDay: days.map((day) => ({ date: day.date, orders: day.orders, gross: day.amount })),
     checkIns: { eventStarted: started.size > 0, checkedIn: atDoor.checkedIn, sold: soldOf(atDoor) },
     perEvent,
   };

@@ -1,7 +1,7 @@
 import { CollaboratorError } from '@ticketing/platform';
 import { orderHoldId } from '@ticketing/proto';
 import { deleteUnchargedOrder, transition } from '../data/orders-repository.ts';
-import type { Order, OrdersDeps } from './order.ts';
+import { announceCancelled, type Order, type OrdersDeps } from './order.ts';
 
 /**
  * Removes an order that holds no spot and has no charge, as if it never was. A promotional use it may hold is
@@ -49,12 +49,7 @@ async function closeCancelled(deps: OrdersDeps, order: Order, reason: string): P
   await deps.db.transaction(async (trx) => {
     const cancelled = await transition(trx, order.id, ['pending'], 'cancelled', { idempotency_key: null });
     if (!cancelled) return;
-    await deps.outbox.add(trx, 'order.cancelled', order.id, {
-      orderId: order.id,
-      userId: order.userId,
-      eventId: order.eventId,
-      paymentId: null,
-    });
+    await announceCancelled(deps.outbox, trx, order, null);
   });
   deps.logger.info({ orderId: order.id, reason }, 'order cancelled');
 }

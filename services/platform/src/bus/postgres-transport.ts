@@ -110,10 +110,11 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
           [topic, partition, first, items.map((m) => m.key), items.map((m) => m.value)],
         );
       }
-      // The payload names the topics, so only their subscribers wake (identical notifications are sent once).
-      for (const topic of new Set(ordered.map((group) => group.topic))) {
-        await client.query('select pg_notify($1, $2)', [channel, topic]);
-      }
+      // The payload names the topic, so only its subscribers wake: one notification per topic, in one statement.
+      await client.query('select pg_notify($1, topic) from unnest($2::text[]) as t(topic)', [
+        channel,
+        [...new Set(ordered.map((group) => group.topic))],
+      ]);
     });
   }
 

@@ -2,7 +2,7 @@ import type { Knex } from '@ticketing/platform';
 import type { DoorCountsView } from '@ticketing/proto';
 
 /** The minutes `perMinute` covers, the current (unfinished) one last. */
-export const ARRIVAL_MINUTES = 30;
+const ARRIVAL_MINUTES = 30;
 
 /**
  * How the door of one event is going, read in one snapshot so the numbers agree with each other and `at` (the

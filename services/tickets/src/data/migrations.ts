@@ -107,7 +107,7 @@ export const ticketsMigrations: Migration[] = [
         t.index(['event_id', 'revision'], 'tickets_event_revision');
       });
       // A writer holds its event's revision lock (shared) from drawing a revision until it commits, so a scanner's
-      // read can wait for every revision already drawn to be visible (see doorTicketsSince).
+      // read can wait for every revision already drawn to be visible (see committedRevision).
       await db.raw(`
         create function tickets_next_revision() returns trigger language plpgsql as $$
         begin

@@ -15,7 +15,7 @@ export interface ReadingsBatch {
 }
 
 /** An admission with no device named (an online reading from a scanner that did not say which it was). */
-export const UNKNOWN_DEVICE = 'desconhecido';
+const UNKNOWN_DEVICE = 'desconhecido';
 
 export const toDoorConflict = (row: ConflictRow): DoorConflict => ({
   ticketId: row.ticketId,

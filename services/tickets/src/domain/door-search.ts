@@ -5,7 +5,7 @@ import type { TicketsDeps } from './deps.ts';
 const MAX_HITS = 20;
 
 /** `m***@gmail.com`: enough for the holder to recognise, not enough to copy. */
-export function maskEmail(email: string): string {
+function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at < 1) return '***';
   return `${email[0]}***${email.slice(at)}`;
