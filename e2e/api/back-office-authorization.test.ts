@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { waitFor } from '@ticketing/platform/testing';
 import type { Role } from '@ticketing/proto';
-import { adminEvent, staffMember, startSystem, verifiedBuyer } from './support.ts';
+import { adminEvent, paidTicket, staffMember, startSystem, verifiedBuyer } from './support.ts';
 
 /**
  * Who may call each route of the back office and of the door, checked through the gateway against the services'
@@ -13,7 +14,7 @@ type Caller = 'anonymous' | 'buyer' | 'doorStaff' | 'courtesyManager' | 'admin';
 type Access = readonly Role[] | 'anyone';
 
 interface Route {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
   path: string;
   access: Access;
   /** What a caller holding the role gets; the withdrawal finds only the buyer's own (pending: 409) order. */
@@ -27,16 +28,32 @@ const COURTESIES: Access = ['courtesyManager'];
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 let routes: Route[];
+/** The event the door staff work, and one they are not assigned to. */
+let eventId: string;
+let otherEventId: string;
+let doorStaff: Awaited<ReturnType<typeof staffMember>>;
+
+/** A new session (the matrix renews, and so ends, the first ones). */
+async function signIn(email: string, password: string): Promise<string> {
+  const login = await system.call('POST', '/api/auth/login', { body: { email, password } });
+  if (login.status !== 200) throw new Error(`not signed in: ${JSON.stringify(login.body)}`);
+  return login.body.token as string;
+}
+const signInAdmin = () => signIn('admin@educacaofarma.com.br', 'admin123');
 const tokens: Partial<Record<Caller, string>> = {};
 const roles: Partial<Record<Caller, Role[]>> = {};
 
 beforeAll(async () => {
   system = await startSystem();
-  const { eventId, adminToken } = await adminEvent(system, { title: 'Jornada de Farmacovigilância' });
+  const event = await adminEvent(system, { title: 'Jornada de Farmacovigilância' });
+  const { adminToken } = event;
+  eventId = event.eventId;
+  otherEventId = (await adminEvent(system, { title: 'Simpósio de Farmácia Hospitalar' })).eventId;
   const buyer = await verifiedBuyer(system);
   tokens.buyer = buyer.token;
   tokens.admin = adminToken;
-  tokens.doorStaff = (await staffMember(system, adminToken, ['doorStaff'])).token;
+  doorStaff = await staffMember(system, adminToken, ['doorStaff'], { doorEvents: [eventId] });
+  tokens.doorStaff = doorStaff.token;
   tokens.courtesyManager = (await staffMember(system, adminToken, ['courtesyManager'])).token;
   for (const caller of ['buyer', 'doorStaff', 'courtesyManager', 'admin'] as const) {
     roles[caller] = (await system.call('GET', '/api/auth/me', { token: tokens[caller] })).body.roles;
@@ -83,10 +100,30 @@ beforeAll(async () => {
     { method: 'GET', path: `/api/door/events/${eventId}/search?q=Beatriz`, access: DOOR, answer: 200 },
     { method: 'GET', path: `/api/door/events/${eventId}/counts`, access: DOOR, answer: 200 },
     { method: 'POST', path: '/api/door/readings', access: DOOR, body: {}, answer: 400 },
+    // Door staff work only the events assigned to them: another event's door is closed to them.
+    { method: 'GET', path: `/api/door/events/${otherEventId}/tickets`, access: DOOR, answer: onlyAdmins },
+    { method: 'GET', path: `/api/door/events/${otherEventId}/search?q=Beatriz`, access: DOOR, answer: onlyAdmins },
+    { method: 'GET', path: `/api/door/events/${otherEventId}/counts`, access: DOOR, answer: onlyAdmins },
+    {
+      method: 'POST',
+      path: '/api/door/readings',
+      access: DOOR,
+      body: {
+        deviceId: 'portaria-e2e-01',
+        eventId: otherEventId,
+        readings: [{ readingId: randomUUID(), claims: null, readAt: new Date().toISOString(), admitted: false }],
+      },
+      answer: onlyAdmins,
+    },
+    { method: 'GET', path: `/api/admin/users/door-staff?eventId=${eventId}`, access: ADMIN, answer: 200 },
+    { method: 'PUT', path: '/api/admin/users/door-staff', access: ADMIN, body: {}, answer: 400 },
     { method: 'POST', path: '/api/auth/renew', access: 'anyone', answer: 200 },
   ];
 }, 180_000);
 afterAll(() => system?.stop());
+
+/** What a door route of an event the door staff are not assigned to answers: 403 to them, 200 to admins. */
+const onlyAdmins = (caller: Caller) => (caller === 'doorStaff' ? 403 : 200);
 
 /** The status `route` answers `token` (none: anonymous) through the gateway; CSV answers included. */
 async function statusOf(route: Route, token: string | undefined): Promise<number> {
@@ -135,3 +172,69 @@ test('every route of the back office and the door answers each caller as its rol
     ),
   );
 }, 120_000);
+
+test("the door's look-up through the gateway: no QR text, a CPF only whole, another event's guests not at all", async () => {
+  const guest = await verifiedBuyer(system);
+  const { qrText } = await paidTicket(system, guest, eventId);
+  const digits = guest.cpf.replace(/\D/g, '');
+  const token = await signIn(doorStaff.email, doorStaff.password);
+  const search = async (q: string, event = eventId) =>
+    system.call('GET', `/api/door/events/${event}/search?${new URLSearchParams({ q })}`, { token });
+
+  const found = await search(guest.cpf);
+  expect(found.status).toBe(200);
+  expect(found.body.tickets).toEqual([expect.objectContaining({ holderName: guest.name })]);
+  expect(JSON.stringify(found.body)).not.toContain(qrText);
+  expect(JSON.stringify(found.body)).not.toContain(digits);
+  expect((await search(digits)).body.tickets).toHaveLength(1);
+  for (const part of [digits.slice(0, 3), guest.cpf.slice(0, 7), digits.slice(0, 9)])
+    expect({ part, tickets: (await search(part)).body.tickets }).toEqual({ part, tickets: [] });
+  expect((await search(guest.email.slice(0, guest.email.indexOf('@') + 1))).body.tickets).toEqual([]);
+  expect((await search(guest.email)).body.tickets).toHaveLength(1);
+
+  const elsewhere = await search(guest.cpf, otherEventId);
+  expect({ status: elsewhere.status, body: elsewhere.body }).toEqual({
+    status: 403,
+    body: { message: 'Você não está escalado para a portaria deste evento' },
+  });
+}, 60_000);
+
+test("the back office's 'Equipe de portaria' API: only verified accounts, and the door follows the list", async () => {
+  const admin = await signInAdmin();
+  const staffer = await staffMember(system, admin, ['doorStaff']);
+  const listed = async () =>
+    ((await system.call('GET', '/api/door/events', { token: staffer.token })).body as { id: string }[]).map(
+      (event) => event.id,
+    );
+  expect(await listed()).not.toContain(otherEventId);
+
+  const unknown = `ninguem.${randomUUID().slice(0, 8)}@example.com.br`;
+  const refused = await system.call('PUT', '/api/admin/users/door-staff', {
+    token: admin,
+    body: { eventId: otherEventId, emails: [staffer.email, unknown] },
+  });
+  expect(refused.status).toBe(422);
+  expect(refused.body.message).toContain(unknown);
+
+  const assigned = await system.call('PUT', '/api/admin/users/door-staff', {
+    token: admin,
+    body: { eventId: otherEventId, emails: [staffer.email] },
+  });
+  expect(assigned).toMatchObject({ status: 200, body: { staff: [expect.objectContaining({ email: staffer.email })] } });
+  await waitFor(async () => (await listed()).includes(otherEventId));
+  await waitFor(
+    async () =>
+      (await system.call('GET', `/api/door/events/${otherEventId}/tickets`, { token: staffer.token })).status === 200,
+  );
+
+  const removed = await system.call('PUT', '/api/admin/users/door-staff', {
+    token: admin,
+    body: { eventId: otherEventId, emails: [] },
+  });
+  expect(removed).toMatchObject({ status: 200, body: { staff: [] } });
+  await waitFor(
+    async () =>
+      (await system.call('GET', `/api/door/events/${otherEventId}/tickets`, { token: staffer.token })).status === 403,
+  );
+  await waitFor(async () => !(await listed()).includes(otherEventId));
+}, 60_000);

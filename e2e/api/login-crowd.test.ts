@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { startSystem, verifiedBuyer } from './support.ts';
+import { PUBLIC_URL, startSystem, verifiedBuyer } from './support.ts';
 
 /**
  * A carrier's CGNAT or a venue's Wi-Fi puts everyone behind one address. The gateway trusts one proxy here, so a
@@ -82,14 +82,55 @@ test('300 people behind one address log in, 30 after a typo; a guesser there is 
     20,
     (i) => login({ email: ADMIN.email, password: `chute-${i}` }, `203.0.113.${(i % 30) + 1}`),
   );
-  expect(hammering.every((answer) => answer.status === 401 || answer.status === 429)).toBe(true);
+  // Wrong passwords, then waits for the addresses that failed and, once the account is under guessing, no
+  // password try at all for the addresses new to it (403: a sign-in link goes to the admin instead).
+  expect(hammering.every((answer) => [401, 403, 429].includes(answer.status))).toBe(true);
   expect(hammering.some((answer) => answer.status === 429)).toBe(true);
+  expect(hammering.some((answer) => answer.status === 403)).toBe(true);
   // An address that kept failing on the admin waits, but no longer than the growing delay's ceiling...
   const hammerer = await login(ADMIN, '203.0.113.1');
   expect(hammerer.status).toBe(429);
   expect(hammerer.retryAfter).toBeGreaterThan(0);
   expect(hammerer.retryAfter).toBeLessThanOrEqual(15 * 60);
-  // ...and the admin, from the venue's address or anywhere that has not been failing, gets in at once.
-  expect((await login(ADMIN)).status).toBe(200);
+  // ...and the admin, from the venue's address or anywhere that has not been failing, is never refused: with the
+  // account under guessing, such an address gets no password try but an e-mailed sign-in link, which lets the
+  // admin in at once (a guesser moving to new addresses gets links sent to the admin, never a try).
+  const challenged = await fetch(`${system.gatewayUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  expect(challenged.status).toBe(403);
+  expect(((await challenged.json()) as { message: string }).message).toContain('enviamos um link de acesso');
+  expect((await login({ email: ADMIN.email, password: 'chute-novo' }, '192.0.2.78')).status).toBe(403);
+  const mail = await system.mailTo(ADMIN.email, 'Seu link de acesso');
+  const token = new RegExp(`${PUBLIC_URL}/entrar-com-link\\?token=([\\w-]+)`).exec(mail.text ?? '')![1]!;
+  const opened = await fetch(`${system.gatewayUrl}/api/auth/sign-in-link`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  expect(opened.status).toBe(200);
+  expect(((await opened.json()) as { user: { email: string } }).user.email).toBe(ADMIN.email);
+  // Signing in cleared the account's count: the admin's password works again from anywhere clean.
   expect((await login(ADMIN, '192.0.2.77')).status).toBe(200);
+  // The crowd at the venue was never held up.
+  expect((await login(crowd[102]!)).status).toBe(200);
+});
+
+test('a guesser spreading tries over an IPv6 /64 counts as one address: stopped within ten tries', async () => {
+  const target = await verifiedBuyer(system);
+  let stoppedAt = 0;
+  for (let attempt = 1; attempt <= 10 && stoppedAt === 0; attempt++) {
+    const answer = await login(
+      { email: target.email, password: `chute-${attempt}` },
+      `2001:db8:7:9::${attempt.toString(16)}`,
+    );
+    if (answer.status === 429) stoppedAt = attempt;
+    else expect(answer.status).toBe(401);
+  }
+  expect(stoppedAt).toBeGreaterThan(0);
+  expect(stoppedAt).toBeLessThanOrEqual(10);
+  // The owner, on another network, gets in.
+  expect((await login(target, '2001:db8:8::1')).status).toBe(200);
 });

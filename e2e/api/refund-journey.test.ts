@@ -1,10 +1,12 @@
 import { waitFor } from '@ticketing/platform/testing';
+import { refundMessages, type DoorTicket } from '@ticketing/proto';
 import {
   WEBHOOK_TOKEN,
   adminEvent,
   doorRefusesAsCancelled,
   orderOf,
   paidTicket,
+  staffMember,
   startSystem,
   verifiedBuyer,
 } from './support.ts';
@@ -94,21 +96,143 @@ test('an administrator refunds a paid order (ten clicks at once): one provider r
   ).toHaveLength(1);
 });
 
-test('a buyer withdraws within 7 days of the purchase: money back, ticket cancelled, the e-mail answers the request', async () => {
+test('a buyer withdraws within 7 days of the purchase: the ticket is refused at the door first, then the money goes back and the e-mail answers the request', async () => {
   const { eventId, adminToken } = await adminEvent(system, { maxAttendees: 5 });
   const buyer = await verifiedBuyer(system);
   const ticket = await paidTicket(system, buyer, eventId);
-  expect(await orderOf(system, buyer, ticket.orderId)).toMatchObject({ canWithdraw: true });
+  expect(await orderOf(system, buyer, ticket.orderId)).toMatchObject({
+    canWithdraw: true,
+    withdrawalRequestedAt: null,
+  });
 
   const withdrawn = await system.call('POST', `/api/orders/${ticket.orderId}/withdraw`, { token: buyer.token });
   expect(withdrawn.status).toBe(202);
-  expect(withdrawn.body.order).toMatchObject({ status: 'refunded', refund: { reason: 'withdrawal' } });
+  expect(withdrawn.body).toMatchObject({
+    message: refundMessages.withdrawalRequested,
+    order: { status: 'paid', refund: null, canWithdraw: false, withdrawalRequestedAt: expect.any(String) },
+  });
+
+  // The ticket is voided before any money moves: the door's phones hear it (without anyone scanning it, which
+  // would admit it first), the door refuses it, and the provider gives the money back.
+  const staffer = await staffMember(system, adminToken, ['doorStaff'], { doorEvents: [eventId] });
+  await waitFor(async () => {
+    const { body } = await system.call('GET', `/api/door/events/${eventId}/tickets`, { token: staffer.token });
+    return (body.tickets as DoorTicket[] | undefined)?.some(
+      (listed) => listed.orderId === ticket.orderId && listed.status === 'cancelled',
+    );
+  });
+  const door = await system.call('POST', '/api/verify-ticket', {
+    token: staffer.token,
+    body: { qrCodeData: ticket.qrText, eventId },
+  });
+  expect(door.body).toMatchObject({ success: false, code: 'cancelled', message: 'Ingresso cancelado' });
+  const refunded = await waitFor(async () => {
+    const order = await orderOf(system, buyer, ticket.orderId);
+    return order?.status === 'refunded' && order.refund?.pending === false && order;
+  });
+  expect(refunded).toMatchObject({ refund: { reason: 'withdrawal' }, withdrawalRequestedAt: null, canWithdraw: false });
   expect(system.sandbox.payments.get(ticket.asaasPaymentId)).toMatchObject({ status: 'REFUNDED' });
 
   await waitFor(async () => (await system.call('GET', `/api/events/${eventId}`)).body.remaining === 5);
   const mail = await system.mailTo(buyer.email, 'Sua desistência foi atendida: Workshop de Farmácia Clínica');
   expect(mail.text).toContain('Seu pedido de desistência foi atendido');
   await doorRefusesAsCancelled(system, adminToken, ticket.qrText);
+});
+
+test('ten withdrawals racing ten admissions at the door: each order ends admitted and paid, or refused at the door and refunded, never admitted and refunded', async () => {
+  const { eventId, adminToken } = await adminEvent(system, {
+    maxAttendees: 20,
+    date: new Date(Date.now() + 3 * 3_600_000).toISOString(),
+  });
+  // Two buyers of five tickets each: within each account's purchase budget.
+  const buyers = [await verifiedBuyer(system), await verifiedBuyer(system)];
+  const bought = [];
+  for (let i = 0; i < 10; i++) {
+    const buyer = buyers[i % 2]!;
+    bought.push({ buyer, ticket: await paidTicket(system, buyer, eventId) });
+  }
+
+  // Fired together: whichever reaches the ticket first wins; the outcome of each may go either way.
+  const raced = await Promise.all(
+    bought.map(async ({ buyer, ticket }) => {
+      const [withdrawn, scanned] = await Promise.all([
+        system.call('POST', `/api/orders/${ticket.orderId}/withdraw`, { token: buyer.token }),
+        system.call('POST', '/api/verify-ticket', { token: adminToken, body: { qrCodeData: ticket.qrText, eventId } }),
+      ]);
+      return { buyer, ticket, withdrawn, scanned };
+    }),
+  );
+
+  const outcomes = { admitted: 0, refunded: 0 };
+  for (const { buyer, ticket, withdrawn, scanned } of raced) {
+    expect([202, 409]).toContain(withdrawn.status);
+    // Settled: no withdrawal waiting, and any refund given back.
+    const order = await waitFor(async () => {
+      const found = await orderOf(system, buyer, ticket.orderId);
+      return found?.withdrawalRequestedAt === null && found.refund?.pending !== true && found;
+    });
+    const door = await system.call('POST', '/api/verify-ticket', {
+      token: adminToken,
+      body: { qrCodeData: ticket.qrText, eventId },
+    });
+    if (scanned.body.code === 'valid') {
+      outcomes.admitted++;
+      expect(order).toMatchObject({ status: 'paid', refund: null, canWithdraw: false });
+      expect(door.body).toMatchObject({ success: false, code: 'already_used' });
+      expect(system.sandbox.payments.get(ticket.asaasPaymentId)).toMatchObject({ status: 'RECEIVED' });
+    } else {
+      outcomes.refunded++;
+      expect(scanned.body).toMatchObject({ success: false, code: 'cancelled' });
+      expect(withdrawn.status).toBe(202);
+      expect(order).toMatchObject({ status: 'refunded', refund: { reason: 'withdrawal', pending: false } });
+      expect(door.body).toMatchObject({ success: false, code: 'cancelled' });
+      expect(system.sandbox.payments.get(ticket.asaasPaymentId)).toMatchObject({ status: 'REFUNDED' });
+    }
+  }
+  // Which side wins each race depends on timing; tickets' own tests prove both outcomes one by one.
+  expect(outcomes.admitted + outcomes.refunded).toBe(10);
+
+  // A withdrawal accepted by orders but beaten at the door by the admission is refused by e-mail.
+  const subject = 'Não foi possível concluir sua desistência: Workshop de Farmácia Clínica';
+  for (const buyer of buyers) {
+    const refusedLate = raced.filter(
+      (race) => race.buyer === buyer && race.withdrawn.status === 202 && race.scanned.body.code === 'valid',
+    ).length;
+    if (refusedLate > 0) await system.mailTo(buyer.email, subject, refusedLate - 1);
+    const mails = system.catcher
+      .messages()
+      .filter((message) => message.to.includes(buyer.email) && message.subject === subject);
+    expect(mails).toHaveLength(refusedLate);
+    for (const mail of mails) expect(mail.text).toContain('o pedido continua confirmado e nenhum valor foi estornado');
+  }
+});
+
+test('a ticket admitted at the door 3 h before the start cannot be withdrawn: 409 saying why; the back office still refunds it', async () => {
+  const { eventId, adminToken } = await adminEvent(system, {
+    maxAttendees: 5,
+    date: new Date(Date.now() + 3 * 3_600_000).toISOString(),
+  });
+  const buyer = await verifiedBuyer(system);
+  const ticket = await paidTicket(system, buyer, eventId);
+  const admitted = await system.call('POST', '/api/verify-ticket', {
+    token: adminToken,
+    body: { qrCodeData: ticket.qrText, eventId },
+  });
+  expect(admitted.body).toMatchObject({ success: true, code: 'valid' });
+  await waitFor(async () => (await orderOf(system, buyer, ticket.orderId))?.qrCodeUsed === true);
+
+  const withdrawn = await system.call('POST', `/api/orders/${ticket.orderId}/withdraw`, { token: buyer.token });
+  expect(withdrawn.status).toBe(409);
+  expect(withdrawn.body).toEqual({ message: refundMessages.withdrawalAfterEntry });
+  expect(await orderOf(system, buyer, ticket.orderId)).toMatchObject({ status: 'paid', canWithdraw: false });
+  expect(system.sandbox.payments.get(ticket.asaasPaymentId)).toMatchObject({ status: 'RECEIVED' });
+
+  const refunded = await system.call('POST', `/api/admin/orders/${ticket.orderId}/refund`, {
+    token: adminToken,
+    body: { reason: 'Comprador passou mal durante o evento' },
+  });
+  expect(refunded.status).toBe(202);
+  expect(system.sandbox.payments.get(ticket.asaasPaymentId)).toMatchObject({ status: 'REFUNDED' });
 });
 
 test('a forged webhook (right token, R$ 0,01 "received") leaves the order pending and issues nothing', async () => {

@@ -7,6 +7,7 @@ import {
   makeCpf,
   readQrCode,
   startTestService,
+  testKeyRing,
   uniqueName,
   waitFor,
   type TestService,
@@ -49,7 +50,15 @@ export async function startSystem({
   mail: withMail = true,
   redisUrl = TEST_REDIS_URL,
   gatewayEnv = {},
-}: { mail?: boolean; redisUrl?: string; gatewayEnv?: Record<string, string> } = {}) {
+  identityEnv = {},
+  ordersEnv = {},
+}: {
+  mail?: boolean;
+  redisUrl?: string;
+  gatewayEnv?: Record<string, string>;
+  identityEnv?: Record<string, string>;
+  ordersEnv?: Record<string, string>;
+} = {}) {
   const busSchema = uniqueName('bus');
   const redisPrefix = `${uniqueName('sys')}:`;
   const catcher = await startMailCatcher({ smtpPort: 0, httpPort: 0, host: '127.0.0.1' });
@@ -61,7 +70,7 @@ export async function startSystem({
   });
   const ticketsSchema = uniqueName('tickets');
   const shared = { busSchema, redisPrefix, env: { PUBLIC_URL, DEV_TOOLS: 'true', REDIS_URL: redisUrl } };
-  const identity = await startTestService(identityService, shared);
+  const identity = await startTestService(identityService, { ...shared, env: { ...shared.env, ...identityEnv } });
   // Every service checks tokens against the identity service's published keys and session states, as in production.
   const withKeys = { ...shared, env: { ...shared.env, IDENTITY_URL: identity.url } };
   const catalog = await startTestService(catalogService, withKeys);
@@ -83,6 +92,7 @@ export async function startSystem({
   const mailEnv = {
     ...withKeys.env,
     ...mailSettings,
+    ...testKeyRing.settings('mail'),
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: TEST_DATABASE_URL,
@@ -103,6 +113,7 @@ export async function startSystem({
       CATALOG_URL: catalog.url,
       PAYMENTS_URL: payments.url,
       COURTESY_URL: courtesy.url,
+      ...ordersEnv,
     },
   });
   const tickets = { ...withKeys, env: { ...withKeys.env, DB_SCHEMA: ticketsSchema } };
@@ -168,6 +179,8 @@ export async function startSystem({
     orders,
     /** The tickets service's schema, for reading what the door recorded. */
     ticketsSchema,
+    /** The PostgreSQL bus every service of the system shares. */
+    busSchema,
     sandbox,
     call,
     mailTo,
@@ -211,18 +224,62 @@ export async function doorRefusesAsCancelled(
   });
 }
 
-/** A verified account given `roles` by the administrator, signed in again so its token carries them. */
-export async function staffMember(system: System, adminToken: string, roles: Role[]) {
+/**
+ * A verified account given `roles` by the administrator, signed in again so its token carries them; door staff
+ * are also added to the staff of each of `doorEvents` (keeping whoever works there already), and returned once the
+ * door (tickets and catalog) knows it.
+ */
+export async function staffMember(
+  system: System,
+  adminToken: string,
+  roles: Role[],
+  { doorEvents = [] }: { doorEvents?: string[] } = {},
+) {
   const person = await verifiedBuyer(system);
   const grant = await system.call('PUT', '/api/admin/users/roles', {
     token: adminToken,
     body: { email: person.email, roles },
   });
   if (grant.status !== 200) throw new Error(`roles not granted: ${JSON.stringify(grant.body)}`);
+  for (const eventId of doorEvents) await assignDoor(system, adminToken, eventId, person.email);
   const login = await system.call('POST', '/api/auth/login', {
     body: { email: person.email, password: person.password },
   });
-  return { ...person, token: login.body.token as string };
+  const token = login.body.token as string;
+  for (const eventId of doorEvents) await doorKnows(system, { token, adminToken }, eventId);
+  return { ...person, token };
+}
+
+/** Adds `email` to the staff of the event's door, as the back office's 'Equipe de portaria' does. */
+export async function assignDoor(system: System, adminToken: string, eventId: string, email: string) {
+  const query = `/api/admin/users/door-staff?${new URLSearchParams({ eventId })}`;
+  const current = await system.call('GET', query, { token: adminToken });
+  if (current.status !== 200) throw new Error(`door staff not read: ${JSON.stringify(current.body)}`);
+  const emails = (current.body.staff as { email: string }[]).map((person) => person.email);
+  const saved = await system.call('PUT', '/api/admin/users/door-staff', {
+    token: adminToken,
+    body: { eventId, emails: [...new Set([...emails, email])] },
+  });
+  if (saved.status !== 200) throw new Error(`door staff not assigned: ${JSON.stringify(saved.body)}`);
+}
+
+/**
+ * Waits until the event's door opens to the staffer's `token`: tickets lets them in, and catalog lists the event
+ * for them when it lists it for the administrator (today's or upcoming).
+ */
+export async function doorKnows(
+  system: System,
+  { token, adminToken }: { token: string; adminToken: string },
+  eventId: string,
+) {
+  await waitFor(async () => (await system.call('GET', `/api/door/events/${eventId}/counts`, { token })).status === 200);
+  const everything = await system.call('GET', '/api/door/events', { token: adminToken });
+  if (!(everything.body as { id: string }[]).some((event) => event.id === eventId)) return;
+  await waitFor(async () =>
+    ((await system.call('GET', '/api/door/events', { token })).body as { id: string }[]).some(
+      (event) => event.id === eventId,
+    ),
+  );
 }
 
 /** An event created by the administrator through the API; its id, and the admin's token. */

@@ -46,14 +46,21 @@ async function newestLinks(): Promise<{ id: string; code: string; redeemUrl: str
 
 test('visitors and users who are not admins are turned away from every admin page before its code downloads', async () => {
   const buyer = await verifiedBuyer(stack.system);
-  for (const [who, token, message, destination] of [
-    ['visitor', undefined, 'Você precisa fazer login para acessar esta página', '/login'],
-    ['buyer', buyer.token, 'Apenas administradores podem acessar esta página', '/'],
+  // A buyer is told the role each page needs.
+  const needs: Record<string, string> = {
+    '/verificar': 'Apenas a equipe de portaria pode acessar esta página',
+    '/cortesia-admin': 'Apenas quem gerencia cortesias pode acessar esta página',
+    '/cortesia-envio-em-massa': 'Apenas quem gerencia cortesias pode acessar esta página',
+  };
+  for (const [who, token, destination] of [
+    ['visitor', undefined, '/login'],
+    ['buyer', buyer.token, '/'],
   ] as const) {
     const context = await stack.newContext({ token });
     for (const route of ADMIN_ROUTES) {
       const { page, requested } = await open(context);
       await page.goto(route);
+      const message = who === 'visitor' ? 'Você precisa fazer login para acessar esta página' : needs[route]!;
       await page.getByText(message, { exact: true }).waitFor();
       await page.getByText('Acesso negado', { exact: true }).waitFor();
       await page.waitForURL((url) => url.pathname === destination);
@@ -83,9 +90,33 @@ test('door staff see only the scanner in the admin area', async () => {
   expect(await header.getByText('ADMIN', { exact: true }).count()).toBe(0);
   for (const route of ['/cortesia-admin', '/cortesia-envio-em-massa']) {
     await page.goto(route);
-    await toast(page, 'Acesso negado').getByText('Apenas administradores podem acessar esta página').waitFor();
+    await toast(page, 'Acesso negado').getByText('Apenas quem gerencia cortesias pode acessar esta página').waitFor();
     await page.waitForURL((url) => url.pathname === '/');
   }
+});
+
+test('an administrator without the courtesy role is told, on the page and by the API, which role it needs', async () => {
+  // A buyer made administrator (development tool), logged in again so the session says so.
+  const person = await verifiedBuyer(stack.system);
+  const self = await stack.system.call('GET', '/api/auth/me', { token: person.token });
+  await stack.system.call('POST', `/api/make-admin/${self.body.id}`, { token: person.token });
+  const login = await stack.system.call('POST', '/api/auth/login', {
+    body: { email: person.email, password: person.password },
+  });
+  expect(login.body.user).toMatchObject({ isAdmin: true });
+  const token = login.body.token as string;
+
+  const refused = await stack.system.call('GET', '/api/courtesy-links?page=1', { token });
+  expect(refused).toEqual({ status: 403, body: { message: 'Acesso restrito a quem gerencia cortesias' } });
+  const { page } = await open(await stack.newContext({ token }));
+  for (const route of ['/cortesia-admin', '/cortesia-envio-em-massa']) {
+    await page.goto(route);
+    await toast(page, 'Acesso negado').getByText('Apenas quem gerencia cortesias pode acessar esta página').waitFor();
+    await page.waitForURL((url) => url.pathname === '/');
+  }
+  // The back office is theirs.
+  await page.goto('/admin/eventos');
+  await page.getByRole('heading', { name: 'Gerenciar Eventos' }).waitFor();
 });
 
 test('links: the empty list, then a free and a promotional link with their badge, count, date and copy button', async () => {

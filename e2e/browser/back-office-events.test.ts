@@ -295,3 +295,43 @@ test('buyers and door staff are turned away from the back office’s events', as
     }
   }
 }, 120_000);
+
+test("'Equipe de portaria': an admin adds door staff by e-mail, is told when it is no verified account, and removes them", async () => {
+  const { eventId } = await adminEvent(stack.system, { title: 'Oficina de Farmácia Magistral' });
+  const staffer = await verifiedBuyer(stack.system);
+  const page = await adminPage();
+  await page.goto(`/admin/eventos/${eventId}`);
+  const section = page.getByRole('region', { name: 'Equipe de portaria' });
+  await section.getByText('Ninguém escalado ainda: só administradores podem abrir esta portaria.').waitFor();
+  const email = section.getByLabel('E-mail de quem vai trabalhar na portaria');
+  const add = section.getByRole('button', { name: 'Adicionar' });
+
+  // No verified account with that address: said on the field, nobody added.
+  await email.fill('ninguem.aqui@example.com.br');
+  await add.click();
+  await section.getByText('Não há conta com e-mail verificado para ninguem.aqui@example.com.br').waitFor();
+  expect(await email.getAttribute('aria-invalid')).toBe('true');
+
+  await email.fill(staffer.email);
+  await add.click();
+  const people = section.getByRole('list', { name: 'Pessoas escaladas' }).getByRole('listitem');
+  await people.filter({ hasText: staffer.email }).waitFor();
+  await toast(page, 'Equipe de portaria atualizada').waitFor();
+  expect(await email.inputValue()).toBe('');
+  // The door hears it: the staffer, signed in again with the door role, finds the event at the door.
+  const login = await stack.system.call('POST', '/api/auth/login', {
+    body: { email: staffer.email, password: staffer.password },
+  });
+  const doorEvents = async () =>
+    ((await stack.system.call('GET', '/api/door/events', { token: login.body.token })).body as { id: string }[]).map(
+      (event) => event.id,
+    );
+  await waitFor(async () => (await doorEvents()).includes(eventId));
+
+  // Reloaded, the list is the server's; removed, the event leaves the staffer's door.
+  await page.reload();
+  await people.filter({ hasText: staffer.email }).waitFor();
+  await section.getByRole('button', { name: `Remover ${staffer.name} da equipe` }).click();
+  await section.getByText('Ninguém escalado ainda: só administradores podem abrir esta portaria.').waitFor();
+  await waitFor(async () => !(await doorEvents()).includes(eventId));
+}, 60_000);

@@ -3,9 +3,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { waitFor } from '@ticketing/platform/testing';
+import { readQrCode, waitFor } from '@ticketing/platform/testing';
 import { ensureFrontendsBuilt } from '../../scripts/lib/frontends.ts';
-import { adminEvent, startSystem, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, staffMember, startSystem, verifiedBuyer } from '../api/support.ts';
 import { blankVideo, launchCameraBrowser, qrSequenceVideo, showOnCamera } from './fake-camera.ts';
 
 /**
@@ -351,10 +351,7 @@ test('a session refused mid-shift: a banner asks for a new login, and the door k
   });
   const page = await openDoor(phone, login.body.token);
   try {
-    // The door renews its session as it opens: the token to end is the one it holds now.
-    const token = () => localStorage.getItem('token');
-    await page.waitForFunction((first) => localStorage.getItem('token') !== first, login.body.token as string);
-    await system!.call('POST', '/api/auth/logout', { token: (await page.evaluate(token))! });
+    await system!.call('POST', '/api/auth/logout', { token: login.body.token });
     const banner = page.getByRole('alert').filter({ hasText: 'Sua sessão expirou' });
     await banner.waitFor({ timeout: 20_000 });
     await banner.getByRole('link', { name: 'Entre novamente' }).waitFor();
@@ -365,6 +362,269 @@ test('a session refused mid-shift: a banner asks for a new login, and the door k
     await offlineBadge(page).waitFor();
     expect(new URL(page.url()).pathname).toBe('/verificar');
     expect((await admissions([ticket]))[0]!.usedAt).toBeNull();
+  } finally {
+    await page.context().close();
+  }
+}, 90_000);
+
+/** What the door left on the phone, read in the page: IndexedDB databases, the unsynced queue, Cache Storage. */
+async function deviceData(page: Page) {
+  return page.evaluate(async () => {
+    // The test code is typed without the DOM: the little of it used here.
+    type Request<T> = { result: T; onsuccess: () => void; onerror: () => void };
+    const window = globalThis as unknown as {
+      indexedDB: {
+        databases(): Promise<{ name: string }[]>;
+        open(name: string): Request<{
+          transaction(store: string): { objectStore(store: string): { getAll(): Request<unknown[]> } };
+          close(): void;
+        }>;
+      };
+      caches: {
+        keys(): Promise<string[]>;
+        open(name: string): Promise<{ keys(): Promise<{ url: string }[]>; match(url: string): Promise<Response> }>;
+      };
+      localStorage: { getItem(key: string): string | null };
+    };
+    const done = <T>(request: Request<T>) =>
+      new Promise<T>((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = reject;
+      });
+    const databases = (await window.indexedDB.databases()).map(({ name }) => name).sort();
+    const all = async (database: string, store: string) => {
+      if (!databases.includes(database)) return [];
+      const db = await done(window.indexedDB.open(database));
+      const found = await done(db.transaction(store).objectStore(store).getAll());
+      db.close();
+      return found;
+    };
+    const queue = await all('porta', 'queue');
+    const tickets = await all('porta-dados', 'tickets');
+    const cached: { url: string; body: string }[] = [];
+    for (const name of await window.caches.keys()) {
+      const cache = await window.caches.open(name);
+      for (const { url } of await cache.keys()) cached.push({ url, body: await (await cache.match(url)).text() });
+    }
+    const kept = (key: string) => window.localStorage.getItem(key);
+    return {
+      databases,
+      queue,
+      tickets,
+      cached,
+      token: kept('token'),
+      events: kept('door.events'),
+      device: kept('door.deviceId'),
+    };
+  });
+}
+
+test('a door phone signed out offline keeps nothing of its staffer for the next person, and loses no reading', async () => {
+  const [ticket] = await buyTickets(eventId, 1);
+  // A session of its own: the doors opened before renewed the admin's first token.
+  const admin = await system!.call('POST', '/api/auth/login', {
+    body: { email: 'admin@educacaofarma.com.br', password: 'admin123' },
+  });
+  const staffer = await staffMember(system!, admin.body.token, ['doorStaff']);
+  const next = await staffMember(system!, admin.body.token, ['doorStaff']);
+  const assigned = await system!.call('PUT', '/api/admin/users/door-staff', {
+    token: admin.body.token,
+    body: { eventId, emails: [staffer.email, next.email] },
+  });
+  expect(assigned.status).toBe(200);
+  const nextId = (await system!.call('GET', '/api/auth/me', { token: next.token })).body.id as string;
+  const personal = [staffer.cpf, staffer.cpf.replace(/\D/g, ''), staffer.phone, staffer.address, staffer.email];
+
+  const page = await openDoor(phone, staffer.token);
+  try {
+    // The door's offline profile: a name and roles, none of the staffer's CPF, phone, address or e-mail.
+    const profile = (await deviceData(page)).cached.find(({ url }) => new URL(url).pathname === '/api/auth/me')!;
+    expect(Object.keys(JSON.parse(profile.body)).sort()).toEqual(['id', 'isAdmin', 'name', 'roles']);
+    for (const data of personal) expect(profile.body).not.toContain(data);
+
+    await page.context().setOffline(true);
+    await film([ticket!.png]);
+    await restartCamera(page);
+    await verdictsShown(page, /^✓ Beatriz Campos Rocha/, 1);
+    await offlineBadge(page).waitFor();
+    const readingsShown = page.getByRole('region', { name: 'Últimas leituras' });
+    await readingsShown.getByText('Beatriz Campos Rocha').first().waitFor();
+
+    // Signed out without a network: the phone forgets the staffer's door at once.
+    await page
+      .getByRole('banner')
+      .getByRole('button', { name: /^Menu da conta de / })
+      .click();
+    await Promise.all([
+      page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame() }),
+      page.getByRole('menuitem', { name: 'Sair' }).click(),
+    ]);
+
+    // The next person opens the door, still offline: nothing of the staffer's comes back.
+    await film([]);
+    await page.goto('/verificar').catch(() => {});
+    // Offline the browser puts up its own error page once the navigation fails: read whatever stands then.
+    const shown = await waitFor(() => page.content().catch(() => undefined));
+    expect(shown).not.toContain('Beatriz Campos Rocha');
+
+    // With the network back, nobody signed in: the login page, and on the device only the readings still owed to
+    // the server, without names or QR texts.
+    await page.context().setOffline(false);
+    await page.goto('/verificar');
+    await page.waitForURL((url) => url.pathname === '/login', { timeout: 15_000 });
+    const left = await deviceData(page);
+    expect(left.databases).toEqual(['porta']);
+    expect(left.token).toBeNull();
+    expect(left.events).toBeNull();
+    expect(left.device).toMatch(/^[0-9a-f]{32}$/);
+    expect(left.queue.length).toBeGreaterThanOrEqual(1);
+    for (const reading of left.queue)
+      expect(Object.keys(reading as object).sort()).toEqual(['admitted', 'claims', 'eventId', 'readAt', 'readingId']);
+    expect(JSON.stringify(left.queue)).not.toMatch(/Beatriz|T1\./);
+    expect(left.cached.filter(({ url }) => new URL(url).pathname.startsWith('/api/'))).toEqual([]);
+
+    // The next door staffer signs in: a door of their own, and the reading the staffer left is sent under it.
+    await page.getByLabel('E-mail').fill(next.email);
+    await page.getByLabel('Senha', { exact: true }).fill(next.password);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForURL((url) => url.pathname !== '/login', { timeout: 15_000 });
+    await page.goto('/verificar');
+    await page.getByRole('heading', { name: 'Verificar Ingresso' }).waitFor({ timeout: 30_000 });
+    await eventsListed(page);
+    await showOptions(page);
+    await page.getByLabel('Evento desta entrada').selectOption(eventId);
+    await page.getByText('Pronto para ler sem internet').waitFor({ timeout: 15_000 });
+    await waitFor(async () => (await admissions([ticket!]))[0]!.usedAt, { timeoutMs: 30_000 });
+    await syncBadge(page).waitFor({ state: 'detached', timeout: 20_000 });
+    expect(await readingsShown.count()).toBe(0);
+    expect(await page.getByRole('main').innerText()).not.toContain('Beatriz Campos Rocha');
+
+    // Acknowledged readings leave the queue; what is kept now is the next staffer's.
+    const now = await deviceData(page);
+    expect(now.queue).toEqual([]);
+    const nextProfile = now.cached.find(({ url }) => new URL(url).pathname === '/api/auth/me');
+    if (nextProfile) expect(JSON.parse(nextProfile.body).id).toBe(nextId);
+  } finally {
+    await page.context().close();
+  }
+}, 150_000);
+
+test('a phone that queued readings before they were kept as claims sends them all, and keeps no QR text', async () => {
+  const [ticket] = await buyTickets(eventId, 1);
+  const qrText = readQrCode(ticket!.png)!;
+  await film([]);
+  const page = await phone.browser.newPage(adminToken);
+  try {
+    await page.goto('/');
+    // The door's one database as it was: a queued admission and a last reading with the QR text, the ticket list.
+    await page.evaluate(
+      ([text, event]) =>
+        new Promise<void>((resolve, reject) => {
+          type Store = { put(value: object): void; createIndex(name: string, keyPath: string): void };
+          const window = globalThis as unknown as {
+            indexedDB: {
+              open(
+                name: string,
+                version: number,
+              ): {
+                result: {
+                  createObjectStore(name: string, options: { keyPath: string }): Store;
+                  close(): void;
+                };
+                transaction: { objectStore(name: string): Store };
+                onupgradeneeded: () => void;
+                onsuccess: () => void;
+                onerror: () => void;
+              };
+            };
+          };
+          const request = window.indexedDB.open('porta', 1);
+          request.onupgradeneeded = () => {
+            const db = request.result;
+            for (const name of ['keys', 'revisions']) db.createObjectStore(name, { keyPath: 'eventId' });
+            db.createObjectStore('tickets', { keyPath: 'id' }).createIndex('byEvent', 'eventId');
+            db.createObjectStore('readings', { keyPath: 'readingId' }).createIndex('byReadAt', 'readAt');
+            db.createObjectStore('conflicts', { keyPath: 'ticketId' });
+            const queue = db.createObjectStore('queue', { keyPath: 'readingId' });
+            queue.createIndex('byEvent', 'eventId');
+            queue.createIndex('byTicket', 'ticketId');
+            const reading = { readingId: crypto.randomUUID(), eventId: event, qrCodeData: text };
+            const readAt = new Date().toISOString();
+            queue.put({ ...reading, readAt, admitted: true, ticketId: null });
+            request.transaction
+              .objectStore('readings')
+              .put({ ...reading, readAt, admitted: true, holder: 'Beatriz Campos Rocha', code: 'valid' });
+          };
+          request.onsuccess = () => {
+            request.result.close();
+            resolve();
+          };
+          request.onerror = reject;
+        }),
+      [qrText, eventId] as const,
+    );
+
+    await page.goto('/verificar');
+    await eventsListed(page);
+    await showOptions(page);
+    await page.getByLabel('Evento desta entrada').selectOption(eventId);
+    await page.getByText('Pronto para ler sem internet').waitFor({ timeout: 15_000 });
+    await waitFor(async () => (await admissions([ticket!]))[0]!.usedAt, { timeoutMs: 30_000 });
+    await syncBadge(page).waitFor({ state: 'detached', timeout: 20_000 });
+
+    const left = await deviceData(page);
+    expect(left.queue).toEqual([]);
+    const stores = await page.evaluate(
+      () =>
+        new Promise<string[]>((resolve) => {
+          const request = (
+            globalThis as unknown as {
+              indexedDB: {
+                open(name: string): {
+                  result: { objectStoreNames: Iterable<string>; close(): void };
+                  onsuccess(): void;
+                };
+              };
+            }
+          ).indexedDB.open('porta');
+          request.onsuccess = () => {
+            resolve([...request.result.objectStoreNames]);
+            request.result.close();
+          };
+        }),
+    );
+    expect(stores).toEqual(['queue']);
+    expect(await page.getByRole('main').innerText()).not.toContain('Beatriz Campos Rocha');
+  } finally {
+    await page.context().close();
+  }
+}, 90_000);
+
+test('the ticket list of an event the door no longer checks in is deleted when the door starts again', async () => {
+  const admin = await system!.call('POST', '/api/auth/login', {
+    body: { email: 'admin@educacaofarma.com.br', password: 'admin123' },
+  });
+  const staffer = await staffMember(system!, admin.body.token, ['doorStaff']);
+  const assign = async (emails: string[]) => {
+    const assigned = await system!.call('PUT', '/api/admin/users/door-staff', {
+      token: admin.body.token,
+      body: { eventId, emails },
+    });
+    expect(assigned.status).toBe(200);
+    // The door's list of events learns it from the bus.
+    await waitFor(async () => {
+      const { body } = await system!.call('GET', '/api/door/events', { token: staffer.token });
+      return (body as { id: string }[]).some((event) => event.id === eventId) === emails.length > 0;
+    });
+  };
+  await assign([staffer.email]);
+  const page = await openDoor(phone, staffer.token);
+  try {
+    expect((await deviceData(page)).tickets.length).toBeGreaterThan(0);
+    await assign([]);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Verificar Ingresso' }).waitFor({ timeout: 30_000 });
+    await waitFor(async () => (await deviceData(page)).tickets.length === 0, { timeoutMs: 15_000 });
   } finally {
     await page.context().close();
   }

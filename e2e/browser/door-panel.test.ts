@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { waitFor } from '@ticketing/platform/testing';
-import { adminEvent, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, staffMember, verifiedBuyer } from '../api/support.ts';
 import { launchCameraBrowser, qrVideo } from './fake-camera.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
@@ -212,4 +212,36 @@ test('the flashlight toggle is offered only by a camera with a torch: the fake c
   } finally {
     await camera.close();
   }
+}, 60_000);
+
+test('door staff of the event look a guest up by whole CPF only and admit them by ticket, not by QR code', async () => {
+  const staffer = await staffMember(stack.system, adminToken, ['doorStaff'], { doorEvents: [eventId] });
+  const page = await (await stack.newContext({ token: staffer.token })).newPage();
+  await page.setViewportSize(PHONE);
+  const admissions: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST') admissions.push(new URL(request.url()).pathname);
+  });
+  await openDoor(page);
+  await page.getByRole('button', { name: 'Buscar participante' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Buscar participante' });
+  const search = dialog.getByLabel('Nome, CPF, e-mail ou código do pedido');
+  await dialog.getByText(/CPF completo \(11 dígitos\), e-mail completo/).waitFor();
+
+  // Part of a CPF finds nobody: the masked answers would rebuild it.
+  await search.fill(lookedUp.cpf.slice(0, 3));
+  await dialog.getByText('Nenhum participante encontrado. CPF e e-mail precisam estar completos.').waitFor();
+  await search.fill(lookedUp.cpf);
+  const guest = dialog.getByRole('list', { name: 'Participantes encontrados' }).getByRole('listitem');
+  await guest.filter({ hasText: LOOKED_UP }).getByText('Não entrou', { exact: true }).waitFor();
+  // Door staff may admit, never reset.
+  expect(await guest.getByRole('button', { name: 'Resetar Ingresso' }).count()).toBe(0);
+  await guest.getByRole('button', { name: `Admitir ${LOOKED_UP}` }).click();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: `✓ ${LOOKED_UP}` })
+    .waitFor();
+  await waitFor(async () => (await admissionOf(lookedUp.orderId)).usedAt !== null);
+  expect(admissions.filter((path) => path.endsWith('/admit'))).toHaveLength(1);
+  expect(admissions).not.toContain('/api/verify-ticket');
 }, 60_000);

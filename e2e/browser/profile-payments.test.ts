@@ -116,8 +116,9 @@ test('a buyer withdraws from a paid order within 7 days from the profile: asked 
   await seeToast(
     page,
     'Reembolso solicitado',
-    'Desistência registrada. O valor volta para a mesma forma de pagamento.',
+    'Desistência registrada. Assim que o ingresso for cancelado, o valor volta para a mesma forma de pagamento.',
   );
+  // The ticket is cancelled first (the door refuses it from then on), then the money goes back.
   await card.getByText('Reembolsado', { exact: true }).waitFor();
   await card.getByText(/^Desistência atendida: o valor de R\$\s155,00 foi devolvido/).waitFor();
   await withdraw.waitFor({ state: 'detached' });

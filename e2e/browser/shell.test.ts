@@ -210,6 +210,32 @@ test('a session outlives a network failure and a 503 while it is checked: it is 
   expect(errors).toEqual([]);
 });
 
+test('a call on its way with a token another tab just renewed is made again with the renewed one: nobody is logged out', async () => {
+  const buyer = await verifiedBuyer(stack.system);
+  const { page, errors } = await open(await stack.newContext({ token: buyer.token }));
+  let renewed: string | undefined;
+  const carried: (string | null)[] = [];
+  await page.route('**/api/auth/me', async (route) => {
+    carried.push(route.request().headers().authorization ?? null);
+    if (!renewed) {
+      // Another tab renews the session meanwhile and stores its token: the one this call carries is superseded.
+      const answer = await stack.system.call('POST', '/api/auth/renew', { token: buyer.token });
+      renewed = answer.body.token as string;
+      await page.evaluate((token) => localStorage.setItem('token', token), renewed);
+    }
+    return route.continue();
+  });
+  await page.goto('/');
+
+  await header(page)
+    .getByRole('button', { name: `Menu da conta de ${buyer.name}` })
+    .waitFor();
+  expect(carried).toEqual([`Bearer ${buyer.token}`, `Bearer ${renewed}`]);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBe(renewed);
+  expect(new URL(page.url()).pathname).toBe('/');
+  expect(errors).toEqual([]);
+});
+
 test('an admin page sends a visitor who is not logged in to the login page', async () => {
   const { page, requested } = await open(await stack.newContext());
   await page.goto('/verificar');

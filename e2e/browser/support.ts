@@ -46,13 +46,16 @@ if (typeof afterEach === 'function') {
   });
 }
 
-/** The whole product behind its gateway, serving the built frontends, and a headless Chromium to drive it. */
-export async function startBrowserStack() {
+/**
+ * The whole product behind its gateway, serving the built frontends, and a headless Chromium to drive it; `options`
+ * go to `startSystem`.
+ */
+export async function startBrowserStack(options: Parameters<typeof startSystem>[0] = {}) {
   await access(CHROMIUM).catch(() => {
     throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
   });
   await ensureFrontendsBuilt();
-  const system = await startSystem();
+  const system = await startSystem(options);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }).catch(async (error) => {
     await system.stop();
     throw error;

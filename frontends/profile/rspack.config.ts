@@ -8,6 +8,7 @@ export default frontendConfig({
     './Register': './src/pages/Register.tsx',
     './ForgotPassword': './src/pages/ForgotPassword.tsx',
     './ResetPassword': './src/pages/ResetPassword.tsx',
+    './SignInLink': './src/pages/SignInLink.tsx',
     './VerifyEmail': './src/pages/VerifyEmail.tsx',
     './Profile': './src/pages/Profile.tsx',
   },

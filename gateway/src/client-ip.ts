@@ -1,4 +1,3 @@
-import { isIPv6 } from 'node:net';
 import type { Context } from 'koa';
 
 /**
@@ -11,14 +10,4 @@ export function clientIp(ctx: Context): string {
 }
 
 /** IPv4 addresses count one by one; an IPv6 client usually owns a whole /64, so it counts as one. */
-export function addressGroup(ip: string): string {
-  if (!isIPv6(ip)) return ip;
-  const [head = '', tail = ''] = ip.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => parseInt(group || '0', 16).toString(16))
-    .join(':')}::/64`;
-}
+export { addressGroup } from '@ticketing/platform';

@@ -11,6 +11,7 @@ export const AUTH_LIMITED_PATHS = [
   '/api/auth/register',
   '/api/auth/forgot-password',
   '/api/auth/reset-password',
+  '/api/auth/sign-in-link',
   '/api/auth/verify-code',
   '/api/auth/resend-code',
   '/api/auth/resend-verification',

@@ -36,6 +36,9 @@ export function buildCacheControl(pathInBuilds: string): string {
     : 'no-cache';
 }
 
+/** A source map, compressed or not (`main.js.map`, `main.js.map.br`). */
+const SOURCE_MAP = /\.map(\.(gz|br))?$/i;
+
 export interface StaticOptions {
   staticDir: string;
   publicDir: string;
@@ -69,6 +72,8 @@ export function staticSite({ staticDir, publicDir }: StaticOptions): Middleware 
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     (ctx as { _matchedRoute?: string })._matchedRoute = 'static';
     if (ctx.path.startsWith('/images/')) return images(ctx, notFound);
+    // Source maps would publish the frontends' sources: never served, even from a build that has them.
+    if (SOURCE_MAP.test(ctx.path)) return notFound();
 
     await builds(ctx, () => publicFiles(ctx, async () => {}));
     if (ctx.body != null) return;

@@ -24,6 +24,10 @@ beforeAll(async () => {
   await mkdir(join(dist, 'assets'), { recursive: true });
   await writeFile(join(dist, 'index.html'), '<!doctype html><div id="root">shell</div>');
   await writeFile(join(dist, 'assets', 'main.js'), 'console.log("shell")');
+  // A build made with source maps: the gateway serves none of them.
+  for (const map of ['main.js.map', 'main.js.map.br', 'main.js.map.gz', 'main.css.map']) {
+    await writeFile(join(dist, 'assets', map), '{"version":3,"sources":["src/segredo.ts"]}');
+  }
   const publicDir = join(scratch, 'public');
   await mkdir(join(publicDir, 'images', 'events'), { recursive: true });
   await writeFile(join(publicDir, 'index.html'), placeholder);
@@ -103,6 +107,22 @@ test('a built frontend replaces the placeholder, its files are served, page path
   expect(script.status).toBe(200);
   expect(script.headers.get('content-type')).toMatch(/javascript/);
   expect(await script.text()).toBe('console.log("shell")');
+});
+
+test('source maps are never served, even when the build holds them', async () => {
+  for (const path of [
+    '/assets/main.js.map',
+    '/assets/main.js.map.br',
+    '/assets/main.js.map.gz',
+    '/assets/main.css.map',
+  ]) {
+    const response = await fetch(built.url + path, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect({ path, status: response.status, body: await response.text() }).toEqual({
+      path,
+      status: 404,
+      body: expect.not.stringContaining('segredo'),
+    });
+  }
 });
 
 test('event images are served from /images with long cache headers', async () => {

@@ -9,7 +9,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
-import { eventSchemas } from '@ticketing/proto';
+import { EVENT_CONSUMERS, EVENT_OWNERS, eventSchemas } from '@ticketing/proto';
+import { REDIS_USER_NAMES } from '@ticketing/platform';
 import { Ajv } from 'ajv';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
@@ -219,6 +220,7 @@ const CUSTOM_VALIDATORS: Record<string, (obj: Obj) => void> = {
   [`${STRIMZI_API}/Kafka`]: crdValidator('strimzi-v1', 'Kafka'),
   [`${STRIMZI_API}/KafkaNodePool`]: crdValidator('strimzi-v1', 'KafkaNodePool'),
   [`${STRIMZI_API}/KafkaTopic`]: crdValidator('strimzi-v1', 'KafkaTopic'),
+  [`${STRIMZI_API}/KafkaUser`]: crdValidator('strimzi-v1', 'KafkaUser'),
   'gateway.networking.k8s.io/v1/HTTPRoute': crdValidator('gateway-api-v1', 'HTTPRoute'),
 };
 
@@ -502,6 +504,7 @@ describe('schema validation', () => {
       `${STRIMZI_API}/Kafka`,
       `${STRIMZI_API}/KafkaNodePool`,
       `${STRIMZI_API}/KafkaTopic`,
+      `${STRIMZI_API}/KafkaUser`,
     ]) {
       expect(kinds).toContain(kind);
     }
@@ -524,6 +527,9 @@ describe('schema validation', () => {
     const pool = structuredClone(ofKind(objects, 'KafkaNodePool')[0]);
     pool.spec.roles.push('zookeeper');
     expect(() => validate(pool)).toThrow(/roles/);
+    const user = structuredClone(find(objects, 'KafkaUser', 'mail'));
+    user.spec.authorization.acls[0].operation = 'Write';
+    expect(() => validate(user)).toThrow(/additional properties/);
     const route = structuredClone(ofKind(objects, 'HTTPRoute')[0]);
     route.spec.rules[0].matches[0].path.type = 'Prefix';
     expect(() => validate(route)).toThrow(/path\/type/);
@@ -598,7 +604,8 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     expect(config.IDENTITY_URL).toBe('http://identity:3001');
     const kafka = ofKind(objects, 'Kafka')[0];
     expect(config.KAFKA_BROKERS.split(',')).toContain(`${kafka.metadata.name}-kafka-bootstrap:9092`);
-    expect(config.REDIS_URL).toBe(`redis://redis:${find(objects, 'Service', 'redis').spec.ports[0].port}`);
+    expect(config.KAFKA_SASL_MECHANISM).toBe('scram-sha-512');
+    expect(config.REDIS_URL).toBeUndefined();
 
     for (const app of APPS) {
       const container = mainContainer(find(objects, 'Deployment', app.name));
@@ -609,7 +616,7 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
       const pooled = envValue(container, 'DATABASE_URL')?.valueFrom?.secretKeyRef;
       const direct = envValue(container, 'DATABASE_DIRECT_URL')?.valueFrom?.secretKeyRef;
       expect(pooled?.name).toBe('ticketing-secrets');
-      expect(pooled.key).toMatch(/^[A-Z]+_DATABASE_URL$/);
+      expect(pooled.key).toMatch(/^[A-Z_]+_DATABASE_URL$/);
       // The same role, once through PgBouncer and once straight to PostgreSQL.
       expect(direct).toEqual({ name: 'ticketing-secrets', key: pooled.key.replace(/_URL$/, '_DIRECT_URL') });
       expect(Number(envValue(container, 'DB_POOL_MAX')?.value)).toBeGreaterThanOrEqual(2);
@@ -638,6 +645,107 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     expect(envValue(mail, 'MAIL_FROM')?.value).toBeTruthy();
     const identity = mainContainer(find(objects, 'Deployment', 'identity'));
     expect(envValue(identity, 'ADMIN_PASSWORD')?.valueFrom?.secretKeyRef?.key).toBe('ADMIN_PASSWORD');
+  });
+
+  test('each app logs in to Redis as its own user and to Kafka as its own KafkaUser', () => {
+    const template = readDocs(join(BASE_DIR, 'secret.template.yaml'))[0] as Obj;
+    const variable = (app: string) => app.toUpperCase().replaceAll('-', '_');
+    const redisPort = find(objects, 'Service', 'redis').spec.ports[0].port;
+    for (const app of APPS) {
+      const container = mainContainer(find(objects, 'Deployment', app.name));
+      expect(envValue(container, 'REDIS_URL')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'ticketing-secrets',
+        key: `${variable(app.name)}_REDIS_URL`,
+      });
+      const url = new URL(template.stringData[`${variable(app.name)}_REDIS_URL`]);
+      expect([url.username, url.host]).toEqual([app.name, `redis:${redisPort}`]);
+    }
+    for (const app of SERVICES) {
+      const container = mainContainer(find(objects, 'Deployment', app.name));
+      const password = envValue(container, 'KAFKA_PASSWORD')?.valueFrom?.secretKeyRef;
+      expect(envValue(container, 'KAFKA_USERNAME')?.value).toBe(app.name);
+      expect(password).toEqual({ name: 'ticketing-secrets', key: `${variable(app.name)}_KAFKA_PASSWORD` });
+      // The User Operator sets the KafkaUser's password from the same key.
+      expect(find(objects, 'KafkaUser', app.name).spec.authentication).toEqual({
+        type: 'scram-sha-512',
+        password: { valueFrom: { secretKeyRef: password } },
+      });
+    }
+    // The door API's own database role: the tickets tables without the signing keys' private halves.
+    const verifier = mainContainer(find(objects, 'Deployment', 'tickets-verifier'));
+    const role = new URL(template.stringData[envValue(verifier, 'DATABASE_URL')?.valueFrom.secretKeyRef.key]).username;
+    expect(role).toBe('tickets_verifier');
+    const job = mainContainer(find(objects, 'Job', 'database-roles'));
+    expect(envValue(job, 'TICKETS_VERIFIER_DATABASE_PASSWORD')?.valueFrom?.secretKeyRef?.key).toBe('TICKETS_VERIFIER_DATABASE_PASSWORD');
+  });
+
+  test('each service signs with its own private key, from an entry of its own, and reads every public key from one ConfigMap', () => {
+    const template = readDocs(join(BASE_DIR, 'secret.template.yaml'))[0] as Obj;
+    const publicKeys = find(objects, 'ConfigMap', 'service-public-keys');
+    expect(publicKeys.data.SERVICE_PUBLIC_KEYS).toBeDefined();
+    // Both tickets processes share one schema and outbox, so one identity: `tickets`.
+    const identity = (app: string) => (app.startsWith('tickets-') ? 'tickets' : app);
+    for (const app of SERVICES) {
+      const container = mainContainer(find(objects, 'Deployment', app.name));
+      const key = `${identity(app.name).toUpperCase()}_SERVICE_KEY`;
+      expect([app.name, envValue(container, 'SERVICE_KEY')?.valueFrom]).toEqual([
+        app.name,
+        { secretKeyRef: { name: 'ticketing-secrets', key } },
+      ]);
+      expect(template.stringData[key]).toBe('CHANGE_ME');
+      expect(envValue(container, 'SERVICE_PUBLIC_KEYS')?.valueFrom).toEqual({
+        configMapKeyRef: { name: 'service-public-keys', key: 'SERVICE_PUBLIC_KEYS' },
+      });
+    }
+    const gateway = mainContainer(find(objects, 'Deployment', 'gateway'));
+    expect(envValue(gateway, 'SERVICE_KEY')).toBeUndefined();
+  });
+
+  test("Redis starts with the ACL file of every app's user, written before it by an init container", () => {
+    const redis = find(objects, 'Deployment', 'redis');
+    const [init] = redis.spec.template.spec.initContainers;
+    expect(init.command).toEqual(['node', 'services/platform/src/redis-users-main.ts', '/acl/users.acl']);
+    expect(init.env.map((entry: Obj) => entry.valueFrom.secretKeyRef.key).sort()).toEqual(
+      REDIS_USER_NAMES.map((user) => `${user.toUpperCase().replaceAll('-', '_')}_REDIS_PASSWORD`).sort(),
+    );
+    const args: string[] = mainContainer(redis).args;
+    expect(args[args.indexOf('--aclfile') + 1]).toBe('/acl/users.acl');
+    const mountOf = (container: Obj) => container.volumeMounts.find((mount: Obj) => mount.mountPath === '/acl')?.name;
+    expect(mountOf(init)).toBe(mountOf(mainContainer(redis)));
+    expect([...REDIS_USER_NAMES].sort()).toEqual(APPS.map((app) => app.name).sort());
+  });
+
+  test('the brokers ask every client to log in and refuse what no ACL allows', () => {
+    const kafka = ofKind(objects, 'Kafka')[0];
+    for (const listener of kafka.spec.kafka.listeners) expect(listener.authentication).toEqual({ type: 'scram-sha-512' });
+    expect(kafka.spec.kafka.authorization).toEqual({ type: 'simple' });
+    expect(kafka.spec.entityOperator.userOperator).toBeDefined();
+  });
+
+  test("each KafkaUser writes only its service's event types and reads only what its consumers handle", () => {
+    const users = ofKind(objects, 'KafkaUser');
+    expect(users.map((user) => user.metadata.name).sort()).toEqual(SERVICES.map((app) => app.name).sort());
+    for (const user of users) {
+      const name: string = user.metadata.name;
+      expect(user.metadata.labels['strimzi.io/cluster']).toBe(ofKind(objects, 'Kafka')[0].metadata.name);
+      expect(user.spec.authorization.type).toBe('simple');
+      const granted = user.spec.authorization.acls.flatMap((acl: Obj) => {
+        expect([name, acl.resource.patternType, acl.type ?? 'allow']).toEqual([name, 'literal', 'allow']);
+        return acl.operations.map((operation: string) => `${operation} ${acl.resource.type} ${acl.resource.name}`);
+      });
+      // The door API and the worker are both the tickets service on the bus.
+      const producer = name.startsWith('tickets-') ? 'tickets' : name;
+      const writes = Object.entries(EVENT_OWNERS)
+        .filter(([, owners]) => (owners as readonly string[]).includes(producer))
+        .map(([topic]) => topic);
+      const reads: readonly string[] = (EVENT_CONSUMERS as Record<string, readonly string[]>)[name] ?? [];
+      const expected = [
+        ...writes.flatMap((topic) => [`Write topic ${topic}`, `Describe topic ${topic}`]),
+        ...reads.flatMap((topic) => [`Read topic ${topic}`, `Describe topic ${topic}`]),
+        ...(reads.length > 0 ? [`Read group ${name}`] : []),
+      ];
+      expect([name, [...granted].sort()]).toEqual([name, expected.sort()]);
+    }
   });
 
   test('every secret key and config map referenced exists', () => {

@@ -1,11 +1,14 @@
 import './locale.ts';
 export * from './envelope.ts';
 export * from './events/index.ts';
+export * from './events/owners.ts';
+export * from './events/consumers.ts';
 export * from './money.ts';
 export * from './api/catalog.ts';
 export * from './cpf.ts';
 export * from './erased-person.ts';
 export * from './api/identity.ts';
+export * from './roles.ts';
 export * from './brand.ts';
 export * from './api/orders.ts';
 export * from './api/back-office.ts';

@@ -32,3 +32,5 @@ mkdir -p "$out/frontends"
 rm -rf "$out/frontends/dist" "$out/frontends/dist-server"
 cp -R frontends/dist "$out/frontends/dist"
 cp -R frontends/dist-server "$out/frontends/dist-server"
+# A build made before source maps were turned off may hold some: the image carries none.
+find "$out/frontends" -type f \( -name '*.map' -o -name '*.map.gz' -o -name '*.map.br' \) -delete

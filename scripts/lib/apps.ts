@@ -1,4 +1,4 @@
-import type { ServiceSchema } from '@ticketing/platform';
+import type { DatabaseRole } from '@ticketing/platform';
 
 /** The processes `npm start` runs, with the ports the rest of the system expects (compose and k8s use the same). */
 export interface App {
@@ -7,20 +7,28 @@ export interface App {
   port: number;
 }
 
-/** A service, and the database schema (and role) it owns. */
+/** A service, and the database role it logs in as (its schema's owner; the door API a role of its own). */
 export interface ServiceApp extends App {
-  schema: ServiceSchema;
+  role: DatabaseRole;
+  /** The name it signs its calls and events as: its own unless set (both tickets processes are `tickets`). */
+  identity?: string;
 }
 
 export const services: ServiceApp[] = [
-  { name: 'identity', entry: 'services/identity/src/main.ts', port: 3001, schema: 'identity' },
-  { name: 'catalog', entry: 'services/catalog/src/main.ts', port: 3002, schema: 'catalog' },
-  { name: 'orders', entry: 'services/orders/src/main.ts', port: 3003, schema: 'orders' },
-  { name: 'payments', entry: 'services/payments/src/main.ts', port: 3004, schema: 'payments' },
-  { name: 'courtesy', entry: 'services/courtesy/src/main.ts', port: 3005, schema: 'courtesy' },
-  { name: 'tickets-verifier', entry: 'services/tickets/src/verifier.ts', port: 3006, schema: 'tickets' },
-  { name: 'tickets-worker', entry: 'services/tickets/src/worker.ts', port: 3007, schema: 'tickets' },
-  { name: 'mail', entry: 'services/mail/src/main.ts', port: 3008, schema: 'mail' },
+  { name: 'identity', entry: 'services/identity/src/main.ts', port: 3001, role: 'identity' },
+  { name: 'catalog', entry: 'services/catalog/src/main.ts', port: 3002, role: 'catalog' },
+  { name: 'orders', entry: 'services/orders/src/main.ts', port: 3003, role: 'orders' },
+  { name: 'payments', entry: 'services/payments/src/main.ts', port: 3004, role: 'payments' },
+  { name: 'courtesy', entry: 'services/courtesy/src/main.ts', port: 3005, role: 'courtesy' },
+  {
+    name: 'tickets-verifier',
+    entry: 'services/tickets/src/verifier.ts',
+    port: 3006,
+    role: 'tickets_verifier',
+    identity: 'tickets',
+  },
+  { name: 'tickets-worker', entry: 'services/tickets/src/worker.ts', port: 3007, role: 'tickets', identity: 'tickets' },
+  { name: 'mail', entry: 'services/mail/src/main.ts', port: 3008, role: 'mail' },
 ];
 
 /** The local stand-in for the payment provider: Asaas's API on :8090, sending its webhooks to the gateway. */

@@ -18,15 +18,18 @@ import { mailService } from '@ticketing/mail';
 import { ordersService } from '@ticketing/orders';
 import { paymentsService } from '@ticketing/payments';
 import {
-  assertProductionSafe,
   baseConfigSchema,
   ConfigError,
+  generateKeyRing,
+  isDevelopmentKey,
   loadConfig,
-  SERVICE_SCHEMAS,
+  loadServiceConfig,
+  DATABASE_ROLES,
+  REDIS_USER_NAMES,
   type BaseConfig,
   type ServiceDefinition,
 } from '@ticketing/platform';
-import { eventSchemas } from '@ticketing/proto';
+import { EVENT_CONSUMERS, EVENT_OWNERS, PRODUCERS, eventSchemas } from '@ticketing/proto';
 import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
 
 // Parsed YAML: the shapes are checked by the assertions themselves.
@@ -89,16 +92,12 @@ function environmentOf(service: Obj, env: Env): Env {
   );
 }
 
-/** What a service's configuration comes from: its own settings and its secrets. */
-type Definition = Pick<ServiceDefinition, 'config' | 'secrets'>;
+/** What a service's configuration comes from: its name, its own settings and its secrets. */
+type Definition = Pick<ServiceDefinition, 'name' | 'identity' | 'config' | 'secrets' | 'productionChecks'>;
 
-/** The schema a service boots with (its definition's settings over the platform's) and the check it then runs. */
-function serviceConfig(definition: Definition, env: Env): BaseConfig & Record<string, unknown> {
-  const schema = baseConfigSchema.extend(definition.config ?? {});
-  const config = loadConfig(schema, env) as BaseConfig & Record<string, unknown>;
-  assertProductionSafe(schema, config, ['SERVICE_TOKEN_SECRET', ...(definition.secrets ?? [])]);
-  return config;
-}
+/** The configuration a service boots with, after the checks it runs at boot (production's, its keys'). */
+const serviceConfig = (definition: Definition, env: Env): BaseConfig & Record<string, unknown> =>
+  loadServiceConfig(definition, env).config;
 
 const SERVICES: { name: string; definition: Definition; dir: string; entry: string; port: number }[] = [
   {
@@ -160,7 +159,50 @@ const SERVICES: { name: string; definition: Definition; dir: string; entry: stri
 const unreadSettings = (env: Env, shape: Record<string, unknown>) =>
   Object.keys(env).filter((key) => !(key in shape) && key !== 'NODE_ENV');
 
-const schemaOf = (service: string) => (service.startsWith('tickets') ? 'tickets' : service);
+/** The database role a service logs in as: the door API has its own, without the ticket signing keys. */
+const roleOf = (service: string) =>
+  service === 'tickets-verifier' ? 'tickets_verifier' : service.startsWith('tickets') ? 'tickets' : service;
+
+/** The one word per user the broker's JAAS list gives: `user_<name>="<password>"`. */
+const kafkaPasswords = (jaas: string) =>
+  Object.fromEntries([...jaas.matchAll(/user_([\w-]+)="([^"]*)"/g)].map(([, user, password]) => [user!, password!]));
+
+/** The Redis password each process's user is given by the `redis-acl` step. */
+const redisPasswordOf = (services: Obj, user: string) =>
+  environmentOf(services['redis-acl'], {})[`${user.toUpperCase().replaceAll('-', '_')}_REDIS_PASSWORD`];
+
+/**
+ * Runs a Kafka step's own script (mounted from compose/ with the administrator's client settings beside it) with a
+ * stand-in for the Kafka tool it calls, which records its arguments; answers one line per call.
+ */
+function runKafkaStep(step: Obj, tool: string, toolVariable: string): string[] {
+  const [hostPath, containerPath] = (step.volumes as string[])
+    .map((volume) => volume.split(':'))
+    .find(([, target]) => step.entrypoint.includes(target))!;
+  const dir = mkdtempSync(join(tmpdir(), 'kafka-step-'));
+  try {
+    const stub = join(dir, tool);
+    writeFileSync(stub, `#!/bin/sh\necho "$*" >> ${join(dir, 'calls')}\n`);
+    chmodSync(stub, 0o755);
+    const script = join(REPO_DIR, hostPath!);
+    const args = step.entrypoint.map((part: string) => (part === containerPath ? script : part));
+    const run = spawnSync(args[0], args.slice(1), {
+      env: {
+        PATH: process.env.PATH,
+        ...environmentOf(step, {}),
+        [toolVariable]: stub,
+        KAFKA_ADMIN_CONFIG: join(dir, 'admin.properties'),
+      },
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(readFileSync(join(dir, 'admin.properties'), 'utf8')).toContain('sasl.mechanism=PLAIN');
+    return readFileSync(join(dir, 'calls'), 'utf8').trim().split('\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 describe('docker-compose.yml on a laptop (no variables set)', () => {
   const compose = resolveCompose({});
@@ -183,7 +225,7 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
       expect(unreadSettings(env, baseConfigSchema.extend(app.definition.config ?? {}).shape)).toEqual([]);
 
       // Pooled queries through PgBouncer, migrations and session state straight to PostgreSQL, as the service's own role.
-      const role = schemaOf(app.name);
+      const role = roleOf(app.name);
       const pooled = new URL(String(config.DATABASE_URL));
       const direct = new URL(env.DATABASE_DIRECT_URL!);
       expect([pooled.username, pooled.host, pooled.pathname]).toEqual([role, 'pgbouncer:6432', '/ticketing']);
@@ -193,10 +235,21 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
         environmentOf(services['database-roles'], {})[`${role.toUpperCase()}_DATABASE_PASSWORD`],
       );
 
+      // Its own Redis user and its own Kafka user, with the passwords the ACL steps give them.
+      const redis = new URL(String(config.REDIS_URL));
+      expect([redis.username, redis.host]).toEqual([app.name, 'redis:6379']);
+      expect(decodeURIComponent(redis.password)).toBe(redisPasswordOf(services, app.name));
+      expect([config.KAFKA_SASL_MECHANISM, config.KAFKA_USERNAME]).toEqual(['plain', app.name]);
+      const broker = environmentOf(services.kafka, {});
+      expect(kafkaPasswords(broker.KAFKA_LISTENER_NAME_INTERNAL_PLAIN_SASL_JAAS_CONFIG!)[app.name]).toBe(
+        config.KAFKA_PASSWORD,
+      );
+
       expect(service.depends_on).toEqual(
         expect.objectContaining({
           'database-roles': { condition: 'service_completed_successfully' },
           'kafka-topics': { condition: 'service_completed_successfully' },
+          'kafka-acls': { condition: 'service_completed_successfully' },
           pgbouncer: { condition: 'service_healthy' },
           redis: { condition: 'service_healthy' },
           kafka: { condition: 'service_healthy' },
@@ -204,6 +257,20 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
       );
     },
   );
+
+  test('each service signs with a key of its own that all the others know; both tickets processes are one identity', () => {
+    const settings = SERVICES.map((app) => ({ app, env: environmentOf(services[app.name], {}) }));
+    const keys = new Map(settings.map(({ app, env }) => [app.name, env.SERVICE_KEY!]));
+    expect(new Set(keys.values()).size).toBe(SERVICES.length - 1);
+    expect(keys.get('tickets-verifier')).toBe(keys.get('tickets-worker'));
+    for (const { app, env } of settings) {
+      // Development keys: anyone can rebuild them, so production refuses them (below).
+      expect([app.name, isDevelopmentKey(env.SERVICE_KEY!)]).toEqual([app.name, true]);
+      const { keys: own } = loadServiceConfig(app.definition, env);
+      for (const other of PRODUCERS)
+        expect([app.name, other, own.publicKeyOf(other)]).toEqual([app.name, other, expect.anything()]);
+    }
+  });
 
   test('every dependency exists and is waited for: one-shot steps to finish, the others to be healthy', () => {
     for (const [name, service] of Object.entries(services)) {
@@ -244,6 +311,11 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
       STATIC_DIR: '/app/frontends/dist',
     });
     for (const app of SERVICES) expect(Object.values(config)).toContain(`http://${app.name}:${app.port}`);
+    const redis = new URL(config.REDIS_URL);
+    expect([redis.username, decodeURIComponent(redis.password)]).toEqual([
+      'gateway',
+      redisPasswordOf(services, 'gateway'),
+    ]);
   });
 
   test('payments talk to the local Asaas sandbox, whose webhooks reach the gateway with the token payments expect', () => {
@@ -274,7 +346,21 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
     const env = environmentOf(kafka, {});
     expect(env.KAFKA_PROCESS_ROLES!.split(',').sort()).toEqual(['broker', 'controller']);
     expect(env.KAFKA_CONTROLLER_QUORUM_VOTERS).toBe(`${env.KAFKA_NODE_ID}@kafka:9093`);
-    expect(env.KAFKA_ADVERTISED_LISTENERS!.split(',')).toContain('PLAINTEXT://kafka:9092');
+    expect(env.KAFKA_ADVERTISED_LISTENERS!.split(',')).toContain('INTERNAL://kafka:9092');
+    // Every listener asks for a login, and what no ACL allows is refused; the administrator alone is a super user.
+    const protocols = env.KAFKA_LISTENER_SECURITY_PROTOCOL_MAP!.split(',').map((entry) => entry.split(':'));
+    expect(protocols.map(([, protocol]) => protocol)).toEqual(protocols.map(() => 'SASL_PLAINTEXT'));
+    for (const [listener] of protocols) {
+      expect(env[`KAFKA_LISTENER_NAME_${listener}_PLAIN_SASL_JAAS_CONFIG`]).toBe(
+        env.KAFKA_LISTENER_NAME_INTERNAL_PLAIN_SASL_JAAS_CONFIG,
+      );
+    }
+    expect(Object.keys(kafkaPasswords(env.KAFKA_LISTENER_NAME_INTERNAL_PLAIN_SASL_JAAS_CONFIG!)).sort()).toEqual(
+      ['admin', ...SERVICES.map((app) => app.name)].sort(),
+    );
+    expect(env.KAFKA_AUTHORIZER_CLASS_NAME).toBe('org.apache.kafka.metadata.authorizer.StandardAuthorizer');
+    expect(env.KAFKA_SUPER_USERS).toBe('User:admin');
+    expect(env.KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND).toBe('false');
     expect(env.KAFKA_AUTO_CREATE_TOPICS_ENABLE).toBe('false');
     expect(env.KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR).toBe('1');
     expect(env.CLUSTER_ID).toMatch(/^[A-Za-z0-9_-]{22}$/);
@@ -286,27 +372,8 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
   });
 
   test('the topic step declares every event type (and the dead letters) with its partitions and retention', () => {
-    const init = services['kafka-topics'];
-    const [hostPath, containerPath] = (init.volumes as string[])
-      .map((volume) => volume.split(':'))
-      .find(([, target]) => init.entrypoint.includes(target))!;
-
-    // Runs the step's own script with a stand-in for kafka-topics.sh that records its arguments.
-    const dir = mkdtempSync(join(tmpdir(), 'kafka-topics-'));
-    try {
-      const stub = join(dir, 'kafka-topics.sh');
-      writeFileSync(stub, `#!/bin/sh\necho "$*" >> ${join(dir, 'calls')}\n`);
-      chmodSync(stub, 0o755);
-      const script = join(REPO_DIR, hostPath!);
-      const args = init.entrypoint.map((part: string) => (part === containerPath ? script : part));
-      const run = spawnSync(args[0], args.slice(1), {
-        env: { PATH: process.env.PATH, ...environmentOf(init, {}), KAFKA_TOPICS_COMMAND: stub },
-        encoding: 'utf8',
-      });
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-
-      const calls = readFileSync(join(dir, 'calls'), 'utf8').trim().split('\n');
+    const calls = runKafkaStep(services['kafka-topics'], 'kafka-topics.sh', 'KAFKA_TOPICS_COMMAND');
+    {
       const topics = new Map(
         calls.map((call) => {
           const words = call.split(' ');
@@ -335,8 +402,6 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
           { partitions: topic.spec.partitions, days: Number(topic.spec.config['retention.ms']) / 86_400_000 },
         ]);
       expect(Object.fromEntries(topics)).toEqual(Object.fromEntries(k8sTopics));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -360,7 +425,70 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
     expect(pgbouncer.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
     // Every role a service logs in with is given its password by `database-roles`, which the services wait for.
     const passwords = environmentOf(services['database-roles'], {});
-    for (const schema of SERVICE_SCHEMAS) expect(passwords[`${schema.toUpperCase()}_DATABASE_PASSWORD`]).toBeTruthy();
+    for (const role of DATABASE_ROLES) expect(passwords[`${role.toUpperCase()}_DATABASE_PASSWORD`]).toBeTruthy();
+  });
+
+  test("the ACL step lets each service's Kafka user write only its own event types and read only what it consumes", () => {
+    const step = services['kafka-acls'];
+    expect(step.image).toBe(services.kafka.image);
+    expect(step.restart).toBe('no');
+    expect(step.depends_on).toEqual({ kafka: { condition: 'service_healthy' } });
+    const calls = runKafkaStep(step, 'kafka-acls.sh', 'KAFKA_ACLS_COMMAND');
+    const granted = new Set<string>();
+    for (const call of calls) {
+      const words = call.split(' ');
+      const values = (name: string) => words.flatMap((word, i) => (words[i - 1] === name ? [word] : []));
+      expect(words).toEqual(expect.arrayContaining(['--add', '--command-config']));
+      expect(values('--bootstrap-server')).toEqual(['kafka:9092']);
+      const [user] = values('--allow-principal').map((principal) => principal.replace(/^User:/, ''));
+      for (const operation of values('--operation')) {
+        for (const topic of values('--topic')) granted.add(`${user} ${operation} topic ${topic}`);
+        for (const group of values('--group')) granted.add(`${user} ${operation} group ${group}`);
+      }
+    }
+    const expected = new Set<string>();
+    for (const app of SERVICES) {
+      const producer = app.name.startsWith('tickets-') ? 'tickets' : app.name;
+      for (const [topic, owners] of Object.entries(EVENT_OWNERS)) {
+        if (!(owners as readonly string[]).includes(producer)) continue;
+        for (const operation of ['Write', 'Describe']) expected.add(`${app.name} ${operation} topic ${topic}`);
+      }
+      const consumed: readonly string[] = (EVENT_CONSUMERS as Record<string, readonly string[]>)[app.name] ?? [];
+      for (const topic of consumed)
+        for (const operation of ['Read', 'Describe']) expected.add(`${app.name} ${operation} topic ${topic}`);
+      if (consumed.length > 0)
+        for (const operation of ['Read', 'Describe']) expected.add(`${app.name} ${operation} group ${app.name}`);
+    }
+    expect([...granted].sort()).toEqual([...expected].sort());
+  });
+
+  test("Redis starts with the ACL file of every process's user, written by a step the services wait for", () => {
+    const step = services['redis-acl'];
+    expect(step.restart).toBe('no');
+    expect(step.command).toEqual(['node', 'services/platform/src/redis-users-main.ts', '/acl/users.acl']);
+    const env = environmentOf(step, {});
+    expect(Object.keys(env).sort()).toEqual(
+      REDIS_USER_NAMES.map((user) => `${user.toUpperCase().replaceAll('-', '_')}_REDIS_PASSWORD`).sort(),
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'redis-acl-'));
+    try {
+      const run = spawnSync(process.execPath, [join(REPO_DIR, step.command[1]), join(dir, 'users.acl')], {
+        env: { PATH: process.env.PATH, ...env },
+        encoding: 'utf8',
+      });
+      expect(run.status).toBe(0);
+      const users = readFileSync(join(dir, 'users.acl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ')[1]);
+      expect(users.sort()).toEqual([...REDIS_USER_NAMES, 'default'].sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(services.redis.command).toEqual(['redis-server', '--aclfile', '/acl/users.acl']);
+    expect(services.redis.volumes).toContain('redis-acl:/acl:ro');
+    expect(step.volumes).toContain('redis-acl:/acl');
+    expect(services.redis.depends_on).toEqual({ 'redis-acl': { condition: 'service_completed_successfully' } });
   });
 
   test('PostgreSQL 17, Redis 7 and Mailpit (inbox on host port 1080) are there', () => {
@@ -375,18 +503,30 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
 });
 
 describe('docker-compose.yml run with NODE_ENV=production', () => {
+  const realKeys = generateKeyRing(PRODUCERS);
   const secrets: Env = {
     NODE_ENV: 'production',
-    SERVICE_TOKEN_SECRET: 'a-real-service-token-secret-of-48-characters-xyz0',
-    ADMIN_EMAIL: 'admin@educacaofarma.com.br',
+    ...Object.fromEntries(
+      Object.entries(realKeys.privateKeys).map(([name, key]) => [`${name.toUpperCase()}_SERVICE_KEY`, key]),
+    ),
+    SERVICE_PUBLIC_KEYS: realKeys.publicKeys,
+    ADMIN_EMAIL: 'ana.souza@educacaofarma.com.br',
     ADMIN_PASSWORD: 'a-real-admin-password-0001',
     VERIFICATION_SECRET: 'a-real-verification-secret-0001',
     ASAAS_BASE_URL: 'https://api.asaas.com/v3',
     ASAAS_API_KEY: '$aact_prod_0123456789abcdef',
     ASAAS_WEBHOOK_TOKEN: 'a-real-webhook-token-0001',
+    // Every password the file asks for (the database owner's and each role's, each Redis and Kafka user's).
+    ...Object.fromEntries(
+      [...COMPOSE_TEXT.matchAll(/\$\{([A-Z_]*PASSWORD):-/g)].map(([, name]) => [name!, `Qm7-vR2xKp9tLw4zN8sJ-${name}`]),
+    ),
   };
 
   test('every service refuses to start on the development defaults, naming the setting', () => {
+    // Development passwords (database, Redis, Kafka), the example administrator and the Asaas sandbox among them.
+    const PASSWORDS = ['DATABASE_URL', 'DATABASE_DIRECT_URL', 'REDIS_URL', 'KAFKA_PASSWORD'];
+    // The development key pairs: anyone could sign as any service with them.
+    const KEYS = ['SERVICE_KEY', 'SERVICE_PUBLIC_KEYS'];
     const services = resolveCompose({ NODE_ENV: 'production' }).services as Obj;
     const refused = (app: (typeof SERVICES)[number]) => {
       try {
@@ -401,14 +541,14 @@ describe('docker-compose.yml run with NODE_ENV=production', () => {
       }
     };
     expect(Object.fromEntries(SERVICES.map((app) => [app.name, refused(app)]))).toEqual({
-      identity: ['SERVICE_TOKEN_SECRET', 'ADMIN_PASSWORD', 'VERIFICATION_SECRET'],
-      catalog: ['SERVICE_TOKEN_SECRET'],
-      orders: ['SERVICE_TOKEN_SECRET'],
-      payments: ['SERVICE_TOKEN_SECRET', 'ASAAS_API_KEY', 'ASAAS_WEBHOOK_TOKEN'],
-      courtesy: ['SERVICE_TOKEN_SECRET'],
-      'tickets-verifier': ['SERVICE_TOKEN_SECRET'],
-      'tickets-worker': ['SERVICE_TOKEN_SECRET'],
-      mail: ['SERVICE_TOKEN_SECRET'],
+      identity: [...PASSWORDS, 'ADMIN_PASSWORD', 'VERIFICATION_SECRET', 'ADMIN_EMAIL', ...KEYS],
+      catalog: [...PASSWORDS, ...KEYS],
+      orders: [...PASSWORDS, ...KEYS],
+      payments: [...PASSWORDS, 'ASAAS_API_KEY', 'ASAAS_WEBHOOK_TOKEN', ...KEYS, 'ASAAS_BASE_URL'],
+      courtesy: [...PASSWORDS, ...KEYS],
+      'tickets-verifier': [...PASSWORDS, ...KEYS],
+      'tickets-worker': [...PASSWORDS, ...KEYS],
+      mail: [...PASSWORDS, ...KEYS],
     });
   });
 

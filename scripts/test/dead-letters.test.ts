@@ -14,7 +14,7 @@ import {
   startRelay,
   type Knex,
 } from '@ticketing/platform';
-import { TEST_DATABASE_URL, dropSchemas, uniqueName, waitFor } from '@ticketing/platform/testing';
+import { TEST_DATABASE_URL, dropSchemas, testKeyRing, uniqueName, waitFor } from '@ticketing/platform/testing';
 
 const CLI = fileURLToPath(new URL('../dead-letters.ts', import.meta.url));
 const schema = uniqueName('dead_letters_cli');
@@ -24,6 +24,8 @@ const topic = `${schema}.ticket-requested`;
 const logger = createLogger('dead-letters-cli', 'silent');
 const metrics = createMetrics('dead-letters-cli');
 const outbox = createOutbox({ [topic]: z.object({ seat: z.string() }) });
+// This schema's events are the tickets service's.
+const keys = testKeyRing.keys('tickets');
 const closers: { close(): Promise<unknown> }[] = [];
 const handled: string[] = [];
 let broken = true;
@@ -46,12 +48,14 @@ beforeAll(async () => {
   await migrate(db, schema, busMigrations);
   const transport = createPostgresTransport({ url: TEST_DATABASE_URL, schema: busSchema, logger, pollMs: 50 });
   closers.push(transport);
-  closers.unshift(startRelay({ db, schema, transport, logger, metrics, pollMs: 50 }));
+  closers.unshift(startRelay({ db, schema, transport, keys, logger, metrics, pollMs: 50 }));
   closers.unshift(
     await startConsumers({
       group,
       schemas: { [topic]: z.object({ seat: z.string() }) },
       transport,
+      keys,
+      mayPublish: (producer) => producer === 'tickets',
       db,
       outbox,
       logger,

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -13,6 +13,7 @@ import {
   dropSchemas,
   uniqueName,
 } from '@ticketing/platform/testing';
+import { generateKeyRing } from '@ticketing/platform';
 import { ensureFrontendsBuilt } from '../lib/frontends.ts';
 
 /**
@@ -125,14 +126,18 @@ describe.each(['catalog', 'gateway'] as const)('the %s tree', (app) => {
 });
 
 test('catalog boots from its tree and is ready', async () => {
+  // The image runs in production, which wants a database password: the test database, trusting local connections,
+  // is given one it does not ask for.
+  const database = new URL(TEST_DATABASE_URL);
+  database.password ||= 'image-test-Qm7vR2xKp9tLw4zN8sJ';
   catalog = await boot(trees.catalog, 'services/catalog/src/main.ts', {
-    DATABASE_URL: TEST_DATABASE_URL,
+    DATABASE_URL: database.href,
     DB_SCHEMA: schema,
     REDIS_URL: TEST_REDIS_URL,
     REDIS_PREFIX: redisPrefix,
     BUS: 'postgres',
     BUS_SCHEMA: busSchema,
-    SERVICE_TOKEN_SECRET: 'a-service-token-secret-for-the-image-test-only',
+    ...generateKeyRing(['catalog']).settings('catalog'),
   });
   const response = await fetch(`${catalog.url}/readyz`);
   expect(response.status).toBe(200);
@@ -154,6 +159,22 @@ test('the gateway boots from its tree, is ready and serves the frontends from it
   // The home page as its module renders it: the shell's scripts, the catalog's (empty) listing already in it.
   expect(html).toContain(/<script defer src="[^"]+"><\/script>/.exec(shell)![0]);
   expect(html).toContain('Nenhum evento disponível no momento.');
+
+  // The frontends' sources are not published: no source map in the image, none named by a served file, none served.
+  const built = await readdir(join(trees.gateway, 'frontends'), { recursive: true });
+  expect(built.filter((file) => /\.map(\.(gz|br))?$/.test(file))).toEqual([]);
+  const naming: string[] = [];
+  const served = await readdir(join(trees.gateway, 'frontends/dist'), { recursive: true });
+  for (const file of served.filter((name) => /\.(js|css)$/.test(name))) {
+    const text = await readFile(join(trees.gateway, 'frontends/dist', file), 'utf8');
+    if (/[#@] sourceMappingURL=/.test(text)) naming.push(file);
+  }
+  expect(naming).toEqual([]);
+  const script = /<script defer src="([^"]+)"><\/script>/.exec(shell)![1]!;
+  const main = await fetch(new URL(script, gateway.url));
+  expect(main.status).toBe(200);
+  expect(await main.text()).not.toContain('sourceMappingURL');
+  expect((await fetch(new URL(`${script}.map`, gateway.url))).status).toBe(404);
 }, 60_000);
 
 test('the scripts stop on a wrong app or entry, naming it', async () => {

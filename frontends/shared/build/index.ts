@@ -82,7 +82,8 @@ export function frontendConfig(options: ShellOptions | RemoteOptions): Configura
     context: options.dir,
     target: ['web', TARGET],
     entry: isShell ? { main: './src/index.ts' } : {},
-    devtool: 'source-map',
+    // No source maps: the site's sources stay off the public internet (the gateway also refuses any `.map`).
+    devtool: false,
     output: {
       path: outputPath,
       // The shell's index is served for every page path, so its files are addressed from the root.

@@ -19,7 +19,8 @@ export function serverRenderConfig(shellDir: string): Configuration {
     context: shellDir,
     target: 'node22',
     entry: { render: './src/server/render.tsx' },
-    devtool: 'source-map',
+    // No source map to ship: the bundle is not minified (below), so its stack traces read as written.
+    devtool: false,
     output: {
       path: SERVER_DIST_DIR,
       filename: '[name].cjs',

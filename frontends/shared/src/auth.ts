@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { UserView } from '@ticketing/proto';
 import { api, ApiError } from './api/client.ts';
+import { claimDevice } from './device-data.ts';
 import { hasSession, setToken } from './session.ts';
 
 export const meQueryKey = ['auth', 'me'] as const;
@@ -47,11 +48,15 @@ export function useAuth(): Auth {
   return { status: 'anonymous' };
 }
 
-/** After login or e-mail verification: keeps the token and asks again who is logged in. */
+/**
+ * After login or e-mail verification: keeps the token and asks again who is logged in; what the device kept for
+ * another account is forgotten.
+ */
 export async function startSession(queryClient: QueryClient, token: string) {
   setToken(token);
   // Fetched here: while no token was stored the query was disabled, and a reset would not run it again.
-  await queryClient.fetchQuery({ queryKey: meQueryKey, queryFn: fetchMe, staleTime: 0 });
+  const user = await queryClient.fetchQuery({ queryKey: meQueryKey, queryFn: fetchMe, staleTime: 0 });
+  await claimDevice(user.id);
 }
 
 /** Avatar initials: the first letters of the name's first two words. */

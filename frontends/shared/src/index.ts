@@ -2,6 +2,14 @@ export { api, ApiError, isApiError, type ApiOptions } from './api/client.ts';
 export { createQueryClient, queryPath } from './api/query-client.ts';
 export { initials, meQueryKey, startSession, useAuth, type Auth } from './auth.ts';
 export { copyText } from './clipboard.ts';
+export {
+  claimDevice,
+  DOOR_DATA_DB,
+  doorKeys,
+  forgetDeviceData,
+  forgetIfSignedOut,
+  UNSYNCED_READINGS_DB,
+} from './device-data.ts';
 export { formatBRL, formatDate, formatDateTime, formatShortDate, formatTime } from './format.ts';
 export { birthDateMask, cpfMask, phoneMask, type Mask } from './masks.ts';
 export { orderStatusOf, paymentLabel, paymentMethodOf, statusOf } from './order-labels.ts';
@@ -15,6 +23,7 @@ export {
   savePendingCourtesyCode,
   setToken,
   signOut,
+  storeRenewedToken,
   takePendingCourtesyCode,
 } from './session.ts';
 export { Badge, type BadgeTone } from './ui/Badge.tsx';

@@ -1,3 +1,5 @@
+import { forgetDeviceData } from './device-data.ts';
+
 /** The session token, as the API issued it, kept across visits. */
 const TOKEN_KEY = 'token';
 /** A courtesy code opened while logged out, redeemed after login. */
@@ -7,6 +9,28 @@ export const getToken = () => localStorage.getItem(TOKEN_KEY);
 export const hasSession = () => getToken() !== null;
 export const setToken = (token: string) => localStorage.setItem(TOKEN_KEY, token);
 export const clearToken = () => localStorage.removeItem(TOKEN_KEY);
+
+/** The session (`sid`) and generation (`gen`) a token names: read, not verified, only to order tokens of one session. */
+function placeInSession(token: string): { sid?: unknown; gen?: unknown } {
+  try {
+    return JSON.parse(atob(token.split('.')[1]!.replaceAll('-', '+').replaceAll('_', '/')));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Keeps a renewal's token if it is the newest of the stored session. Tabs share the stored token, so when two renew
+ * at once the answer that arrives last may be the older one; and a tab signed out, or into another account, is not
+ * brought back by a renewal that was still on its way.
+ */
+export function storeRenewedToken(token: string) {
+  const stored = getToken();
+  if (!stored) return;
+  const [current, renewed] = [placeInSession(stored), placeInSession(token)];
+  if (current.sid === renewed.sid && Number(renewed.gen) > Number(current.gen)) setToken(token);
+}
+
 /** The header that presents `token` to the API; none without a token. */
 export const bearer = (token: string | null): Record<string, string> =>
   token ? { authorization: `Bearer ${token}` } : {};
@@ -24,11 +48,12 @@ export function takePendingCourtesyCode(): string | null {
 }
 
 /**
- * Sair: ends the session on the server, forgets the token and starts over from the home page with nothing cached.
- * The server call is not waited for: `keepalive` lets it finish while the page reloads, and a failure (offline, a
- * service down) must not keep anyone logged in on this device.
+ * Sair: ends the session on the server, forgets the token and what the device kept for the person (the door's
+ * offline data), and starts over from the home page with nothing cached. The server call is not waited for:
+ * `keepalive` lets it finish while the page reloads, and a failure (offline, a service down) must not keep anyone
+ * logged in on this device.
  */
-export function signOut() {
+export async function signOut() {
   const token = getToken();
   if (token) {
     fetch('/api/auth/logout', {
@@ -39,6 +64,7 @@ export function signOut() {
     }).catch(() => {});
   }
   clearToken();
+  await forgetDeviceData().catch(() => {});
   window.location.assign('/');
 }
 

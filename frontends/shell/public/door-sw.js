@@ -2,12 +2,14 @@
  * The door's service worker (scope /verificar): the scanner starts without a network. The door's page and the few
  * answers it needs to start (who is logged in, the door's events) are fetched from the network first and kept;
  * without a network (or with the server failing) the kept copy answers. The door's code files are named by their
- * content, so a kept one is used as it is. No other API call is kept.
+ * content, so a kept one is used as it is. No other API call is kept, and of who is logged in only the name and
+ * roles: a phone passed from hand to hand keeps no one's CPF, phone, address or birth date. A sign-out deletes it all.
  */
 const CACHE = 'porta-v1';
+const PROFILE = '/api/auth/me';
 /** A build file named by its content hash (`181.0deb0f5841.js`): the same name is always the same bytes. */
 const HASHED_FILE = /\.[0-9a-f]{10}\.(js|css)$/;
-const KEPT_API = ['/api/auth/me', '/api/door/events'];
+const KEPT_API = [PROFILE, '/api/door/events'];
 
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
@@ -29,9 +31,17 @@ const timeout = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * the Wi-Fi dropping) must not cost the door the copy it would start from.
  */
 async function keepWhole(cache, request, response) {
-  const body = await response.arrayBuffer();
-  const { status, statusText, headers } = response;
+  const body = new URL(request.url).pathname === PROFILE ? await doorProfile(response) : await response.arrayBuffer();
+  const { status, statusText } = response;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
   await cache.put(request, new Response(body, { status, statusText, headers }));
+}
+
+/** What the door needs of who is logged in: whose data the phone holds, a name to show and the roles that open it. */
+async function doorProfile(response) {
+  const { id, name, roles, isAdmin } = await response.json();
+  return JSON.stringify({ id, name, roles, isAdmin });
 }
 
 async function respond(event) {

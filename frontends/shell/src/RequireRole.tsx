@@ -1,12 +1,14 @@
 import { useEffect, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
-import type { Role } from '@ticketing/proto';
 import { toast, useAuth } from '@ticketing/shared';
 import { PageLoading } from './pages/PageLoading.tsx';
-import { mayOpen } from './routes.ts';
+import { mayOpen, refusalOf, type Access } from './routes.ts';
 
-/** Admin pages: a spinner while the user is checked, then the page for the roles in `access`, or a toast and a way out. */
-export function RequireRole({ access, children }: { access: readonly Role[]; children: ReactNode }) {
+/**
+ * Admin pages: a spinner while the user is checked, then the page for the roles in `access`, or a toast naming the
+ * role the page needs and a way out.
+ */
+export function RequireRole({ access, children }: { access: Access; children: ReactNode }) {
   const auth = useAuth();
   const navigate = useNavigate();
   const verdict =
@@ -29,12 +31,12 @@ export function RequireRole({ access, children }: { access: readonly Role[]; chi
     } else if (verdict === 'denied') {
       toast({
         title: 'Acesso negado',
-        description: 'Apenas administradores podem acessar esta página',
+        description: refusalOf(access),
         variant: 'destructive',
       });
       navigate('/', { replace: true });
     }
-  }, [verdict, navigate]);
+  }, [verdict, navigate, access]);
 
   return verdict === 'allowed' ? children : <PageLoading />;
 }

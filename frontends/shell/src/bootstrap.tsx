@@ -1,13 +1,15 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { hydrate, type DehydratedState } from '@tanstack/react-query';
-import { createQueryClient, meQueryKey } from '@ticketing/shared';
+import { createQueryClient, forgetIfSignedOut, hasSession, meQueryKey } from '@ticketing/shared';
 import { App } from './App.tsx';
 import { readPageData } from './page-data.ts';
 import { registerRemotesOnce } from './remote/runtime-config.ts';
 
 // The remotes' manifest list loads while the layout renders; pages wait for it.
 void registerRemotesOnce().catch(() => {});
+// Nobody signed in: what a previous session kept on this device (a door phone's data) goes.
+void forgetIfSignedOut(hasSession()).catch(() => {});
 
 const root = document.getElementById('root')!;
 const queryClient = createQueryClient();

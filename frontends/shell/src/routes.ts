@@ -1,9 +1,10 @@
-import type { Role, UserView } from '@ticketing/proto';
+import type { UserView } from '@ticketing/proto';
+import { PAGE_ROLE_REQUIRED, type Role } from '@ticketing/proto/roles';
 
 /** A page module a remote exposes, as `<remote>/<Page>` (see each remote's rspack.config.ts). */
 export type RemotePageId =
   | `storefront/${'Home' | 'Events' | 'EventDetail' | 'Courtesy'}`
-  | `profile/${'Login' | 'Register' | 'ForgotPassword' | 'ResetPassword' | 'VerifyEmail' | 'Profile'}`
+  | `profile/${'Login' | 'Register' | 'ForgotPassword' | 'ResetPassword' | 'SignInLink' | 'VerifyEmail' | 'Profile'}`
   | `admin/${
       | 'Scanner'
       | 'DoorPanel'
@@ -17,6 +18,9 @@ export type RemotePageId =
       | 'Orders'
       | 'CourtesyRedemptions'}`;
 
+/** The roles that may open a page, any one of them: at least one. */
+export type Access = readonly [Role, ...Role[]];
+
 export interface PageRoute {
   path: string;
   page: RemotePageId;
@@ -24,15 +28,15 @@ export interface PageRoute {
    * The roles that may open the page (any one of them), as the services behind it check them. Checked here,
    * before the page's code is even downloaded.
    */
-  access?: readonly Role[];
+  access?: Access;
 }
 
 /** The door scanner: door staff and administrators. */
-const DOOR: readonly Role[] = ['doorStaff', 'admin'];
+const DOOR: Access = ['doorStaff', 'admin'];
 /** The door's live panel and the back office, for whoever runs the events. */
-const ADMINS: readonly Role[] = ['admin'];
+const ADMINS: Access = ['admin'];
 /** Courtesy links and mass sending. */
-const COURTESIES: readonly Role[] = ['courtesyManager'];
+const COURTESIES: Access = ['courtesyManager'];
 
 /** Every page of the site and the remote that renders it. Anything else is the 404 page. */
 export const PAGE_ROUTES: readonly PageRoute[] = [
@@ -45,6 +49,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/register', page: 'profile/Register' },
   { path: '/forgot-password', page: 'profile/ForgotPassword' },
   { path: '/reset-password', page: 'profile/ResetPassword' },
+  { path: '/entrar-com-link', page: 'profile/SignInLink' },
   { path: '/verify-email', page: 'profile/VerifyEmail' },
   { path: '/profile', page: 'profile/Profile' },
   { path: '/verificar', page: 'admin/Scanner', access: DOOR },
@@ -65,6 +70,9 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
 /** Whether `user` holds one of the roles a page asks for; a page that asks for none is open to everyone. */
 export const mayOpen = (user: UserView | undefined, access: readonly Role[] | undefined) =>
   !access || (user?.roles.some((role) => access.includes(role)) ?? false);
+
+/** What someone signed in without the page's role is told: the role it needs (the first, when several may). */
+export const refusalOf = (access: Access) => PAGE_ROLE_REQUIRED[access[0]];
 
 /** The roles the page at `path` asks for. */
 export const accessOf = (path: string) => PAGE_ROUTES.find((route) => route.path === path)?.access;

@@ -10,7 +10,19 @@ export const catalogMessages = {
   cancelled: 'Evento cancelado',
   imageTooLarge: 'Imagem grande demais: o limite é 2 MB',
   imageType: 'Formato de imagem não aceito: envie JPEG, PNG ou WebP',
+  imageUrl: 'URL da imagem inválida: envie a imagem pelo formulário do evento',
 } as const;
+
+/** Where catalog serves an uploaded image: the hash of its content is in the address, a new image, a new address. */
+export const eventImageUrl = (sha256: string) => `/api/events/images/${sha256}`;
+
+/**
+ * An event's image is one of the product's own: an upload catalog serves, or one shipped with the site
+ * (`/images/events/<name>`). Any other address (another host, `//host/…`, `javascript:`) is refused: the storefront
+ * would load whatever it points to on every visit.
+ */
+const OWN_IMAGE_PATH =
+  /^\/api\/events\/images\/[0-9a-f]{64}$|^\/images\/events\/[a-z0-9][a-z0-9-]*\.(svg|png|jpe?g|webp)$/;
 
 const title = z
   .string({ error: 'Título é obrigatório' })
@@ -28,9 +40,9 @@ const location = z
   .max(255, 'Local deve ter no máximo 255 caracteres');
 const price = decimalAmount('Preço inválido: use um valor como 150.00');
 const imageUrl = z
-  .string({ error: 'URL da imagem inválida' })
+  .string({ error: catalogMessages.imageUrl })
   .max(500, 'URL da imagem deve ter no máximo 500 caracteres')
-  .refine((value) => /^(https?:\/\/|\/)\S+$/.test(value), 'URL da imagem inválida')
+  .regex(OWN_IMAGE_PATH, catalogMessages.imageUrl)
   .nullable();
 const maxAttendees = z
   .number({ error: 'Número máximo de participantes deve ser um número inteiro' })

@@ -16,6 +16,12 @@ export const doorMessages = {
   searchTooLong: 'Busca longa demais',
   afterInvalid: 'Revisão inválida',
   eventRequired: 'Escolha o evento desta entrada antes de ler ingressos',
+  eventNotAssigned: 'Você não está escalado para a portaria deste evento',
+  ticketNotInEvent: 'Ingresso não encontrado neste evento',
+  tooManySearches: 'Muitas buscas seguidas. Aguarde alguns segundos e tente novamente.',
+  tooManyReadings: 'Muitas leituras seguidas. Aguarde alguns segundos e tente novamente.',
+  liveEnded: 'O painel foi fechado: sua sessão terminou ou você não está mais escalado para este evento.',
+  tooManyStreams: 'Há painéis ao vivo demais abertos nesta conta. Feche um deles e tente de novo.',
 } as const;
 
 /**
@@ -74,11 +80,27 @@ export const doorTicketsQuery = z.object({
   deviceId: deviceId.optional(),
 });
 
-/** A reading the scanner decided by itself (offline, or before the server answered), sent once it can. */
+/**
+ * A reading the scanner decided by itself (offline, or before the server answered), sent once it can. The phone
+ * keeps no QR text (a QR text gets a person in): it sends the claims of the QR code whose signature it checked (the
+ * ticket, its event and its QR version); null for a code that was no ticket of ours.
+ */
 export const doorReading = z.object({
   /** Chosen by the device: a reading sent twice (a retry after a lost answer) is recorded once. */
   readingId: z.uuid({ error: doorMessages.readingsInvalid }),
-  qrCodeData: z.string({ error: doorMessages.readingsInvalid }).trim().min(1).max(512),
+  claims: z
+    .object(
+      {
+        ticketId: z.uuid({ error: doorMessages.readingsInvalid }),
+        eventId: z.uuid({ error: doorMessages.readingsInvalid }),
+        version: z
+          .int({ error: doorMessages.readingsInvalid })
+          .min(1, doorMessages.readingsInvalid)
+          .max(255, doorMessages.readingsInvalid),
+      },
+      { error: doorMessages.readingsInvalid },
+    )
+    .nullable(),
   readAt: z.iso.datetime({ offset: true, error: doorMessages.readAtInvalid }),
   /** What the door did: a holder let in offline is an admission the server must record, or report as a conflict. */
   admitted: z.boolean({ error: doorMessages.readingsInvalid }),
@@ -129,7 +151,10 @@ export interface DoorCountsView {
   at: string;
 }
 
-/** `GET /api/door/events/:eventId/search?q=`: by name, CPF, e-mail or order code. */
+/**
+ * `GET /api/door/events/:eventId/search?q=`: by the words of a name, or a whole CPF (11 digits, with or without the
+ * mask), a whole e-mail or a whole order code; never by a part of a CPF or e-mail.
+ */
 export const doorSearchQuery = z.object({
   q: z
     .string({ error: doorMessages.searchTooShort })
@@ -149,9 +174,13 @@ export interface DoorSearchHit {
   cpf: string | null;
   status: 'valid' | 'cancelled';
   usedAt: string | null;
-  /** The current QR text, so admitting from the look-up is the same reading as a scan. */
-  qrCodeData: string;
 }
+
+/**
+ * `POST /api/door/events/:eventId/tickets/:ticketId/admit`: admits a guest found by the look-up, recorded and
+ * answered (`ScanView`) as a reading of their QR code at this door.
+ */
+export const doorAdmitInput = z.object({ deviceId: deviceId.optional() }, { error: doorMessages.readingsInvalid });
 
 export interface DoorSearchView {
   tickets: DoorSearchHit[];

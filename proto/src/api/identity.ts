@@ -1,16 +1,9 @@
 import { z } from 'zod';
 import { isValidCpf } from '../cpf.ts';
-
-/** What a signed-in person may do, as the session token states it and every service checks it. */
-export const ROLES = ['admin', 'courtesyManager', 'doorStaff'] as const;
-export type Role = (typeof ROLES)[number];
-/** The roles an administrator may grant to an account; `admin` itself is never granted through the API. */
-export const GRANTABLE_ROLES = ['courtesyManager', 'doorStaff'] as const satisfies readonly Role[];
-export type GrantableRole = (typeof GRANTABLE_ROLES)[number];
+import { GRANTABLE_ROLES, type Role } from '../roles.ts';
 
 export const identityMessages = {
   emailTaken: 'Este e-mail já está cadastrado',
-  cpfTaken: 'Este CPF já está cadastrado',
   invalidCredentials: 'Email ou senha inválidos',
   tooManyAttempts: 'Muitas tentativas. Tente novamente em alguns minutos.',
   invalidCode: 'Código inválido ou expirado',
@@ -27,7 +20,23 @@ export const identityMessages = {
   cpfReadOnly: 'O CPF não pode ser alterado',
   userNotFound: 'Usuário não encontrado',
   emailVerified: 'E-mail verificado com sucesso',
+  registrationReceived:
+    'Se os dados estiverem disponíveis, você receberá um código de verificação no e-mail informado. Se já tiver conta, enviamos as instruções para o e-mail dela.',
+  commonPassword: 'Esta senha é muito comum e fácil de adivinhar. Escolha outra.',
+  rolesNeedVerifiedEmail: 'Papéis só podem ser concedidos a contas com e-mail verificado',
+  signInLinkSent:
+    'Por segurança, este acesso precisa de confirmação: enviamos um link de acesso para o e-mail da conta, se ela existir. Abra o link para entrar.',
+  invalidSignInLink: 'Link de acesso inválido ou expirado. Faça login novamente.',
 } as const;
+
+/** The answer to a door staff list naming e-mails that are not verified accounts. */
+export const notVerifiedAccountsMessage = (emails: readonly string[]) =>
+  emails.length === 1
+    ? `Não há conta com e-mail verificado para ${emails[0]}`
+    : `Não há conta com e-mail verificado para: ${emails.join(', ')}`;
+
+/** Passwords people choose: at least this long, and not on the list of common passwords (the server's rule). */
+export const PASSWORD_MIN_LENGTH = 8;
 
 const MAX_TEXT = 255;
 const tooLong = (field: string, max = MAX_TEXT) => `${field} deve ter no máximo ${max} caracteres`;
@@ -56,9 +65,10 @@ export const addressField = z
   .trim()
   .min(10, 'Endereço deve ter pelo menos 10 caracteres')
   .max(500, tooLong('Endereço', 500));
+const passwordTooShort = `Senha deve ter pelo menos ${PASSWORD_MIN_LENGTH} caracteres`;
 export const passwordField = z
-  .string({ error: 'Senha deve ter pelo menos 6 caracteres' })
-  .min(6, 'Senha deve ter pelo menos 6 caracteres')
+  .string({ error: passwordTooShort })
+  .min(PASSWORD_MIN_LENGTH, passwordTooShort)
   .max(128, tooLong('Senha', 128));
 
 /** dd/mm/aaaa, a real calendar date in the past; yields ISO 'YYYY-MM-DD'. */
@@ -90,7 +100,7 @@ export const registerSchema = z.object({
 export const registerFormSchema = registerSchema
   .extend({
     emailConfirm: z.string({ error: 'Os e-mails não coincidem' }),
-    confirmPassword: z.string({ error: 'As senhas não coincidem' }).min(6, 'Senha deve ter pelo menos 6 caracteres'),
+    confirmPassword: z.string({ error: 'As senhas não coincidem' }).min(PASSWORD_MIN_LENGTH, passwordTooShort),
     terms: z.literal(true, { error: 'Você deve aceitar os termos' }),
   })
   .refine((form) => form.email === form.emailConfirm.trim().toLowerCase(), {
@@ -119,6 +129,30 @@ export const emailOnlySchema = z.object({ email: emailField });
 export const grantRolesSchema = z.object({
   email: emailField,
   roles: z.array(z.enum(GRANTABLE_ROLES, { error: 'Papel inválido' }), { error: 'Informe a lista de papéis' }).max(2),
+});
+
+const eventIdField = z.uuid({ error: 'Evento inválido' });
+
+/** `GET /api/admin/users/door-staff?eventId=…`. */
+export const doorStaffQuerySchema = z.object({ eventId: eventIdField });
+
+/** `PUT /api/admin/users/door-staff`: the whole staff of an event's door from now on, by e-mail. */
+export const doorStaffSchema = z.object({
+  eventId: eventIdField,
+  emails: z.array(emailField, { error: 'Informe a lista de e-mails' }).max(200, 'No máximo 200 pessoas por evento'),
+});
+
+/** Who works an event's door, as the admin API answers it. */
+export interface DoorStaffView {
+  staff: { id: string; name: string; email: string }[];
+}
+
+/** `POST /api/auth/sign-in-link`: the token of the e-mailed sign-in link. */
+export const signInLinkSchema = z.object({
+  token: z
+    .string({ error: 'Link de acesso inválido ou expirado. Faça login novamente.' })
+    .min(1, 'Link de acesso inválido ou expirado. Faça login novamente.')
+    .max(200, 'Link de acesso inválido ou expirado. Faça login novamente.'),
 });
 
 export const resetPasswordSchema = z

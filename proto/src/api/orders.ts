@@ -4,8 +4,19 @@ import type { orderRefunded } from '../events/orders.ts';
 /** The convenience fee added to every paid ticket (spec §9): R$ 5,00. */
 export const CONVENIENCE_FEE_CENTS = 500;
 
-/** How long each method's payment window keeps the spot held. */
-export const PAYMENT_WINDOWS = { pixMinutes: 30, cardHours: 24, boletoBusinessDays: 7 } as const;
+/**
+ * How long each method's payment window keeps the spot held, never past the event's start. A boleto's money reaches
+ * the provider up to `boletoSettlementBusinessDays` after it is paid (bank clearing), so its due date is brought
+ * forward until that falls before the event; none left, no boleto. A window shorter than `minimumMinutes` is no time
+ * to pay: the order is refused.
+ */
+export const PAYMENT_WINDOWS = {
+  pixMinutes: 30,
+  cardHours: 24,
+  boletoBusinessDays: 7,
+  boletoSettlementBusinessDays: 3,
+  minimumMinutes: 5,
+} as const;
 
 /** The catalog hold that keeps an order's spot, named after the order so every retry is the same hold. */
 export const orderHoldId = (orderId: string) => `order:${orderId}`;
@@ -28,6 +39,12 @@ export const ordersMessages = {
   paymentConfirmed: 'Pagamento confirmado! Seu ingresso foi enviado por e-mail.',
   paymentPending: 'Pagamento ainda não identificado. Tente novamente em alguns minutos.',
   notCheckable: 'Este pedido não está aguardando pagamento.',
+  boletoTooLate:
+    'O boleto não seria compensado antes do início do evento. Escolha PIX ou cartão de crédito para garantir seu ingresso.',
+  noTimeToPay: 'O evento começa em instantes: não há mais tempo para concluir o pagamento.',
+  tooManyPending: (max: number) =>
+    `Você já tem ${max} ${max === 1 ? 'pedido' : 'pedidos'} aguardando pagamento. Pague ou cancele um deles antes de fazer outro.`,
+  tooManyOrders: 'Muitos pedidos em pouco tempo. Aguarde um instante e tente novamente.',
 } as const;
 
 export const createOrderSchema = z.object(
@@ -74,6 +91,8 @@ export interface OrderView {
   refund: OrderRefundView | null;
   /** Whether the buyer may withdraw from the purchase now (CDC art. 49: 7 days from payment, before the event). */
   canWithdraw: boolean;
+  /** When the buyer withdrew, while the ticket is being voided (the money goes back after); null otherwise. */
+  withdrawalRequestedAt: string | null;
   /** How to pay a pending order with a charge (the profile shows it until it is paid); null otherwise. */
   payment: PaymentView | null;
 }
@@ -106,6 +125,12 @@ export type OrderRefundReason = z.infer<typeof orderRefunded>['reason'];
 /** The buyer's right of withdrawal (CDC art. 49): days from the payment of an online purchase. */
 export const WITHDRAWAL_DAYS = 7;
 
+/**
+ * The doors open this long before an event starts (the door admits early arrivals): from then on a buyer may no
+ * longer withdraw, and a ticket admitted at any time ends the right too.
+ */
+export const DOORS_OPEN_MINUTES_BEFORE_EVENT = 60;
+
 export const refundMessages = {
   reasonRequired: 'Informe o motivo do reembolso.',
   reasonLength: 'O motivo do reembolso deve ter entre 3 e 500 caracteres.',
@@ -113,9 +138,15 @@ export const refundMessages = {
   alreadyRefunded: 'Este pedido já foi reembolsado.',
   nothingToRefund: 'Pedidos de cortesia não têm valor a devolver e não podem ser reembolsados.',
   refundRequested: 'Reembolso solicitado. O valor volta para a mesma forma de pagamento.',
-  withdrawalRequested: 'Desistência registrada. O valor volta para a mesma forma de pagamento.',
+  withdrawalRequested:
+    'Desistência registrada. Assim que o ingresso for cancelado, o valor volta para a mesma forma de pagamento.',
+  withdrawalInProgress: 'Sua desistência já foi registrada e está em análise.',
   withdrawalTooLate: 'O prazo de 7 dias para desistir da compra (CDC art. 49) já terminou.',
   withdrawalEventStarted: 'O evento já começou: não é mais possível desistir da compra.',
+  withdrawalDoorsOpen:
+    'As portas do evento já abriram: não é mais possível desistir da compra. Se precisar, fale com a organização.',
+  withdrawalAfterEntry:
+    'Este ingresso já foi usado na entrada do evento: não é possível desistir da compra. Se precisar, fale com a organização.',
 } as const;
 
 /** An administrator refunds a paid order in full: the reason is kept with the order. */

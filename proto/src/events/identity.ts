@@ -21,3 +21,23 @@ export const passwordResetRequested = z.object({
 });
 
 export const userDeleted = z.object({ userId: z.uuid() });
+
+/** A single-use sign-in link, sent when an account under guessing is tried from a new address; only its hash is kept. */
+export const signInLinkRequested = z.object({
+  userId: z.uuid(),
+  email: z.string(),
+  name: z.string(),
+  token: z.string(),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+
+/** Someone tried to register with this account's e-mail or CPF: the owner hears which, the form never says. */
+export const registrationAttempted = z.object({
+  userId: z.uuid(),
+  email: z.string(),
+  name: z.string(),
+  taken: z.array(z.enum(['email', 'cpf'])).min(1),
+});
+
+/** The full set of events a door staffer may work now (empty once the role or the account is gone). */
+export const doorEventsChanged = z.object({ userId: z.uuid(), eventIds: z.array(z.uuid()) });

@@ -2,11 +2,26 @@ import type { z } from 'zod';
 import { eventCancelled, eventChanged } from './catalog.ts';
 import { courtesyInvited, courtesyRedeemed } from './courtesy.ts';
 import { deadLetter } from './bus.ts';
-import { orderCancelled, orderCreated, orderExpired, orderPaid, orderRefunded } from './orders.ts';
+import {
+  orderCancelled,
+  orderCreated,
+  orderExpired,
+  orderPaid,
+  orderRefunded,
+  orderWithdrawalRequested,
+} from './orders.ts';
 import { paymentConfirmed, paymentFailed, paymentOverdue, paymentRefunded } from './payments.ts';
-import { ticketCheckedIn, ticketIssued, ticketResent, ticketReset } from './tickets.ts';
+import { ticketCheckedIn, ticketIssued, ticketResent, ticketReset, ticketWithdrawalDecided } from './tickets.ts';
 import { mailSent } from './mail.ts';
-import { passwordResetRequested, userDeleted, userRegistered, verificationCodeIssued } from './identity.ts';
+import {
+  doorEventsChanged,
+  passwordResetRequested,
+  registrationAttempted,
+  signInLinkRequested,
+  userDeleted,
+  userRegistered,
+  verificationCodeIssued,
+} from './identity.ts';
 
 /** The registry of event types: topic name → payload schema, owned by the producing service. */
 export const eventSchemas = {
@@ -14,6 +29,9 @@ export const eventSchemas = {
   'user.verification-code-issued': verificationCodeIssued,
   'user.password-reset-requested': passwordResetRequested,
   'user.deleted': userDeleted,
+  'user.sign-in-link-requested': signInLinkRequested,
+  'user.registration-attempted': registrationAttempted,
+  'user.door-events-changed': doorEventsChanged,
   'event.changed': eventChanged,
   'event.cancelled': eventCancelled,
   'order.created': orderCreated,
@@ -21,6 +39,7 @@ export const eventSchemas = {
   'order.cancelled': orderCancelled,
   'order.expired': orderExpired,
   'order.refunded': orderRefunded,
+  'order.withdrawal-requested': orderWithdrawalRequested,
   'payment.confirmed': paymentConfirmed,
   'payment.failed': paymentFailed,
   'payment.overdue': paymentOverdue,
@@ -31,6 +50,7 @@ export const eventSchemas = {
   'ticket.checked-in': ticketCheckedIn,
   'ticket.reset': ticketReset,
   'ticket.resent': ticketResent,
+  'ticket.withdrawal-decided': ticketWithdrawalDecided,
   'mail.sent': mailSent,
   'bus.dead-letter': deadLetter,
 } satisfies Record<string, z.ZodType>;

@@ -73,3 +73,18 @@ export const orderRefunded = z.object({
   buyer: buyerSnapshot,
   event: eventSnapshot,
 });
+
+/**
+ * The buyer withdrew from a paid order (CDC art. 49) and orders accepted it: tickets voids the order's ticket unless
+ * the door admitted it first, and answers with ticket.withdrawal-decided. The money goes back only once the ticket
+ * is void, so a ticket is never both admitted and refunded.
+ */
+export const orderWithdrawalRequested = z.object({
+  orderId: z.uuid(),
+  orderNumber: z.string(),
+  userId: z.uuid(),
+  eventId: z.uuid(),
+  requestedAt: isoDate,
+  buyer: buyerSnapshot,
+  event: eventSnapshot,
+});

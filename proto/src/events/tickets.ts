@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { buyerSnapshot, eventSnapshot } from './orders.ts';
+import { buyerSnapshot, eventSnapshot, orderWithdrawalRequested } from './orders.ts';
 
 /** One ticket per paid order; `qrCodeData` is the QR PNG as a data URL, `qrText` the signed text it encodes. */
 export const ticketIssued = z.object({
@@ -31,3 +31,14 @@ export const ticketReset = z.object({
 
 /** An administrator asked for the ticket e-mail again: mail sends the same e-mail as for ticket.issued, once more. */
 export const ticketResent = ticketIssued.extend({ resentBy: z.uuid() });
+
+/**
+ * Tickets' answer to a withdrawal: the order's ticket is void (`cancelled`: refused at the door from now on, issued
+ * cancelled if it was not issued yet) and orders gives the money back; or the door admitted it first (`admitted`,
+ * with when) and the withdrawal is refused: the order stays paid and mail tells the buyer why.
+ */
+export const ticketWithdrawalDecided = orderWithdrawalRequested.omit({ requestedAt: true }).extend({
+  ticketId: z.uuid().nullable(),
+  outcome: z.enum(['cancelled', 'admitted']),
+  usedAt: z.iso.datetime({ offset: true }).nullable(),
+});

@@ -3,6 +3,7 @@ import { defineService } from '@ticketing/platform';
 import { countSoldSpot } from './consumers/count-sold.ts';
 import { releaseOrderHold, releaseRefundedOrder } from './consumers/release-order-hold.ts';
 import { catalogMigrations } from './data/migrations.ts';
+import { doorEventsChanged } from './domain/door-events.ts';
 import { adminEventRoutes } from './http/admin-events-routes.ts';
 import { doorRoutes } from './http/door-routes.ts';
 import { eventRoutes } from './http/events-routes.ts';
@@ -32,6 +33,7 @@ export const catalogService = defineService({
         'order.expired': releaseOrder,
         'order.refunded': releaseRefundedOrder(deps),
         'order.paid': countSoldSpot(deps),
+        'user.door-events-changed': (payload, { trx }) => doorEventsChanged(deps, trx, payload),
       },
     };
   },

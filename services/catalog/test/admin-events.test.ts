@@ -157,7 +157,8 @@ test('a draft stays out of the storefront, its search, detail and calendar, the 
   const tag = `r${randomUUID().slice(0, 8)}`;
   const draft = await adminCreate({ title: `Simpósio ${tag}`, date: inDays(0.5), maxAttendees: 10 });
   expect(draft).toMatchObject({ status: 'rascunho', published: false, isActive: true, listed: true });
-  const doorToken = tokens.doorStaff;
+  // The door as administrators see it: every event a door may check in (door staff only see theirs).
+  const doorToken = catalog.adminToken;
 
   const hidden = async () => {
     expect(await (await catalog.request('GET', `/api/events?q=${tag}`)).json()).toEqual([]);
@@ -359,4 +360,53 @@ test('duplicating makes a draft with the same fields and image, none of the sale
   const longCopy = (await (await admin('POST', `/${long.id}/duplicate`)).json()) as AdminEventView;
   expect(longCopy.title).toBe(`Cópia de ${'L'.repeat(246)}`);
   expect((await admin('POST', `/${randomUUID()}/duplicate`)).status).toBe(404);
+});
+
+test("an event's image is only one of the product's own: any other address is refused and nothing changes", async () => {
+  const uploaded = `/api/events/images/${'0123456789abcdef'.repeat(4)}`;
+  const event = await adminCreate({ imageUrl: uploaded });
+  expect(event.imageUrl).toBe(uploaded);
+  expect((await adminCreate({ imageUrl: '/images/events/workshop-bpf-sao-paulo.svg' })).imageUrl).toBe(
+    '/images/events/workshop-bpf-sao-paulo.svg',
+  );
+
+  const refused = [
+    '//outro-site.com.br/imagem.png',
+    'https://cdn.outro-site.com.br/imagem.png',
+    'http://127.0.0.1:8080/images/events/workshop.svg',
+    'javascript:alert(1)',
+    'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=',
+    '/api/events/images/nao-e-um-hash',
+    `/api/events/images/${'A'.repeat(64)}`,
+    '/images/events/../../api/admin/events',
+    '/images/events/workshop.svg?x=//outro-site.com.br',
+    '/\\outro-site.com.br/imagem.png',
+    ' /images/events/workshop.svg',
+    '/images/outros/workshop.svg',
+    42,
+  ];
+  for (const imageUrl of refused) {
+    for (const [method, path] of [
+      ['POST', ''],
+      ['PATCH', `/${event.id}`],
+    ] as const) {
+      const body =
+        method === 'POST'
+          ? { title: 'Oficina', date: inDays(30), location: 'Recife – PE', price: '200.00', imageUrl }
+          : { imageUrl };
+      const response = await admin(method, path, body);
+      expect({ imageUrl, method, status: response.status, body: await response.json() }).toEqual({
+        imageUrl,
+        method,
+        status: 400,
+        body: { message: 'URL da imagem inválida: envie a imagem pelo formulário do evento' },
+      });
+    }
+  }
+  const stored = await admin('GET', `/${event.id}`);
+  expect(((await stored.json()) as AdminEventView).imageUrl).toBe(uploaded);
+  // The database holds the same rule.
+  await expect(
+    catalog.service.db('events').where({ id: event.id }).update({ image_url: 'https://outro-site.com.br/imagem.png' }),
+  ).rejects.toThrow(/events_own_image/);
 });

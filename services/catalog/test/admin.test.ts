@@ -141,7 +141,7 @@ test('bad event data is a 400 with the contract message and stores nothing', asy
     [{ price: '150.999' }, 'Preço inválido: use um valor como 150.00'],
     [{ price: 1e12 }, 'Preço inválido: use um valor como 150.00'],
     [{ price: null }, 'Preço inválido: use um valor como 150.00'],
-    [{ imageUrl: 'javascript:alert(1)' }, 'URL da imagem inválida'],
+    [{ imageUrl: 'javascript:alert(1)' }, 'URL da imagem inválida: envie a imagem pelo formulário do evento'],
     [{ imageUrl: `/images/${'a'.repeat(10_001)}.svg` }, 'URL da imagem deve ter no máximo 500 caracteres'],
     [{ maxAttendees: 1.5 }, 'Número máximo de participantes deve ser um número inteiro'],
     [{ maxAttendees: '100' }, 'Número máximo de participantes deve ser um número inteiro'],

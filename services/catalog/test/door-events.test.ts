@@ -1,13 +1,38 @@
 import { randomUUID } from 'node:crypto';
+import { defineService, type Knex } from '@ticketing/platform';
+import { startTestService, uniqueName, waitFor, type TestService } from '@ticketing/platform/testing';
 import type { DoorEventView } from '@ticketing/proto';
 import { inDays, startCatalog, type Catalog } from './support.ts';
 
+/** Stands in for identity: it announces which events each door staffer may work, as identity does. */
+const identityStandIn = defineService({
+  name: 'identity-stand-in',
+  identity: 'identity',
+  migrations: [],
+  setup: () => ({}),
+});
+
 let catalog: Catalog;
+let identity: TestService<unknown>;
 
 beforeAll(async () => {
-  catalog = await startCatalog();
+  const busSchema = uniqueName('bus');
+  catalog = await startCatalog({ busSchema });
+  identity = await startTestService(identityStandIn, { busSchema });
 });
-afterAll(() => catalog.service.stop());
+afterAll(async () => {
+  await identity?.stop();
+  await catalog?.service.stop();
+});
+
+/** A door staffer's token, once identity announced the events assigned to them and the catalog stored them. */
+async function staffer(eventIds: string[], id: string = randomUUID()): Promise<string> {
+  const envelope = await identity.db.transaction((trx: Knex.Transaction) =>
+    identity.outbox.add(trx, 'user.door-events-changed', id, { userId: id, eventIds }),
+  );
+  await waitFor(async () => (await catalog.service.db('inbox').where({ event_id: envelope.id })).length === 1);
+  return catalog.sign({ id, roles: ['doorStaff'] });
+}
 
 /** Today's start and end in São Paulo and now, as the database sees them. */
 async function saoPauloDay(): Promise<{ start: number; now: number; end: number }> {
@@ -42,7 +67,7 @@ test("door staff see today's events, started or not and listed or not, first, th
   );
 
   const ours = new Set([upcoming.id, laterToday.id, started.id, unlisted.id, yesterday.id, inactive.id]);
-  const staffToken = await catalog.sign({ roles: ['doorStaff'] });
+  const staffToken = await staffer([...ours]);
   const listing = (await doorEvents(staffToken)).filter((event) => ours.has(event.id));
 
   expect(listing.map((event) => event.id)).toEqual([started.id, laterToday.id, unlisted.id, upcoming.id]);
@@ -71,4 +96,23 @@ test('only door staff and administrators see the door events', async () => {
   const courtesyManager = await catalog.sign({ roles: ['courtesyManager'] });
   expect((await catalog.request('GET', '/api/door/events', { token: courtesyManager })).status).toBe(403);
   expect((await catalog.request('GET', '/api/door/events', { token: catalog.adminToken })).status).toBe(200);
+});
+
+test('door staff see only the events assigned to them, far ahead or not; administrators see every one', async () => {
+  const tag = randomUUID().slice(0, 8);
+  const assigned = await catalog.createEvent({ title: `Escalado ${tag}`, date: inDays(40) });
+  const other = await catalog.createEvent({ title: `Outro ${tag}`, date: inDays(1) });
+  const ours = new Set([assigned.id, other.id]);
+  const id = randomUUID();
+  const listed = async (token: string) =>
+    (await doorEvents(token)).filter((event) => ours.has(event.id)).map((event) => event.id);
+
+  expect(await listed(await staffer([assigned.id], id))).toEqual([assigned.id]);
+  expect(await listed(catalog.adminToken)).toEqual([other.id, assigned.id]);
+  // A new announcement replaces the set; an empty one leaves nothing.
+  expect(await listed(await staffer([other.id], id))).toEqual([other.id]);
+  expect(await listed(await staffer([], id))).toEqual([]);
+  expect(await catalog.service.db('door_assignments').where({ user_id: id })).toEqual([]);
+  // Door staff nobody assigned see no event at all.
+  expect(await doorEvents(await catalog.sign({ roles: ['doorStaff'] }))).toEqual([]);
 });

@@ -5,12 +5,13 @@ import {
   dropSchemas,
   makeCpf,
   serviceAuthorization,
+  publishAsOwner,
   startTestService,
   uniqueName,
   waitFor,
   type TestService,
 } from '@ticketing/platform/testing';
-import { defineService, type Knex } from '@ticketing/platform';
+import { defineService } from '@ticketing/platform';
 import type { EventPayload, EventType, EventView, Role } from '@ticketing/proto';
 import { catalogService } from '@ticketing/catalog';
 import { courtesyService } from '../src/index.ts';
@@ -122,9 +123,9 @@ export async function startCourtesy(env: Record<string, string> = {}) {
     async createLink(body: Record<string, unknown>, token = admin.token) {
       return call('POST', '/api/courtesy-links', { token, body });
     },
-    /** Publishes an event the way its producer does (outbox, relay, bus); resolves with its envelope. */
+    /** Publishes an event the way its producer does (outbox, relay, bus, its owner's signature); resolves with its envelope. */
     publish<T extends EventType>(type: T, payload: EventPayload<T>): Promise<{ id: string }> {
-      return source.db.transaction((trx: Knex.Transaction) => source.outbox.add(trx, type, type, payload as never));
+      return publishAsOwner(source, type, type, payload);
     },
     /** Waits until courtesy has handled an event (its inbox row is committed). */
     handled: (event: { id: string }) =>

@@ -1,3 +1,4 @@
+import type { ProductionCheck } from '@ticketing/platform';
 import { z } from 'zod';
 
 const DURATION = /^(\d{1,7})([smhd])$/;
@@ -16,6 +17,7 @@ const duration = (fallback: string) =>
     .refine((seconds) => seconds > 0, 'must be longer than zero');
 
 /** Defaults that only make sense on a developer's machine; the service warns when it runs with them. */
+export const DEVELOPMENT_ADMIN_EMAIL = 'admin@educacaofarma.com.br';
 export const DEVELOPMENT_ADMIN_PASSWORD = 'admin123';
 export const DEVELOPMENT_VERIFICATION_SECRET = 'desenvolvimento-somente-troque-este-segredo';
 
@@ -26,7 +28,7 @@ export const identityConfig = {
   /** The administrator account created at start when no account has this e-mail yet. */
   ADMIN_EMAIL: z
     .email()
-    .default('admin@educacaofarma.com.br')
+    .default(DEVELOPMENT_ADMIN_EMAIL)
     .transform((email) => email.toLowerCase()),
   /** Development only: every real deployment sets its own (k8s reads it from a secret). */
   ADMIN_PASSWORD: z.string().min(6).max(128).default(DEVELOPMENT_ADMIN_PASSWORD),
@@ -45,6 +47,14 @@ export const identityConfig = {
    * account); a page open all day renews a few times an hour at most.
    */
   TOKEN_RENEWALS_PER_HOUR: count(120),
+  /** The longest a session (a login and its renewals) lasts, whatever its renewals. */
+  SESSION_MAX_AGE: duration('12h'),
+  /** The same for a session opened with "lembrar-me". */
+  SESSION_MAX_AGE_REMEMBER: duration('7d'),
+  /** The same for a session of door staff, "lembrar-me" or not: a door shift. */
+  SESSION_MAX_AGE_DOOR_STAFF: duration('12h'),
+  /** Open sessions one account keeps (a door's phones may share one); a new login ends the least recently renewed. */
+  SESSIONS_PER_ACCOUNT: count(30),
   /** HMAC key for the stored hashes of e-mail verification codes. The default is for development only. */
   VERIFICATION_SECRET: z.string().min(16).default(DEVELOPMENT_VERIFICATION_SECRET),
   /** Wrong passwords one address may try on one account before each further try waits (growing delays). */
@@ -63,7 +73,21 @@ export const identityConfig = {
   VERIFICATION_MAX_WRONG_CODES_PER_DAY: count(15),
   /** Forgot-password answers take at least this long, whether or not the account exists. */
   FORGOT_PASSWORD_MIN_MS: z.coerce.number().int().min(0).max(10_000).default(400),
+  /** How long an account that never verified its e-mail lives: then it goes, and its e-mail and CPF are free. */
+  UNVERIFIED_ACCOUNT_TTL: duration('7d'),
+  /** How often expired unverified accounts are looked for; 0 turns the sweep off. */
+  UNVERIFIED_ACCOUNT_SWEEP_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60 * 60 * 1000),
 };
+
+/** The development administrator is published (README, `npm start`): production names its own. */
+export const identityProductionChecks = {
+  ADMIN_EMAIL: (email) =>
+    email === DEVELOPMENT_ADMIN_EMAIL ? 'the development administrator cannot be used in production' : undefined,
+} satisfies Record<string, ProductionCheck>;
 
 export type IdentityConfig = z.infer<z.ZodObject<typeof identityConfig>> & { DEV_TOOLS: boolean };
 
@@ -76,10 +100,13 @@ export interface IdentitySettings {
   tokenTtlSeconds: number;
   rememberTtlSeconds: number;
   renewalsPerHour: number;
+  sessionMaxAge: { normal: number; remembered: number; doorStaff: number };
+  sessionsPerAccount: number;
   verificationSecret: string;
   login: LoginLimits;
   maxWrongCodesPerDay: number;
   forgotPasswordMinMs: number;
+  unverifiedAccountTtlSeconds: number;
 }
 
 export interface LoginLimits {
@@ -106,6 +133,12 @@ export function identitySettings(config: IdentityConfig): IdentitySettings {
     tokenTtlSeconds: config.TOKEN_TTL,
     rememberTtlSeconds: config.TOKEN_TTL_REMEMBER,
     renewalsPerHour: config.TOKEN_RENEWALS_PER_HOUR,
+    sessionMaxAge: {
+      normal: config.SESSION_MAX_AGE,
+      remembered: config.SESSION_MAX_AGE_REMEMBER,
+      doorStaff: config.SESSION_MAX_AGE_DOOR_STAFF,
+    },
+    sessionsPerAccount: config.SESSIONS_PER_ACCOUNT,
     verificationSecret: config.VERIFICATION_SECRET,
     login: {
       freePerPair: config.LOGIN_FREE_FAILURES_PER_ADDRESS_AND_ACCOUNT,
@@ -116,5 +149,6 @@ export function identitySettings(config: IdentityConfig): IdentitySettings {
     },
     maxWrongCodesPerDay: config.VERIFICATION_MAX_WRONG_CODES_PER_DAY,
     forgotPasswordMinMs: config.FORGOT_PASSWORD_MIN_MS,
+    unverifiedAccountTtlSeconds: config.UNVERIFIED_ACCOUNT_TTL,
   };
 }

@@ -8,6 +8,6 @@ export { requestPasswordReset, resetPassword, resetCooldownKey } from './domain/
 export { currentUser, updateProfile, changePassword, deleteAccount } from './domain/profile.ts';
 export { ensureAdminAccount, grantRoles, makeAdmin } from './domain/admin.ts';
 export { createSigningKeys, ensureSigningKey, rotateSigningKey, type SigningKeys } from './domain/signing-keys.ts';
-export { issueToken, sessionStateOf } from './domain/sessions.ts';
+export { issueToken, signedSessionState } from './domain/sessions.ts';
 export { type IdentityDeps, type User } from './domain/user.ts';
 export { toUserView } from './http/views.ts';

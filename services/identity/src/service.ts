@@ -1,14 +1,16 @@
 import { Router } from '@koa/router';
-import { defineService, type Logger } from '@ticketing/platform';
+import { defineService, startPeriodicJob, type Logger } from '@ticketing/platform';
 import {
   DEVELOPMENT_ADMIN_PASSWORD,
   DEVELOPMENT_VERIFICATION_SECRET,
   identityConfig,
+  identityProductionChecks,
   identitySettings,
   type IdentityConfig,
 } from './config.ts';
 import { identityMigrations } from './data/migrations.ts';
 import { ensureAdminAccount } from './domain/admin.ts';
+import { expireUnverifiedAccounts } from './domain/expire-unverified.ts';
 import { createLoginThrottle } from './domain/login-throttle.ts';
 import { prepareDummyHash } from './domain/passwords.ts';
 import { createRenewalLimit } from './domain/renew-session.ts';
@@ -32,12 +34,16 @@ function warnAboutDevelopmentDefaults(config: IdentityConfig, logger: Logger): v
   }
 }
 
-/** Users, e-mail verification, password reset, sessions and the keys that sign them. */
+/**
+ * Users, e-mail verification, password reset, sessions and the keys that sign them, roles and door staff
+ * assignments; accounts never verified expire.
+ */
 export const identityService = defineService({
   name: 'identity',
   config: identityConfig,
   migrations: identityMigrations,
   secrets: ['ADMIN_PASSWORD', 'VERIFICATION_SECRET'],
+  productionChecks: identityProductionChecks,
   async setup({ config, db, redis, logger, outbox, serviceAuth }) {
     const settings = identitySettings(config);
     warnAboutDevelopmentDefaults(config, logger);
@@ -63,6 +69,12 @@ export const identityService = defineService({
     ];
     if (config.DEV_TOOLS) routers.push(devRoutes(deps, verifySession));
     for (const routes of routers) router.use(routes.routes());
-    return { router };
+    const expiry = startPeriodicJob(
+      'unverified-account-expiry',
+      config.UNVERIFIED_ACCOUNT_SWEEP_MS,
+      (signal) => expireUnverifiedAccounts(deps, signal),
+      logger,
+    );
+    return { router, close: () => expiry.close() };
   },
 });

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServiceAuth, generateKeyRing, type ServiceKeys } from '@ticketing/platform';
+import { testKeyRing } from '@ticketing/platform/testing';
 import { startIdentity, type Identity } from './support.ts';
 
 let identity: Identity;
@@ -39,4 +41,22 @@ test('unknown, malformed and deleted accounts are 404', async () => {
   });
   expect(deleted.status).toBe(200);
   expect((await lookUp(account.id)).status).toBe(404);
+});
+
+test("a buyer's data goes to orders alone: a token naming orders must be signed with orders' own key", async () => {
+  const buyer = await identity.registered();
+  const lookUpAs = async (keys: ServiceKeys) =>
+    (
+      await identity.request('GET', `/internal/users/${buyer.id}`, {
+        headers: { authorization: `Bearer ${await createServiceAuth(keys).token('identity')}` },
+      })
+    ).status;
+  // Mail holds its own key only: claiming to be orders with it gets nothing.
+  expect(await lookUpAs({ ...testKeyRing.keys('mail'), name: 'orders' })).toBe(401);
+  // A service identity was never told about, and an `orders` key identity does not know.
+  expect(await lookUpAs(generateKeyRing(['billing']).keys('billing'))).toBe(401);
+  expect(await lookUpAs(generateKeyRing(['orders']).keys('orders'))).toBe(401);
+  // Mail as itself is known, but may not read buyers.
+  expect(await lookUpAs(testKeyRing.keys('mail'))).toBe(403);
+  expect(await lookUpAs(testKeyRing.keys('orders'))).toBe(200);
 });

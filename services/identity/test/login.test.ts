@@ -42,7 +42,8 @@ test('a verified user logs in: a signed 12-hour token and the user, logged, noth
     email: account.email,
     name: 'Carla Nunes',
     roles: [],
-    ver: 0,
+    sid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    gen: 0,
     jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
     iss: 'ticketing-identity',
     aud: 'ticketing',
@@ -74,7 +75,7 @@ test('"lembrar-me" makes the token last 7 days', async () => {
 
 test('an unverified user still gets a token, with emailVerified false', async () => {
   const input = registration();
-  expect((await identity.request('POST', '/api/auth/register', { body: input })).status).toBe(201);
+  expect((await identity.request('POST', '/api/auth/register', { body: input })).status).toBe(202);
   const response = await login({ email: input.email, password: input.password });
   expect(response.status).toBe(200);
   const { token, user } = (await response.json()) as { token: string; user: UserView };
@@ -151,16 +152,95 @@ test('one address guessing an account waits after five wrong passwords, longer e
   expect((await login({ email: account.email, password: account.password }, ip)).status).toBe(429);
 });
 
-test('wrong passwords from many addresses make those addresses wait, never a clean one', async () => {
+const CHALLENGED = {
+  message:
+    'Por segurança, este acesso precisa de confirmação: enviamos um link de acesso para o e-mail da conta, se ela existir. Abra o link para entrar.',
+};
+const signInWithLink = (token: string, ip?: string) =>
+  identity.request('POST', '/api/auth/sign-in-link', { body: { token }, ip });
+const linkTokens = async (userId: string) =>
+  (await identity.events(userId, 'user.sign-in-link-requested')).map((event) => event.token as string);
+
+test('after many failures on an account, an address that did not fail gets an e-mailed link instead of a password try', async () => {
   const account = await identity.verified();
   const guessers = Array.from({ length: 10 }, () => makeIp());
   for (const ip of guessers) expect((await login({ email: account.email, password: 'chute' }, ip)).status).toBe(401);
   const again = await login({ email: account.email, password: account.password }, guessers[0]);
   expect(again.status).toBe(429);
   expect(Number(again.headers.get('retry-after'))).toBeLessThanOrEqual(30);
-  expect((await login({ email: account.email, password: account.password })).status).toBe(200);
-  // The owner's login cleared the account's count: the addresses that failed once try again.
+
+  // Any new address, with the right password or a guess: no password is checked, the owner gets a link.
+  const owner = makeIp();
+  const challenged = await login({ email: account.email, password: account.password }, owner);
+  expect(challenged.status).toBe(403);
+  expect(await challenged.json()).toEqual(CHALLENGED);
+  const guess = await login({ email: account.email, password: 'outro-chute' }, makeIp());
+  expect({ status: guess.status, body: await guess.json() }).toEqual({ status: 403, body: CHALLENGED });
+  expect(identity.lines('login refused').filter((line) => line.userId === account.id)).toHaveLength(10);
+  // One link however many addresses were challenged (no mailbox flood); only its hash is stored.
+  const [token, ...more] = await linkTokens(account.id);
+  expect(more).toEqual([]);
+  const [stored] = await identity.service.db('sign_in_links').where({ user_id: account.id });
+  expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/);
+  expect(stored.token_hash).not.toContain(token);
+  const lifetime = stored.expires_at.getTime() - Date.now();
+  expect(lifetime).toBeGreaterThan(14 * 60_000);
+  expect(lifetime).toBeLessThanOrEqual(15 * 60_000);
+
+  // The link opens a session once; it clears the account's count, so addresses that failed once try again.
+  const opened = await signInWithLink(token!, owner);
+  expect(opened.status).toBe(200);
+  const session = (await opened.json()) as { token: string; user: UserView };
+  expect(session.user).toMatchObject({ id: account.id, email: account.email });
+  expect((await identity.me(session.token)).status).toBe(200);
+  const reused = await signInWithLink(token!);
+  expect({ status: reused.status, body: await reused.json() }).toEqual({
+    status: 400,
+    body: { message: 'Link de acesso inválido ou expirado. Faça login novamente.' },
+  });
   expect((await login({ email: account.email, password: account.password }, guessers[1])).status).toBe(200);
+});
+
+test('an unknown e-mail under guessing is challenged the same way, and nothing is sent', async () => {
+  const email = makeEmail('ninguem');
+  for (let i = 0; i < 10; i++) expect((await login({ email, password: 'chute' })).status).toBe(401);
+  const challenged = await login({ email, password: 'chute' });
+  expect({ status: challenged.status, body: await challenged.json() }).toEqual({ status: 403, body: CHALLENGED });
+  expect(
+    await identity.service
+      .db('outbox')
+      .where({ topic: 'user.sign-in-link-requested' })
+      .whereRaw("envelope->'payload'->>'email' = ?", [email]),
+  ).toEqual([]);
+});
+
+test('two requests with one link at once: one session', async () => {
+  const account = await identity.verified();
+  for (let i = 0; i < 10; i++) await login({ email: account.email, password: 'chute' });
+  expect((await login({ email: account.email, password: account.password })).status).toBe(403);
+  const [token] = await linkTokens(account.id);
+  const answers = await Promise.all(Array.from({ length: 8 }, () => signInWithLink(token!)));
+  expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...Array(7).fill(400)]);
+  expect((await signInWithLink('nao-e-um-link')).status).toBe(400);
+  expect((await signInWithLink('')).status).toBe(400);
+});
+
+test('an IPv6 client counts by its /64: hopping between its addresses gets no fresh tries', async () => {
+  const account = await identity.verified();
+  const block = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:1`;
+  for (let i = 0; i < 5; i++) {
+    const ip = `${block}::${(i + 1).toString(16)}`;
+    expect((await login({ email: account.email, password: `errada-${i}` }, ip)).status).toBe(401);
+  }
+  // Another address of the same /64, even written out in full, waits with the others.
+  const [a, b, c, d] = block.split(':');
+  const sameBlock = `${a}:0db8:${c}:000${d}:ffff:ffff:ffff:fffe`;
+  expect(b).toBe('db8');
+  const next = await login({ email: account.email, password: account.password }, sameBlock);
+  expect(next.status).toBe(429);
+  // A neighbouring /64 is another subscriber: it gets in.
+  const neighbour = `${a}:db8:${c}:2::1`;
+  expect((await login({ email: account.email, password: account.password }, neighbour)).status).toBe(200);
 });
 
 test('an address spraying many accounts is stopped at its budget; the accounts are not', async () => {

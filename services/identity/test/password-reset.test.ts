@@ -97,7 +97,7 @@ test('the reset link sets a new password once and ends every session', async () 
 
   expect(await identity.userRow(account.id)).toMatchObject({ session_version: 1 });
   expect((await resetsOf(account.id)).every((row) => row.used_at instanceof Date)).toBe(true);
-  expect(JSON.parse((await identity.service.redis.get(sessionStateKey(account.id)))!)).toMatchObject({ version: 1 });
+  expect(claimsOf((await identity.service.redis.get(sessionStateKey(account.id)))!)).toMatchObject({ sessions: {} });
   for (const old of [account.token, session]) expect((await identity.me(old)).status).toBe(401);
 
   const refused = await identity.request('POST', '/api/auth/login', {
@@ -105,7 +105,6 @@ test('the reset link sets a new password once and ends every session', async () 
   });
   expect(refused.status).toBe(401);
   const { token } = await identity.login(account.email, 'nova-senha-456');
-  expect(claimsOf(token).ver).toBe(1);
   expect((await identity.me(token)).status).toBe(200);
   expect(identity.lines('password reset')).toContainEqual(
     expect.objectContaining({ userId: account.id, sessionVersion: 1 }),
@@ -154,7 +153,7 @@ test('bad reset input is a 400 with the page messages', async () => {
   const cases: [unknown, string][] = [
     [{ token: 'abc', newPassword: 'nova-senha', confirmPassword: 'outra-senha' }, 'As senhas não coincidem.'],
     [{ token: 'abc', newPassword: 'nova-senha' }, 'As senhas não coincidem.'],
-    [{ token: 'abc', newPassword: '123', confirmPassword: '123' }, 'Senha deve ter pelo menos 6 caracteres'],
+    [{ token: 'abc', newPassword: '123', confirmPassword: '123' }, 'Senha deve ter pelo menos 8 caracteres'],
     [{ newPassword: 'nova-senha', confirmPassword: 'nova-senha' }, 'Token inválido ou ausente.'],
     [{ token: '', newPassword: 'nova-senha', confirmPassword: 'nova-senha' }, 'Token inválido ou ausente.'],
     [
@@ -174,4 +173,17 @@ test('bad reset input is a 400 with the page messages', async () => {
   expect(forgotBad.status).toBe(400);
   expect(await forgotBad.json()).toEqual({ message: 'Email inválido' });
   expect(identity.unhandledErrors()).toEqual([]);
+});
+
+test('a common password is refused before the link is spent: the same link then sets a good one', async () => {
+  const account = await identity.verified();
+  expect((await forgot(account.email)).status).toBe(200);
+  const token = await identity.lastResetToken(account.id);
+  const common = await reset(token, 'Senha123');
+  expect({ status: common.status, body: await common.json() }).toEqual({
+    status: 400,
+    body: { message: 'Esta senha é muito comum e fácil de adivinhar. Escolha outra.' },
+  });
+  expect(await resetsOf(account.id)).toEqual([expect.objectContaining({ used_at: null })]);
+  expect((await reset(token, 'uma-senha-so-minha')).status).toBe(200);
 });

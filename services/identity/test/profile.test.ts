@@ -1,4 +1,4 @@
-import { ERASED_SESSION, sessionStateKey } from '@ticketing/platform';
+import { sessionStateKey } from '@ticketing/platform';
 import type { UserView } from '@ticketing/proto';
 import {
   ADMIN_EMAIL,
@@ -215,6 +215,17 @@ describe('updating the profile', () => {
 });
 
 describe('changing the password', () => {
+  test('a common password is refused with the pt-BR reason; the password stays', async () => {
+    const account = await identity.verified();
+    const before = await identity.userRow(account.id);
+    const common = await changePassword(account, { currentPassword: account.password, newPassword: 'brasil123' });
+    expect({ status: common.status, body: await common.json() }).toEqual({
+      status: 400,
+      body: { message: 'Esta senha é muito comum e fácil de adivinhar. Escolha outra.' },
+    });
+    expect(await identity.userRow(account.id)).toEqual(before);
+  });
+
   test('the current password is checked; a fresh token keeps this browser in, every other session ends', async () => {
     const account = await identity.verified();
     const { token: otherBrowser } = await identity.login(account.email, account.password, { rememberMe: true });
@@ -234,12 +245,16 @@ describe('changing the password', () => {
     expect(response.status).toBe(200);
     const { token } = (await response.json()) as { token: string };
     const claims = claimsOf(token);
-    expect(claims).toMatchObject({ sub: account.id, ver: 1 });
+    expect(claims).toMatchObject({ sub: account.id, gen: 0, rmb: true });
+    expect(claims.sid).not.toBe(claimsOf(otherBrowser).sid);
     // As long-lived as the session it replaces ("lembrar-me").
     expect((claims.exp as number) - (claims.iat as number)).toBe(7 * 24 * 3600);
 
     expect(await identity.userRow(account.id)).toMatchObject({ session_version: 1 });
-    expect(JSON.parse((await identity.service.redis.get(sessionStateKey(account.id)))!)).toMatchObject({ version: 1 });
+    // Every session ended but the one the change opened.
+    expect(
+      Object.keys(claimsOf((await identity.service.redis.get(sessionStateKey(account.id)))!).sessions as object),
+    ).toEqual([claims.sid]);
     expect(identity.lines('password changed')).toContainEqual(
       expect.objectContaining({ userId: account.id, sessionVersion: 1 }),
     );
@@ -271,8 +286,8 @@ describe('changing the password', () => {
     const cases: [unknown, string][] = [
       [{ newPassword: 'nova-senha' }, 'Senha atual é obrigatória'],
       [{ currentPassword: '', newPassword: 'nova-senha' }, 'Senha atual é obrigatória'],
-      [{ currentPassword: account.password, newPassword: '123' }, 'Senha deve ter pelo menos 6 caracteres'],
-      [{ currentPassword: account.password }, 'Senha deve ter pelo menos 6 caracteres'],
+      [{ currentPassword: account.password, newPassword: '123' }, 'Senha deve ter pelo menos 8 caracteres'],
+      [{ currentPassword: account.password }, 'Senha deve ter pelo menos 8 caracteres'],
     ];
     for (const [body, message] of cases) {
       const response = await changePassword(account, body);
@@ -338,7 +353,10 @@ describe('deleting the account', () => {
     expect(identity.lines('account deleted')).toContainEqual(expect.objectContaining({ userId: account.id }));
 
     // Its token is refused, by identity and by the other services.
-    expect(JSON.parse((await identity.service.redis.get(sessionStateKey(account.id)))!)).toEqual(ERASED_SESSION);
+    expect(claimsOf((await identity.service.redis.get(sessionStateKey(account.id)))!)).toMatchObject({
+      roles: [],
+      sessions: {},
+    });
     expect((await identity.me(account.token)).status).toBe(401);
     expect((await neighbour.whoami(account.token)).status).toBe(401);
     // Identity also refuses it on its own account (were Redis to lose the state).
@@ -355,6 +373,7 @@ describe('deleting the account', () => {
     const again = await identity.request('POST', '/api/auth/register', {
       body: registration({ email: account.email, cpf: account.cpf }),
     });
-    expect(again.status).toBe(201);
+    expect(again.status).toBe(202);
+    expect(await identity.userByEmail(account.email)).toMatchObject({ cpf: account.cpf, deleted_at: null });
   });
 });

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { startService } from '@ticketing/platform';
 import { waitFor } from '@ticketing/platform/testing';
+import { identityService } from '../src/index.ts';
 import { DEVELOPMENT_VERIFICATION_SECRET } from '../src/config.ts';
 import { makeCpf, makeEmail, registration, startIdentity, type Identity } from './support.ts';
 
@@ -11,15 +13,16 @@ beforeAll(async () => {
 afterAll(() => identity.stop());
 
 const register = (body: unknown) => identity.request('POST', '/api/auth/register', { body });
+const RECEIVED =
+  'Se os dados estiverem disponíveis, você receberá um código de verificação no e-mail informado. Se já tiver conta, enviamos as instruções para o e-mail dela.';
 const countUsers = async () => Number((await identity.service.db('users').count({ n: '*' }))[0]!.n);
-const countOutbox = async () => Number((await identity.service.db('outbox').count({ n: '*' }))[0]!.n);
 
 test('registering creates an unverified account, sends a code by event and answers the e-mail', async () => {
   const email = makeEmail('Ana.Souza');
   const input = registration({ name: '  Ana Souza  ', email: `  ${email.toUpperCase()} `, partnerCompany: 'Farma SA' });
   const response = await register(input);
-  expect(response.status).toBe(201);
-  expect(await response.json()).toEqual({ email: email.toLowerCase() });
+  expect(response.status).toBe(202);
+  expect(await response.json()).toEqual({ email: email.toLowerCase(), message: RECEIVED });
 
   // Stored: unverified, birth date as a date, the password only as an argon2id hash.
   const row = await identity.userByEmail(email);
@@ -79,36 +82,75 @@ test('registering creates an unverified account, sends a code by event and answe
   expect(written).not.toContain(`"${code}"`);
 });
 
-test('an e-mail or a CPF already registered is a 409 with its message, and nothing is stored', async () => {
-  const first = registration();
-  expect((await register(first)).status).toBe(201);
-  const [users, events] = [await countUsers(), await countOutbox()];
+test('an e-mail or a CPF already registered gets the same answer; its owner is told by e-mail, nothing is created', async () => {
+  const first = await identity.verified();
+  const second = await identity.registered();
+  const [users, codes] = [await countUsers(), await identity.service.db('verification_codes').count({ n: '*' })];
+  const attempted = (userId: string) => identity.events(userId, 'user.registration-attempted');
 
   const sameEmail = await register(registration({ email: first.email.toUpperCase() }));
-  expect(sameEmail.status).toBe(409);
-  expect(await sameEmail.json()).toEqual({ message: 'Este e-mail já está cadastrado' });
-  const sameCpf = await register(registration({ cpf: first.cpf }));
-  expect(sameCpf.status).toBe(409);
-  expect(await sameCpf.json()).toEqual({ message: 'Este CPF já está cadastrado' });
-
+  const sameCpf = await register(registration({ cpf: second.cpf }));
+  const both = await register(registration({ email: second.email, cpf: first.cpf }));
+  for (const [response, email] of [
+    [sameEmail, first.email],
+    [sameCpf, undefined],
+    [both, second.email],
+  ] as const) {
+    expect(response.status).toBe(202);
+    const body = (await response.json()) as { email: string; message: string };
+    expect(body.message).toBe(RECEIVED);
+    if (email) expect(body.email).toBe(email);
+  }
   expect(await countUsers()).toBe(users);
-  expect(await countOutbox()).toBe(events);
+  expect(await identity.service.db('verification_codes').count({ n: '*' })).toEqual(codes);
+  // Each owner hears once (a flood of attempts sends no flood of e-mails), with which of their data was used.
+  expect(await attempted(first.id)).toEqual([
+    {
+      type: 'user.registration-attempted',
+      userId: first.id,
+      email: first.email,
+      name: 'Maria da Silva',
+      taken: ['email'],
+    },
+  ]);
+  expect(await attempted(second.id)).toEqual([
+    {
+      type: 'user.registration-attempted',
+      userId: second.id,
+      email: second.email,
+      name: 'Maria da Silva',
+      taken: ['cpf'],
+    },
+  ]);
 });
 
-test('ten registrations of one e-mail at once: exactly one account', async () => {
+test('ten registrations of one e-mail at once: exactly one account, ten identical answers', async () => {
   const email = makeEmail('corrida');
   const responses = await Promise.all(
     Array.from({ length: 10 }, () => register(registration({ email, cpf: makeCpf() }))),
   );
-  const statuses = responses.map((response) => response.status).sort();
-  expect(statuses).toEqual([201, ...Array(9).fill(409)]);
+  expect(responses.map((response) => response.status)).toEqual(Array(10).fill(202));
   expect(await identity.service.db('users').where({ email })).toHaveLength(1);
   const [user] = await identity.service.db('users').where({ email });
   expect((await identity.events(user.id)).map((event) => event.type)).toEqual([
     'user.registered',
     'user.verification-code-issued',
+    'user.registration-attempted',
   ]);
   expect(identity.unhandledErrors()).toEqual([]);
+});
+
+test('a common password is refused, whatever its case, with the pt-BR reason; nothing is stored', async () => {
+  for (const password of ['senha123', 'Brasil123', '12345678', 'PASSWORD1']) {
+    const input = registration({ password });
+    const response = await register(input);
+    expect({ password, status: response.status, body: await response.json() }).toEqual({
+      password,
+      status: 400,
+      body: { message: 'Esta senha é muito comum e fácil de adivinhar. Escolha outra.' },
+    });
+    expect(await identity.userByEmail(input.email)).toBeUndefined();
+  }
 });
 
 test('every validation message of the register form, word for word; nothing stored', async () => {
@@ -123,7 +165,7 @@ test('every validation message of the register form, word for word; nothing stor
     [{ cpf: '529.982.247-26' }, 'CPF inválido'],
     [{ phone: '31987654321' }, 'Telefone deve estar no formato (00) 00000-0000'],
     [{ phone: '(31) 987654-43210' }, 'Telefone deve estar no formato (00) 00000-0000'],
-    [{ password: '12345' }, 'Senha deve ter pelo menos 6 caracteres'],
+    [{ password: '12345' }, 'Senha deve ter pelo menos 8 caracteres'],
     [{ address: 'Rua A, 1' }, 'Endereço deve ter pelo menos 10 caracteres'],
     [{ birthDate: '1990-03-15' }, 'Data deve estar no formato dd/mm/aaaa'],
     [{ birthDate: '15/03/19900' }, 'Data deve estar no formato dd/mm/aaaa'],
@@ -153,7 +195,7 @@ test('every validation message of the register form, word for word; nothing stor
   // The complete form, confirmations agreeing, registers.
   const form = registration();
   const complete = await register({ ...form, emailConfirm: form.email, confirmPassword: form.password, terms: true });
-  expect(complete.status).toBe(201);
+  expect(complete.status).toBe(202);
   expect(await countUsers()).toBe(before + 1);
 });
 
@@ -162,7 +204,7 @@ test('hostile or broken input is a 4xx with a pt-BR message, never a 500', async
   const bodies: [unknown, string][] = [
     [{ ...registration(), name: 12345 }, 'Nome deve ter pelo menos 2 caracteres'],
     [{ ...registration(), email: { $ne: '' } }, 'Email inválido'],
-    [{ ...registration(), password: ['senha-forte-123'] }, 'Senha deve ter pelo menos 6 caracteres'],
+    [{ ...registration(), password: ['senha-forte-123'] }, 'Senha deve ter pelo menos 8 caracteres'],
     [{ ...registration(), birthDate: 19900315 }, 'Data deve estar no formato dd/mm/aaaa'],
     [{ ...registration(), cpf: null }, 'CPF deve estar no formato 000.000.000-00'],
     [{ ...registration(), name: 'x'.repeat(10_001) }, 'Nome deve ter no máximo 255 caracteres'],
@@ -203,10 +245,47 @@ test('names with emoji, combining characters and right-to-left scripts are kept 
   for (const name of names) {
     const input = registration({ name });
     const response = await register(input);
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(202);
     const { user } = await identity.login(input.email, input.password);
     expect(user.name).toBe(name);
     expect((await identity.userByEmail(input.email)).name).toBe(name);
   }
   expect(identity.unhandledErrors()).toEqual([]);
+});
+
+test('an account never verified expires after 7 days and frees its e-mail and CPF; verified ones stay', async () => {
+  const replica = await startService(identityService, identity.replicaEnv({ UNVERIFIED_ACCOUNT_SWEEP_MS: '100' }));
+  try {
+    const stale = await identity.registered();
+    const fresh = await identity.registered();
+    const proved = await identity.verified();
+    // A verified account whose new e-mail waits for its code is not new: it stays.
+    const moved = await identity.verified();
+    const changed = await identity.request('PUT', '/api/profile', {
+      token: moved.token,
+      body: { email: makeEmail('novo'), currentPassword: moved.password },
+    });
+    expect(changed.status).toBe(200);
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    const sixDaysAgo = new Date(Date.now() - 6 * 24 * 3600 * 1000);
+    await identity.service
+      .db('users')
+      .whereIn('id', [stale.id, proved.id, moved.id])
+      .update({ created_at: eightDaysAgo });
+    await identity.service.db('users').where({ id: fresh.id }).update({ created_at: sixDaysAgo });
+
+    await waitFor(async () => (await identity.userRow(stale.id)).deleted_at !== null);
+    expect(await identity.userRow(stale.id)).toMatchObject({ cpf: null, password_hash: null });
+    expect(await identity.events(stale.id, 'user.deleted')).toEqual([{ type: 'user.deleted', userId: stale.id }]);
+    expect((await identity.me(stale.token)).status).toBe(401);
+    for (const kept of [fresh, proved, moved])
+      expect(await identity.userRow(kept.id)).toMatchObject({ deleted_at: null });
+
+    // Whoever really owns the e-mail and the CPF registers them now.
+    const again = registration({ email: stale.email, cpf: stale.cpf });
+    expect((await register(again)).status).toBe(202);
+    expect(await identity.userByEmail(stale.email)).toMatchObject({ cpf: stale.cpf, deleted_at: null });
+  } finally {
+    await replica.close();
+  }
 });

@@ -14,7 +14,6 @@ afterAll(() => identity.stop());
 const SESSION_INVALID = { message: 'Sessão inválida ou expirada. Faça login novamente.' };
 const VENUE_WIFI = '10.200.0.1';
 const renew = (token: string, ip = VENUE_WIFI) => identity.request('POST', '/api/auth/renew', { token, ip });
-const lifetimeOf = (token: string) => Number(claimsOf(token).exp) - Number(claimsOf(token).iat);
 const now = () => Math.floor(Date.now() / 1000);
 
 async function renewed(token: string): Promise<RenewView> {
@@ -24,23 +23,34 @@ async function renewed(token: string): Promise<RenewView> {
   return (await response.json()) as RenewView;
 }
 
-test('a valid token is traded for a fresh one of the same account, roles and kind of session', async () => {
+test('a valid token is traded for the next one of its session: same account, roles and end; the old one is refused', async () => {
   const admin = await identity.login(ADMIN_EMAIL, ADMIN_PASSWORD);
   const fresh = await renewed(admin.token);
 
   const [before, after] = [claimsOf(admin.token), claimsOf(fresh.token)];
-  expect(after).toMatchObject({ sub: before.sub, email: ADMIN_EMAIL, roles: ['admin', 'courtesyManager'] });
+  expect(after).toMatchObject({
+    sub: before.sub,
+    email: ADMIN_EMAIL,
+    roles: ['admin', 'courtesyManager'],
+    sid: before.sid,
+    gen: 1,
+  });
   expect(after.jti).not.toBe(before.jti);
-  expect(lifetimeOf(fresh.token)).toBe(12 * 3600);
+  // A day's session: the renewal gives a new token, never more time.
+  expect(after.exp).toBe(before.exp);
+  expect(Number(before.exp) - Number(before.iat)).toBe(12 * 3600);
   expect(fresh.expiresAt).toBe(new Date(Number(after.exp) * 1000).toISOString());
   expect((await identity.me(fresh.token)).status).toBe(200);
-  // The older token lives out its own lifetime: another tab holding it is not logged out.
-  expect((await identity.me(admin.token)).status).toBe(200);
-  expect(identity.lines('session renewed')).toContainEqual(expect.objectContaining({ userId: before.sub }));
+  expect((await identity.me(admin.token)).status).toBe(401);
+  expect(identity.lines('session renewed')).toContainEqual(
+    expect.objectContaining({ userId: before.sub, sessionId: before.sid, generation: 1 }),
+  );
 
   const person = await identity.verified();
   const remembered = await identity.login(person.email, person.password, { rememberMe: true });
-  expect(lifetimeOf((await renewed(remembered.token)).token)).toBe(7 * 24 * 3600);
+  const week = claimsOf((await renewed(remembered.token)).token);
+  expect(week).toMatchObject({ rmb: true, exp: claimsOf(remembered.token).exp });
+  expect(Number(week.exp) - Number(claimsOf(remembered.token).iat)).toBe(7 * 24 * 3600);
 });
 
 test('a token logged out, expired, ended by a password change or of a deleted account renews nothing', async () => {
@@ -48,7 +58,8 @@ test('a token logged out, expired, ended by a password change or of a deleted ac
   expect((await identity.request('POST', '/api/auth/logout', { token: loggedOut.token })).status).toBe(204);
 
   const expiring = await identity.verified();
-  const claims = { sub: expiring.id, email: expiring.email, name: 'Maria da Silva', roles: [], ver: 0 };
+  const { sid, gen } = claimsOf(expiring.token);
+  const claims = { sub: expiring.id, email: expiring.email, name: 'Maria da Silva', roles: [], sid, gen };
   const expired = await identity.signWithServiceKey({ ...claims, iat: now() - 13 * 3600, exp: now() - 3600 });
 
   const changed = await identity.verified();

@@ -9,6 +9,7 @@ import {
   makeCpf,
   serviceAuthorization,
   startTestService,
+  testKeyRing,
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
   uniqueName,
@@ -122,7 +123,7 @@ export async function startIdentity({ env = {} }: { env?: Record<string, string>
   async function registered(fields: Record<string, unknown> = {}): Promise<Account> {
     const input = registration(fields);
     const response = await request('POST', '/api/auth/register', { body: input });
-    if (response.status !== 201) throw new Error(`register failed: ${response.status} ${await response.text()}`);
+    if (response.status !== 202) throw new Error(`register failed: ${response.status} ${await response.text()}`);
     const row = await userByEmail(input.email);
     const { token } = await login(input.email, input.password);
     return { id: row.id, email: input.email, password: input.password, cpf: input.cpf, token };
@@ -169,6 +170,7 @@ export async function startIdentity({ env = {} }: { env?: Record<string, string>
     REDIS_PREFIX: redisPrefix,
     LOG_LEVEL: 'silent',
     DB_POOL_MAX: '3',
+    ...testKeyRing.settings('identity'),
     ...env,
     ...extra,
   });

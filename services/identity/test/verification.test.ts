@@ -38,7 +38,7 @@ test('the right code verifies the e-mail and opens a session', async () => {
   expect(response.status).toBe(200);
   const body = (await response.json()) as { token: string; message: string };
   expect(body).toEqual({ token: expect.any(String), message: 'E-mail verificado com sucesso' });
-  expect(claimsOf(body.token)).toMatchObject({ sub: account.id, email: account.email, name: 'Paulo Reis', ver: 0 });
+  expect(claimsOf(body.token)).toMatchObject({ sub: account.id, email: account.email, name: 'Paulo Reis', gen: 0 });
   expect(await (await identity.me(body.token)).json()).toMatchObject({ id: account.id, emailVerified: true });
 
   expect(await identity.userRow(account.id)).toMatchObject({ email_verified: true });

@@ -1,13 +1,16 @@
-import type { BaseConfig } from '@ticketing/platform';
+import type { BaseConfig, ProductionCheck } from '@ticketing/platform';
 import { z } from 'zod';
 
 const positiveInt = () => z.coerce.number().int().positive();
+
+/** `npm start`'s local mail catcher, which delivers nothing. */
+const LOCAL_CATCHER_URL = 'smtp://127.0.0.1:1025';
 
 /** The mail service's own settings, on top of the platform's (PUBLIC_URL comes from there). */
 export const mailConfig = {
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL (e.g. smtp://user:pass@host:587)' })
-    .default('smtp://127.0.0.1:1025'),
+    .default(LOCAL_CATCHER_URL),
   MAIL_FROM: z
     .string()
     .regex(/@[^\s@>]+>?\s*$/, 'must be an address, optionally with a name: "Nome" <endereco@dominio>')
@@ -29,5 +32,10 @@ export const mailConfig = {
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://courtesy:3005' })
     .default('http://127.0.0.1:3005'),
 };
+
+/** In production every e-mail (tickets, codes, invitations) must reach its person. */
+export const mailProductionChecks = {
+  SMTP_URL: (url) => (url === LOCAL_CATCHER_URL ? 'the local mail catcher cannot be used in production' : undefined),
+} satisfies Record<string, ProductionCheck>;
 
 export type MailConfig = BaseConfig & z.infer<z.ZodObject<typeof mailConfig>>;

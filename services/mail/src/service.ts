@@ -1,5 +1,5 @@
 import { defineService } from '@ticketing/platform';
-import { mailConfig } from './config.ts';
+import { mailConfig, mailProductionChecks } from './config.ts';
 import { mailConsumers } from './consumers/index.ts';
 import { mailMigrations } from './data/migrations.ts';
 import { createSmtpSender } from './delivery/smtp.ts';
@@ -17,6 +17,7 @@ const LEASE_MARGIN_MS = 30_000;
 export const mailService = defineService({
   name: 'mail',
   config: mailConfig,
+  productionChecks: mailProductionChecks,
   migrations: mailMigrations,
   setup({ config, db, logger, metrics, outbox, serviceAuth }) {
     const sender = createSmtpSender({

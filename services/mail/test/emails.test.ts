@@ -102,6 +102,41 @@ test('a password reset event sends one e-mail with the single-use link, valid fo
   expect(row).toMatchObject({ template: 'password-reset', status: 'sent', attempts: 1, to: user.email });
 });
 
+test('a sign-in link event sends one e-mail with the single-use link, valid for 15 minutes', async () => {
+  const user = person('João');
+  const token = `tok_${randomUUID()}-Ab9`;
+  const event = await setup.harness.publish('user.sign-in-link-requested', {
+    ...user,
+    token,
+    expiresAt: inMinutes(15),
+  });
+  const row = await setup.harness.rowFor(event.id, 'sign-in-link');
+  const url = `${PUBLIC_URL}/entrar-com-link?token=${token}`;
+
+  const [message, ...others] = await waitFor(() => receivedBy(user.email).length > 0 && receivedBy(user.email));
+  expect(others).toEqual([]);
+  expect(message.subject).toBe('Seu link de acesso');
+  expect(message.text).toContain(`\n${url}\n`);
+  expect(message.text).toContain('O link é válido por 15 minutos e só pode ser usado uma vez.');
+  expect(message.html).toMatch(
+    new RegExp(`<a\\s+href="${url.replaceAll('?', '\\?')}"[^>]*>Entrar na minha conta</a\\s*>`),
+  );
+  expect(row).toMatchObject({ template: 'sign-in-link', status: 'sent', attempts: 1, to: user.email });
+});
+
+test('a refused registration tells the account owner which of their data was used', async () => {
+  const user = person('João');
+  const event = await setup.harness.publish('user.registration-attempted', { ...user, taken: ['cpf'] });
+  const row = await setup.harness.rowFor(event.id, 'registration-attempted');
+
+  const [message, ...others] = await waitFor(() => receivedBy(user.email).length > 0 && receivedBy(user.email));
+  expect(others).toEqual([]);
+  expect(message.subject).toBe('Tentativa de cadastro com os seus dados');
+  expect(message.text).toContain('com o seu CPF, que já pertence à sua conta. Nenhuma conta nova foi criada.');
+  expect(message.text).toContain(`${PUBLIC_URL}/forgot-password`);
+  expect(row).toMatchObject({ template: 'registration-attempted', status: 'sent', to: user.email });
+});
+
 test('names are escaped in the HTML, never run', async () => {
   const user = person('<script>alert("x")</script> & <img src=x onerror=alert(1)>');
   const event = await setup.harness.publish('user.verification-code-issued', {

@@ -100,7 +100,7 @@ test('a PIX order e-mails the copy-paste code and, inline, its QR code, which re
   expect(message!.text).toContain('R$\u00a0395,00 por PIX');
   // 17:32 UTC is 14:32 in Brasília.
   expect(message!.text).toContain(
-    'O código PIX vale por 30 minutos: pague até as 14:32 (horário de Brasília) de segunda-feira, 1 de março de 2027.',
+    'O código PIX vale até as 14:32 (horário de Brasília) de segunda-feira, 1 de março de 2027.',
   );
   expect(message!.text).toContain(`em "Meus Ingressos": ${PUBLIC_URL}/profile`);
   expect(message!.html).toContain(PIX_CODE);
@@ -127,7 +127,7 @@ test('a boleto order e-mails the digitable line and the link to the PDF, with th
   expect(message!.subject).toBe('Finalize o pagamento do seu ingresso: Simpósio de Farmacovigilância');
   expect(message!.text).toContain(`Pague pelo app ou site do seu banco com a linha digitável:\n\n${line}\n`);
   expect(message!.text).toContain('https://pagamento.example.com.br/b/pdf/8f3k2');
-  expect(message!.text).toContain('O boleto vence em 7 dias úteis, em terça-feira, 9 de março de 2027.');
+  expect(message!.text).toContain('O boleto vence em terça-feira, 9 de março de 2027.');
   expect(message!.html).toContain(line);
   expect(message!.html).toMatch(
     /href="https:\/\/pagamento\.example\.com\.br\/b\/pdf\/8f3k2"[^>]*>Baixar boleto \(PDF\)</,
@@ -193,4 +193,35 @@ test('a disputed card payment tells the buyer the order and ticket are cancelled
   expect(message!.text).toContain('o ingresso dele não dá mais acesso ao evento');
   expect(message!.text).toContain(`Se você não reconhece essa contestação, fale com a gente: ${brand.supportEmail}`);
   await setup.harness.rowFor(sent.id, 'order-chargeback');
+});
+
+test('a withdrawal refused because the door admitted the ticket first tells the buyer when it was used; a void ticket sends nothing yet', async () => {
+  const to = buyer();
+  const userId = randomUUID();
+  const decision = (outcome: 'cancelled' | 'admitted', usedAt: string | null) => ({
+    orderId: randomUUID(),
+    orderNumber: 'EF-004230',
+    userId,
+    eventId: randomUUID(),
+    buyer: to,
+    event,
+    ticketId: randomUUID(),
+    outcome,
+    usedAt,
+  });
+  // Same buyer, so both go the same way on the bus, in order: the void ticket's (its refund e-mail follows
+  // order.refunded) is handled before the refusal.
+  await setup.harness.publish('ticket.withdrawal-decided', decision('cancelled', null));
+  const sent = await setup.harness.publish(
+    'ticket.withdrawal-decided',
+    decision('admitted', '2027-03-12T21:15:00.000Z'),
+  );
+  await setup.harness.rowFor(sent.id, 'withdrawal-refused');
+  const [message, ...others] = await waitFor(() => receivedBy(to.email).length > 0 && receivedBy(to.email));
+  expect(others).toEqual([]);
+  expect(message!.subject).toBe('Não foi possível concluir sua desistência: Simpósio de Farmacovigilância');
+  expect(message!.text).toContain(
+    'Recebemos seu pedido de desistência do pedido EF-004230 (Simpósio de Farmacovigilância), mas o ingresso já tinha sido usado na entrada do evento em sexta-feira, 12 de março de 2027, às 18:15 (horário de Brasília).',
+  );
+  expect(message!.text).toContain('o pedido continua confirmado e nenhum valor foi estornado');
 });

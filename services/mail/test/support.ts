@@ -1,9 +1,10 @@
 import type { EmailStatus, NewEmailRow } from '../src/data/email-queue.ts';
 import { createServer } from 'node:net';
-import { defineService, type Knex } from '@ticketing/platform';
+import { defineService } from '@ticketing/platform';
 import {
   captureLogs,
   dropSchemas,
+  publishAsOwner,
   startTestService,
   uniqueName,
   waitFor,
@@ -15,7 +16,7 @@ import { mailService, type MailConfig } from '../src/index.ts';
 
 export const PUBLIC_URL = 'https://ingressos.example.com.br';
 
-/** Stands in for the services that publish: writes events to its outbox, the way they do. */
+/** Stands in for the services that publish: writes events to its outbox, signed by their owners. */
 const producer = defineService({ name: 'producer', migrations: [], setup: () => ({}) });
 
 /** A port nothing listens on (yet). */
@@ -80,11 +81,7 @@ export async function startMail(env: Record<string, string> = {}): Promise<MailH
     busSchema,
     schema,
     replica: (extra = {}) => startOne(extra),
-    async publish(type, payload) {
-      return source.db.transaction((trx: Knex.Transaction) =>
-        source.outbox.add(trx, type, (payload as { userId?: string }).userId ?? type, payload as never),
-      );
-    },
+    publish: (type, payload) => publishAsOwner(source, type, (payload as { userId?: string }).userId ?? type, payload),
     rows: (where = {}) => mail.db('email_queue').where(where).orderBy('created_at'),
     rowFor: (eventId, template, status = 'sent') =>
       waitFor(async () => {

@@ -17,6 +17,13 @@ describe('templates', () => {
   const samples = {
     'verification-code': { name: 'Ana Lima', code: '012345', validMinutes: 15 },
     'password-reset': { name: 'Ana Lima', resetUrl: 'https://site.example/reset-password?token=x', validMinutes: 60 },
+    'sign-in-link': { name: 'Ana Lima', signInUrl: 'https://site.example/entrar-com-link?token=x', validMinutes: 15 },
+    'registration-attempted': {
+      name: 'Ana Lima',
+      taken: ['email', 'cpf'],
+      loginUrl: 'https://site.example/login',
+      forgotPasswordUrl: 'https://site.example/forgot-password',
+    },
     ticket: {
       name: 'Ana Lima',
       orderNumber: 'EF-000123',
@@ -56,6 +63,13 @@ describe('templates', () => {
       eventDate: '2027-03-12T22:00:00.000Z',
       amount: '155.00',
       invoiceUrl: 'https://sandbox.example/i/abc',
+      expiresAt: '2027-03-02T17:02:00.000Z',
+    },
+    'withdrawal-refused': {
+      name: 'Ana Lima',
+      orderNumber: 'EF-000123',
+      eventTitle: 'Workshop de Farmácia Clínica',
+      usedAt: '2027-03-12T21:15:00.000Z',
     },
     'payment-refunded': { name: 'Ana Lima', orderNumber: 'EF-000123', eventTitle: 'Workshop', amount: '155.00' },
     'order-refunded': { name: 'Ana Lima', orderNumber: 'EF-000123', eventTitle: 'Workshop', amount: '155.00' },
@@ -123,6 +137,9 @@ describe('templates', () => {
     const card = renderEmail('card-payment-link', samples['card-payment-link']);
     expect(card.text).toContain('R$\u00a0155,00');
     expect(card.html).toContain('href="https://sandbox.example/i/abc"');
+    expect(card.text).toContain(
+      'A vaga fica reservada até as 14:02 (horário de Brasília) de terça-feira, 2 de março de 2027.',
+    );
   });
 
   test('a courtesy invitation: free, or at a promotional price for each ticket; the attached file named', () => {

@@ -21,6 +21,14 @@ export const ordersConfig = {
    * buyer's money depends on it.
    */
   ORDER_REFUND_RETRY_MS: z.coerce.number().int().min(10).default(30_000),
+  /** Orders waiting for payment one buyer may have at once, counted by account and by CPF. */
+  MAX_PENDING_ORDERS: z.coerce.number().int().min(1).max(100).default(3),
+  /**
+   * Purchases (`POST /api/orders`) one account may start per window: counted per account, never per address, as the
+   * crowd of a sales rush shares its carriers' and venues' addresses.
+   */
+  ORDER_RATE_LIMIT_POINTS: z.coerce.number().int().min(1).default(10),
+  ORDER_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
 };
 
 export type OrdersConfig = BaseConfig & z.infer<z.ZodObject<typeof ordersConfig>>;

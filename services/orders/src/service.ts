@@ -10,6 +10,7 @@ import { expireOverdueOrders } from './domain/expire-orders.ts';
 import type { OrdersDeps } from './domain/order.ts';
 import { sendOwedRefunds } from './domain/owed-refunds.ts';
 import { adminOrderRoutes, adminSalesRoutes } from './http/admin-routes.ts';
+import { purchaseRateLimit } from './http/order-rate-limit.ts';
 import { orderRoutes } from './http/orders-routes.ts';
 
 /**
@@ -33,9 +34,16 @@ export const ordersService = defineService({
       payments: paymentsClient(config.PAYMENTS_URL, timeout, serviceAuth),
       identity: identityClient(config.IDENTITY_URL, timeout, serviceAuth),
       courtesy: courtesyClient(config.COURTESY_URL, timeout, serviceAuth),
+      limits: { maxPendingOrders: config.MAX_PENDING_ORDERS },
     };
     const router = new Router();
-    router.use(orderRoutes(deps, verifyToken).routes());
+    const purchaseLimit = purchaseRateLimit(
+      redis,
+      config.ORDER_RATE_LIMIT_POINTS,
+      config.ORDER_RATE_LIMIT_WINDOW_SECONDS,
+      logger,
+    );
+    router.use(orderRoutes(deps, verifyToken, purchaseLimit).routes());
     router.use(adminOrderRoutes(deps, verifyToken).routes());
     router.use(adminSalesRoutes(deps, verifyToken).routes());
     const expiry = startPeriodicJob(

@@ -105,6 +105,7 @@ test('a redeemed courtesy becomes one paid R$ 0,00 order of the redeeming user, 
         // Nothing was paid: there is nothing to withdraw from.
         refund: null,
         canWithdraw: false,
+        withdrawalRequestedAt: null,
         payment: null,
       },
     ],

@@ -34,6 +34,7 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
       qrCodeUsedAt: null,
       refund: null,
       canWithdraw: false,
+      withdrawalRequestedAt: null,
       asaasPaymentId: charge.view.paymentId,
       event: { title: event.title, date: event.date, location: event.location },
       payment: body.payment,

@@ -5,7 +5,8 @@ import { bought, startOrders, waitFor, type Buyer, type Harness, json } from './
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startOrders();
+  // One buyer here holds a dozen pending orders to fill two pages: above the usual caps.
+  h = await startOrders({ env: { MAX_PENDING_ORDERS: '20', ORDER_RATE_LIMIT_POINTS: '100' } });
 });
 afterAll(() => h.stop());
 
@@ -56,6 +57,7 @@ describe('GET /api/orders', () => {
       qrCodeUsedAt: null,
       refund: null,
       canWithdraw: false,
+      withdrawalRequestedAt: null,
       asaasPaymentId: expect.stringMatching(/^pay_/),
       event: { title: newest.title, date: newest.date, location: newest.location },
       payment: expect.objectContaining({ pixPayload: expect.stringMatching(/^000201/), boletoLine: null }),

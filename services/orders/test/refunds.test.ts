@@ -3,7 +3,16 @@ import { makeCpf } from '@ticketing/platform/testing';
 import { refundMessages } from '@ticketing/proto';
 import { paymentsClient } from '../src/clients/payments.ts';
 import { sendOwedRefunds } from '../src/index.ts';
-import { bought, DAY, json, startOrders, waitFor, type Buyer, type Harness } from './support.ts';
+import {
+  bought,
+  DAY,
+  json,
+  startOrders,
+  ticketAnswersWithdrawal,
+  waitFor,
+  type Buyer,
+  type Harness,
+} from './support.ts';
 
 /** Administrators' refunds and buyers' withdrawals, with payments standing in; the retry job is driven by hand. */
 let h: Harness;
@@ -222,37 +231,87 @@ test('a courtesy order (R$ 0,00) has no money to give back: refused with 409, th
   expect((await viewOf(who, order.id)).canWithdraw).toBe(false);
 });
 
-test('the buyer withdraws within 7 days of the payment, before the event: the same refund, reason withdrawal', async () => {
+test('the buyer withdraws within 7 days of the payment, before the event: the ticket is voided first, then the same refund, reason withdrawal', async () => {
   const { id, owner } = await paidOrder({ paidDaysAgo: 6.9 });
-  expect(await viewOf(owner, id)).toMatchObject({ status: 'paid', refund: null, canWithdraw: true });
+  expect(await viewOf(owner, id)).toMatchObject({
+    status: 'paid',
+    refund: null,
+    canWithdraw: true,
+    withdrawalRequestedAt: null,
+  });
 
   const response = await withdrawal(id, owner.token);
 
+  // Noted and announced to tickets; no money moves before the ticket is void.
   expect(response.status).toBe(202);
-  expect(await json(response)).toMatchObject({
-    message: refundMessages.withdrawalRequested,
-    order: { id, status: 'refunded', refund: { reason: 'withdrawal', pending: false }, canWithdraw: false },
-  });
+  const { order } = await json(response);
+  expect(order).toMatchObject({ id, status: 'paid', refund: null, canWithdraw: false });
+  const requestedAt = new Date(order.withdrawalRequestedAt);
+  expect(await h.events('order.withdrawal-requested', id)).toEqual([
+    expect.objectContaining({ orderId: id, userId: owner.id, requestedAt: requestedAt.toISOString() }),
+  ]);
+  expect(h.payments.callsFor(id, 'refund')).toEqual([]);
+  expect(await h.events('order.refunded', id)).toEqual([]);
+  const twice = await withdrawal(id, owner.token);
+  expect(twice.status).toBe(409);
+  expect(await json(twice)).toEqual({ message: refundMessages.withdrawalInProgress });
+
+  // Tickets voided the ticket: the money goes back.
+  await ticketAnswersWithdrawal(h, id, 'cancelled');
+  await waitFor(async () => (await h.orderRow(id)).refund_owed_since === null);
   expect(await h.orderRow(id)).toMatchObject({
     status: 'refunded',
     refund_reason: 'withdrawal',
     refund_requested_by: owner.id,
+    refund_requested_at: requestedAt,
     refund_note: null,
-    refund_owed_since: null,
+    withdrawal_requested_at: null,
   });
   expect(h.payments.callsFor(id, 'refund')).toHaveLength(1);
   expect(await h.events('order.refunded', id)).toEqual([
     expect.objectContaining({ orderId: id, reason: 'withdrawal', userId: owner.id }),
   ]);
+  expect(await viewOf(owner, id)).toMatchObject({
+    status: 'refunded',
+    refund: { reason: 'withdrawal', pending: false },
+    withdrawalRequestedAt: null,
+  });
   const again = await withdrawal(id, owner.token);
   expect(again.status).toBe(409);
   expect(await json(again)).toEqual({ message: refundMessages.alreadyRefunded });
 });
 
+test('the door admitted the ticket before the withdrawal reached it: refused, the order stays paid, nothing goes back', async () => {
+  const { id, owner } = await paidOrder();
+  expect((await withdrawal(id, owner.token)).status).toBe(202);
+  const usedAt = new Date(Date.now() - 60_000);
+
+  await ticketAnswersWithdrawal(h, id, 'admitted', usedAt);
+
+  expect(await h.orderRow(id)).toMatchObject({
+    status: 'paid',
+    refund_reason: null,
+    withdrawal_requested_at: null,
+    first_checked_in_at: usedAt,
+  });
+  expect(await viewOf(owner, id)).toMatchObject({ status: 'paid', canWithdraw: false, withdrawalRequestedAt: null });
+  expect(h.payments.callsFor(id, 'refund')).toEqual([]);
+  expect(await h.events('order.refunded', id)).toEqual([]);
+  const again = await withdrawal(id, owner.token);
+  expect(again.status).toBe(409);
+  expect(await json(again)).toEqual({ message: refundMessages.withdrawalAfterEntry });
+});
+
 test('no withdrawal after 7 days from the payment, nor once the event started: 409 saying why', async () => {
   const late = await paidOrder({ paidDaysAgo: 7.01 });
   const started = await paidOrder();
-  await setOrder(started.id, { event_date: new Date(Date.now() - 60_000) });
+  // The event started: the catalog says so (withdrawal reads it), and the order's copy too (its view reads that).
+  const startedAt = new Date(Date.now() - 60_000);
+  await h.catalog
+    .db('events')
+    .where({ id: (await h.orderRow(started.id)).event_id })
+    .update({ date: startedAt });
+  await setOrder(started.id, { event_date: startedAt });
 
   for (const [{ id, owner }, message] of [
     [late, refundMessages.withdrawalTooLate],
@@ -270,12 +329,15 @@ test('no withdrawal after 7 days from the payment, nor once the event started: 4
   expect((await adminRefund(late.id)).status).toBe(202);
 });
 
-test('ten withdrawals of one order at once: one refund, one provider call, one order.refunded', async () => {
+test('ten withdrawals of one order at once: one withdrawal announced, then one refund, one provider call, one order.refunded', async () => {
   const { id, owner } = await paidOrder({ paidDaysAgo: 1 });
   const answers = await Promise.all(Array.from({ length: 10 }, () => withdrawal(id, owner.token)));
   expect(answers.map((answer) => answer.status).sort()).toEqual([202, ...Array(9).fill(409)]);
+  expect(await h.events('order.withdrawal-requested', id)).toHaveLength(1);
+  await ticketAnswersWithdrawal(h, id, 'cancelled');
+  await waitFor(() => h.payments.callsFor(id, 'refund').length === 1);
+  await waitFor(async () => (await h.events('order.refunded', id)).length === 1);
   expect(h.payments.callsFor(id, 'refund')).toHaveLength(1);
-  expect(await h.events('order.refunded', id)).toHaveLength(1);
 });
 
 test('who may refund: administrators only; who may withdraw: the order owner only', async () => {

@@ -18,6 +18,7 @@ export { makeCpf };
 import {
   chargeRequestSchema,
   courtesyMessages,
+  EVENT_OWNERS,
   paymentsMessages,
   type ChargeRequest,
   type ChargeView,
@@ -316,8 +317,12 @@ export async function startCourtesyStandIn() {
   };
 }
 
-/** Stands in for the services that publish what orders consumes: writes events to its outbox, as they do. */
-const producer = defineService({ name: 'producer', migrations: [], setup: () => ({}) });
+/**
+ * Stands in for a service that publishes what orders consumes: writes events to its outbox, as it does, signed with
+ * that service's key (only an event type's owner may publish it).
+ */
+const producer = (owner: string) =>
+  defineService({ name: 'producer', identity: owner, migrations: [], setup: () => ({}) });
 
 export interface Buyer {
   id: string;
@@ -355,7 +360,13 @@ export async function startOrders({
   const identity = await startIdentityStandIn();
   const payments = await startPaymentsStandIn();
   const courtesy = await startCourtesyStandIn();
-  const source = await startTestService(producer, { busSchema });
+  /** One stand-in per owning service, started when first needed. */
+  const sources = new Map<string, ReturnType<typeof startTestService>>();
+  const sourceOf = (type: EventType) => {
+    const owner = EVENT_OWNERS[type][0];
+    if (!sources.has(owner)) sources.set(owner, startTestService(producer(owner), { busSchema }));
+    return sources.get(owner)!;
+  };
   const serviceEnv = {
     LOG_LEVEL: 'info',
     CATALOG_URL: catalog.url,
@@ -452,8 +463,9 @@ export async function startOrders({
     holds: (eventId: string) => catalog.db('holds').where({ event_id: eventId }).orderBy('created_at'),
     lines: (msg: string) => logs.lines.filter((line) => line.msg === msg),
     /** Publishes an event the way its producer does (outbox, relay, bus); resolves with its envelope id. */
-    publish<T extends EventType>(type: T, payload: EventPayload<T>): Promise<{ id: string }> {
+    async publish<T extends EventType>(type: T, payload: EventPayload<T>): Promise<{ id: string }> {
       const { orderId, userId } = payload as { orderId?: string; userId?: string };
+      const source = await sourceOf(type);
       return source.db.transaction((trx: Knex.Transaction) =>
         source.outbox.add(trx, type, orderId ?? userId ?? type, payload as never),
       );
@@ -471,7 +483,7 @@ export async function startOrders({
       }),
     async stop() {
       await orders.stop();
-      await source.stop();
+      for (const source of sources.values()) await (await source).stop();
       await catalog.stop();
       await identity.close();
       await payments.close();
@@ -494,6 +506,34 @@ export async function bought(harness: Harness, who: Buyer, eventId: string, paym
   const response = await harness.buy(who, { eventId, paymentMethod });
   if (response.status !== 201) throw new Error(`purchase failed: ${response.status} ${await response.text()}`);
   return (await response.json()) as Bought;
+}
+
+/**
+ * Tickets answering the order's withdrawal as its worker does: the ticket voided (`cancelled`), or admitted at the
+ * door first (`admitted`, at `usedAt`); handled by orders.
+ */
+export async function ticketAnswersWithdrawal(
+  harness: Harness,
+  orderId: string,
+  outcome: 'cancelled' | 'admitted',
+  usedAt = new Date(),
+): Promise<void> {
+  const [asked] = await harness.events('order.withdrawal-requested', orderId);
+  if (!asked) throw new Error(`no withdrawal of order ${orderId} was announced`);
+  const {
+    type: _type,
+    requestedAt: _requestedAt,
+    ...order
+  } = asked as EventPayload<'order.withdrawal-requested'> & {
+    type: string;
+  };
+  const answer = await harness.publish('ticket.withdrawal-decided', {
+    ...order,
+    ticketId: randomUUID(),
+    outcome,
+    usedAt: outcome === 'admitted' ? usedAt.toISOString() : null,
+  });
+  await harness.handled(answer);
 }
 
 /**

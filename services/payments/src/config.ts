@@ -1,7 +1,12 @@
+import type { ProductionCheck } from '@ticketing/platform';
 import { z } from 'zod';
 
 /** The local sandbox's address (`node services/payments/sandbox/main.ts`). */
 export const LOCAL_SANDBOX_URL = 'http://127.0.0.1:8090/v3';
+/** Asaas's production API, the only one a production deployment may charge through. */
+export const ASAAS_PRODUCTION_URL = 'https://api.asaas.com/v3';
+/** Asaas's sandbox keys start so; production keys start `$aact_prod_`. */
+const SANDBOX_KEY_PREFIX = '$aact_hmlg_';
 /** Development defaults: a real deployment sets its own (compose and k8s pass them in). */
 export const DEVELOPMENT_API_KEY = '$aact_hmlg_sandbox_local';
 export const DEVELOPMENT_WEBHOOK_TOKEN = 'dev-webhook-token';
@@ -25,5 +30,13 @@ export const paymentsConfig = {
 };
 
 export type PaymentsConfig = z.infer<z.ZodObject<typeof paymentsConfig>>;
+
+/** Production charges real money: not through the local sandbox, Asaas's sandbox or any other host. */
+export const paymentsProductionChecks = {
+  ASAAS_BASE_URL: (url) =>
+    url === ASAAS_PRODUCTION_URL ? undefined : `must be Asaas's production API (${ASAAS_PRODUCTION_URL}) in production`,
+  ASAAS_API_KEY: (key) =>
+    String(key).startsWith(SANDBOX_KEY_PREFIX) ? 'a sandbox key cannot be used in production' : undefined,
+} satisfies Record<string, ProductionCheck>;
 
 export const isLocal = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);

@@ -1,7 +1,13 @@
 import { Router } from '@koa/router';
 import { defineService, startPeriodicJob } from '@ticketing/platform';
 import { createAsaas } from './asaas/adapter.ts';
-import { DEVELOPMENT_API_KEY, DEVELOPMENT_WEBHOOK_TOKEN, isLocal, paymentsConfig } from './config.ts';
+import {
+  DEVELOPMENT_API_KEY,
+  DEVELOPMENT_WEBHOOK_TOKEN,
+  isLocal,
+  paymentsConfig,
+  paymentsProductionChecks,
+} from './config.ts';
 import { paymentsConsumers } from './consumers/index.ts';
 import { paymentsMigrations } from './data/migrations.ts';
 import { deletionRound } from './domain/cancellation.ts';
@@ -16,6 +22,7 @@ export const paymentsService = defineService({
   config: paymentsConfig,
   migrations: paymentsMigrations,
   secrets: ['ASAAS_API_KEY', 'ASAAS_WEBHOOK_TOKEN'],
+  productionChecks: paymentsProductionChecks,
   setup({ config, db, outbox, logger, metrics, serviceAuth }) {
     if (!isLocal(config.ASAAS_BASE_URL)) {
       if (config.ASAAS_API_KEY === DEVELOPMENT_API_KEY) logger.warn('ASAAS_API_KEY is the development default');

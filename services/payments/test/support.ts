@@ -39,7 +39,7 @@ export function chargeRequest(overrides: Partial<ChargeRequest> = {}): ChargeReq
 }
 
 /** Stands in for orders: writes events to its outbox on the shared bus. */
-const producer = defineService({ name: 'orders_stand_in', migrations: [], setup: () => ({}) });
+const producer = defineService({ name: 'orders_stand_in', identity: 'orders', migrations: [], setup: () => ({}) });
 
 export interface OutboxEvent {
   type: string;

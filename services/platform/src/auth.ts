@@ -1,6 +1,15 @@
 import type { Middleware } from 'koa';
-import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTVerifyGetKey } from 'jose';
-import { ROLES, type Role } from '@ticketing/proto';
+import {
+  SignJWT,
+  createLocalJWKSet,
+  errors,
+  jwtVerify,
+  type CryptoKey,
+  type JSONWebKeySet,
+  type JWTVerifyGetKey,
+} from 'jose';
+import { z } from 'zod';
+import { ROLE_REQUIRED, ROLES, type Role } from '@ticketing/proto';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 import { CollaboratorError, type JsonClient } from './http/json-client.ts';
 import type { Logger } from './logger.ts';
@@ -15,9 +24,12 @@ export interface AuthUser {
   id: string;
   email: string;
   name: string;
+  /** The token's roles that the account still holds. */
   roles: Role[];
   isAdmin: boolean;
-  /** The token's own id (`jti`), which logging out revokes. */
+  /** The session (`sid`) the token belongs to: one login and the renewals that followed it. */
+  sessionId: string;
+  /** The token's own id (`jti`). */
   tokenId: string | undefined;
 }
 
@@ -33,27 +45,91 @@ const UNAVAILABLE_MESSAGE = 'Serviço temporariamente indisponível. Tente novam
 const SESSION_INVALID = 'Sessão inválida ou expirada. Faça login novamente.';
 
 /**
- * Where an account's sessions stand: tokens older than `version` are void (a password change, a deletion), and so
- * is each token whose id is in `revoked` (logged out). Identity's database holds it; Redis caches it.
+ * Where an account's sessions stand, from identity's database: its roles now, and each open session (`sid`) with
+ * the generation of its one current token (a renewal raises it) and its absolute end (epoch seconds). A token is
+ * good only while its session is listed with its generation; a session logged out or ended is simply absent.
  */
 export interface SessionState {
-  version: number;
-  revoked: string[];
+  roles: Role[];
+  sessions: Record<string, { generation: number; endsAt: number }>;
 }
 
-/** The state of an account that no longer exists: no token of it is good. */
-export const ERASED_SESSION: SessionState = { version: Number.MAX_SAFE_INTEGER, revoked: [] };
-/** Bounds how long a cached state can lag behind identity's database if an update to Redis was lost. */
+/** The state of an account that does not exist (or no longer does): no token of it is good. */
+export const NO_SESSIONS: SessionState = { roles: [], sessions: {} };
+/** How long a signed state is good for: bounds how far a cached state can lag behind identity's database. */
 export const SESSION_CACHE_SECONDS = 600;
 export const sessionStateKey = (userId: string) => `auth:session:${userId}`;
 
-/** Reads an account's session state; throws `AuthUnavailable` when the truth cannot be reached. */
-export type SessionSource = (userId: string) => Promise<SessionState>;
+// A signed state is a JWT of its own kind: neither it nor a session token can pass for the other.
+const STATE_AUDIENCE = 'ticketing-session-state';
+const STATE_TYPE = 'session-state+jwt';
+// Identity's clock and a verifier's may differ a little: a state signed "in the future" is still fresh.
+const STATE_CLOCK_TOLERANCE_SECONDS = 30;
 
-/** Identity writes the state after every change, replacing what verifiers cached. */
-export async function writeSessionState(redis: Redis, userId: string, state: SessionState): Promise<void> {
-  await redis.set(sessionStateKey(userId), JSON.stringify(state), 'EX', SESSION_CACHE_SECONDS);
+const stateClaims = z.object({
+  roles: z.array(z.enum(ROLES)),
+  sessions: z.record(z.string(), z.object({ generation: z.number().int(), endsAt: z.number() })),
+  iat: z.number(),
+});
+
+/**
+ * Identity signs each state with its token signing key (the keys every verifier already loads), with an issued-at:
+ * whoever can write Redis can neither make a state up nor bring back one older than `SESSION_CACHE_SECONDS`.
+ */
+export function signSessionState(
+  key: { kid: string; privateKey: CryptoKey; alg: string },
+  userId: string,
+  state: SessionState,
+  now = Math.floor(Date.now() / 1000),
+): Promise<string> {
+  return new SignJWT({ roles: state.roles, sessions: state.sessions })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: STATE_TYPE })
+    .setSubject(userId)
+    .setIssuer(TOKEN_ISSUER)
+    .setAudience(STATE_AUDIENCE)
+    .setIssuedAt(now)
+    .setExpirationTime(now + SESSION_CACHE_SECONDS)
+    .sign(key.privateKey);
 }
+
+interface CheckedState extends SessionState {
+  /** When identity signed it (epoch seconds). */
+  issuedAt: number;
+}
+
+async function checkSessionState(signed: string, userId: string, getKey: JWTVerifyGetKey): Promise<CheckedState> {
+  const { payload } = await jwtVerify(signed, getKey, {
+    issuer: TOKEN_ISSUER,
+    audience: STATE_AUDIENCE,
+    subject: userId,
+    typ: STATE_TYPE,
+    algorithms: TOKEN_ALGORITHMS,
+    maxTokenAge: SESSION_CACHE_SECONDS,
+    requiredClaims: ['exp'],
+    clockTolerance: STATE_CLOCK_TOLERANCE_SECONDS,
+  });
+  const { roles, sessions, iat } = stateClaims.parse(payload);
+  return { roles, sessions, issuedAt: iat };
+}
+
+/** Identity writes the signed state after every change, replacing what verifiers cached; a Redis away fails fast. */
+export async function writeSessionState(redis: Redis, userId: string, signed: string): Promise<void> {
+  if (redis.status !== 'ready') throw new Error(`redis ${redis.status}`);
+  await withinCacheTimeout(redis.set(sessionStateKey(userId), signed, 'EX', SESSION_CACHE_SECONDS));
+}
+
+/**
+ * Signed session states, where verifiers look for them: `cached` is what the cache holds (null: nothing; undefined:
+ * the cache is out of reach), `fresh` asks the source of truth (undefined: no such account) and puts its answer in
+ * place of `replacing`, the cached value found unusable.
+ */
+export interface SessionStore {
+  cached(userId: string): Promise<string | null | undefined>;
+  fresh(userId: string, replacing: string | null | undefined): Promise<string | undefined>;
+}
+
+/** Reads an account's signed state from the source of truth; throws `AuthUnavailable` when it cannot be reached. */
+export type SessionSource = (userId: string) => Promise<string | undefined>;
 
 // A Redis that hangs must not hang every request: past this the source of truth is asked instead.
 const CACHE_TIMEOUT_MS = 500;
@@ -72,20 +148,75 @@ async function withinCacheTimeout<T>(work: Promise<T>): Promise<T> {
 }
 
 /**
- * Session states through Redis. A miss asks `source` (identity's database) and caches the answer only if nothing
- * newer was written meanwhile (SET NX), so a Redis restart neither logs anyone out nor brings a revoked token back;
- * with Redis down every check goes to the source, without waiting on Redis while it reconnects.
+ * Sets the key to the fresh state only if it still holds what the verifier found there (nothing, or the unusable
+ * value): a state identity wrote meanwhile is never overwritten by an older read.
  */
-export function cachedSessions(redis: Redis, source: SessionSource): SessionSource {
-  return async (userId) => {
-    const key = sessionStateKey(userId);
-    // While Redis reconnects, asking it would only add its timeout to every check: the source answers at once.
-    const reachable = redis.status === 'ready' || redis.status === 'wait';
-    const cached = reachable ? await withinCacheTimeout(redis.get(key)).catch(() => undefined) : undefined;
-    if (cached) return JSON.parse(cached) as SessionState;
-    const state = await source(userId);
-    if (cached === null) redis.set(key, JSON.stringify(state), 'EX', SESSION_CACHE_SECONDS, 'NX').catch(() => {});
-    return state;
+const REPLACE_IF_UNCHANGED = `
+local current = redis.call('GET', KEYS[1])
+if (current == false and ARGV[1] == '') or current == ARGV[1] then
+  return redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+end
+return false`;
+
+/**
+ * Session states through Redis. What the cache lacks, or holds unusable (unsigned, altered, too old), is asked of
+ * `source` (identity) and cached only if nothing newer was written meanwhile, so a Redis restart neither logs anyone
+ * out nor brings a revoked token back; with Redis down every check goes to the source, without waiting on Redis
+ * while it reconnects.
+ */
+export function cachedSessions(redis: Redis, source: SessionSource): SessionStore {
+  // While Redis reconnects, asking it would only add its timeout to every check: the source answers at once.
+  const reachable = () => redis.status === 'ready' || redis.status === 'wait';
+  return {
+    async cached(userId) {
+      if (!reachable()) return undefined;
+      return withinCacheTimeout(redis.get(sessionStateKey(userId))).catch(() => undefined);
+    },
+    async fresh(userId, replacing) {
+      const signed = await source(userId);
+      if (signed && replacing !== undefined && reachable()) {
+        redis
+          .eval(REPLACE_IF_UNCHANGED, 1, sessionStateKey(userId), replacing ?? '', signed, SESSION_CACHE_SECONDS)
+          .catch(() => {});
+      }
+      return signed;
+    },
+  };
+}
+
+/** What a token says of its session, to judge whether a cached state knew of it. */
+interface TokenSession {
+  sessionId: string;
+  generation: number;
+  roles: Role[];
+  issuedAt: number;
+}
+
+const grants = (state: SessionState, token: TokenSession, now: number) => {
+  const session = state.sessions[token.sessionId];
+  return session !== undefined && session.generation === token.generation && session.endsAt > now;
+};
+
+/**
+ * The state to judge `token` by. A cached state that was signed after the token was issued knew of it and is final;
+ * one that does not fully grant a newer token (a login, a renewal, a role since given) is asked again of the source.
+ */
+function sessionStates(store: SessionStore, getKey: JWTVerifyGetKey) {
+  const unavailable = (error: unknown): never => {
+    throw error instanceof AuthUnavailable ? error : new AuthUnavailable('session state unavailable', { cause: error });
+  };
+  return async (userId: string, token: TokenSession): Promise<SessionState> => {
+    const now = Date.now() / 1000;
+    const cached = await store.cached(userId);
+    const usable = cached ? await checkSessionState(cached, userId, getKey).catch(() => undefined) : undefined;
+    if (usable) {
+      const complete = grants(usable, token, now) && token.roles.every((role) => usable.roles.includes(role));
+      if (complete || usable.issuedAt > token.issuedAt) return usable;
+    }
+    const fresh = await store.fresh(userId, cached).catch(unavailable);
+    if (!fresh) return NO_SESSIONS;
+    // The source's own answer failing its check is no verdict on the token.
+    return checkSessionState(fresh, userId, getKey).catch(unavailable);
   };
 }
 
@@ -142,9 +273,13 @@ export function fetchKeys(url: string, timeoutMs = 5000): () => Promise<JSONWebK
 
 const KNOWN_ROLES = new Set<string>(ROLES);
 
-/** Verifies tokens locally against identity's keys, then against the account's session state when given one. */
-export function createTokenVerifier(keys: JSONWebKeySet | JWTVerifyGetKey, sessions?: SessionSource): TokenVerifier {
+/**
+ * Verifies tokens locally against identity's keys, then, when given the session states, against the account's:
+ * the token's session must be open at the token's generation, and only the roles the account still holds count.
+ */
+export function createTokenVerifier(keys: JSONWebKeySet | JWTVerifyGetKey, sessions?: SessionStore): TokenVerifier {
   const getKey = typeof keys === 'function' ? keys : createLocalJWKSet(keys);
+  const stateOf = sessions && sessionStates(sessions, getKey);
   return async (token) => {
     const { payload } = await jwtVerify(token, getKey, {
       issuer: TOKEN_ISSUER,
@@ -152,27 +287,29 @@ export function createTokenVerifier(keys: JSONWebKeySet | JWTVerifyGetKey, sessi
       algorithms: TOKEN_ALGORITHMS,
     });
     if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('token without subject');
-    const tokenId = typeof payload.jti === 'string' ? payload.jti : undefined;
-    if (sessions) {
-      const state = await sessions(payload.sub).catch((error) => {
-        throw error instanceof AuthUnavailable
-          ? error
-          : new AuthUnavailable('session state unavailable', { cause: error });
-      });
-      const version = typeof payload.ver === 'number' ? payload.ver : 0;
-      if (version < state.version) throw new Error('session ended');
-      if (tokenId && state.revoked.includes(tokenId)) throw new Error('token revoked');
-    }
-    const roles = (Array.isArray(payload.roles) ? payload.roles : []).filter((role): role is Role =>
+    if (typeof payload.sid !== 'string') throw new Error('token without session');
+    let roles = (Array.isArray(payload.roles) ? payload.roles : []).filter((role): role is Role =>
       KNOWN_ROLES.has(role as string),
     );
+    if (stateOf) {
+      const session: TokenSession = {
+        sessionId: payload.sid,
+        generation: typeof payload.gen === 'number' ? payload.gen : -1,
+        roles,
+        issuedAt: payload.iat ?? 0,
+      };
+      const state = await stateOf(payload.sub, session);
+      if (!grants(state, session, Date.now() / 1000)) throw new Error('session ended');
+      roles = roles.filter((role) => state.roles.includes(role));
+    }
     return {
       id: payload.sub,
       email: payload.email,
       name: typeof payload.name === 'string' ? payload.name : '',
       roles,
       isAdmin: roles.includes('admin'),
-      tokenId,
+      sessionId: payload.sid,
+      tokenId: typeof payload.jti === 'string' ? payload.jti : undefined,
     };
   };
 }
@@ -197,11 +334,7 @@ export function requireUser(verify: TokenVerifier): Middleware {
   };
 }
 
-export const ROLE_REQUIRED = {
-  admin: 'Acesso restrito a administradores',
-  courtesyManager: 'Acesso restrito a quem gerencia cortesias',
-  doorStaff: 'Acesso restrito à equipe de portaria',
-} as const satisfies Record<Role, string>;
+export { ROLE_REQUIRED };
 
 /** As `requireUser`, and the caller must hold one of `roles` (403 naming the first). */
 export function requireRole(verify: TokenVerifier, roles: readonly [Role, ...Role[]]): Middleware {
@@ -217,13 +350,17 @@ export function requireRole(verify: TokenVerifier, roles: readonly [Role, ...Rol
 /** As `requireUser`, and the caller must be an administrator (403). */
 export const requireAdmin = (verify: TokenVerifier): Middleware => requireRole(verify, ['admin']);
 
-/** Identity's own answer, for a verifier whose cache has nothing: an unknown account has no valid token. */
+/** Identity's own answer, for a verifier whose cache has nothing usable: an unknown account has no valid token. */
 export function identitySessions(identity: JsonClient): SessionSource {
   return async (userId) => {
     try {
-      return await identity.call<SessionState>('GET', `/internal/sessions/${encodeURIComponent(userId)}`);
+      const { state } = await identity.call<{ state: string }>(
+        'GET',
+        `/internal/sessions/${encodeURIComponent(userId)}`,
+      );
+      return state;
     } catch (error) {
-      if (error instanceof CollaboratorError && error.status === 404) return ERASED_SESSION;
+      if (error instanceof CollaboratorError && error.status === 404) return undefined;
       throw new AuthUnavailable('identity unavailable', { cause: error });
     }
   };

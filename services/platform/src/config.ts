@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keyText, publicKeyList } from './service-keys.ts';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
@@ -29,14 +30,19 @@ export const baseConfigSchema = z.object({
   /** The PostgreSQL bus's own sessions, on top of DB_POOL_MAX. */
   BUS_POOL_MAX: z.coerce.number().int().min(2).default(6),
   KAFKA_BROKERS: z.string().optional(),
+  /** Kafka's SASL login, each service its own user (its ACLs say which topics it writes and reads). */
+  KAFKA_SASL_MECHANISM: z.enum(['scram-sha-512', 'scram-sha-256', 'plain']).optional(),
+  KAFKA_USERNAME: z.string().min(1).optional(),
+  KAFKA_PASSWORD: z.string().min(1).optional(),
+  /** TLS to the brokers (the cluster's authenticated listener). */
+  KAFKA_TLS: flag.default(false),
   IDENTITY_URL: z.url().default('http://127.0.0.1:3001'),
   /** Identity's public keys; `<IDENTITY_URL>/.well-known/jwks.json` unless set. */
   JWKS_URL: z.url().optional(),
-  /** Signs and checks the tokens services present to each other's `/internal` routes. */
-  SERVICE_TOKEN_SECRET: z
-    .string()
-    .min(32, 'must be at least 32 characters')
-    .default('development-only-service-token-secret-0000'),
+  /** This service's own Ed25519 private key: it signs its calls to other services and the events it publishes. */
+  SERVICE_KEY: keyText.optional(),
+  /** Every service's public key (`name:key,…`): who signed a call or an event. */
+  SERVICE_PUBLIC_KEYS: publicKeyList.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.url().default('http://localhost:8080'),
   DEV_TOOLS: flag.default(false),
@@ -57,8 +63,80 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, s
   throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
 }
 
-/** Values from this repository's examples (compose, k8s templates, README) that are no secret once published. */
-const EXAMPLE_SECRETS = /^(admin123|dev-webhook-token)$|CHANGE_ME|troque|example\.com/i;
+/**
+ * Published values: this repository's examples and placeholders (compose, k8s templates, README) and any address at
+ * an example domain (`admin@example.com.br`, `smtp.example.com.br`).
+ */
+const EXAMPLE_VALUE = /^(admin123|dev-webhook-token)$|CHANGE_ME|troque|(^|[@./])example\.[a-z]/i;
+
+/**
+ * The development stack's passwords: the database owner's (`ticketing`), PostgreSQL's, and each role's, Kafka
+ * user's and Redis user's `<name>-development`.
+ */
+const DEVELOPMENT_PASSWORD = /^(ticketing|postgres|[a-z_-]+-development)$/;
+
+/** The database, whose URLs must carry a password. */
+const DATABASE_URLS = ['DATABASE_URL', 'DATABASE_DIRECT_URL'] as const;
+/** Redis's URL and Kafka's password, checked when they carry one. */
+const REDIS_URL = 'REDIS_URL';
+const KAFKA_PASSWORD = 'KAFKA_PASSWORD';
+
+/** The least estimated randomness of a production secret: beyond any guessing over the network. */
+const MIN_SECRET_BITS = 64;
+/** A secret drawn from fewer characters than this is a short alphabet, whatever its length. */
+const MIN_DISTINCT_CHARACTERS = 8;
+/** Character classes and how many characters each adds to the alphabet a guesser must try. */
+const CHARACTER_CLASSES: [RegExp, number][] = [
+  [/[a-z]/, 26],
+  [/[A-Z]/, 26],
+  [/[0-9]/, 10],
+  [/[^a-zA-Z0-9]/, 33],
+];
+/** Repeated patterns up to this long are seen (`abab`, `abc1abc1`). */
+const MAX_PATTERN_LENGTH = 8;
+
+/**
+ * A deliberately simple estimate of a secret's randomness, in bits: each character that cannot be told from the ones
+ * before it is worth log2 of the alphabet its character classes span. Told: one that keeps a run or a steady step
+ * (`aaaa`, `abcd`, `9753`) or continues a repeated pattern. Words are not looked up: this stops placeholders, typed
+ * patterns and short alphabets, not a determined poor choice.
+ */
+export function estimatedSecretBits(secret: string): number {
+  const codes = [...secret].map((character) => character.codePointAt(0)!);
+  let unforeseen = 0;
+  for (let i = 0; i < codes.length; i++) {
+    const steady = i >= 2 && codes[i]! - codes[i - 1]! === codes[i - 1]! - codes[i - 2]!;
+    let repeated = false;
+    for (let length = 1; length <= Math.min(MAX_PATTERN_LENGTH, i - 1) && !repeated; length++) {
+      repeated = codes[i] === codes[i - length] && codes[i - 1] === codes[i - 1 - length];
+    }
+    if (!steady && !repeated) unforeseen++;
+  }
+  const alphabet = CHARACTER_CLASSES.reduce((size, [members, count]) => size + (members.test(secret) ? count : 0), 0);
+  return unforeseen * Math.log2(Math.max(alphabet, 1));
+}
+
+const isWeakSecret = (secret: string) =>
+  new Set(secret).size < MIN_DISTINCT_CHARACTERS || estimatedSecretBits(secret) < MIN_SECRET_BITS;
+
+/** A URL's password, its %-escapes decoded (kept as written where they are not valid). */
+function passwordOf(url: string): string {
+  const password = new URL(url).password;
+  try {
+    return decodeURIComponent(password);
+  } catch {
+    return password;
+  }
+}
+
+/** Why a password of the infrastructure cannot run in production, if it cannot. */
+function passwordProblem(password: string): string | undefined {
+  if (DEVELOPMENT_PASSWORD.test(password) || EXAMPLE_VALUE.test(password)) {
+    return 'a development password cannot be used in production';
+  }
+  if (isWeakSecret(password)) return 'the password is too weak for production: use a long random one';
+  return undefined;
+}
 
 /** The development default a setting falls back to, read from its schema. */
 function defaultOf(schema: z.ZodObject, name: string): unknown {
@@ -66,23 +144,55 @@ function defaultOf(schema: z.ZodObject, name: string): unknown {
   return field instanceof z.ZodDefault ? field.def.defaultValue : undefined;
 }
 
+/** A service's own production rule for one setting: why its value cannot run in production, if it cannot. */
+export type ProductionCheck = (value: unknown) => string | undefined;
+
 /**
- * With NODE_ENV=production, refuses development settings: a secret left at its development default, set to an
- * example or placeholder, or empty, and DEV_TOOLS on. Names each setting, never its value.
+ * With NODE_ENV=production, refuses development settings: DEV_TOOLS on; a database URL without a password; a
+ * database, Redis or Kafka password from the development stack, or weak; any setting holding an example or
+ * placeholder value (an address at an example domain, a CHANGE_ME); a secret left at its development default, empty
+ * or weak (too few distinct characters or under 64 estimated bits); and what a service's own `checks` refuse. Names
+ * each setting, never its value.
  */
 export function assertProductionSafe(
   schema: z.ZodObject,
   config: Record<string, unknown> & { NODE_ENV: string; DEV_TOOLS: boolean },
   secrets: readonly string[],
+  checks: Readonly<Record<string, ProductionCheck>> = {},
 ): void {
   if (config.NODE_ENV !== 'production') return;
-  const problems: string[] = [];
-  if (config.DEV_TOOLS) problems.push('  DEV_TOOLS: development tools cannot be on in production');
+  const problems = new Map<string, string>();
+  const refuse = (name: string, problem: string | undefined) => {
+    if (problem && !problems.has(name)) problems.set(name, problem);
+  };
+  if (config.DEV_TOOLS) refuse('DEV_TOOLS', 'development tools cannot be on in production');
+  for (const name of DATABASE_URLS) {
+    if (typeof config[name] !== 'string') continue;
+    const password = passwordOf(config[name]);
+    refuse(name, password === '' ? 'must carry the database password in production' : passwordProblem(password));
+  }
+  const redisPassword = typeof config[REDIS_URL] === 'string' ? passwordOf(config[REDIS_URL]) : '';
+  if (redisPassword !== '') refuse(REDIS_URL, passwordProblem(redisPassword));
+  if (typeof config[KAFKA_PASSWORD] === 'string') refuse(KAFKA_PASSWORD, passwordProblem(config[KAFKA_PASSWORD]));
   for (const name of secrets) {
     const value = config[name];
-    if (typeof value !== 'string' || value === '') problems.push(`  ${name}: must be set in production`);
-    else if (value === defaultOf(schema, name) || EXAMPLE_SECRETS.test(value))
-      problems.push(`  ${name}: a development default or an example value cannot be used in production`);
+    if (typeof value !== 'string' || value === '') refuse(name, 'must be set in production');
+    else if (value === defaultOf(schema, name) || EXAMPLE_VALUE.test(value)) {
+      refuse(name, 'a development default or an example value cannot be used in production');
+    } else if (isWeakSecret(value)) {
+      refuse(
+        name,
+        'too weak for production (few distinct characters, runs or repeated patterns): use a long random value',
+      );
+    }
   }
-  if (problems.length > 0) throw new ConfigError(`Unsafe production configuration:\n${problems.join('\n')}`);
+  for (const [name, value] of Object.entries(config)) {
+    if (typeof value === 'string' && EXAMPLE_VALUE.test(value)) {
+      refuse(name, 'an example or placeholder value cannot be used in production');
+    }
+  }
+  for (const [name, check] of Object.entries(checks)) refuse(name, check(config[name]));
+  if (problems.size === 0) return;
+  const lines = [...problems].map(([name, problem]) => `  ${name}: ${problem}`);
+  throw new ConfigError(`Unsafe production configuration:\n${lines.join('\n')}`);
 }

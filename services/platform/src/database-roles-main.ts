@@ -5,14 +5,14 @@
  *   DATABASE_URL=postgres://owner:…@postgres:5432/ticketing \
  *   IDENTITY_DATABASE_PASSWORD=… CATALOG_DATABASE_PASSWORD=… … node services/platform/src/database-roles-main.ts
  *
- * One `<SCHEMA>_DATABASE_PASSWORD` per service schema (identity, catalog, orders, payments, courtesy, tickets,
- * mail); each service then connects as the role named after its schema with that password.
+ * One `<ROLE>_DATABASE_PASSWORD` per role: each service schema (identity, catalog, orders, payments, courtesy,
+ * tickets, mail), whose service connects as the role named after it, and tickets_verifier, the door API's role.
  */
 import { z } from 'zod';
 import { ConfigError, loadConfig } from './config.ts';
-import { SERVICE_SCHEMAS, provisionDatabaseRoles, type ServiceSchema } from './database-roles.ts';
+import { DATABASE_ROLES, provisionDatabaseRoles, type DatabaseRole } from './database-roles.ts';
 
-const passwordVariable = (schema: ServiceSchema) => `${schema.toUpperCase()}_DATABASE_PASSWORD`;
+const passwordVariable = (role: DatabaseRole) => `${role.toUpperCase()}_DATABASE_PASSWORD`;
 
 const schema = z.object({
   DATABASE_URL: z.url(),
@@ -20,16 +20,17 @@ const schema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/)
     .default('bus'),
-  ...Object.fromEntries(SERVICE_SCHEMAS.map((name) => [passwordVariable(name), z.string().min(12)])),
+  ...Object.fromEntries(DATABASE_ROLES.map((name) => [passwordVariable(name), z.string().min(12)])),
 });
 
 try {
   const config = loadConfig(schema, process.env) as Record<string, string>;
-  const passwords = Object.fromEntries(
-    SERVICE_SCHEMAS.map((name) => [name, config[passwordVariable(name)]!]),
-  ) as Record<ServiceSchema, string>;
+  const passwords = Object.fromEntries(DATABASE_ROLES.map((name) => [name, config[passwordVariable(name)]!])) as Record<
+    DatabaseRole,
+    string
+  >;
   await provisionDatabaseRoles({ adminUrl: config.DATABASE_URL!, passwords, busSchema: config.BUS_SCHEMA });
-  console.log(`database roles ready: ${SERVICE_SCHEMAS.join(', ')}`);
+  console.log(`database roles ready: ${DATABASE_ROLES.join(', ')}`);
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);

@@ -1,8 +1,31 @@
 import pg from 'pg';
+import { EVENT_OWNERS } from '@ticketing/proto';
+import { ensureBusLog } from './bus/log-tables.ts';
 
 /** The schema each service owns; the two tickets processes share one. */
 export const SERVICE_SCHEMAS = ['identity', 'catalog', 'orders', 'payments', 'courtesy', 'tickets', 'mail'] as const;
 export type ServiceSchema = (typeof SERVICE_SCHEMAS)[number];
+
+/**
+ * Roles that work in another service's schema with less than its owner: tables they may only read, tables they may
+ * not touch. The door API (internet-facing) shares the tickets tables with the worker, reads the public ticket keys
+ * and never the private halves.
+ */
+const GUEST_ROLES = {
+  tickets_verifier: { schema: 'tickets', readOnly: ['signing_keys'], withheld: ['signing_key_secrets'] },
+} as const satisfies Record<
+  string,
+  { schema: ServiceSchema; readOnly: readonly string[]; withheld: readonly string[] }
+>;
+type GuestRole = keyof typeof GUEST_ROLES;
+
+/** Every login role: one per service schema, and the guests. */
+export const DATABASE_ROLES = [...SERVICE_SCHEMAS, ...(Object.keys(GUEST_ROLES) as GuestRole[])] as const;
+export type DatabaseRole = ServiceSchema | GuestRole;
+
+/** The schema a role works in, which is also the producer whose events it may publish on the bus. */
+const schemaOf = (role: DatabaseRole): ServiceSchema =>
+  role in GUEST_ROLES ? GUEST_ROLES[role as GuestRole].schema : (role as ServiceSchema);
 
 const DEADLOCK_DETECTED = '40P01';
 const DEADLOCK_ATTEMPTS = 5;
@@ -10,9 +33,9 @@ const DEADLOCK_ATTEMPTS = 5;
 export interface DatabaseRolesOptions {
   /** A connection allowed to create roles and schemas (the database owner or a superuser). */
   adminUrl: string;
-  /** The password each service's role logs in with. */
-  passwords: Record<ServiceSchema, string>;
-  /** The PostgreSQL transport's shared log (every service reads and writes it). */
+  /** The password each role logs in with. */
+  passwords: Record<DatabaseRole, string>;
+  /** The PostgreSQL transport's shared log (every service reads it; each appends only the events it owns). */
   busSchema?: string;
   /** Put before every role and schema name (tests run side by side in one cluster). */
   prefix?: string;
@@ -20,17 +43,17 @@ export interface DatabaseRolesOptions {
 
 /**
  * One login role per service, owning its schema and nothing else: no other service can read its tables (identity's
- * signing keys included). The bus's log is shared through a group role every service belongs to; tables any member
- * creates there are granted to the group. Idempotent: run it at every start; it also sets the passwords again.
- * Returns each service's connection URL.
+ * signing keys included). The bus's log is shared through a group role every service belongs to, under row policies:
+ * a role appends only the event types its service owns and moves only its own consumer groups' offsets.
+ * Idempotent: run it at every start; it also sets the passwords again. Returns each role's connection URL.
  */
-export async function provisionDatabaseRoles(options: DatabaseRolesOptions): Promise<Record<ServiceSchema, string>> {
+export async function provisionDatabaseRoles(options: DatabaseRolesOptions): Promise<Record<DatabaseRole, string>> {
   const { adminUrl, passwords, busSchema = 'bus', prefix = '' } = options;
   const id = pg.escapeIdentifier;
   const literal = pg.escapeLiteral;
   const bus = `${prefix}${busSchema}`;
   const busGroup = `${bus}_members`;
-  const roleOf = (schema: ServiceSchema) => `${prefix}${schema}`;
+  const roleOf = (role: DatabaseRole) => `${prefix}${role}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   const provision = async () => {
@@ -61,7 +84,9 @@ export async function provisionDatabaseRoles(options: DatabaseRolesOptions): Pro
       );
     };
     await ensureRole(busGroup, 'nologin');
-    await own(bus, busGroup);
+    // The log belongs to whoever provisions: a member owning it could lift its row policies.
+    const { rows } = await client.query<{ admin: string }>('select current_user as admin');
+    await own(bus, rows[0]!.admin);
     for (const schema of SERVICE_SCHEMAS) {
       const role = roleOf(schema);
       await ensureRole(role, `login password ${literal(passwords[schema])}`);
@@ -70,10 +95,37 @@ export async function provisionDatabaseRoles(options: DatabaseRolesOptions): Pro
       await client.query(`alter role ${id(role)} set search_path = ${id(role)}, public`);
       await client.query(`revoke all on schema ${id(role)} from public`);
       await client.query(`grant ${id(busGroup)} to ${id(role)}`);
+      // Services once made the log's tables themselves; now they may make nothing there.
       await client.query(
-        `alter default privileges for role ${id(role)} in schema ${id(bus)} grant all on tables to ${id(busGroup)}`,
+        `alter default privileges for role ${id(role)} in schema ${id(bus)} revoke all on tables from ${id(busGroup)}`,
       );
     }
+    for (const [guest, { schema, readOnly, withheld }] of Object.entries(GUEST_ROLES)) {
+      const role = roleOf(guest as GuestRole);
+      const owner = id(roleOf(schema));
+      const tables = `tables in schema ${owner}`;
+      await ensureRole(role, `login password ${literal(passwords[guest as GuestRole])}`);
+      await client.query(`alter role ${id(role)} set search_path = ${owner}, public`);
+      await client.query(`grant usage on schema ${owner} to ${id(role)}`);
+      // Its data, not its shape: tables the owner's migrations make later are granted as they appear.
+      await client.query(`alter default privileges for role ${owner} in schema ${owner}
+        grant select, insert, update, delete on tables to ${id(role)}`);
+      await client.query(`alter default privileges for role ${owner} in schema ${owner}
+        grant usage, select on sequences to ${id(role)}`);
+      await client.query(`grant select, insert, update, delete on all ${tables} to ${id(role)}`);
+      await client.query(`grant usage, select on all sequences in schema ${owner} to ${id(role)}`);
+      // The owner's migration making such a table takes these grants off it too (the order of a first start).
+      const revoke = (rights: string, table: string) =>
+        client.query(`do $$ begin
+            if to_regclass(${literal(`${owner}.${id(table)}`)}) is not null then
+              revoke ${rights} on ${owner}.${id(table)} from ${id(role)};
+            end if;
+          end $$`);
+      for (const table of readOnly) await revoke('insert, update, delete, truncate', table);
+      for (const table of withheld) await revoke('all', table);
+      await client.query(`grant ${id(busGroup)} to ${id(role)}`);
+    }
+    await restrictBusLog(client, bus, busGroup, new Map(DATABASE_ROLES.map((role) => [roleOf(role), schemaOf(role)])));
     await client.query('commit');
   };
   try {
@@ -93,11 +145,68 @@ export async function provisionDatabaseRoles(options: DatabaseRolesOptions): Pro
   }
   const url = new URL(adminUrl);
   return Object.fromEntries(
-    SERVICE_SCHEMAS.map((schema) => {
+    DATABASE_ROLES.map((role) => {
       const own = new URL(url);
-      own.username = encodeURIComponent(roleOf(schema));
-      own.password = encodeURIComponent(passwords[schema]);
-      return [schema, own.toString()];
+      own.username = encodeURIComponent(roleOf(role));
+      own.password = encodeURIComponent(passwords[role]);
+      return [role, own.toString()];
     }),
-  ) as Record<ServiceSchema, string>;
+  ) as Record<DatabaseRole, string>;
+}
+
+/**
+ * The shared log's tables, made here by their owner, and the row policies over them: a role appends (and prunes)
+ * only the topics its producer owns in EVENT_OWNERS, and reads and moves only the offsets of its own consumer groups
+ * (named after its service: `tickets` for `tickets-worker`). Every member reads every message.
+ */
+async function restrictBusLog(client: pg.Client, bus: string, group: string, producers: Map<string, string>) {
+  const b = pg.escapeIdentifier(bus);
+  const g = pg.escapeIdentifier(group);
+  await client.query('select pg_advisory_xact_lock(hashtext($1))', [`bus-schema:${bus}`]);
+  await ensureBusLog(client, bus);
+  await client.query(`create table if not exists ${b}.producers (role name primary key, producer text not null)`);
+  await client.query(`create table if not exists ${b}.topic_owners (
+    topic text not null, producer text not null, primary key (topic, producer))`);
+  await client.query(`delete from ${b}.producers`);
+  await client.query(`insert into ${b}.producers select * from unnest($1::name[], $2::text[])`, [
+    [...producers.keys()],
+    [...producers.values()],
+  ]);
+  const owners = Object.entries(EVENT_OWNERS).flatMap(([topic, names]) => names.map((name) => [topic, name]));
+  await client.query(`delete from ${b}.topic_owners`);
+  await client.query(`insert into ${b}.topic_owners select * from unnest($1::text[], $2::text[])`, [
+    owners.map(([topic]) => topic),
+    owners.map(([, name]) => name),
+  ]);
+  await client.query(`create or replace function ${b}.may_publish(topic text) returns boolean
+    language sql stable as $$
+      select exists (select from ${b}.topic_owners o join ${b}.producers p using (producer)
+                     where p.role = current_user and o.topic = may_publish.topic)
+    $$`);
+  await client.query(`create or replace function ${b}.owns_group(group_id text) returns boolean
+    language sql stable as $$
+      select exists (select from ${b}.producers p where p.role = current_user
+                     and (owns_group.group_id = p.producer or owns_group.group_id like p.producer || '-%'))
+    $$`);
+  const policies: [table: string, name: string, rule: string][] = [
+    ['log', 'readers', 'for select using (true)'],
+    ['log', 'publishers', `for insert with check (${b}.may_publish(topic))`],
+    ['log', 'pruners', `for delete using (${b}.may_publish(topic))`],
+    ['heads', 'readers', 'for select using (true)'],
+    ['heads', 'publishers', `for insert with check (${b}.may_publish(topic))`],
+    ['heads', 'counters', `for update using (${b}.may_publish(topic)) with check (${b}.may_publish(topic))`],
+    ['offsets', 'consumers', `for all using (${b}.owns_group(group_id)) with check (${b}.owns_group(group_id))`],
+  ];
+  for (const table of ['log', 'heads', 'offsets'])
+    await client.query(`alter table ${b}.${table} enable row level security`);
+  for (const [table, name, rule] of policies) {
+    await client.query(`drop policy if exists ${name} on ${b}.${table}`);
+    await client.query(`create policy ${name} on ${b}.${table} ${rule}`);
+  }
+  await client.query(`revoke all on schema ${b} from public, ${g}`);
+  await client.query(`grant usage on schema ${b} to ${g}`);
+  await client.query(`revoke all on all tables in schema ${b} from public, ${g}`);
+  await client.query(`grant select, insert, delete on ${b}.log to ${g}`);
+  await client.query(`grant select, insert, update on ${b}.heads, ${b}.offsets to ${g}`);
+  await client.query(`grant select on ${b}.producers, ${b}.topic_owners to ${g}`);
 }

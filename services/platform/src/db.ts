@@ -43,6 +43,7 @@ export async function createSchemaIfMissing(client: pg.ClientBase, schema: strin
  * pooler, which could run the unlock on another server connection.
  */
 export async function migrate(db: Knex, schema: string, migrations: Migration[]): Promise<void> {
+  if (!(await ownsSchema(db, schema))) return awaitOwnerMigrations(db, schema, migrations);
   const byName = new Map(migrations.map((migration) => [migration.name, migration]));
   const lock = await db.client.acquireConnection();
   const key = `migrate:${schema}`;
@@ -64,5 +65,40 @@ export async function migrate(db: Knex, schema: string, migrations: Migration[])
   } finally {
     await lock.query({ text: 'select pg_advisory_unlock(hashtext($1))', values: [key] }).catch(() => {});
     await db.client.releaseConnection(lock);
+  }
+}
+
+/** Whether this role owns the schema (or may create it): a guest role in another's schema does not. */
+async function ownsSchema(db: Knex, schema: string): Promise<boolean> {
+  const { rows } = await db.raw<{ rows: { owner: boolean }[] }>(
+    `select pg_has_role(nspowner, 'USAGE') as owner from pg_namespace where nspname = ?`,
+    [schema],
+  );
+  return rows.length === 0 || rows[0]!.owner;
+}
+
+const OWNER_MIGRATIONS_WAIT_MS = 120_000;
+const UNDEFINED_TABLE = '42P01';
+
+/**
+ * A guest role (the door API in the tickets schema) may not change the schema: it waits for the owner's process to
+ * apply every migration it knows, so it never runs against tables older than its code.
+ */
+async function awaitOwnerMigrations(db: Knex, schema: string, migrations: Migration[]): Promise<void> {
+  const deadline = Date.now() + OWNER_MIGRATIONS_WAIT_MS;
+  for (;;) {
+    const applied = await db
+      .withSchema(schema)
+      .from('knex_migrations')
+      .pluck('name')
+      .catch((error: { code?: string }) => {
+        if (error.code === UNDEFINED_TABLE) return [] as string[];
+        throw error;
+      });
+    const missing = migrations.filter((migration) => !applied.includes(migration.name));
+    if (missing.length === 0) return;
+    if (Date.now() > deadline)
+      throw new Error(`schema ${schema}: its owner has not applied ${missing.map((m) => m.name).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }

@@ -2,12 +2,15 @@ export {
   baseConfigSchema,
   loadConfig,
   assertProductionSafe,
+  estimatedSecretBits,
   ConfigError,
   directDatabaseUrl,
   type BaseConfig,
+  type ProductionCheck,
 } from './config.ts';
 export { trace, type TraceContext } from './context.ts';
 export { createLogger, type Logger } from './logger.ts';
+export { addressGroup } from './address-group.ts';
 export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests } from './errors.ts';
 export { createHttpApp } from './http/app.ts';
 export { REQUEST_ID_HEADER, requestId } from './http/request-id.ts';
@@ -21,9 +24,10 @@ export {
   fetchKeys,
   identitySessions,
   writeSessionState,
+  signSessionState,
   sessionStateKey,
   SESSION_CACHE_SECONDS,
-  ERASED_SESSION,
+  NO_SESSIONS,
   AuthUnavailable,
   requireUser,
   requireRole,
@@ -34,14 +38,24 @@ export {
   type AuthUser,
   type SessionSource,
   type SessionState,
+  type SessionStore,
   type TokenVerifier,
 } from './auth.ts';
 export { createServiceAuth, INTERNAL_CALL_REFUSED, type ServiceAuth } from './service-auth.ts';
+export {
+  generateKeyRing,
+  developmentKeyRing,
+  isDevelopmentKey,
+  signBytes,
+  type KeyRing,
+  type ServiceKeys,
+} from './service-keys.ts';
 export * from './bus/index.ts';
 export {
   defineService,
   startService,
   runService,
+  loadServiceConfig,
   type ServiceDefinition,
   type ServiceDeps,
   type ServiceParts,
@@ -58,10 +72,19 @@ export { eventCalendar, calendarFileName, CALENDAR_CONTENT_TYPE, type CalendarEv
 export { catalogClient, upcomingEvent, SERVICE_UNAVAILABLE, type CatalogClient } from './clients/catalog.ts';
 export {
   provisionDatabaseRoles,
+  DATABASE_ROLES,
   SERVICE_SCHEMAS,
+  type DatabaseRole,
   type ServiceSchema,
   type DatabaseRolesOptions,
 } from './database-roles.ts';
+export {
+  provisionRedisUsers,
+  redisAclFile,
+  REDIS_USER_NAMES,
+  type RedisUser,
+  type RedisUsersOptions,
+} from './redis-users.ts';
 export { toCsv, attachment, CSV_CONTENT_TYPE } from './csv.ts';
 export { qrCodePng } from './qr-png.ts';
 export { containsPattern, foldForSearch, foldedColumn, searchWords } from './search.ts';

@@ -1,18 +1,20 @@
 import type { Middleware } from 'koa';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT, decodeJwt, jwtVerify } from 'jose';
 import { forbidden, unauthorized } from './errors.ts';
+import type { ServiceKeys } from './service-keys.ts';
 
 /** Service tokens live a minute: long enough for one call and its retries, short enough to be useless if leaked. */
 const TOKEN_LIFETIME_SECONDS = 60;
 /** A cached token is renewed once less than this is left, so it never expires in flight. */
 const RENEW_BEFORE_SECONDS = 20;
-const ALGORITHM = 'HS256';
+const ALGORITHM = 'EdDSA';
 
 export const INTERNAL_CALL_REFUSED = 'Chamada interna não autorizada';
 
 /**
- * How one service proves who it is to another: a short-lived token signed with the platform's service key,
- * issued by the caller (`iss`) for one callee (`aud`). Every `/internal` route names the callers it accepts.
+ * How one service proves who it is to another: a short-lived token issued by the caller (`iss`) for one callee
+ * (`aud`), signed with the caller's own private key and checked with the public key of the service `iss` names, so
+ * a service can only ever speak as itself. Every `/internal` route names the callers it accepts.
  */
 export interface ServiceAuth {
   /** The service's own name: the issuer of its tokens and the audience it accepts. */
@@ -23,8 +25,8 @@ export interface ServiceAuth {
   require(callers: readonly string[]): Middleware;
 }
 
-export function createServiceAuth(name: string, secret: string): ServiceAuth {
-  const key = new TextEncoder().encode(secret);
+export function createServiceAuth(keys: ServiceKeys): ServiceAuth {
+  const { name } = keys;
   const cache = new Map<string, { token: string; renewAt: number }>();
 
   async function token(audience: string): Promise<string> {
@@ -38,9 +40,26 @@ export function createServiceAuth(name: string, secret: string): ServiceAuth {
       .setAudience(audience)
       .setIssuedAt(now)
       .setExpirationTime(now + TOKEN_LIFETIME_SECONDS)
-      .sign(key);
+      .sign(keys.privateKey);
     cache.set(audience, { token: signed, renewAt: now + TOKEN_LIFETIME_SECONDS - RENEW_BEFORE_SECONDS });
     return signed;
+  }
+
+  /** The service that signed `token` for this one, or undefined (malformed, expired, another audience, a key
+   * that is not the issuer's, an issuer nobody knows). */
+  async function verifiedIssuer(token: string): Promise<string | undefined> {
+    let issuer: string | undefined;
+    try {
+      issuer = decodeJwt(token).iss;
+    } catch {
+      return undefined;
+    }
+    const key = issuer ? keys.publicKeyOf(issuer) : undefined;
+    if (!key) return undefined;
+    return jwtVerify(token, key, { issuer, audience: name, algorithms: [ALGORITHM] }).then(
+      () => issuer,
+      () => undefined,
+    );
   }
 
   function require(callers: readonly string[]): Middleware {
@@ -48,10 +67,7 @@ export function createServiceAuth(name: string, secret: string): ServiceAuth {
     return async (ctx, next) => {
       const match = /^Bearer (\S{1,4096})$/.exec(ctx.get('authorization'));
       if (!match) throw unauthorized(INTERNAL_CALL_REFUSED);
-      const caller = await jwtVerify(match[1]!, key, { audience: name, algorithms: [ALGORITHM] }).then(
-        ({ payload }) => payload.iss,
-        () => undefined,
-      );
+      const caller = await verifiedIssuer(match[1]!);
       if (!caller) throw unauthorized(INTERNAL_CALL_REFUSED);
       if (!allowed.has(caller)) throw forbidden(INTERNAL_CALL_REFUSED);
       ctx.state.caller = caller;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Router } from '@koa/router';
 import type { DestinationStream } from 'pino';
 import { z } from 'zod';
+import { PRODUCERS, undeclaredConsumers } from '@ticketing/proto';
 import {
   cachedKeySet,
   cachedSessions,
@@ -19,9 +20,11 @@ import {
   type EventHandlers,
   type EventRegistry,
   type Outbox,
+  type PublishRule,
 } from './bus/index.ts';
 import {
   assertProductionSafe,
+  type ProductionCheck,
   baseConfigSchema,
   ConfigError,
   directDatabaseUrl,
@@ -36,6 +39,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createRedis, type Redis } from './redis.ts';
 import { createServiceAuth, type ServiceAuth } from './service-auth.ts';
+import { developmentKeyRing, isDevelopmentKey, serviceKeys, type ServiceKeys } from './service-keys.ts';
 
 /** What a service's `setup` receives: its configuration and the shared runtime, already connected. */
 export interface ServiceDeps<C> {
@@ -59,10 +63,17 @@ export interface ServiceParts {
 export interface ServiceDefinition<S extends z.ZodRawShape = z.ZodRawShape> {
   /** Also the schema, the consumer group and the logger name. */
   name: string;
+  /**
+   * The name it proves it is, on its calls to other services and as the producer of its events: `name` unless set.
+   * Processes that share one schema, and so one outbox, share one identity.
+   */
+  identity?: string;
   config?: S;
   migrations: Migration[];
-  /** Settings that must hold a real secret in production (SERVICE_TOKEN_SECRET is always checked). */
+  /** Settings that must hold a real secret in production (SERVICE_KEY is always checked). */
   secrets?: readonly string[];
+  /** The service's own production rules for its settings (e.g. payments: Asaas's production API only). */
+  productionChecks?: Readonly<Record<string, ProductionCheck>>;
   jsonLimit?: string;
   setup(deps: ServiceDeps<BaseConfig & z.infer<z.ZodObject<S>>>): ServiceParts | Promise<ServiceParts>;
 }
@@ -87,7 +98,49 @@ export interface StartOptions {
   verifyToken?: TokenVerifier;
   logStream?: DestinationStream;
   eventSchemas?: EventRegistry;
+  /** Who may publish the events of `eventSchemas`; proto's owners unless given. */
+  mayPublish?: PublishRule;
   maxAttempts?: number;
+}
+
+/** The compose file's keys, which anyone can rebuild, are refused in production. */
+const SERVICE_KEY_CHECKS: Record<string, ProductionCheck> = {
+  SERVICE_KEY: (key) =>
+    typeof key === 'string' && isDevelopmentKey(key) ? 'a development key cannot be used in production' : undefined,
+  SERVICE_PUBLIC_KEYS: (keys) =>
+    Object.values((keys ?? {}) as Record<string, string>).some(isDevelopmentKey)
+      ? 'lists a development key, with which anyone can sign'
+      : undefined,
+};
+
+/**
+ * A service's configuration as it boots with it, refused when not fit for production, and the keys it proves
+ * itself with.
+ */
+export function loadServiceConfig<S extends z.ZodRawShape>(
+  definition: Pick<ServiceDefinition<S>, 'name' | 'identity' | 'config' | 'secrets' | 'productionChecks'>,
+  env: Record<string, string | undefined>,
+): { config: BaseConfig & z.infer<z.ZodObject<S>>; keys: ServiceKeys } {
+  const configSchema = baseConfigSchema.extend(definition.config ?? ({} as S));
+  const config = loadConfig(configSchema, env) as BaseConfig & z.infer<z.ZodObject<S>>;
+  assertProductionSafe(configSchema, config, ['SERVICE_KEY', ...(definition.secrets ?? [])], {
+    ...SERVICE_KEY_CHECKS,
+    ...definition.productionChecks,
+  });
+  const identity = definition.identity ?? definition.name;
+  // Started by hand outside production with no keys at all: the compose file's development keys, which production refuses.
+  if (!config.SERVICE_KEY && !config.SERVICE_PUBLIC_KEYS && config.NODE_ENV !== 'production')
+    return { config, keys: developmentKeyRing([...new Set([...PRODUCERS, identity])]).keys(identity) };
+  const missing = [
+    ...(config.SERVICE_KEY ? [] : [`  SERVICE_KEY: ${identity}'s own private key must be set`]),
+    ...(config.SERVICE_PUBLIC_KEYS ? [] : ["  SERVICE_PUBLIC_KEYS: every service's public key must be set"]),
+  ];
+  if (missing.length > 0) throw new ConfigError(`Invalid configuration:\n${missing.join('\n')}`);
+  try {
+    return { config, keys: serviceKeys(identity, config.SERVICE_KEY!, config.SERVICE_PUBLIC_KEYS!) };
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  SERVICE_PUBLIC_KEYS: ${(error as Error).message}`);
+  }
 }
 
 /** Boots a service: config, database + migrations, Redis, bus (relay and consumers), then HTTP. */
@@ -96,9 +149,7 @@ export async function startService<S extends z.ZodRawShape>(
   env: Record<string, string | undefined>,
   options: StartOptions = {},
 ): Promise<RunningService<BaseConfig & z.infer<z.ZodObject<S>>>> {
-  const configSchema = baseConfigSchema.extend(definition.config ?? ({} as S));
-  const config = loadConfig(configSchema, env) as BaseConfig & z.infer<z.ZodObject<S>>;
-  assertProductionSafe(configSchema, config, ['SERVICE_TOKEN_SECRET', ...(definition.secrets ?? [])]);
+  const { config, keys } = loadServiceConfig(definition, env);
   const schema = config.DB_SCHEMA ?? definition.name.replaceAll('-', '_');
   const logger = createLogger(definition.name, config.LOG_LEVEL, options.logStream);
   const metrics = createMetrics(definition.name);
@@ -121,13 +172,15 @@ export async function startService<S extends z.ZodRawShape>(
       schema,
       db,
       transport,
+      keys,
       logger,
       metrics,
       schemas: options.eventSchemas,
+      mayPublish: options.mayPublish,
       maxAttempts: options.maxAttempts,
     });
     opened.unshift({ close: () => bus.close() });
-    const serviceAuth = createServiceAuth(definition.name, config.SERVICE_TOKEN_SECRET);
+    const serviceAuth = createServiceAuth(keys);
     const identity = jsonClient('identity', config.IDENTITY_URL, SESSION_LOOKUP_TIMEOUT_MS, serviceAuth);
     const verifyToken =
       options.verifyToken ??
@@ -147,6 +200,9 @@ export async function startService<S extends z.ZodRawShape>(
     };
     const parts = await definition.setup(deps);
     if (parts.close) opened.unshift({ close: parts.close });
+    // The broker's ACLs grant each group what EVENT_CONSUMERS lists: a handler beyond it must fail here, not there.
+    const undeclared = undeclaredConsumers(definition.name, Object.keys(parts.consumers ?? {}));
+    if (undeclared) throw new Error(undeclared);
     await bus.start(parts.consumers);
 
     const database = () => db.raw('select 1');

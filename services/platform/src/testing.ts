@@ -8,11 +8,29 @@ import jsQRModule from 'jsqr';
 import knex from 'knex';
 import { PNG } from 'pngjs';
 import type { z } from 'zod';
-import { formatCpf, type Role } from '@ticketing/proto';
-import { TOKEN_AUDIENCE, TOKEN_ISSUER, createTokenVerifier, type AuthUser, type TokenVerifier } from './auth.ts';
+import {
+  EVENT_OWNERS,
+  PRODUCERS,
+  formatCpf,
+  type Envelope,
+  type EventPayload,
+  type EventType,
+  type Role,
+} from '@ticketing/proto';
+import {
+  TOKEN_AUDIENCE,
+  TOKEN_ISSUER,
+  createTokenVerifier,
+  signSessionState,
+  type AuthUser,
+  type SessionState,
+  type TokenVerifier,
+} from './auth.ts';
 import { startService, type RunningService, type ServiceDefinition, type StartOptions } from './service.ts';
-import { baseConfigSchema, type BaseConfig } from './config.ts';
+import type { BaseConfig } from './config.ts';
+import { signEnvelope } from './bus/signatures.ts';
 import { createServiceAuth } from './service-auth.ts';
+import { extendKeyRing, generateKeyRing } from './service-keys.ts';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -41,26 +59,41 @@ export async function waitFor<T>(
   }
 }
 
-/** Signs tokens the way the identity service does, with a key pair made for the test run. */
+/**
+ * Signs tokens the way the identity service does, with a key pair made for the test run, and answers for the
+ * sessions it opened the way identity does (`sessionState`: the signed state its `/internal/sessions/:id` gives).
+ */
 export async function createTestIssuer() {
   const { publicKey, privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
   const kid = randomUUID();
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: 'EdDSA', use: 'sig' };
   const verifyToken: TokenVerifier = createTokenVerifier({ keys: [jwk] });
-  /** A token for `user`; `isAdmin: true` stands for the admin role alone, `roles` lists them all. */
+  const states = new Map<string, SessionState>();
+  /**
+   * A token for `user`, of a session open until the test ends; `isAdmin: true` stands for the admin role alone,
+   * `roles` lists them all.
+   */
   async function sign(
     user: Partial<Omit<AuthUser, 'roles'>> & { roles?: Role[] } = {},
-    { expiresIn = '1h', key = privateKey, version = 0, tokenId = randomUUID() as string } = {},
+    { expiresIn = '1h', key = privateKey, generation = 0, tokenId = randomUUID() as string } = {},
   ) {
+    const id = user.id ?? randomUUID();
+    const sessionId = user.sessionId ?? randomUUID();
+    const roles = user.roles ?? (user.isAdmin ? ['admin' as const] : []);
+    const state = states.get(id) ?? { roles: [], sessions: {} };
+    state.roles = [...new Set([...state.roles, ...roles])];
+    state.sessions[sessionId] = { generation, endsAt: Math.floor(Date.now() / 1000) + 30 * 86_400 };
+    states.set(id, state);
     const claims = {
       email: user.email ?? `${randomUUID()}@example.com`,
       name: user.name ?? 'Pessoa Teste',
-      roles: user.roles ?? (user.isAdmin ? ['admin'] : []),
-      ver: version,
+      roles,
+      sid: sessionId,
+      gen: generation,
     };
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'EdDSA', kid })
-      .setSubject(user.id ?? randomUUID())
+      .setSubject(id)
       .setJti(tokenId)
       .setIssuer(TOKEN_ISSUER)
       .setAudience(TOKEN_AUDIENCE)
@@ -68,13 +101,55 @@ export async function createTestIssuer() {
       .setExpirationTime(expiresIn)
       .sign(key);
   }
-  return { jwks: { keys: [jwk] }, verifyToken, sign };
+  /** A state signed with the issuer's key (now, or at `signedAt`): the sessions it opened for `userId`, or `state`. */
+  async function sessionState(
+    userId: string,
+    state = states.get(userId),
+    signedAt?: number,
+  ): Promise<string | undefined> {
+    return state && signSessionState({ kid, privateKey, alg: 'EdDSA' }, userId, state, signedAt);
+  }
+  return { jwks: { keys: [jwk] }, verifyToken, sign, sessionState };
 }
 
-/** The Authorization header `caller` presents to `callee`'s `/internal` routes (test services share the default secret). */
+/**
+ * The keys of every service a test process starts: each its own private key, all of them everyone's public keys,
+ * as `npm start` hands them out. A name outside the product's services gets a key pair when first asked for.
+ */
+export const testKeyRing = (() => {
+  let ring = generateKeyRing(PRODUCERS);
+  const ensure = (name: string) => {
+    if (!(name in ring.privateKeys)) ring = extendKeyRing(ring, [name]);
+    return ring;
+  };
+  return {
+    /** SERVICE_KEY and SERVICE_PUBLIC_KEYS for the service that signs as `name`. */
+    settings: (name: string) => ensure(name).settings(name),
+    keys: (name: string) => ensure(name).keys(name),
+  };
+})();
+
+/** The Authorization header `caller` presents to `callee`'s `/internal` routes, signed with `caller`'s own key. */
 export async function serviceAuthorization(caller: string, callee: string): Promise<string> {
-  const { SERVICE_TOKEN_SECRET } = baseConfigSchema.parse({});
-  return `Bearer ${await createServiceAuth(caller, SERVICE_TOKEN_SECRET).token(callee)}`;
+  return `Bearer ${await createServiceAuth(testKeyRing.keys(caller)).token(callee)}`;
+}
+
+/**
+ * Stands in for the producer a test leaves out: writes an event to `service`'s outbox (in a transaction of its own,
+ * as a use case would) signed with the key of the service that alone may publish it, and the relay sends it so.
+ */
+export async function publishAsOwner<T extends EventType>(
+  service: Pick<RunningService<unknown>, 'db' | 'outbox'>,
+  type: T,
+  key: string,
+  payload: EventPayload<T>,
+): Promise<Envelope> {
+  const owner = (EVENT_OWNERS as Record<string, readonly string[]>)[type]![0]!;
+  return service.db.transaction(async (trx) => {
+    const signed = signEnvelope(testKeyRing.keys(owner), await service.outbox.add(trx, type, key, payload as never));
+    await trx('outbox').where({ id: signed.id }).update({ envelope: signed });
+    return signed;
+  });
 }
 
 /** Structured log lines a service wrote, for asserting what it logged. */
@@ -122,6 +197,7 @@ export async function startTestService<S extends z.ZodRawShape>(
       // Two whole systems run side by side within PostgreSQL's default 100 connections.
       DB_POOL_MAX: '5',
       BUS_POOL_MAX: '3',
+      ...testKeyRing.settings(definition.identity ?? definition.name),
       ...options.env,
     },
     options,

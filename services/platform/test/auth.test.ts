@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { SignJWT, exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
+import { SignJWT, decodeJwt, exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import Koa from 'koa';
 import { z } from 'zod';
 import {
   AuthUnavailable,
-  ERASED_SESSION,
+  NO_SESSIONS,
+  SESSION_CACHE_SECONDS,
   assertProductionSafe,
   baseConfigSchema,
   cachedKeySet,
@@ -21,6 +22,7 @@ import {
   createLogger,
   type SessionState,
 } from '../src/index.ts';
+import { generateKeyRing, type ServiceKeys } from '../src/service-keys.ts';
 import { TEST_REDIS_URL, createTestIssuer, deleteRedisKeys, uniqueName } from '../src/testing.ts';
 
 const prefix = `${uniqueName('auth')}:`;
@@ -34,71 +36,151 @@ afterAll(async () => {
   deadRedis.disconnect();
 });
 
-/** Identity's database as far as these tests go: the truth a cache miss falls back to, counting its readers. */
-function truth(initial: Record<string, SessionState> = {}) {
-  const states = new Map(Object.entries(initial));
+type Issuer = Awaited<ReturnType<typeof createTestIssuer>>;
+
+/**
+ * Identity's database as far as these tests go: the truth a cache miss falls back to, answering states signed with
+ * the issuer's key (the sessions it opened, unless a test set them), counting its readers.
+ */
+function truth(issuer: Issuer) {
+  const states = new Map<string, SessionState>();
   let down = false;
   const source = Object.assign(
     async (userId: string) => {
       source.reads++;
       if (down) throw new AuthUnavailable('identity down');
-      return states.get(userId) ?? { version: 0, revoked: [] };
+      return issuer.sessionState(userId, states.get(userId));
     },
     { reads: 0 },
   );
   return { states, source, setDown: (value: boolean) => (down = value) };
 }
 
+const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
+const cachedState = async (id: string) => decodeJwt((await redis.get(sessionStateKey(id)))!);
+
 describe('session state', () => {
-  test('a token older than the session version, or logged out, is refused; the others pass', async () => {
+  test("a token is good only at its session's current generation, before its end, with the roles still held", async () => {
     const issuer = await createTestIssuer();
     const id = randomUUID();
-    const { states, source } = truth();
+    const { states, source } = truth(issuer);
     const verify = createTokenVerifier(issuer.jwks, cachedSessions(redis, source));
-    const old = await issuer.sign({ id }, { version: 0 });
-    const loggedOut = await issuer.sign({ id }, { version: 1, tokenId: 'sessao-encerrada' });
-    const current = await issuer.sign({ id }, { version: 1 });
-    states.set(id, { version: 1, revoked: ['sessao-encerrada'] });
+    const superseded = await issuer.sign({ id, sessionId: 'turno', roles: ['doorStaff', 'admin'] }, { generation: 1 });
+    const current = await issuer.sign({ id, sessionId: 'turno', roles: ['doorStaff', 'admin'] }, { generation: 2 });
+    const loggedOut = await issuer.sign({ id, sessionId: 'encerrada' });
+    const overdue = await issuer.sign({ id, sessionId: 'vencida' });
+    states.set(id, {
+      roles: ['doorStaff'],
+      sessions: {
+        turno: { generation: 2, endsAt: inAnHour() },
+        vencida: { generation: 0, endsAt: Math.floor(Date.now() / 1000) - 1 },
+      },
+    });
 
-    await expect(verify(old)).rejects.toThrow('session ended');
-    await expect(verify(loggedOut)).rejects.toThrow('token revoked');
-    await expect(verify(current)).resolves.toMatchObject({ id });
+    for (const token of [superseded, loggedOut, overdue]) await expect(verify(token)).rejects.toThrow('session ended');
+    // The admin role was taken away after the token was signed: it no longer counts.
+    await expect(verify(current)).resolves.toMatchObject({
+      id,
+      sessionId: 'turno',
+      roles: ['doorStaff'],
+      isAdmin: false,
+    });
   });
 
-  test('a miss reads the truth once and caches it; a state identity wrote is never overwritten by a stale read', async () => {
+  test('a miss reads the truth once and caches it signed; a state identity writes replaces it at once', async () => {
     const issuer = await createTestIssuer();
     const id = randomUUID();
-    const { source } = truth();
+    const { states, source } = truth(issuer);
     const verify = createTokenVerifier(issuer.jwks, cachedSessions(redis, source));
-    const token = await issuer.sign({ id });
+    const token = await issuer.sign({ id, sessionId: 'aberta' });
     await verify(token);
     await verify(token);
     expect(source.reads).toBe(1);
-    expect(JSON.parse((await redis.get(sessionStateKey(id)))!)).toEqual({ version: 0, revoked: [] });
+    expect(await cachedState(id)).toMatchObject({ sub: id, sessions: { aberta: { generation: 0 } } });
 
-    await writeSessionState(redis, id, { version: 2, revoked: [] });
+    // Identity ends the session: the state it writes replaces the cached one at once.
+    states.set(id, NO_SESSIONS);
+    await writeSessionState(redis, id, (await issuer.sessionState(id, NO_SESSIONS))!);
     await expect(verify(token)).rejects.toThrow('session ended');
     expect(await redis.ttl(sessionStateKey(id))).toBeGreaterThan(0);
   });
 
-  test('after Redis lost everything (a restart) nobody is logged out and no revoked token comes back', async () => {
+  test('a token newer than the cached state (a login, a renewal, a role given since) is asked about once', async () => {
     const issuer = await createTestIssuer();
     const id = randomUUID();
-    const { source } = truth({ [id]: { version: 1, revoked: ['revogado'] } });
+    const { source } = truth(issuer);
     const verify = createTokenVerifier(issuer.jwks, cachedSessions(redis, source));
-    const good = await issuer.sign({ id }, { version: 1 });
-    const revoked = await issuer.sign({ id }, { version: 1, tokenId: 'revogado' });
+    await verify(await issuer.sign({ id, sessionId: 'celular' }));
+    // A state signed a second ago, before the next login; identity's write of the newer one was lost.
+    await redis.set(
+      sessionStateKey(id),
+      (await issuer.sessionState(id, undefined, Math.floor(Date.now() / 1000) - 1))!,
+    );
+    const tablet = await issuer.sign({ id, sessionId: 'tablet', roles: ['courtesyManager'] });
+
+    await expect(verify(tablet)).resolves.toMatchObject({ sessionId: 'tablet', roles: ['courtesyManager'] });
+    expect(source.reads).toBe(2);
+    expect(await cachedState(id)).toMatchObject({
+      roles: ['courtesyManager'],
+      sessions: { tablet: { generation: 0 } },
+    });
+    await verify(tablet);
+    expect(source.reads).toBe(2);
+  });
+
+  test('after Redis lost everything (a restart) nobody is logged out and no ended session comes back', async () => {
+    const issuer = await createTestIssuer();
+    const id = randomUUID();
+    const { states, source } = truth(issuer);
+    const verify = createTokenVerifier(issuer.jwks, cachedSessions(redis, source));
+    const good = await issuer.sign({ id, sessionId: 'aberta' });
+    const ended = await issuer.sign({ id, sessionId: 'encerrada' });
+    states.set(id, { roles: [], sessions: { aberta: { generation: 0, endsAt: inAnHour() } } });
     await verify(good);
     await redis.del(sessionStateKey(id));
 
     await expect(verify(good)).resolves.toMatchObject({ id });
-    await expect(verify(revoked)).rejects.toThrow('token revoked');
+    await expect(verify(ended)).rejects.toThrow('session ended');
+  });
+
+  test('a state in Redis that identity did not sign, was altered or is older than the cache lifetime is not believed', async () => {
+    const issuer = await createTestIssuer();
+    const forger = await createTestIssuer();
+    const id = randomUUID();
+    const { states, source } = truth(issuer);
+    const verify = createTokenVerifier(issuer.jwks, cachedSessions(redis, source));
+    const ended = await issuer.sign({ id, sessionId: 'encerrada', roles: ['admin'] });
+    const open = await issuer.sign({ id, sessionId: 'aberta', roles: ['admin'] });
+    const revived: SessionState = {
+      roles: ['admin'],
+      sessions: { encerrada: { generation: 0, endsAt: inAnHour() }, aberta: { generation: 0, endsAt: inAnHour() } },
+    };
+    // Identity's truth: the admin role is gone and only one session is open.
+    states.set(id, { roles: [], sessions: { aberta: { generation: 0, endsAt: inAnHour() } } });
+    const genuine = (await issuer.sessionState(id, states.get(id)))!;
+    const [header, , signature] = genuine.split('.');
+    const altered = `${header}.${Buffer.from(JSON.stringify({ ...decodeJwt(genuine), ...revived })).toString('base64url')}.${signature}`;
+    const replayed = (await issuer.sessionState(
+      id,
+      revived,
+      Math.floor(Date.now() / 1000) - SESSION_CACHE_SECONDS - 60,
+    ))!;
+    const forged = [(await forger.sessionState(id, revived))!, altered, replayed, JSON.stringify(revived), 'lixo'];
+
+    for (const value of forged) {
+      await redis.set(sessionStateKey(id), value);
+      await expect(verify(ended)).rejects.toThrow('session ended');
+      await redis.set(sessionStateKey(id), value);
+      await expect(verify(open)).resolves.toMatchObject({ sessionId: 'aberta', roles: [], isAdmin: false });
+      // The value found unusable was replaced by identity's answer.
+      expect(await cachedState(id)).toMatchObject({ roles: [], sessions: { aberta: { generation: 0 } } });
+    }
   });
 
   test('with Redis down the truth answers; with the truth down too the check is unavailable, not refused', async () => {
     const issuer = await createTestIssuer();
     const id = randomUUID();
-    const { source, setDown } = truth();
+    const { source, setDown } = truth(issuer);
     const verify = createTokenVerifier(issuer.jwks, cachedSessions(deadRedis, source));
     const token = await issuer.sign({ id });
     await expect(verify(token)).resolves.toMatchObject({ id });
@@ -106,10 +188,13 @@ describe('session state', () => {
     await expect(verify(token)).rejects.toBeInstanceOf(AuthUnavailable);
   });
 
-  test('an account that no longer exists has no valid token', async () => {
+  test('an account that does not exist has no valid token', async () => {
     const issuer = await createTestIssuer();
-    const verify = createTokenVerifier(issuer.jwks, async () => ERASED_SESSION);
-    await expect(verify(await issuer.sign({}, { version: 5 }))).rejects.toThrow('session ended');
+    const verify = createTokenVerifier(
+      issuer.jwks,
+      cachedSessions(deadRedis, async () => undefined),
+    );
+    await expect(verify(await issuer.sign())).rejects.toThrow('session ended');
   });
 });
 
@@ -121,7 +206,7 @@ describe("identity's keys", () => {
   }
 
   async function signWith(pair: Awaited<ReturnType<typeof keyPair>>) {
-    return new SignJWT({ email: 'pessoa@example.com', roles: [] })
+    return new SignJWT({ email: 'pessoa@example.com', roles: [], sid: randomUUID(), gen: 0 })
       .setProtectedHeader({ alg: 'EdDSA', kid: pair.kid })
       .setSubject(randomUUID())
       .setIssuer(TOKEN_ISSUER)
@@ -209,8 +294,11 @@ describe('roles on the server', () => {
 
   test('an unavailable check answers 503, never 401', async () => {
     const issuer = await createTestIssuer();
-    const verify = createTokenVerifier(issuer.jwks, async () => {
-      throw new Error('redis and identity down');
+    const verify = createTokenVerifier(issuer.jwks, {
+      cached: async () => undefined,
+      fresh: async () => {
+        throw new Error('redis and identity down');
+      },
     });
     const app = await serve(requireRole(verify, ['admin']));
     try {
@@ -227,24 +315,35 @@ describe('roles on the server', () => {
 });
 
 describe('service tokens', () => {
-  const secret = 'a-secret-for-these-tests-only-0123456789';
+  const ring = generateKeyRing(['catalog', 'orders', 'courtesy', 'mail']);
+  // Keys catalog was never told about: someone else's `orders`, and a service it does not know.
+  const outsiders = generateKeyRing(['orders', 'stranger']);
 
-  test('an internal route needs a token for it, from a caller it accepts', async () => {
-    const catalog = createServiceAuth('catalog', secret);
+  test('an internal route needs a token for it, signed by the caller it names, from a caller it accepts', async () => {
+    const catalog = createServiceAuth(ring.keys('catalog'));
     const app = await serve(catalog.require(['orders', 'courtesy']));
     const call = (headers: Record<string, string> = {}) => fetch(app.url, { headers });
-    const bearer = async (issuer: string, audience: string, key = secret) => ({
-      authorization: `Bearer ${await createServiceAuth(issuer, key).token(audience)}`,
+    const bearer = async (keys: ServiceKeys, audience = 'catalog') => ({
+      authorization: `Bearer ${await createServiceAuth(keys).token(audience)}`,
     });
     try {
       expect((await call()).status).toBe(401);
       expect(await (await call()).json()).toEqual({ message: 'Chamada interna não autorizada' });
-      expect((await call(await bearer('orders', 'catalog', 'another-secret-of-enough-length-000000'))).status).toBe(
-        401,
-      );
-      expect((await call(await bearer('orders', 'payments'))).status).toBe(401);
-      expect((await call(await bearer('mail', 'catalog'))).status).toBe(403);
-      const accepted = await call(await bearer('orders', 'catalog'));
+      // Mail holds its own key only: a token claiming orders, signed with it, is not orders'.
+      expect((await call(await bearer({ ...ring.keys('mail'), name: 'orders' }))).status).toBe(401);
+      expect((await call(await bearer(outsiders.keys('orders')))).status).toBe(401);
+      expect((await call(await bearer(outsiders.keys('stranger')))).status).toBe(401);
+      expect((await call(await bearer(ring.keys('orders'), 'payments'))).status).toBe(401);
+      // A shared-secret token of the kind services used to trust.
+      const shared = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('orders')
+        .setAudience('catalog')
+        .setExpirationTime('1m')
+        .sign(new TextEncoder().encode('a-shared-secret-every-service-knew-0000'));
+      expect((await call({ authorization: `Bearer ${shared}` })).status).toBe(401);
+      expect((await call(await bearer(ring.keys('mail')))).status).toBe(403);
+      const accepted = await call(await bearer(ring.keys('orders')));
       expect(accepted.status).toBe(200);
       expect(await accepted.json()).toEqual({ ok: true, caller: 'orders' });
     } finally {
@@ -254,24 +353,26 @@ describe('service tokens', () => {
 });
 
 describe('production settings', () => {
-  const schema = baseConfigSchema.extend({ WEBHOOK_TOKEN: z.string().default('dev-webhook-token') });
+  const schema = baseConfigSchema.extend({
+    API_SECRET: z.string().default('development-only-api-secret-0000'),
+    WEBHOOK_TOKEN: z.string().default('dev-webhook-token'),
+  });
   const check = (env: Record<string, string>) => () =>
-    assertProductionSafe(schema, schema.parse({ NODE_ENV: 'production', ...env }), [
-      'SERVICE_TOKEN_SECRET',
-      'WEBHOOK_TOKEN',
-    ]);
-  const real = { SERVICE_TOKEN_SECRET: 'k3h4-real-secret-from-the-vault-8f9a0b1c2d', WEBHOOK_TOKEN: 'wh-7c1e5a9b3d' };
+    assertProductionSafe(schema, schema.parse({ NODE_ENV: 'production', ...env }), ['API_SECRET', 'WEBHOOK_TOKEN']);
+  const real = {
+    API_SECRET: 'k3h4-real-secret-from-the-vault-8f9a0b1c2d',
+    WEBHOOK_TOKEN: 'wh-7c1e5a9b3d',
+    DATABASE_URL: 'postgres://svc:Qm7-vR2xKp9tLw4zN8sJ@127.0.0.1:5432/test',
+  };
 
   test('a development default, an example value or DEV_TOOLS stop the boot, naming the setting', () => {
-    expect(check({ WEBHOOK_TOKEN: real.WEBHOOK_TOKEN })).toThrow(/SERVICE_TOKEN_SECRET: a development default/);
+    expect(check({ WEBHOOK_TOKEN: real.WEBHOOK_TOKEN })).toThrow(/API_SECRET: a development default/);
     expect(check({ ...real, WEBHOOK_TOKEN: 'CHANGE_ME' })).toThrow(/WEBHOOK_TOKEN: a development default/);
     expect(check({ ...real, DEV_TOOLS: 'true' })).toThrow(/DEV_TOOLS: development tools cannot be on/);
     expect(check(real)).not.toThrow();
   });
 
   test('outside production the defaults are fine', () => {
-    expect(() =>
-      assertProductionSafe(schema, schema.parse({}), ['SERVICE_TOKEN_SECRET', 'WEBHOOK_TOKEN']),
-    ).not.toThrow();
+    expect(() => assertProductionSafe(schema, schema.parse({}), ['API_SECRET', 'WEBHOOK_TOKEN'])).not.toThrow();
   });
 });

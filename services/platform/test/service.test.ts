@@ -60,6 +60,7 @@ beforeAll(async () => {
   service = await startTestService(probe, {
     verifyToken: issuer.verifyToken,
     eventSchemas: schemas,
+    mayPublish: (producer, type) => producer === 'probe' && type === 'probe.happened',
     logStream: logs.stream,
     env: { LOG_LEVEL: 'info', DATABASE_URL: withName(pooledName), DATABASE_DIRECT_URL: withName(directName) },
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DoorReadingsView, DoorSearchView, DoorTicketsView } from '@ticketing/proto';
+import { parseQrText } from '../src/index.ts';
 import { startTickets, waitFor, type Harness, type IssuedTicket } from './support.ts';
 
 let tickets: Harness;
@@ -39,9 +40,10 @@ async function search(eventId: string, q: string): Promise<DoorSearchView> {
   return body as DoorSearchView;
 }
 
+/** A reading as the door phone keeps it: the claims of the QR code it checked, never the QR text. */
 const reading = (ticket: IssuedTicket, readAt: string, admitted = true) => ({
   readingId: randomUUID(),
-  qrCodeData: ticket.issued.qrText,
+  claims: parseQrText(ticket.issued.qrText)!.claims,
   readAt,
   admitted,
 });
@@ -150,7 +152,9 @@ describe('the ticket list a scanner keeps', () => {
       body: { message: 'Acesso restrito à equipe de portaria' },
     });
     expect((await call('GET', `/api/door/events/${randomUUID()}/tickets`, undefined, null)).status).toBe(401);
-    const staff = await call('GET', `/api/door/events/${randomUUID()}/tickets`, undefined, tickets.doorStaffToken);
+    const assigned = randomUUID();
+    await tickets.assignDoor([assigned]);
+    const staff = await call('GET', `/api/door/events/${assigned}/tickets`, undefined, tickets.doorStaffToken);
     expect(staff).toEqual({ status: 200, body: expect.objectContaining({ tickets: [], conflicts: [] }) });
   });
 });
@@ -270,7 +274,7 @@ describe('readings synced after a network drop', () => {
       reading(unused!, at, false),
       reading(cancelled!, at),
       reading(elsewhere, at),
-      { ...reading(unused!, at), qrCodeData: 'não é um ingresso' },
+      { ...reading(unused!, at), claims: null },
     ];
     const { results } = await sync('portaria-sul-01', eventId, readings);
     expect(results.map(({ code, outcome, ticketId }) => ({ code, outcome, ticketId }))).toEqual([
@@ -292,7 +296,7 @@ describe('readings synced after a network drop', () => {
 
   test('bad batches are a 400 in pt-BR and record nothing', async () => {
     const eventId = randomUUID();
-    const valid = { readingId: randomUUID(), qrCodeData: 'T1.x', readAt: new Date().toISOString(), admitted: true };
+    const valid = { readingId: randomUUID(), claims: null, readAt: new Date().toISOString(), admitted: true };
     const cases: [unknown, string][] = [
       [{ eventId, readings: [valid] }, 'Identificador do dispositivo inválido'],
       [{ deviceId: 'portaria-sul-01', eventId, readings: [] }, 'Leituras inválidas'],
@@ -300,6 +304,14 @@ describe('readings synced after a network drop', () => {
       [
         { deviceId: 'portaria-sul-01', eventId, readings: [{ ...valid, readAt: 'ontem' }] },
         'Horário da leitura inválido',
+      ],
+      [
+        { deviceId: 'portaria-sul-01', eventId, readings: [{ ...valid, claims: { ticketId: 'x', version: 1 } }] },
+        'Leituras inválidas',
+      ],
+      [
+        { deviceId: 'portaria-sul-01', eventId, readings: [{ ...valid, qrCodeData: 'T1.x', claims: undefined }] },
+        'Leituras inválidas',
       ],
       [
         { deviceId: 'portaria-sul-01', eventId, readings: Array(501).fill(valid) },
@@ -326,7 +338,7 @@ describe('the manual look-up', () => {
     await tickets.issue({ buyer: { name: 'Conceição Araújo', email: 'outra@exemplo.com.br', cpf: '52998224725' } });
   });
 
-  test('finds a guest by name, CPF, e-mail or order number, masked, and admits from the result', async () => {
+  test('finds a guest by name words, whole CPF, whole e-mail or order number, masked, and admits from the result', async () => {
     const hit = {
       ticketId: guest.issued.ticketId,
       orderId: guest.order.orderId,
@@ -336,7 +348,6 @@ describe('the manual look-up', () => {
       cpf: '***.982.247-**',
       status: 'valid',
       usedAt: null,
-      qrCodeData: guest.issued.qrText,
     };
     expect(await tickets.db('tickets').where({ id: guest.issued.ticketId }).first()).toMatchObject({
       holder_cpf: '52998224725',
@@ -346,8 +357,8 @@ describe('the manual look-up', () => {
       'ARAÚJO',
       '529.982.247-25',
       '52998224725',
-      '529.982',
-      'CONCEICAO.ARAUJO@',
+      'CONCEICAO.ARAUJO@exemplo.com.br',
+      'araujo conceição',
       guest.order.orderNumber,
     ]) {
       expect({ q, found: await search(eventId, q) }).toEqual({ q, found: { tickets: [hit] } });
@@ -355,8 +366,22 @@ describe('the manual look-up', () => {
     expect((await search(eventId, 'pedro')).tickets).toEqual([expect.objectContaining({ cpf: null })]);
     expect((await search(eventId, '100%')).tickets).toEqual([]);
 
-    const admitted = await tickets.verify({ qrCodeData: hit.qrCodeData, eventId }, { token: tickets.doorStaffToken });
-    expect(await admitted.json()).toMatchObject({ code: 'valid', ticketId: guest.issued.ticketId });
+    await tickets.assignDoor([eventId]);
+    const admitted = await call(
+      'POST',
+      `/api/door/events/${eventId}/tickets/${hit.ticketId}/admit`,
+      { deviceId: 'portaria-sul-01' },
+      tickets.doorStaffToken,
+    );
+    expect(admitted).toEqual({
+      status: 200,
+      body: expect.objectContaining({ success: true, code: 'valid', ticketId: guest.issued.ticketId }),
+    });
+    // Recorded as a reading at this door, like a scan.
+    expect(await tickets.db('scans').where({ ticket_id: guest.issued.ticketId })).toEqual([
+      expect.objectContaining({ code: 'valid', door_event_id: eventId, device_id: 'portaria-sul-01' }),
+    ]);
+    expect(await checkIns(guest.issued.ticketId)).toHaveLength(1);
     expect((await search(eventId, 'conceição')).tickets[0]!.usedAt).toEqual(expect.any(String));
   });
 

@@ -117,7 +117,9 @@ test('the public keys are published without authentication and never include pri
   expect(body.format).toBe('T1');
   expect(body.keys).toHaveLength(1);
   expect(Object.keys(body.keys[0]).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x']);
-  const [stored] = await tickets.db('signing_keys');
+  const [stored] = await tickets
+    .db('signing_keys')
+    .join('signing_key_secrets', 'signing_key_secrets.kid', 'signing_keys.kid');
   expect(body.keys[0]).toMatchObject({ kid: stored.kid, x: stored.public_key });
   expect(JSON.stringify(body)).not.toContain(stored.private_key);
 });

@@ -125,6 +125,7 @@ async function expectedMinutes(eventId: string, at: string) {
 
 test('door panels on every verifier replica follow admissions, resets and cancellations live', async () => {
   const eventId = randomUUID();
+  await tickets.assignDoor([eventId]);
   const first = await tickets.issue({ eventId });
   const panels = [await openPanel(replicas[0]!, eventId), await openPanel(replicas[1]!, eventId, tickets.admin.token)];
   for (const { response } of panels) {
@@ -167,6 +168,7 @@ test('door panels on every verifier replica follow admissions, resets and cancel
 
 test('arrivals are counted per device, the busiest first, named after who read there last', async () => {
   const eventId = randomUUID();
+  await tickets.assignDoor([eventId]);
   const guests: IssuedTicket[] = [];
   for (let i = 0; i < 4; i++) guests.push(await tickets.issue({ eventId }));
   const panel = await openPanel(replicas[1]!, eventId);
@@ -207,7 +209,9 @@ test('an event id that is not one is refused in pt-BR', async () => {
     expect(await response.json()).toEqual({ message: 'Identificador do evento inválido' });
   }
   // A well-formed id of an event without tickets has nothing to count yet.
-  const empty = (await (await countsOf(replicas[0]!, randomUUID())).json()) as DoorCountsView;
+  const quiet = randomUUID();
+  await tickets.assignDoor([quiet]);
+  const empty = (await (await countsOf(replicas[0]!, quiet)).json()) as DoorCountsView;
   expect(empty).toMatchObject({ admitted: 0, expected: 0, devices: [] });
   expect(empty.perMinute.every((minute) => minute.count === 0)).toBe(true);
 });
@@ -220,6 +224,7 @@ test('through a Redis outage the stream stays open, and the counts catch up once
   });
   try {
     const eventId = randomUUID();
+    await tickets.assignDoor([eventId]);
     const guest = await tickets.issue({ eventId });
     const panel = await openPanel(verifier, eventId);
     await shows(panel, { admitted: 0, expected: 1 });

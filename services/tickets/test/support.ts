@@ -1,20 +1,40 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, createPostgresTransport, defineService, type Knex } from '@ticketing/platform';
+import {
+  createLogger,
+  createPostgresTransport,
+  defineService,
+  signEnvelope,
+  type Knex,
+  type TokenVerifier,
+} from '@ticketing/platform';
 import {
   captureLogs,
   createTestIssuer,
   dropSchemas,
   startTestService,
   TEST_DATABASE_URL,
+  testKeyRing,
   uniqueName,
   waitFor,
   type TestService,
 } from '@ticketing/platform/testing';
-import type { Envelope, EventPayload, EventType } from '@ticketing/proto';
+import { mayPublish, type Envelope, type EventPayload, type EventType } from '@ticketing/proto';
 import { ticketsVerifierService, ticketsWorkerService, type TicketsConfig } from '../src/index.ts';
 
-/** Stands in for the services tickets hears (orders, identity): writes their events to its outbox, as they do. */
-const producer = defineService({ name: 'orders-stand-in', migrations: [], setup: () => ({}) });
+/**
+ * Stand in for the services tickets hears (orders, identity): each writes the events its service owns to its
+ * outbox, signed as that service, as they do.
+ */
+const producer = defineService({ name: 'orders-stand-in', identity: 'orders', migrations: [], setup: () => ({}) });
+const identityProducer = defineService({
+  name: 'identity-stand-in',
+  identity: 'identity',
+  migrations: [],
+  setup: () => ({}),
+});
+
+/** Which stand-in publishes an event type: orders' own, else identity's. */
+const producerOf = (type: EventType) => (mayPublish('orders', type) ? 'orders' : 'identity');
 
 export type OrderPaid = EventPayload<'order.paid'>;
 export type TicketIssued = EventPayload<'ticket.issued'>;
@@ -37,6 +57,12 @@ export function orderRefunded(
 ): EventPayload<'order.refunded'> {
   const { orderId, orderNumber, userId, eventId, amount, buyer, event } = order;
   return { orderId, orderNumber, userId, eventId, reason, amount, buyer, event };
+}
+
+/** The buyer's withdrawal from the order, as orders announces it. */
+export function withdrawalRequested(order: OrderPaid): EventPayload<'order.withdrawal-requested'> {
+  const { orderId, orderNumber, userId, eventId, buyer, event } = order;
+  return { orderId, orderNumber, userId, eventId, requestedAt: new Date().toISOString(), buyer, event };
 }
 
 export interface IssuedTicket {
@@ -76,10 +102,18 @@ export interface Harness {
   busSchema: string;
   admin: { id: string; token: string };
   userToken: string;
-  /** Door staff who are not administrators. */
+  /** Door staff who are not administrators (assigned no event until `assignDoor`). */
   doorStaffToken: string;
+  doorStaffId: string;
+  /**
+   * Announces, as identity does, the full set of events a door staffer may work (the harness's staffer unless
+   * `userId` says), and waits until the worker stored it.
+   */
+  assignDoor(eventIds: string[], userId?: string): Promise<void>;
   /** A courtesy manager who is not an administrator. */
   courtesyManagerToken: string;
+  /** Signs a token as identity would. */
+  sign: Awaited<ReturnType<typeof createTestIssuer>>['sign'];
   /** Tokens for other administrators. */
   adminToken(id: string): Promise<string>;
   /** Another verifier process on the same schema and bus (stopped with the harness). */
@@ -99,7 +133,9 @@ export interface Harness {
   scan(qrCodeData: string, eventId?: string): Promise<ScanAnswer>;
   reset(orderId: string, token?: string | null): Promise<Response>;
   /** The events of a type in the tickets outbox, oldest first. */
-  events<T extends 'ticket.issued' | 'ticket.checked-in' | 'ticket.reset' | 'ticket.resent'>(
+  events<
+    T extends 'ticket.issued' | 'ticket.checked-in' | 'ticket.reset' | 'ticket.resent' | 'ticket.withdrawal-decided',
+  >(
     type: T,
     key?: string,
   ): Promise<EventPayload<T>[]>;
@@ -111,14 +147,30 @@ export interface Harness {
  * The tickets worker and verifier in-process on one schema and a bus shared with a stand-in producer,
  * against real PostgreSQL and Redis; logs captured; tokens from a test issuer.
  */
-export async function startTickets(): Promise<Harness> {
+export async function startTickets({
+  env: extraEnv = {},
+  verifyToken,
+}: {
+  /** Settings on top of the test defaults, for both processes. */
+  env?: Record<string, string>;
+  /** Wraps the test issuer's verifier (a session that ends, a role dropped). */
+  verifyToken?: (issued: TokenVerifier) => TokenVerifier;
+} = {}): Promise<Harness> {
   const schema = uniqueName('tickets');
   const busSchema = uniqueName('bus');
   const logs = captureLogs();
   const issuer = await createTestIssuer();
-  const env = { DB_SCHEMA: schema, LOG_LEVEL: 'info' };
-  const options = { busSchema, env, verifyToken: issuer.verifyToken, logStream: logs.stream };
-  const source = await startTestService(producer, { busSchema });
+  const env = { DB_SCHEMA: schema, LOG_LEVEL: 'info', ...extraEnv };
+  const options = {
+    busSchema,
+    env,
+    verifyToken: verifyToken ? verifyToken(issuer.verifyToken) : issuer.verifyToken,
+    logStream: logs.stream,
+  };
+  const [source, identitySource] = await Promise.all([
+    startTestService(producer, { busSchema }),
+    startTestService(identityProducer, { busSchema }),
+  ]);
   const [worker, verifier] = await Promise.all([
     startTestService(ticketsWorkerService, options),
     startTestService(ticketsVerifierService, options),
@@ -132,7 +184,8 @@ export async function startTickets(): Promise<Harness> {
   const admin = { id: randomUUID(), token: '' };
   admin.token = await issuer.sign({ id: admin.id, isAdmin: true, name: 'Portaria' });
   const userToken = await issuer.sign({ isAdmin: false });
-  const doorStaffToken = await issuer.sign({ roles: ['doorStaff'], name: 'Equipe da portaria' });
+  const doorStaffId = randomUUID();
+  const doorStaffToken = await issuer.sign({ id: doorStaffId, roles: ['doorStaff'], name: 'Equipe da portaria' });
   const courtesyManagerToken = await issuer.sign({ roles: ['courtesyManager'], name: 'Gestão de cortesias' });
 
   const request = (service: Service, path: string, body: string | undefined, token: string | null | undefined) => {
@@ -152,8 +205,10 @@ export async function startTickets(): Promise<Harness> {
     admin,
     userToken,
     doorStaffToken,
+    doorStaffId,
     courtesyManagerToken,
     db: verifier.db,
+    sign: issuer.sign,
     adminToken: (id) => issuer.sign({ id, isAdmin: true, name: 'Outra Portaria' }),
     async startVerifier() {
       const another = await startTestService(ticketsVerifierService, options);
@@ -161,10 +216,14 @@ export async function startTickets(): Promise<Harness> {
       return another;
     },
     publish: (order) => harness.emit('order.paid', order),
+    async assignDoor(eventIds, userId = doorStaffId) {
+      await harness.handled(await harness.emit('user.door-events-changed', { userId, eventIds }));
+    },
     emit: (type, payload) => {
       const { orderId, userId } = payload as { orderId?: string; userId?: string };
-      return source.db.transaction((trx: Knex.Transaction) =>
-        source.outbox.add(trx, type, orderId ?? userId ?? type, payload as never),
+      const from = producerOf(type) === 'orders' ? source : identitySource;
+      return from.db.transaction((trx: Knex.Transaction) =>
+        from.outbox.add(trx, type, orderId ?? userId ?? type, payload as never),
       );
     },
     async handled(...envelopes) {
@@ -175,8 +234,11 @@ export async function startTickets(): Promise<Harness> {
         timeoutMs: 15_000 + 1_500 * ids.length,
       });
     },
-    redeliver: (envelope) =>
-      transport.publish([{ topic: envelope.type, key: envelope.key, value: JSON.stringify(envelope) }]),
+    redeliver: (envelope) => {
+      // Signed as its producer signed it the first time.
+      const signed = signEnvelope(testKeyRing.keys(producerOf(envelope.type as EventType)), envelope);
+      return transport.publish([{ topic: envelope.type, key: envelope.key, value: JSON.stringify(signed) }]);
+    },
     async issue(overrides = {}) {
       const order = orderPaid(overrides);
       await harness.publish(order);
@@ -204,7 +266,7 @@ export async function startTickets(): Promise<Harness> {
     },
     async stop() {
       for (const service of [...extra, verifier, worker]) await service.stop();
-      await source.stop();
+      await Promise.all([source.stop(), identitySource.stop()]);
       await transport.close();
       await dropSchemas([schema, busSchema]);
     },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { generateKeyMaterial, importPrivateKey, parseQrText, signTicket } from '../src/index.ts';
+import { newestSigningKey } from '../src/data/signing-keys-repository.ts';
 import { startTickets, type Harness, type IssuedTicket } from './support.ts';
 
 let tickets: Harness;
@@ -27,8 +28,8 @@ function alterByte(qrText: string, part: 1 | 3, index: number): string {
 
 /** The service's own signing key, as the worker uses it: to make QR codes the door must still judge. */
 async function serviceKey() {
-  const row = await tickets.db('signing_keys').whereNull('retired_at').orderBy('created_at', 'desc').first();
-  return { kid: row.kid as string, privateKey: importPrivateKey(row.public_key, row.private_key) };
+  const row = await newestSigningKey(tickets.db);
+  return { kid: row!.kid, privateKey: importPrivateKey(row!.public_key, row!.private_key) };
 }
 
 describe('a valid ticket', () => {
@@ -370,6 +371,8 @@ describe('reset', () => {
 test('door staff who are not administrators admit tickets at the door of the event they chose', async () => {
   const { issued, order } = await tickets.issue();
   const token = tickets.doorStaffToken;
+  const otherDoor = randomUUID();
+  await tickets.assignDoor([order.eventId, otherDoor]);
   // 'Todos os eventos' is for administrators: door staff name the event or nothing is read.
   const anyEvent = await tickets.verify({ qrCodeData: issued.qrText }, { token });
   expect({ status: anyEvent.status, body: await anyEvent.json() }).toEqual({
@@ -378,7 +381,7 @@ test('door staff who are not administrators admit tickets at the door of the eve
   });
   expect(await scansOf(issued.ticketId)).toEqual([]);
 
-  const otherEvent = await tickets.verify({ qrCodeData: issued.qrText, eventId: randomUUID() }, { token });
+  const otherEvent = await tickets.verify({ qrCodeData: issued.qrText, eventId: otherDoor }, { token });
   expect(await otherEvent.json()).toMatchObject({ success: false, code: 'wrong_event' });
 
   const verify = await tickets.verify(

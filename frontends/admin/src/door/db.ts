@@ -1,12 +1,19 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
 import type { DoorConflict, DoorTicket, ScanCode } from '@ticketing/proto';
+import { DOOR_DATA_DB, UNSYNCED_READINGS_DB } from '@ticketing/shared';
+import { parseQrText, type Claims } from './qr-claims.ts';
 
-/** A reading as the device keeps it: shown in 'Últimas leituras', and the proof a ticket was used here. */
+/**
+ * The door's data on this device, in two databases: what belongs to the person signed in (keys, ticket lists, last
+ * readings, conflicts), forgotten on sign-out and after the event; and the readings the server has not recorded
+ * yet, which no sign-out deletes (see `UNSYNCED_READINGS_DB`). No QR text is kept: it would get a person in.
+ */
+
+/** A reading as the device shows it in 'Últimas leituras'. */
 export interface StoredReading {
   readingId: string;
   /** '' when the door checked every event in. */
   eventId: string;
-  qrCodeData: string;
   /** ISO time the camera read it. */
   readAt: string;
   admitted: boolean;
@@ -17,16 +24,22 @@ export interface StoredReading {
   orderId: string | null;
 }
 
-/** A reading the server has not recorded yet; it leaves the queue only once the server answers for it. */
+/**
+ * A reading the server has not recorded yet; it leaves the queue only once the server answers for it. Only what the
+ * server needs: no names.
+ */
 export interface QueuedReading {
   readingId: string;
   eventId: string;
-  qrCodeData: string;
+  /** What the QR code says, its signature checked here; null for a code that was no ticket of ours. */
+  claims: Claims | null;
   readAt: string;
+  /** Also makes the ticket used on this device while queued. */
   admitted: boolean;
-  /** Kept on the device only: an admission still queued makes the ticket used here. */
-  ticketId: string | null;
 }
+
+/** The readings 'Últimas leituras' shows, and all the device keeps of those the server has recorded. */
+export const KEPT_READINGS = 10;
 
 interface DoorDb extends DBSchema {
   /** Public keys that verify QR codes, by key id: raw Ed25519 keys in base64url. */
@@ -34,28 +47,78 @@ interface DoorDb extends DBSchema {
   tickets: { key: string; value: DoorTicket & { eventId: string }; indexes: { byEvent: string } };
   /** Per event: the revision of the last ticket list received. */
   revisions: { key: string; value: { eventId: string; revision: string } };
-  queue: { key: string; value: QueuedReading; indexes: { byEvent: string; byTicket: string } };
   readings: { key: string; value: StoredReading; indexes: { byReadAt: string } };
   conflicts: { key: string; value: DoorConflict & { eventId: string } };
 }
 
-let opened: Promise<IDBPDatabase<DoorDb>> | undefined;
+interface QueueDb extends DBSchema {
+  queue: { key: string; value: QueuedReading; indexes: { byEvent: string; byTicket: string } };
+}
 
-/** The door's own database on this device: survives reloads, closed tabs and the network. */
+/** The door's data before the queue was kept apart: one database, QR texts in the queue and in the readings. */
+interface FirstQueuedReading {
+  readingId: string;
+  eventId: string;
+  qrCodeData: string;
+  readAt: string;
+  admitted: boolean;
+}
+
+let opened: Promise<IDBPDatabase<DoorDb>> | undefined;
+let openedQueue: Promise<IDBPDatabase<QueueDb>> | undefined;
+
+/** The person's data: survives reloads, closed tabs and the network; lets go when a sign-out deletes it. */
 export function doorDb(): Promise<IDBPDatabase<DoorDb>> {
-  opened ??= openDB<DoorDb>('porta', 1, {
+  opened ??= openDB<DoorDb>(DOOR_DATA_DB, 1, {
     upgrade(db) {
       db.createObjectStore('keys', { keyPath: 'kid' });
       db.createObjectStore('tickets', { keyPath: 'id' }).createIndex('byEvent', 'eventId');
       db.createObjectStore('revisions', { keyPath: 'eventId' });
-      const queue = db.createObjectStore('queue', { keyPath: 'readingId' });
-      queue.createIndex('byEvent', 'eventId');
-      queue.createIndex('byTicket', 'ticketId');
       db.createObjectStore('readings', { keyPath: 'readingId' }).createIndex('byReadAt', 'readAt');
       db.createObjectStore('conflicts', { keyPath: 'ticketId' });
     },
+    // A sign-out deletes this database: the connection lets go at once, and the next use opens a new one.
+    blocking() {
+      void opened?.then((db) => db.close());
+      opened = undefined;
+    },
   });
   return opened;
+}
+
+/**
+ * The readings not recorded by the server yet. The first version of this database held all of the door: its
+ * queue is kept, each QR text replaced by its claims (checked when the door read it), and the rest dropped.
+ */
+export function queueDb(): Promise<IDBPDatabase<QueueDb>> {
+  openedQueue ??= openDB<QueueDb>(UNSYNCED_READINGS_DB, 2, {
+    async upgrade(db, oldVersion, _newVersion, tx) {
+      if (oldVersion === 0) {
+        const queue = db.createObjectStore('queue', { keyPath: 'readingId' });
+        queue.createIndex('byEvent', 'eventId');
+        queue.createIndex('byTicket', 'claims.ticketId');
+        return;
+      }
+      // The first version's other stores are not in this schema: dropped through the database itself.
+      const first = unwrap(db);
+      for (const name of Array.from(first.objectStoreNames)) if (name !== 'queue') first.deleteObjectStore(name);
+      const queue = tx.objectStore('queue');
+      queue.deleteIndex('byTicket');
+      queue.createIndex('byTicket', 'claims.ticketId');
+      let cursor = await queue.openCursor();
+      while (cursor) {
+        const { readingId, eventId, qrCodeData, readAt, admitted } = cursor.value as unknown as FirstQueuedReading;
+        const claims = parseQrText(qrCodeData)?.claims ?? null;
+        await cursor.update({ readingId, eventId, claims, readAt, admitted });
+        cursor = await cursor.continue();
+      }
+    },
+    blocking() {
+      void openedQueue?.then((db) => db.close());
+      openedQueue = undefined;
+    },
+  });
+  return openedQueue;
 }
 
 /** The last `count` readings of this device, newest first. */

@@ -1,9 +1,11 @@
 import type { DoorEventView } from '@ticketing/proto';
+import { doorKeys } from '@ticketing/shared';
 
-/** This phone's id at the door, the event it checks in and the door's events: kept on the device across reloads. */
-const DEVICE_KEY = 'door.deviceId';
-const EVENT_KEY = 'door.eventId';
-const EVENTS_KEY = 'door.events';
+/**
+ * This phone's id at the door, the event it checks in and the door's events: kept on the device across reloads; a
+ * sign-out forgets all but the phone's id.
+ */
+const { device: DEVICE_KEY, event: EVENT_KEY, events: EVENTS_KEY } = doorKeys;
 
 /** A random id made once per device (per browser profile), so counts and conflicts can name it. */
 export function deviceId(): string {

@@ -1,12 +1,10 @@
 import type { ScanView } from '@ticketing/proto';
-import { doorDb, markUsed, type StoredReading } from './db.ts';
-import { decideLocally } from './local-verify.ts';
-import { verifyOnServer } from './server.ts';
+import { doorDb, markUsed, queueDb, type QueuedReading, type StoredReading } from './db.ts';
+import { trimReadings } from './forget.ts';
+import { decideLocally, trustedClaims } from './local-verify.ts';
+import { admitOnServer, verifyOnServer } from './server.ts';
 import type { DoorSync } from './sync.ts';
 import { doorTexts, type Verdict } from './verdict.ts';
-
-/** Longer texts are no ticket of ours, and the server would not take them back. */
-const QR_TEXT_MAX_LENGTH = 512;
 
 const fromServer = (answer: ScanView): Verdict => ({
   admitted: answer.success,
@@ -18,16 +16,15 @@ const fromServer = (answer: ScanView): Verdict => ({
   orderId: answer.orderId ?? null,
 });
 
-/** Keeps the reading on the device, queued for the server unless the server already recorded it. */
-async function keep(reading: StoredReading, queued: boolean) {
-  const db = await doorDb();
-  const tx = db.transaction(['readings', 'queue'], 'readwrite');
-  const { readingId, eventId, qrCodeData, readAt, admitted, ticketId } = reading;
-  await Promise.all([
-    tx.objectStore('readings').put(reading),
-    queued && tx.objectStore('queue').put({ readingId, eventId, qrCodeData, readAt, admitted, ticketId }),
-  ]);
-  await tx.done;
+/** Keeps the reading for 'Últimas leituras' (the last few only: the server has the others, or they are queued). */
+async function show(reading: StoredReading) {
+  await (await doorDb()).put('readings', reading);
+  await trimReadings();
+}
+
+/** Queues a reading for the server with only what it needs: the QR code's claims, never its text. */
+async function enqueue(reading: QueuedReading) {
+  await (await queueDb()).put('queue', reading);
 }
 
 /**
@@ -42,14 +39,15 @@ export async function readTicket(
   eventTitle: (eventId: string) => string | null,
 ): Promise<{ verdict: Verdict; by: 'server' | 'device' }> {
   const qrCodeData = text.trim();
-  const reading = { readingId: crypto.randomUUID(), readAt: new Date().toISOString(), qrCodeData };
-  const local = eventId ? await decideLocally(qrCodeData, eventId, eventTitle) : undefined;
+  const reading = { readingId: crypto.randomUUID(), readAt: new Date().toISOString() };
+  const claims = eventId ? await trustedClaims(qrCodeData) : undefined;
+  const local = eventId ? await decideLocally(claims, eventId, eventTitle) : undefined;
 
   if (sync.reachable) {
     const answer = await verifyOnServer(qrCodeData, eventId);
     if (answer.ok) {
       const verdict = fromServer(answer.value);
-      await keep({ ...reading, ...summary(verdict), eventId: eventId ?? '' }, false);
+      await show({ ...reading, ...summary(verdict), eventId: eventId ?? '' });
       if (verdict.admitted && verdict.ticketId) await markUsed(verdict.ticketId, reading.readAt);
       void sync.recorded();
       return { verdict, by: 'server' };
@@ -62,9 +60,33 @@ export async function readTicket(
   }
 
   if (!eventId || !local) return { verdict: refusedBy(doorTexts.unreachable), by: 'device' };
-  await keep({ ...reading, ...summary(local), eventId }, qrCodeData.length <= QR_TEXT_MAX_LENGTH);
+  // Queued first: a reading is never lost.
+  await enqueue({ ...reading, eventId, claims: claims ?? null, admitted: local.admitted });
+  await show({ ...reading, ...summary(local), eventId });
   void sync.recorded();
   return { verdict: local, by: 'device' };
+}
+
+/**
+ * Admits a guest the look-up found, by their ticket's id. The look-up needs the server, and so does this: the
+ * server records it as a reading at this door, and it shows here like any other.
+ */
+export async function admitFromLookUp(
+  ticketId: string,
+  eventId: string,
+  sync: DoorSync,
+): Promise<{ verdict: Verdict; by: 'server' }> {
+  const reading = { readingId: crypto.randomUUID(), readAt: new Date().toISOString() };
+  const answer = await admitOnServer(eventId, ticketId);
+  if (!answer.ok) {
+    if (answer.why !== 'refused') sync.noticeFailure(answer.why);
+    return { verdict: refusedBy(answer.why === 'unreachable' ? doorTexts.unreachable : answer.message), by: 'server' };
+  }
+  const verdict = fromServer(answer.value);
+  await show({ ...reading, ...summary(verdict), eventId });
+  if (verdict.admitted && verdict.ticketId) await markUsed(verdict.ticketId, reading.readAt);
+  void sync.recorded();
+  return { verdict, by: 'server' };
 }
 
 const summary = ({ admitted, code, holder, message, ticketId, orderId }: Verdict) => ({

@@ -31,6 +31,14 @@ export const verifyOnServer = (qrCodeData: string, eventId: string | undefined) 
     body: { qrCodeData, deviceId: deviceId(), ...(eventId ? { eventId } : {}) },
   });
 
+/** Admits a guest the look-up found, by their ticket's id: the server reads it as a scan of their QR code. */
+export const admitOnServer = (eventId: string, ticketId: string) =>
+  doorCall<ScanView>(
+    `/door/events/${encodeURIComponent(eventId)}/tickets/${encodeURIComponent(ticketId)}/admit`,
+    SYNC_WAIT_MS,
+    { method: 'POST', body: { deviceId: deviceId() } },
+  );
+
 export const fetchKeys = () =>
   doorCall<{ format: string; keys: { kid: string; x: string }[] }>('/ticket-keys', SYNC_WAIT_MS);
 

@@ -1,5 +1,5 @@
 import type { DoorConflict, DoorReadingResult } from '@ticketing/proto';
-import { doorDb, markUsed, type QueuedReading } from './db.ts';
+import { doorDb, markUsed, queueDb, type QueuedReading } from './db.ts';
 import { fetchKeys, fetchTickets, sendReadings, type Reached } from './server.ts';
 
 /** While online, the ticket list is refreshed this often; while not, the server is tried again this often. */
@@ -128,7 +128,7 @@ export class DoorSync {
       ? (await db.getAll('conflicts')).filter((conflict) => conflict.eventId === this.eventId)
       : [];
     const ready = this.eventId ? (await db.get('revisions', this.eventId)) !== undefined : false;
-    const queued = await db.count('queue');
+    const queued = await (await queueDb()).count('queue');
     this.update({ loaded: true, queued, conflicts, ready, readings: this.status.readings + (recorded ? 1 : 0) });
   }
 
@@ -152,8 +152,7 @@ export class DoorSync {
 
   /** Sends every queued reading, event by event and batch by batch; false when the server could not be reached. */
   private async flush(): Promise<boolean> {
-    const db = await doorDb();
-    const queue = await db.getAll('queue');
+    const queue = await (await queueDb()).getAll('queue');
     const byEvent = new Map<string, QueuedReading[]>();
     for (const reading of queue) {
       const readings = byEvent.get(reading.eventId);
@@ -165,7 +164,7 @@ export class DoorSync {
         const batch = readings.slice(start, start + BATCH);
         const answer = await sendReadings(
           eventId,
-          batch.map(({ readingId, qrCodeData, readAt, admitted }) => ({ readingId, qrCodeData, readAt, admitted })),
+          batch.map(({ readingId, claims, readAt, admitted }) => ({ readingId, claims, readAt, admitted })),
         );
         if (!this.reached(answer)) return answer.why === 'refused';
         await this.settle(eventId, batch, answer.value.results);
@@ -177,14 +176,14 @@ export class DoorSync {
 
   /** The server recorded these readings: they leave the queue, and conflicts it reports are kept to show. */
   private async settle(eventId: string, batch: QueuedReading[], results: DoorReadingResult[]) {
-    const db = await doorDb();
+    const [db, queue] = await Promise.all([doorDb(), queueDb()]);
     const sent = new Map(batch.map((reading) => [reading.readingId, reading]));
     for (const result of results) {
       const reading = sent.get(result.readingId);
       if (!reading) continue;
       if (reading.admitted && result.ticketId) await markUsed(result.ticketId, reading.readAt);
       if (result.conflict) await db.put('conflicts', { ...result.conflict, eventId });
-      await db.delete('queue', result.readingId);
+      await queue.delete('queue', result.readingId);
     }
   }
 

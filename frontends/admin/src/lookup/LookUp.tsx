@@ -12,10 +12,10 @@ const SearchIcon = () => (
 );
 
 /**
- * Finds a guest of the chosen event by name, CPF, e-mail or order code; admitting reads their ticket, as the camera
- * would, so the door decides and shows it the same way.
+ * Finds a guest of the chosen event by name, whole CPF, whole e-mail or order code; admitting goes by their ticket's
+ * id, recorded by the server as a reading at this door, and the door shows its verdict as after a scan.
  */
-export function LookUp({ eventId, onRead }: { eventId: string; onRead(qrCodeData: string): void }) {
+export function LookUp({ eventId, onAdmit }: { eventId: string; onAdmit(ticketId: string): void }) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -33,10 +33,10 @@ export function LookUp({ eventId, onRead }: { eventId: string; onRead(qrCodeData
       >
         <LookUpSearch
           eventId={eventId}
-          onAdmit={(qrCodeData) => {
+          onAdmit={(ticketId) => {
             // Closed first, so the verdict shows over the camera as after any reading.
             setOpen(false);
-            onRead(qrCodeData);
+            onAdmit(ticketId);
           }}
         />
       </DialogContent>

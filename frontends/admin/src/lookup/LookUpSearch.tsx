@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { doorMessages, doorSearchQuery } from '@ticketing/proto';
+import { doorSearchQuery } from '@ticketing/proto';
 import { isApiError, Spinner, TextField, useAuth, useDebounced } from '@ticketing/shared';
 import { searchKey, searchTickets } from './search.ts';
 import { SearchResult } from './SearchResult.tsx';
@@ -8,8 +8,12 @@ import { SearchResult } from './SearchResult.tsx';
 /** Waits this long after the last keystroke before searching. */
 const TYPING_PAUSE_MS = 300;
 
+/** How the server matches what is typed: part of a CPF or e-mail finds nobody. */
+const SEARCH_HINT =
+  'Ao menos 3 caracteres: nome (uma ou mais palavras), CPF completo (11 dígitos), e-mail completo ou código do pedido.';
+
 /** The search box and the guests it finds among the event's tickets. */
-export function LookUpSearch({ eventId, onAdmit }: { eventId: string; onAdmit(qrCodeData: string): void }) {
+export function LookUpSearch({ eventId, onAdmit }: { eventId: string; onAdmit(ticketId: string): void }) {
   const [text, setText] = useState('');
   const typed = useDebounced(text, TYPING_PAUSE_MS);
   const query = doorSearchQuery.safeParse({ q: typed });
@@ -29,7 +33,7 @@ export function LookUpSearch({ eventId, onAdmit }: { eventId: string; onAdmit(qr
     <div className="lookup">
       <TextField
         label="Nome, CPF, e-mail ou código do pedido"
-        hint={doorMessages.searchTooShort}
+        hint={SEARCH_HINT}
         type="search"
         enterKeyHint="search"
         autoComplete="off"
@@ -48,7 +52,9 @@ export function LookUpSearch({ eventId, onAdmit }: { eventId: string; onAdmit(qr
                 : 'Sem conexão com o servidor: a busca precisa de internet. Tente novamente.'}
             </p>
           )}
-          {search.data?.tickets.length === 0 && <p className="lookup__message">Nenhum participante encontrado.</p>}
+          {search.data?.tickets.length === 0 && (
+            <p className="lookup__message">Nenhum participante encontrado. CPF e e-mail precisam estar completos.</p>
+          )}
           {search.data && search.data.tickets.length > 0 && (
             <ul className="lookup__list" aria-label="Participantes encontrados">
               {search.data.tickets.map((hit) => (

@@ -8,10 +8,10 @@ interface SearchResultProps {
   hit: DoorSearchHit;
   /** Only administrators may let a used ticket in again. */
   mayReset: boolean;
-  onAdmit(qrCodeData: string): void;
+  onAdmit(ticketId: string): void;
 }
 
-/** One guest found: who, their order and where they stand; admitted from here as if their QR code were read. */
+/** One guest found: who, their order and where they stand; admitted from here by their ticket's id. */
 export function SearchResult({ eventId, hit, mayReset, onAdmit }: SearchResultProps) {
   const reset = useResetTicket(hit.orderId, { errorTitle: 'Erro ao resetar ticket', refresh: searchKey(eventId) });
   const state = ticketState(hit);
@@ -41,7 +41,7 @@ export function SearchResult({ eventId, hit, mayReset, onAdmit }: SearchResultPr
       </dl>
       <div className="lookup-result__actions">
         {waiting && (
-          <Button onClick={() => onAdmit(hit.qrCodeData)} aria-label={`Admitir ${hit.holderName}`}>
+          <Button onClick={() => onAdmit(hit.ticketId)} aria-label={`Admitir ${hit.holderName}`}>
             Admitir
           </Button>
         )}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import type { AdminEventView } from '@ticketing/proto';
 import { buttonClass, isApiError, Page, Skeleton } from '@ticketing/shared';
+import { DoorStaff } from '../door-staff/DoorStaff.tsx';
 import { EventForm } from '../events/EventForm.tsx';
 import { EventSummary } from '../events/EventSummary.tsx';
 import { adminEventKey } from '../events/queries.ts';
@@ -41,11 +42,12 @@ function ExistingEvent({ id }: { id: string }) {
     <>
       <EventSummary event={event.data} />
       <EventForm key={id} event={event.data} />
+      {!event.data.cancelledAt && <DoorStaff eventId={id} />}
     </>
   );
 }
 
-/** /admin/eventos/novo and /admin/eventos/:id: an event's fields, publication and image. */
+/** /admin/eventos/novo and /admin/eventos/:id: an event's fields, publication and image, and its door staff. */
 export default function EventEditor() {
   const { id } = useParams();
   return (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Page, Spinner, useAuth } from '@ticketing/shared';
 import { useDoorEvent } from '../door/events.ts';
+import { useDoorOwner, useForgetPast } from '../door/useDoorData.ts';
 import { useDoorPwa } from '../door/useDoorPwa.ts';
 import { DoorPanel } from '../door-panel/DoorPanel.tsx';
 import { LookUp } from '../lookup/LookUp.tsx';
@@ -17,11 +18,24 @@ const ignoreReading = () => {};
 
 /**
  * /verificar: the door's phone scans tickets and shows, over the whole screen, who may come in. With an event
- * chosen it decides on the device first, so a network drop does not stop the door.
+ * chosen it decides on the device first, so a network drop does not stop the door. What the phone kept for another
+ * account is forgotten before anything is shown.
  */
 export default function Scanner() {
-  const isAdmin = useAuth().user?.roles.includes('admin') ?? false;
+  const user = useAuth().user;
+  const owned = useDoorOwner(user?.id ?? '');
+  if (!user || !owned)
+    return (
+      <Page title="Verificar Ingresso" className="scanner-page">
+        <Spinner label="Carregando..." />
+      </Page>
+    );
+  return <Door isAdmin={user.roles.includes('admin')} />;
+}
+
+function Door({ isAdmin }: { isAdmin: boolean }) {
   const { events, eventId, decided, choose, titleOf } = useDoorEvent(isAdmin);
+  useForgetPast(events.data);
   const [barcodes, setBarcodes] = useState(false);
   const [cameraStart, setCameraStart] = useState(0);
   const door = useDoor(eventId || undefined, titleOf);
@@ -54,7 +68,7 @@ export default function Scanner() {
           barcodes={barcodes}
           onBarcodesChange={setBarcodes}
         />
-        {eventId && <LookUp eventId={eventId} onRead={door.read} />}
+        {eventId && <LookUp eventId={eventId} onAdmit={door.admit} />}
         <LastReadings version={door.status.readings} mayReset={isAdmin} />
       </div>
       {door.verdict && <VerdictOverlay verdict={door.verdict} />}

@@ -46,6 +46,12 @@ export function DoorOptions({
           </option>
         ))}
       </SelectField>
+      {events.data?.length === 0 && !mayChooseAll && (
+        <p className="scanner__warning" role="note">
+          Você não está escalado para a portaria de nenhum evento. Peça a um administrador para incluí-lo na equipe de
+          portaria do evento.
+        </p>
+      )}
       {everyEvent && mayChooseAll && (
         <p className="scanner__warning" role="note">
           Atenção: com “Todos os eventos”, ingressos válidos de qualquer evento são aceitos, e a leitura sem internet

@@ -1,10 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Button } from '@ticketing/shared';
-import { lastReadings, type StoredReading } from '../door/db.ts';
+import { KEPT_READINGS, lastReadings, type StoredReading } from '../door/db.ts';
 import { useResetTicket } from '../door/useResetTicket.ts';
 import { clockTime } from '../door/verdict.ts';
-
-const SHOWN = 10;
 
 /** 'Resetar Ingresso': an admin lets a used ticket in again (a guest who left and came back, a wrong reading). */
 function ResetTicket({ orderId }: { orderId: string }) {
@@ -21,7 +19,7 @@ export function LastReadings({ version, mayReset }: { version: number; mayReset:
   const [readings, setReadings] = useState<StoredReading[]>([]);
   useEffect(() => {
     let left = false;
-    void lastReadings(SHOWN).then((found) => left || setReadings(found));
+    void lastReadings(KEPT_READINGS).then((found) => left || setReadings(found));
     return () => {
       left = true;
     };

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { readTicket } from '../door/reading.ts';
+import { admitFromLookUp, readTicket } from '../door/reading.ts';
 import { useDoorSync } from '../door/useDoorSync.ts';
 import type { Verdict } from '../door/verdict.ts';
 import { signalVerdict } from './feedback.ts';
@@ -41,14 +41,15 @@ export function useDoor(eventId: string | undefined, eventTitle: (eventId: strin
     );
   }, [shown]);
 
-  const read = useCallback(
-    async (text: string) => {
+  /** Decides one reading (`key`: the code read, or the ticket admitted from the look-up) and shows its verdict. */
+  const present = useCallback(
+    async (text: string, decide: () => Promise<{ verdict: Verdict; by: 'server' | 'device' }>) => {
       if (busy.current) return;
       if (lastCode.current?.text === text && Date.now() < lastCode.current.ignoredUntil) return;
       busy.current = true;
       performance.mark('door:read');
       setVerifying(true);
-      const result = await readTicket(text, eventId, sync, eventTitle).catch(() => ({
+      const result = await decide().catch(() => ({
         // The device's storage failed (full, or refused by the browser): the door says so and scans on.
         verdict: unreadable,
         by: 'device' as const,
@@ -65,8 +66,19 @@ export function useDoor(eventId: string | undefined, eventTitle: (eventId: strin
         result.verdict.admitted ? SHOWN_MS.admitted : SHOWN_MS.refused,
       );
     },
-    [eventId, sync, eventTitle],
+    [],
   );
 
-  return { read, verifying, verdict: shown?.verdict ?? null, status };
+  const read = useCallback(
+    (text: string) => present(text, () => readTicket(text, eventId, sync, eventTitle)),
+    [present, eventId, sync, eventTitle],
+  );
+  /** Admits a guest the look-up found (an event is chosen whenever the look-up is shown). */
+  const admit = useCallback(
+    (ticketId: string) =>
+      eventId ? present(`ticket:${ticketId}`, () => admitFromLookUp(ticketId, eventId, sync)) : undefined,
+    [present, eventId, sync],
+  );
+
+  return { read, admit, verifying, verdict: shown?.verdict ?? null, status };
 }

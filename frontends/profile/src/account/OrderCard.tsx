@@ -10,7 +10,7 @@ import {
   paymentMethodOf,
 } from '@ticketing/shared';
 import { OrderPayment } from './OrderPayment.tsx';
-import { OrderRefund } from './OrderRefund.tsx';
+import { OrderRefund, WithdrawalInReview } from './OrderRefund.tsx';
 import { OrderTicket } from './OrderTicket.tsx';
 import { PendingOrderActions } from './PendingOrderActions.tsx';
 import { WithdrawOrder } from './WithdrawOrder.tsx';
@@ -58,12 +58,14 @@ export function OrderCard({ order, isAdmin }: { order: OrderView; isAdmin: boole
           <PendingOrderActions order={order} />
         </div>
       )}
-      {order.status === 'paid' && <OrderTicket order={order} isAdmin={isAdmin} />}
+      {/* A ticket being cancelled for a withdrawal is not offered. */}
+      {order.status === 'paid' && !order.withdrawalRequestedAt && <OrderTicket order={order} isAdmin={isAdmin} />}
       {order.canWithdraw && (
         <div className="order-card__actions">
           <WithdrawOrder order={order} />
         </div>
       )}
+      {order.withdrawalRequestedAt && <WithdrawalInReview order={order} requestedAt={order.withdrawalRequestedAt} />}
       {order.refund && <OrderRefund order={order} refund={order.refund} />}
     </article>
   );

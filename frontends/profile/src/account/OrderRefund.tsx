@@ -10,6 +10,21 @@ const WHY: Record<OrderRefundReason, string> = {
   event_cancelled: 'O evento foi cancelado',
 };
 
+/**
+ * A withdrawal waiting for its ticket to be cancelled: the money goes back once it is, unless the door admitted the
+ * ticket first (then the buyer is told by e-mail).
+ */
+export function WithdrawalInReview({ order, requestedAt }: { order: OrderView; requestedAt: string }) {
+  return (
+    <p className="order-refund order-refund--pending" role="status">
+      <strong>Desistência em análise:</strong> estamos cancelando o ingresso (desistência solicitada em{' '}
+      <span className="numeric">{formatDateTime(requestedAt)}</span>). Em seguida, o valor de {formatBRL(order.amount)}{' '}
+      volta para a mesma forma de pagamento. Se o ingresso já tiver sido usado na entrada do evento, a desistência não é
+      possível e avisaremos você por e-mail.
+    </p>
+  );
+}
+
 /** Where the order's money is: on its way back (since the request), or back. */
 export function OrderRefund({ order, refund }: { order: OrderView; refund: OrderRefundView }) {
   const amount = formatBRL(order.amount);

@@ -5,6 +5,9 @@ import { Button, buttonClass, errorTitles, Pager, Skeleton, toastError } from '@
 import { OrderCard } from './OrderCard.tsx';
 import { ordersQueryKey, type OrdersPage } from './order-labels.ts';
 
+/** How often the list is read again while a withdrawal waits for its ticket to be cancelled. */
+const WITHDRAWAL_POLL_MS = 3000;
+
 /** 'Meus Ingressos': the buyer's orders, newest first, ten per page. */
 export function OrdersTab({ isAdmin }: { isAdmin: boolean }) {
   const [page, setPage] = useState(1);
@@ -12,6 +15,8 @@ export function OrdersTab({ isAdmin }: { isAdmin: boolean }) {
   const orders = useQuery<OrdersPage>({
     queryKey: [...ordersQueryKey, { page }],
     placeholderData: keepPreviousData,
+    refetchInterval: (query) =>
+      query.state.data?.orders.some((order) => order.withdrawalRequestedAt) ? WITHDRAWAL_POLL_MS : false,
   });
 
   useEffect(() => {

@@ -21,7 +21,7 @@ export function NewPasswordFields({
         label={labels[0]}
         type="password"
         autoComplete="new-password"
-        hint="Pelo menos 6 caracteres"
+        hint="Pelo menos 8 caracteres; evite senhas comuns, como senha123"
         {...password}
       />
       <TextField label={labels[1]} type="password" autoComplete="new-password" {...confirmation} />

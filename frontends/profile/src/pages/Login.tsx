@@ -1,7 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { loginSchema, type UserView } from '@ticketing/proto';
-import { api, Button, Checkbox, errorTitles, startSession, TextField, toast, toastError } from '@ticketing/shared';
+import {
+  api,
+  Button,
+  Checkbox,
+  errorTitles,
+  isApiError,
+  startSession,
+  TextField,
+  toast,
+  toastError,
+} from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
 import { destinationAfterLogin, verifyEmailPath } from '../auth/after-login.ts';
@@ -30,6 +40,11 @@ export default function Login() {
       }
       navigate(destinationAfterLogin(), { replace: true });
     } catch (error) {
+      // After many wrong passwords on the account, a new device signs in with the link the server e-mailed.
+      if (isApiError(error, 403)) {
+        toast({ title: 'Confira seu e-mail', description: error.message });
+        return;
+      }
       toastError(errorTitles.login, error, 'Verifique suas credenciais');
     }
   });

@@ -38,12 +38,13 @@ export default function Register() {
     try {
       // The API reads the birth date as typed (dd/mm/aaaa); confirmations and terms stay on the page.
       const birthDate = form.getValues('birthDate');
-      const registered = await api<{ email: string }>('/auth/register', {
+      // The answer is the same whether or not the e-mail or the CPF already had an account.
+      const registered = await api<{ email: string; message: string }>('/auth/register', {
         method: 'POST',
         body: { name, cpf, birthDate, email, phone, address, password },
         anonymous: true,
       });
-      toast({ title: 'Cadastro realizado!', description: 'Enviamos um código de verificação para o seu e-mail.' });
+      toast({ title: 'Cadastro recebido!', description: registered.message });
       navigate(verifyEmailPath(registered.email), { state: { codeSent: true } satisfies VerifyEmailState });
     } catch (error) {
       toastError(errorTitles.register, error, 'Tente novamente');

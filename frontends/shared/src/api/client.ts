@@ -54,9 +54,28 @@ function errorsOf(text: string): string[] {
   return [];
 }
 
-/** Calls `/api<path>` with the session, JSON in and out; a 401 on a call made with the session ends it. */
+/**
+ * Calls `/api<path>` with the session, JSON in and out; a 401 on a call made with the session ends it, unless the
+ * stored token changed while the call was on its way (a renewal in this or another tab superseded the one it
+ * carried): the call is then made once more with the stored token.
+ */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
-  const token = options.anonymous ? null : getToken();
+  let token = options.anonymous ? null : getToken();
+  let response = await send(path, options, token);
+  const stored = getToken();
+  if (response.status === 401 && token && stored && stored !== token) {
+    token = stored;
+    response = await send(path, options, token);
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    if (response.status === 401 && token && !options.keepSessionOn401) expireSession();
+    throw new ApiError(response.status, messageOf(response, text), errorsOf(text));
+  }
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+function send(path: string, options: ApiOptions, token: string | null): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers, ...bearer(token) };
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
@@ -65,18 +84,11 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-
-  const response = await fetch(`/api${path}`, {
+  return fetch(`/api${path}`, {
     method: options.method ?? 'GET',
     headers,
     body,
     credentials: 'include',
     signal: options.signal,
   });
-  const text = await response.text();
-  if (!response.ok) {
-    if (response.status === 401 && token && !options.keepSessionOn401) expireSession();
-    throw new ApiError(response.status, messageOf(response, text), errorsOf(text));
-  }
-  return (text ? JSON.parse(text) : undefined) as T;
 }

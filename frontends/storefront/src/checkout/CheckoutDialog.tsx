@@ -15,7 +15,7 @@ const METHODS: { value: PaymentMethod; label: string; text: string }[] = [
   {
     value: 'pix',
     label: 'PIX',
-    text: `Pague na hora com o QR Code ou o código copia e cola. O código expira em ${PAYMENT_WINDOWS.pixMinutes} minutos.`,
+    text: `Pague na hora com o QR Code ou o código copia e cola. O código expira em ${PAYMENT_WINDOWS.pixMinutes} minutos, ou no início do evento, se for antes.`,
   },
   {
     value: 'credit_card',
@@ -25,7 +25,8 @@ const METHODS: { value: PaymentMethod; label: string; text: string }[] = [
   {
     value: 'boleto',
     label: 'Boleto',
-    text: `O boleto tem vencimento em ${PAYMENT_WINDOWS.boletoBusinessDays} dias úteis. O ingresso é enviado após a compensação.`,
+    // Near the event the server brings the due date forward (the payment must clear before the start), or refuses it.
+    text: `O boleto tem vencimento em ${PAYMENT_WINDOWS.boletoBusinessDays} dias úteis, ou antes, se o evento estiver próximo: o pagamento precisa ser compensado antes do início. O ingresso é enviado após a compensação.`,
   },
 ];
 

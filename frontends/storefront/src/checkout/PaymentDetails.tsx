@@ -1,5 +1,4 @@
 import { useId } from 'react';
-import { PAYMENT_WINDOWS } from '@ticketing/proto';
 import { Button, buttonClass, copyText, formatBRL, formatShortDate, formatTime, toast } from '@ticketing/shared';
 import type { OrderAnswer, PaymentMethod } from './types.ts';
 
@@ -27,7 +26,7 @@ export function PaymentDetails({ answer, chosen, onDone }: PaymentDetailsProps) 
         <PixPayment qrCode={payment.pixQrCode} payload={payment.pixPayload} expiresAt={payment.expiresAt} />
       )}
       {order.paymentMethod === 'boleto' && <BoletoPayment url={payment.boletoUrl} dueAt={payment.expiresAt} />}
-      {order.paymentMethod === 'credit_card' && <CardPayment url={payment.invoiceUrl} />}
+      {order.paymentMethod === 'credit_card' && <CardPayment url={payment.invoiceUrl} expiresAt={payment.expiresAt} />}
       <Button variant="primary" size="lg" block onClick={onDone}>
         Concluir
       </Button>
@@ -82,11 +81,11 @@ function PixPayment({ qrCode, payload, expiresAt }: PixPaymentProps) {
         </div>
       )}
       <p className="payment__hint">
-        O código PIX expira em {PAYMENT_WINDOWS.pixMinutes} minutos (às{' '}
+        O código PIX expira às{' '}
         <time className="numeric" dateTime={expiresAt}>
           {formatTime(expiresAt)}
         </time>
-        ).
+        .
       </p>
     </div>
   );
@@ -99,8 +98,7 @@ function BoletoPayment({ url, dueAt }: { url: string | null; dueAt: string }) {
         Vencimento: <strong className="numeric">{formatShortDate(dueAt)}</strong>
       </p>
       <p className="payment__hint">
-        Boleto com vencimento em {PAYMENT_WINDOWS.boletoBusinessDays} dias úteis. Seu ingresso é enviado por e-mail
-        assim que o pagamento for compensado.
+        Pague até o vencimento. Seu ingresso é enviado por e-mail assim que o pagamento for compensado.
       </p>
       {url && (
         <a className={buttonClass('accent', 'md', true)} href={url} target="_blank" rel="noopener noreferrer">
@@ -111,13 +109,16 @@ function BoletoPayment({ url, dueAt }: { url: string | null; dueAt: string }) {
   );
 }
 
-function CardPayment({ url }: { url: string | null }) {
+function CardPayment({ url, expiresAt }: { url: string | null; expiresAt: string }) {
   return (
     <div className="payment__method">
       <p>Enviamos o link de pagamento com cartão de crédito para o seu e-mail.</p>
       <p className="payment__hint">
-        O pedido fica reservado por {PAYMENT_WINDOWS.cardHours} horas. Seu ingresso é enviado por e-mail assim que o
-        pagamento for aprovado.
+        O pedido fica reservado até{' '}
+        <time className="numeric" dateTime={expiresAt}>
+          {formatShortDate(expiresAt)} às {formatTime(expiresAt)}
+        </time>
+        . Seu ingresso é enviado por e-mail assim que o pagamento for aprovado.
       </p>
       {url && (
         <a className={buttonClass('accent', 'md', true)} href={url} target="_blank" rel="noopener noreferrer">

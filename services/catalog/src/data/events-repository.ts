@@ -90,9 +90,9 @@ export async function listUpcoming(db: Knex, query?: string): Promise<CatalogEve
 
 /**
  * Published, active, not cancelled events a door may check in, listed or not: those on today's date in São Paulo (started or not) first,
- * then those still to come, each group by date.
+ * then those still to come, each group by date. Only those assigned to `staffId` when given.
  */
-export async function listForDoor(db: Knex): Promise<{ event: CatalogEvent; today: boolean }[]> {
+export async function listForDoor(db: Knex, staffId?: string): Promise<{ event: CatalogEvent; today: boolean }[]> {
   const today = db.raw(`(date at time zone ?)::date = (now() at time zone ?)::date`, [
     EVENT_TIME_ZONE,
     EVENT_TIME_ZONE,
@@ -102,6 +102,9 @@ export async function listForDoor(db: Knex): Promise<{ event: CatalogEvent; toda
     .where({ is_active: true })
     .whereRaw(OPEN)
     .where((condition) => condition.whereRaw('?', [today]).orWhere('date', '>', db.fn.now()))
+    .modify((query) => {
+      if (staffId) query.whereIn('id', db('door_assignments').select('event_id').where({ user_id: staffId }));
+    })
     .orderByRaw('today desc, date asc, title asc, id asc')) as (EventRow & { today: boolean })[];
   return rows.map((row) => ({ event: toEvent(row), today: row.today }));
 }

@@ -106,4 +106,27 @@ export const catalogMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0006_door_assignments',
+    async up(db) {
+      // The events each door staffer may work, as identity last announced them: their door lists only these.
+      await db.schema.createTable('door_assignments', (t) => {
+        t.uuid('user_id').notNullable();
+        t.uuid('event_id').notNullable();
+        t.primary(['user_id', 'event_id']);
+      });
+    },
+  },
+  {
+    name: '0007_own_event_images',
+    async up(db) {
+      // An event's image is one of the product's own (an upload, or one shipped with the site): an address elsewhere,
+      // accepted before, would have every visitor's browser load it; it is dropped and refused from now on.
+      const upload = '^/api/events/images/[0-9a-f]{64}$';
+      const shipped = String.raw`^/images/events/[a-z0-9][a-z0-9-]*\.(svg|png|jpg|jpeg|webp)$`;
+      const ownImage = `'${upload}|${shipped}'`;
+      await db.raw(`update events set image_url = null where image_url !~ ${ownImage}`);
+      await db.raw(`alter table events add constraint events_own_image check (image_url ~ ${ownImage})`);
+    },
+  },
 ];

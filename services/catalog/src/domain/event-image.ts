@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError, type Upload } from '@ticketing/platform';
-import { EVENT_IMAGE_LIMITS } from '@ticketing/proto';
+import { EVENT_IMAGE_LIMITS, eventImageUrl } from '@ticketing/proto';
 import { findImage, saveImage, type EventImage } from '../data/images-repository.ts';
 import type { AdminEvent } from '../data/admin-events-repository.ts';
 import { getAdminEvent } from './admin-events.ts';
@@ -10,9 +10,6 @@ import { updateEvent } from './manage-events.ts';
 
 const IMAGE_TYPES: ReadonlySet<string> = new Set(EVENT_IMAGE_LIMITS.types);
 const SHA256 = /^[0-9a-f]{64}$/;
-
-/** Where an image is served: the hash of its content is in the address, so a new image is a new address. */
-const imageUrlOf = (sha256: string) => `/api/events/images/${sha256}`;
 
 /**
  * Stores an uploaded image (JPEG, PNG or WebP by its content, up to 2 MB) and points the event at it, in one
@@ -27,7 +24,7 @@ export async function uploadEventImage(deps: CatalogDeps, id: string, upload: Up
   const sha256 = createHash('sha256').update(upload.content).digest('hex');
   await deps.db.transaction(async (trx) => {
     await saveImage(trx, { sha256, contentType: type.mime, content: upload.content });
-    await updateEvent({ ...deps, db: trx }, id, { imageUrl: imageUrlOf(sha256) });
+    await updateEvent({ ...deps, db: trx }, id, { imageUrl: eventImageUrl(sha256) });
   });
   deps.logger.info({ eventId: id, sha256, contentType: type.mime, bytes: upload.content.length }, 'event image stored');
   return getAdminEvent(deps, id);

@@ -105,4 +105,57 @@ export const identityMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0007_door_assignments_sign_in_links',
+    async up(db) {
+      // The events each door staffer may work; tickets and catalog learn the full set from the bus.
+      await db.schema.createTable('door_assignments', (t) => {
+        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+        t.uuid('event_id').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.primary(['user_id', 'event_id']);
+        t.index(['event_id'], 'door_assignments_event_id');
+      });
+      // Single-use links e-mailed when an account under guessing is tried from a new address.
+      await db.schema.createTable('sign_in_links', (t) => {
+        // SHA-256 of the token sent by e-mail: the token itself is never stored.
+        t.text('token_hash').primary();
+        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+        t.timestamp('expires_at', { useTz: true }).notNullable();
+        t.timestamp('used_at', { useTz: true }).nullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.index(['user_id'], 'sign_in_links_user_id');
+      });
+      // Whether the account ever proved an address: one that never did expires (an e-mail change unverifies
+      // an account without making it new). Codes consumed before this column existed tell the same.
+      await db.raw('alter table users add column verified_once boolean not null default false');
+      await db.raw(
+        `update users set verified_once = true
+         where email_verified
+            or exists (select 1 from verification_codes c where c.user_id = users.id and c.consumed_at is not null)`,
+      );
+      await db.raw(
+        'create index users_never_verified_created_at on users (created_at) where not verified_once and deleted_at is null',
+      );
+    },
+  },
+  {
+    name: '0008_sessions',
+    async up(db) {
+      // One row per open session (a login and its renewals): a token is good only at its session's generation.
+      await db.schema.createTable('sessions', (t) => {
+        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+        t.integer('generation').notNullable().defaultTo(0);
+        t.boolean('remembered').notNullable();
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('renewed_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('ends_at', { useTz: true }).notNullable();
+        t.check('generation >= 0', [], 'sessions_generation_not_negative');
+        t.index(['user_id', 'ends_at'], 'sessions_user_id');
+      });
+      // Sessions replace the list of tokens logged out one by one; tokens of before carry no session and end.
+      await db.schema.dropTable('revoked_tokens');
+    },
+  },
 ];

@@ -1,6 +1,7 @@
 import type { Knex } from '@ticketing/platform';
 import type { GrantableRole } from '@ticketing/proto';
 import type { User } from '../domain/user.ts';
+import { endSessionsOf } from './sessions-repository.ts';
 
 interface UserRow {
   id: string;
@@ -67,7 +68,18 @@ export type NewUser = Pick<
 > & { isAdmin?: boolean };
 
 export type UserChanges = Partial<
-  Pick<User, 'email' | 'emailVerified' | 'passwordHash' | 'name' | 'phone' | 'address' | 'partnerCompany'>
+  Pick<
+    User,
+    | 'email'
+    | 'emailVerified'
+    | 'passwordHash'
+    | 'name'
+    | 'phone'
+    | 'address'
+    | 'partnerCompany'
+    | 'isAdmin'
+    | 'grantedRoles'
+  >
 >;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -106,22 +118,53 @@ export async function findUserForUpdate(trx: Knex.Transaction, id: string): Prom
   return row && toUser(row);
 }
 
-/** Whether another account already uses this e-mail or CPF (the unique indexes still decide races). */
-export async function findTaken(
-  db: Knex,
-  { email, cpf, exceptId }: { email?: string; cpf?: string; exceptId?: string },
-): Promise<'email' | 'cpf' | undefined> {
-  if (email !== undefined) {
-    const query = db('users').whereRaw('lower(email) = ?', [email.toLowerCase()]);
-    if (exceptId) query.whereNot({ id: exceptId });
-    if (await query.first('id')) return 'email';
-  }
-  if (cpf !== undefined) {
-    const query = db('users').where({ cpf });
-    if (exceptId) query.whereNot({ id: exceptId });
-    if (await query.first('id')) return 'cpf';
-  }
-  return undefined;
+/** Whether another account already uses this e-mail (the unique index still decides races). */
+export async function emailTaken(db: Knex, email: string, exceptId: string): Promise<boolean> {
+  const query = db('users').whereRaw('lower(email) = ?', [email.toLowerCase()]).whereNot({ id: exceptId });
+  return (await query.first('id')) !== undefined;
+}
+
+/** The accounts (one or two) that hold this e-mail or this CPF. */
+export async function findHolders(db: Knex, { email, cpf }: { email: string; cpf: string }): Promise<User[]> {
+  const rows = (await db('users')
+    .select(COLUMNS)
+    .where((query) => query.whereRaw('lower(email) = ?', [email.toLowerCase()]).orWhere({ cpf }))
+    .whereNull('deleted_at')) as UserRow[];
+  return rows.map(toUser);
+}
+
+/**
+ * Locks the accounts of these ids and (lower-case) e-mails, deleted ones included, in id order: two changes over
+ * overlapping accounts wait for each other instead of deadlocking.
+ */
+export async function lockUsers(
+  trx: Knex.Transaction,
+  { ids, emails }: { ids: string[]; emails: string[] },
+): Promise<User[]> {
+  if (ids.length === 0 && emails.length === 0) return [];
+  const rows = (await trx('users')
+    .select(COLUMNS)
+    .where((query) => query.whereIn('id', ids).orWhereRaw('lower(email) = any(?)', [emails]))
+    .orderBy('id')
+    .forUpdate()) as UserRow[];
+  return rows.map(toUser);
+}
+
+/**
+ * Accounts that never verified an address, created before `before`, locked for the sweep that removes them; rows another
+ * replica is removing are skipped.
+ */
+export async function lockUnverifiedCreatedBefore(trx: Knex.Transaction, before: Date, limit: number): Promise<User[]> {
+  const rows = (await trx('users')
+    .select(COLUMNS)
+    .where({ verified_once: false })
+    .whereNull('deleted_at')
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()) as UserRow[];
+  return rows.map(toUser);
 }
 
 export async function insertUser(trx: Knex.Transaction, user: NewUser): Promise<User> {
@@ -129,6 +172,7 @@ export async function insertUser(trx: Knex.Transaction, user: NewUser): Promise<
     .insert({
       email: user.email.toLowerCase(),
       email_verified: user.emailVerified,
+      verified_once: user.emailVerified,
       password_hash: user.passwordHash,
       name: user.name,
       cpf: user.cpf,
@@ -145,11 +189,18 @@ export async function insertUser(trx: Knex.Transaction, user: NewUser): Promise<
 /** Creates an account unless one with this e-mail exists; undefined when it did. */
 export async function insertUserIfMissing(trx: Knex.Transaction, user: NewUser): Promise<User | undefined> {
   const result = await trx.raw<{ rows: UserRow[] }>(
-    `insert into users (email, email_verified, password_hash, name, is_admin)
-     values (?, ?, ?, ?, ?)
+    `insert into users (email, email_verified, verified_once, password_hash, name, is_admin)
+     values (?, ?, ?, ?, ?, ?)
      on conflict ((lower(email))) do nothing
      returning ${COLUMNS.join(', ')}`,
-    [user.email.toLowerCase(), user.emailVerified, user.passwordHash, user.name, user.isAdmin ?? false],
+    [
+      user.email.toLowerCase(),
+      user.emailVerified,
+      user.emailVerified,
+      user.passwordHash,
+      user.name,
+      user.isAdmin ?? false,
+    ],
   );
   const row = result.rows[0];
   return row && toUser(row);
@@ -159,11 +210,14 @@ const columnsOf = (changes: UserChanges): Record<string, unknown> => {
   const columns: Record<string, unknown> = {};
   if (changes.email !== undefined) columns.email = changes.email.toLowerCase();
   if (changes.emailVerified !== undefined) columns.email_verified = changes.emailVerified;
+  if (changes.emailVerified === true) columns.verified_once = true;
   if (changes.passwordHash !== undefined) columns.password_hash = changes.passwordHash;
   if (changes.name !== undefined) columns.name = changes.name;
   if (changes.phone !== undefined) columns.phone = changes.phone;
   if (changes.address !== undefined) columns.address = changes.address;
   if (changes.partnerCompany !== undefined) columns.partner_company = changes.partnerCompany;
+  if (changes.isAdmin !== undefined) columns.is_admin = changes.isAdmin;
+  if (changes.grantedRoles !== undefined) columns.granted_roles = changes.grantedRoles;
   return columns;
 };
 
@@ -175,8 +229,9 @@ export async function updateUser(trx: Knex.Transaction, id: string, changes: Use
   return toUser(row!);
 }
 
-/** Applies `changes` and raises the session version in one statement: every token issued before is refused. */
+/** Applies `changes` and ends every session of the account: every token issued before is refused. */
 export async function updateUserEndingSessions(trx: Knex.Transaction, id: string, changes: UserChanges): Promise<User> {
+  await endSessionsOf(trx, id);
   const [row] = (await trx('users')
     .where({ id })
     .update({
@@ -193,6 +248,7 @@ export async function updateUserEndingSessions(trx: Knex.Transaction, id: string
  * field goes, the e-mail and CPF become free for a new account and every session ends.
  */
 export async function anonymiseUser(trx: Knex.Transaction, id: string, name: string): Promise<User> {
+  await endSessionsOf(trx, id);
   const [row] = (await trx('users')
     .where({ id })
     .whereNull('deleted_at')
@@ -228,19 +284,13 @@ export async function promoteToAdmin(trx: Knex.Transaction, id: string): Promise
 }
 
 /**
- * Replaces the roles granted to an account; undefined when there is no such account. Taking a role away ends the
+ * Replaces the roles granted to an account, locked by the caller as `current`. Taking a role away ends the
  * account's sessions, so no token keeps a role its holder lost.
  */
-export async function setGrantedRoles(
-  trx: Knex.Transaction,
-  id: string,
-  roles: GrantableRole[],
-): Promise<User | undefined> {
-  const current = await findUserForUpdate(trx, id);
-  if (!current) return undefined;
+export async function setGrantedRoles(trx: Knex.Transaction, current: User, roles: GrantableRole[]): Promise<User> {
   const lost = current.grantedRoles.some((role) => !roles.includes(role));
   const [row] = (await trx('users')
-    .where({ id })
+    .where({ id: current.id })
     .update({
       granted_roles: roles,
       session_version: lost ? trx.raw('session_version + 1') : current.sessionVersion,

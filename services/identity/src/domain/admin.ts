@@ -1,6 +1,13 @@
-import { notFound } from '@ticketing/platform';
+import { AppError, notFound } from '@ticketing/platform';
 import type { EventPayload, GrantableRole } from '@ticketing/proto';
-import { findUserByEmail, insertUserIfMissing, promoteToAdmin, setGrantedRoles } from '../data/users-repository.ts';
+import {
+  findUserByEmail,
+  findUserForUpdate,
+  insertUserIfMissing,
+  promoteToAdmin,
+  setGrantedRoles,
+} from '../data/users-repository.ts';
+import { endDoorWorkIfRoleLost } from './door-staff.ts';
 import { hashPassword } from './passwords.ts';
 import { publishSessionState, sessionUser } from './sessions.ts';
 import { messages, type IdentityDeps, type Session, type User } from './user.ts';
@@ -39,19 +46,21 @@ export async function ensureAdminAccount(deps: IdentityDeps): Promise<void> {
 
 /**
  * Development tool: makes any account an administrator. Only routed when the configuration turns development
- * tools on; the new role shows in the tokens issued from the next login.
+ * tools on; the new role shows in the tokens issued from the next login, once the account's e-mail is verified.
  */
 export async function makeAdmin(deps: IdentityDeps, session: Session, userId: string): Promise<User> {
   await sessionUser(deps, session);
   const user = await deps.db.transaction((trx) => promoteToAdmin(trx, userId));
   if (!user) throw notFound(messages.userNotFound);
+  await publishSessionState(deps, user.id);
   deps.logger.info({ userId: user.id, by: session.userId }, 'user made admin');
   return user;
 }
 
 /**
- * An administrator sets the roles an account holds beyond the configured ones. A new role shows from the
- * account's next login; a role taken away ends its sessions at once.
+ * An administrator sets the roles an account holds beyond the configured ones, only on an account whose e-mail is
+ * verified (422 otherwise; taking roles away always works). A new role shows from the account's next login; a
+ * role taken away ends its sessions at once, and the door role taken away ends the staffer's event assignments.
  */
 export async function grantRoles(
   deps: IdentityDeps,
@@ -62,9 +71,16 @@ export async function grantRoles(
   const target = await findUserByEmail(deps.db, input.email);
   if (!target) throw notFound(messages.userNotFound);
   const roles = [...new Set(input.roles)];
-  const user = await deps.db.transaction((trx) => setGrantedRoles(trx, target.id, roles));
-  if (!user) throw notFound(messages.userNotFound);
-  if (user.sessionVersion !== target.sessionVersion) await publishSessionState(deps, user.id);
+  const user = await deps.db.transaction(async (trx) => {
+    const before = await findUserForUpdate(trx, target.id);
+    if (!before) throw notFound(messages.userNotFound);
+    const gains = roles.some((role) => !before.grantedRoles.includes(role));
+    if (gains && !before.emailVerified) throw new AppError(422, messages.rolesNeedVerifiedEmail);
+    const after = await setGrantedRoles(trx, before, roles);
+    await endDoorWorkIfRoleLost(deps, trx, before, after);
+    return after;
+  });
+  await publishSessionState(deps, user.id);
   deps.logger.info({ userId: user.id, roles, by: session.userId }, 'roles granted');
   return user;
 }

@@ -9,7 +9,7 @@ import {
   replaceCode,
   wrongAttemptsToday,
 } from '../data/verification-codes-repository.ts';
-import { issueToken, sessionUser } from './sessions.ts';
+import { issueToken, publishSessionState, sessionUser } from './sessions.ts';
 import { messages, type IdentityDeps, type Session, type User } from './user.ts';
 
 export const CODE_LIFETIME_MS = 15 * 60 * 1000;
@@ -91,6 +91,8 @@ export async function verifyEmail(
     return { verified: await updateUser(trx, user.id, { emailVerified: true }) };
   });
   if ('refused' in outcome) throw outcome.refused;
+  // A verified address may bring roles (a listed door or courtesy address): every verifier learns them now.
+  await publishSessionState(deps, user.id);
   deps.logger.info({ userId: user.id }, 'email verified');
   return { token: await issueToken(deps, outcome.verified), user: outcome.verified };
 }

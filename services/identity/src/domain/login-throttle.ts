@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
-import { AppError, type Logger, type Redis } from '@ticketing/platform';
+import { AppError, addressGroup, type Logger, type Redis } from '@ticketing/platform';
 import type { LoginLimits } from '../config.ts';
 import { messages } from './user.ts';
 
@@ -19,17 +19,26 @@ export interface PasswordAttempt {
   ip: string;
 }
 
+/** What an attempt that may go on does: check the password, or (account under guessing, new address) not. */
+export type AttemptVerdict = 'password' | 'challenge';
+
 /**
  * Wrong passwords, counted so that they stop a guesser without locking out the crowd behind the same address
  * (a carrier's CGNAT, a venue's Wi-Fi):
  * - per account and address: after a few failures that address waits before each next try, longer each time;
- * - per account: after more failures from anywhere, the addresses that failed on it wait too. An address that
- *   has not been failing on the account is never refused, so nobody can keep its owner out;
+ * - per account: after more failures from anywhere, the addresses that failed on it wait too, and any other
+ *   address is challenged: instead of a password try, the owner is e-mailed a sign-in link. No address is ever
+ *   refused for failures it did not make, so nobody can keep the owner out, and a guesser gains nothing by
+ *   moving to new addresses;
  * - per address: a budget no audience's typos reach, against one address spraying many accounts.
+ * An IPv6 client counts by its /64, the block one subscriber gets: a guesser cannot hop between its addresses.
  */
 export interface LoginThrottle {
-  /** Throws `TooManyAttempts` while this address has to wait before trying this account. */
-  check(attempt: PasswordAttempt): Promise<void>;
+  /**
+   * Throws `TooManyAttempts` while this address has to wait before trying this account; otherwise says whether
+   * the password may be tried or the attempt is challenged.
+   */
+  check(attempt: PasswordAttempt): Promise<AttemptVerdict>;
   failed(attempt: PasswordAttempt): Promise<void>;
   /** A right password clears the account's counts (other addresses' waits on it go on). */
   succeeded(attempt: PasswordAttempt): Promise<void>;
@@ -40,9 +49,6 @@ export const LOGIN_THROTTLE_PREFIX = 'identity:login';
 /** A slow guesser keeps its count (and its delay growing) for a day. */
 const FAILURE_MEMORY_SECONDS = 24 * 3600;
 const FIRST_DELAY_SECONDS = 30;
-
-/** IPv4 clients reached through an IPv6 socket count under their IPv4 address. */
-const addressOf = (ip: string) => (ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip) || 'unknown';
 
 export function createLoginThrottle(redis: Redis, limits: LoginLimits, logger: Logger): LoginThrottle {
   // While Redis is unreachable, a per-replica memory count of the same size takes over: no open door, no outage.
@@ -69,17 +75,18 @@ export function createLoginThrottle(redis: Redis, limits: LoginLimits, logger: L
     failures < free ? 0 : Math.min(limits.maxDelaySeconds, FIRST_DELAY_SECONDS * 2 ** Math.min(failures - free, 20));
   const keys = ({ email, ip }: PasswordAttempt) => {
     const account = email.toLowerCase();
-    const address = addressOf(ip);
+    const address = addressGroup(ip) || 'unknown';
     return { account, address, pair: `${account}|${address}` };
   };
 
   return {
     async check(attempt) {
       const { account, address, pair } = keys(attempt);
-      const [pairWait, accountWait, pairCount, addressCount] = await Promise.all([
+      const [pairWait, accountWait, pairCount, accountCount, addressCount] = await Promise.all([
         waits.get(`pair:${pair}`),
         waits.get(`account:${account}`),
         pairFailures.get(pair),
+        accountFailures.get(account),
         addressFailures.get(address),
       ]);
       const failingHere = (pairCount?.consumedPoints ?? 0) > 0;
@@ -88,7 +95,10 @@ export function createLoginThrottle(redis: Redis, limits: LoginLimits, logger: L
       const refusals = [waiting(pairWait), failingHere ? waiting(accountWait) : null, sprayed].filter(
         (state) => state !== null,
       );
-      if (refusals.length === 0) return;
+      if (refusals.length === 0) {
+        const underGuessing = (accountCount?.consumedPoints ?? 0) >= limits.freePerAccount;
+        return underGuessing && !failingHere ? 'challenge' : 'password';
+      }
       const wait = Math.max(...refusals.map((state) => state.msBeforeNext));
       logger.warn({ by: sprayed ? 'address' : 'account', address }, 'login throttled');
       throw new TooManyAttempts(Math.max(1, Math.ceil(wait / 1000)));

@@ -4,7 +4,7 @@ import { badRequest } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
 import { findUsableReset, insertReset, useAllResetsOf, useReset } from '../data/password-resets-repository.ts';
 import { findUserByEmail, findUserForUpdate, updateUserEndingSessions } from '../data/users-repository.ts';
-import { hashPassword } from './passwords.ts';
+import { assertUncommonPassword, hashPassword } from './passwords.ts';
 import { publishSessionState } from './sessions.ts';
 import { messages, type IdentityDeps } from './user.ts';
 
@@ -58,10 +58,11 @@ export async function requestPasswordReset(deps: IdentityDeps, input: { email: s
 }
 
 /**
- * Sets a new password with a reset token: valid, unused and unexpired, used once. Every session of the
- * account ends, and every other reset link with them.
+ * Sets a new password with a reset token: valid, unused and unexpired, used once. A common password is refused
+ * before the token is spent. Every session of the account ends, and every other reset link with them.
  */
 export async function resetPassword(deps: IdentityDeps, input: { token: string; newPassword: string }): Promise<void> {
+  assertUncommonPassword(input.newPassword);
   const tokenHash = resetTokenHash(input.token);
   // Hash only for tokens that can work: junk tokens cost no password hashing.
   if (!(await findUsableReset(deps.db, tokenHash))) throw badRequest(messages.invalidResetToken);

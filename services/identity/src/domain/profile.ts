@@ -1,20 +1,21 @@
 import { badRequest, conflict, forbidden, unauthorized, type AppError } from '@ticketing/platform';
-import type { EventPayload, UpdateProfileInput } from '@ticketing/proto';
-import { deleteResetsOf, useAllResetsOf } from '../data/password-resets-repository.ts';
+import type { UpdateProfileInput } from '@ticketing/proto';
+import { useAllResetsOf } from '../data/password-resets-repository.ts';
+import { findOpenSession } from '../data/sessions-repository.ts';
 import {
-  anonymiseUser,
-  findTaken,
+  emailTaken,
   findUserForUpdate,
   takenField,
   updateUser,
   updateUserEndingSessions,
   type UserChanges,
 } from '../data/users-repository.ts';
-import { deleteCodesOf } from '../data/verification-codes-repository.ts';
 import { issueVerificationCode, startResendCooldown } from './email-verification.ts';
-import { hashPassword, passwordMatches } from './passwords.ts';
+import { endDoorWorkIfRoleLost } from './door-staff.ts';
+import { assertUncommonPassword, hashPassword, passwordMatches } from './passwords.ts';
 import { issueToken, publishSessionState, sessionUser } from './sessions.ts';
-import { DELETED_ACCOUNT_NAME, messages, type IdentityDeps, type Session, type User } from './user.ts';
+import { eraseAccount } from './erase-account.ts';
+import { messages, rolesOf, type IdentityDeps, type Session, type User } from './user.ts';
 
 /** The logged-in user's account; a deleted account or an ended session is a 401. */
 export function currentUser(deps: IdentityDeps, session: Session): Promise<User> {
@@ -34,6 +35,7 @@ async function confirmPassword(
 ): Promise<void> {
   if (!password) throw refusals.missing;
   const attempt = { email: user.email, ip };
+  // Waits apply; the challenge does not: a session is already more than a new address proves.
   await deps.throttle.check(attempt);
   if (!(await passwordMatches(user.passwordHash, password))) {
     await deps.throttle.failed(attempt);
@@ -46,13 +48,16 @@ async function confirmPassword(
 /** Locks the account for a change; the session must still be current when the lock is held. */
 async function lockSessionUser(trx: Parameters<typeof findUserForUpdate>[0], session: Session): Promise<User> {
   const user = await findUserForUpdate(trx, session.userId);
-  if (!user || session.sessionVersion < user.sessionVersion) throw unauthorized(messages.sessionInvalid);
+  const open = user && (await findOpenSession(trx, session));
+  if (!user || open?.generation !== session.generation) throw unauthorized(messages.sessionInvalid);
   return user;
 }
 
 /**
  * Changes the user's own data. The CPF never changes. Name, e-mail and phone need the current password;
- * address and partner company do not. A new e-mail must be free, becomes unverified and gets a new code.
+ * address and partner company do not. A new e-mail must be free, becomes unverified and gets a new code. It also
+ * takes every role away, administrator included (another administrator grants them again), and ends the sessions
+ * of an account that held one: a role is never carried over to an address nobody has proved.
  */
 export async function updateProfile(
   deps: IdentityDeps,
@@ -80,21 +85,31 @@ export async function updateProfile(
   }
   if (Object.keys(changes).length === 0) return user;
   if (changes.email !== undefined) {
-    if (await findTaken(deps.db, { email: changes.email, exceptId: user.id })) throw conflict(messages.emailTaken);
+    if (await emailTaken(deps.db, changes.email, user.id)) throw conflict(messages.emailTaken);
     changes.emailVerified = false;
   }
 
   const updated = await deps.db
     .transaction(async (trx) => {
-      await lockSessionUser(trx, session);
-      const changed = await updateUser(trx, user.id, changes);
-      if (changes.email !== undefined) await issueVerificationCode(deps, trx, changed);
+      const before = await lockSessionUser(trx, session);
+      if (changes.email === undefined) return updateUser(trx, user.id, changes);
+      // Roles were given to the proved address, not to whoever holds the account: they go with it.
+      const heldRoles = before.isAdmin || before.grantedRoles.length > 0 || rolesOf(deps.settings, before).length > 0;
+      const dropRoles: UserChanges = { ...changes, isAdmin: false, grantedRoles: [] };
+      const changed = heldRoles
+        ? await updateUserEndingSessions(trx, user.id, dropRoles)
+        : await updateUser(trx, user.id, dropRoles);
+      await endDoorWorkIfRoleLost(deps, trx, before, changed);
+      await issueVerificationCode(deps, trx, changed);
       return changed;
     })
     .catch((error: unknown) => {
       throw takenField(error) === 'email' ? conflict(messages.emailTaken) : error;
     });
-  if (changes.email !== undefined) await startResendCooldown(deps, updated.email).catch(() => false);
+  if (changes.email !== undefined) {
+    await publishSessionState(deps, updated.id);
+    await startResendCooldown(deps, updated.email).catch(() => false);
+  }
   deps.logger.info(
     { userId: user.id, fields: Object.keys(changes).filter((field) => field !== 'emailVerified') },
     'profile updated',
@@ -113,6 +128,7 @@ export async function changePassword(
   ip: string,
 ): Promise<{ token: string }> {
   const user = await sessionUser(deps, session);
+  assertUncommonPassword(input.newPassword);
   await confirmPassword(deps, user, input.currentPassword, ip, {
     missing: unauthorized(messages.wrongPassword),
     wrong: unauthorized(messages.wrongPassword),
@@ -143,15 +159,9 @@ export async function deleteAccount(
     missing: unauthorized(messages.wrongDeletePassword),
     wrong: unauthorized(messages.wrongDeletePassword),
   });
-  const deleted = await deps.db.transaction(async (trx) => {
-    await lockSessionUser(trx, session);
-    const anonymised = await anonymiseUser(trx, user.id, DELETED_ACCOUNT_NAME);
-    await deleteCodesOf(trx, user.id);
-    await deleteResetsOf(trx, user.id);
-    const payload: EventPayload<'user.deleted'> = { userId: user.id };
-    await deps.outbox.add(trx, 'user.deleted', user.id, payload);
-    return anonymised;
-  });
+  const deleted = await deps.db.transaction(async (trx) =>
+    eraseAccount(deps, trx, await lockSessionUser(trx, session)),
+  );
   await publishSessionState(deps, deleted.id);
   deps.logger.info({ userId: user.id }, 'account deleted');
 }

@@ -2,49 +2,87 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, decodeJwt, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
 import {
   AuthUnavailable,
-  ERASED_SESSION,
+  NO_SESSIONS,
   TOKEN_AUDIENCE,
   TOKEN_ISSUER,
   cachedSessions,
   createTokenVerifier,
+  signSessionState,
   unauthorized,
   writeSessionState,
   type AuthUser,
   type Knex,
-  type Logger,
   type Redis,
   type SessionState,
   type TokenVerifier,
 } from '@ticketing/platform';
+import type { Role } from '@ticketing/proto';
 import type { IdentitySettings } from '../config.ts';
-import { revokedTokenIds } from '../data/revoked-tokens-repository.ts';
+import {
+  findOpenSession,
+  insertSession,
+  lockAccount,
+  openSessionsOf,
+  type SessionRecord,
+} from '../data/sessions-repository.ts';
 import { findSessionVersion, findUserById } from '../data/users-repository.ts';
-import { SIGNING_ALGORITHM, type SigningKeys } from './signing-keys.ts';
+import { SIGNING_ALGORITHM, type SigningKey, type SigningKeys } from './signing-keys.ts';
 import { messages, rolesOf, type IdentityDeps, type Session, type User } from './user.ts';
 
-/** Signs a session token for `user`: 12 hours, or 7 days when the user asked to be remembered (configurable). */
-export async function issueToken(
+/** How long a session of these roles may last in all, from its login: a door shift, or a buyer's day or week. */
+export function sessionMaxAge(settings: IdentitySettings, roles: Role[], remembered: boolean): number {
+  const { normal, remembered: long, doorStaff } = settings.sessionMaxAge;
+  if (roles.includes('doorStaff')) return doorStaff;
+  return remembered ? long : normal;
+}
+
+/**
+ * Signs the token of `session`'s current generation: 12 hours, or 7 days when the user asked to be remembered
+ * (configurable), and never past the session's end.
+ */
+export async function signSessionToken(
   deps: Pick<IdentityDeps, 'keys' | 'settings'>,
   user: User,
-  { remember = false }: { remember?: boolean } = {},
+  session: SessionRecord,
 ): Promise<string> {
   const key = await deps.keys.current();
-  const lifetime = remember ? deps.settings.rememberTtlSeconds : deps.settings.tokenTtlSeconds;
+  const lifetime = session.remembered ? deps.settings.rememberTtlSeconds : deps.settings.tokenTtlSeconds;
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({
+  const claims = {
     email: user.email,
     name: user.name,
     roles: rolesOf(deps.settings, user),
-    ver: user.sessionVersion,
-  })
+    sid: session.id,
+    gen: session.generation,
+    ...(session.remembered ? { rmb: true } : {}),
+  };
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: SIGNING_ALGORITHM, kid: key.kid, typ: 'JWT' })
     .setSubject(user.id)
     .setIssuer(TOKEN_ISSUER)
     .setAudience(TOKEN_AUDIENCE)
     .setJti(randomUUID())
     .setIssuedAt(now)
-    .setExpirationTime(now + lifetime)
+    .setExpirationTime(Math.min(now + lifetime, Math.floor(session.endsAt.getTime() / 1000)))
     .sign(key.privateKey);
+}
+
+/** Opens a new session for `user` (a login, a verified e-mail, a new password) and signs its first token. */
+export async function issueToken(
+  deps: IdentityDeps,
+  user: User,
+  { remember = false }: { remember?: boolean } = {},
+): Promise<string> {
+  const session = await deps.db.transaction((trx) =>
+    insertSession(trx, {
+      userId: user.id,
+      remembered: remember,
+      maxAgeSeconds: sessionMaxAge(deps.settings, rolesOf(deps.settings, user), remember),
+      keep: deps.settings.sessionsPerAccount,
+    }),
+  );
+  await publishSessionState(deps, user.id);
+  return signSessionToken(deps, user, session);
 }
 
 export type SessionUser = AuthUser & Session;
@@ -52,32 +90,53 @@ export type SessionUser = AuthUser & Session;
 /** Do not read the store again for an unknown key id more often than this (garbage tokens cost nothing). */
 const UNKNOWN_KEY_REFRESH_MS = 5_000;
 
+type StateDeps = Pick<IdentityDeps, 'db' | 'keys' | 'settings'>;
+
 /**
- * Where an account's sessions stand, from identity's database: every other service's cache asks for it
- * (`GET /internal/sessions/:userId`). Undefined when the id names no account.
+ * Where an account's sessions stand, from identity's database: its roles now and its open sessions. Undefined when
+ * the id names no account; a deleted account has neither.
  */
-export async function sessionStateOf(db: Knex, userId: string): Promise<SessionState | undefined> {
-  const account = await findSessionVersion(db, userId);
-  if (!account) return undefined;
-  if (account.deleted) return ERASED_SESSION;
-  return { version: account.sessionVersion, revoked: await revokedTokenIds(db, userId) };
+async function sessionStateOf(deps: StateDeps, userId: string): Promise<SessionState | undefined> {
+  const user = await findUserById(deps.db, userId);
+  if (!user) return (await findSessionVersion(deps.db, userId)) ? NO_SESSIONS : undefined;
+  const sessions: SessionState['sessions'] = {};
+  for (const session of await openSessionsOf(deps.db, userId)) {
+    sessions[session.id] = { generation: session.generation, endsAt: Math.floor(session.endsAt.getTime() / 1000) };
+  }
+  return { roles: rolesOf(deps.settings, user), sessions };
 }
 
 /**
- * Verifies tokens the way every other service does (signature, issuer, audience, expiry, session state cached in
- * Redis), against the service's own key store and database instead of its published JWKS and internal route.
+ * The account's state signed with the token signing key, as every other service's cache asks for it
+ * (`GET /internal/sessions/:userId`) and as Redis keeps it. Undefined when the id names no account.
+ */
+export async function signedSessionState(
+  deps: StateDeps,
+  userId: string,
+  key?: SigningKey,
+): Promise<string | undefined> {
+  const signing = key ?? (await deps.keys.current());
+  const state = await sessionStateOf(deps, userId);
+  return state && signSessionState({ ...signing, alg: SIGNING_ALGORITHM }, userId, state);
+}
+
+/**
+ * Verifies tokens the way every other service does (signature, issuer, audience, expiry, signed session state
+ * cached in Redis), against the service's own key store and database instead of its published JWKS and internal
+ * route. Without `stores` only the token itself is checked: renewal judges the session in the database.
  */
 export function createSessionVerifier(
   keys: SigningKeys,
-  settings: Pick<IdentitySettings, 'tokenTtlSeconds'>,
-  { db, redis }: { db: Knex; redis: Redis },
+  settings: IdentitySettings,
+  stores?: { db: Knex; redis: Redis },
 ): (token: string) => Promise<SessionUser> {
   // The key store is identity's database: when it does not answer, the token is not judged (503, not 401).
   const storeAnswer = <T>(work: Promise<T>) =>
     work.catch((error: unknown) => {
       throw new AuthUnavailable('signing keys unavailable', { cause: error });
     });
-  const sessions = cachedSessions(redis, async (userId) => (await sessionStateOf(db, userId)) ?? ERASED_SESSION);
+  const sessions =
+    stores && cachedSessions(stores.redis, (userId) => signedSessionState({ ...stores, keys, settings }, userId));
   let built: { jwks: JSONWebKeySet; verify: TokenVerifier } | undefined;
   let lastRefresh = 0;
   return async (token) => {
@@ -90,39 +149,53 @@ export function createSessionVerifier(
     if (built?.jwks !== jwks) built = { jwks, verify: createTokenVerifier(jwks, sessions) };
     const user = await built.verify(token);
     const claims = decodeJwt(token);
-    const lifetime = (claims.exp ?? 0) - (claims.iat ?? 0);
     return {
       ...user,
       userId: user.id,
-      sessionVersion: typeof claims.ver === 'number' ? claims.ver : 0,
+      generation: typeof claims.gen === 'number' ? claims.gen : -1,
       expiresAt: new Date((claims.exp ?? 0) * 1000),
-      remembered: lifetime > settings.tokenTtlSeconds,
+      remembered: claims.rmb === true,
     };
   };
 }
 
 /**
- * The account behind a verified token. The database has the last word: a deleted account, or a token older
- * than the account's session version, is refused even if the cache has not heard of it.
+ * The account behind a verified token. The database has the last word: a deleted account, or a session ended or
+ * moved on to a newer token, is refused even if the cache has not heard of it.
  */
 export async function sessionUser(deps: Pick<IdentityDeps, 'db'>, session: Session): Promise<User> {
   const user = await findUserById(deps.db, session.userId);
-  if (!user || session.sessionVersion < user.sessionVersion) throw unauthorized(messages.sessionInvalid);
+  const open = user && (await findOpenSession(deps.db, session));
+  if (!user || open?.generation !== session.generation) throw unauthorized(messages.sessionInvalid);
   return user;
 }
 
+type PublishDeps = Pick<IdentityDeps, 'db' | 'keys' | 'settings' | 'redis' | 'logger'>;
+
 /**
- * Tells every service's verifier where the account's sessions stand now (after the commit that changed it).
- * The database stays the truth: when Redis misses the write, the cached state is dropped or expires, and the
- * next check asks again.
+ * The account's signed state, read from the database and written to Redis under the account's row lock, so the last
+ * state written is the newest. Undefined when the id names no account. The database stays the truth: when Redis
+ * misses the write, the cached state expires, and tokens newer than it are asked about again.
  */
-export async function publishSessionState(
-  deps: { db: Knex; redis: Redis; logger: Logger },
-  userId: string,
-): Promise<void> {
+export async function refreshSessionState(deps: PublishDeps, userId: string): Promise<string | undefined> {
+  // Taken first: the key store's read must not wait for a connection while this one holds the lock.
+  const key = await deps.keys.current();
+  return deps.db.transaction(async (trx) => {
+    if (!(await lockAccount(trx, userId))) return undefined;
+    const signed = await signedSessionState({ ...deps, db: trx }, userId, key);
+    if (signed) {
+      await writeSessionState(deps.redis, userId, signed).catch((error: unknown) => {
+        deps.logger.warn({ err: error, userId }, 'session state not cached');
+      });
+    }
+    return signed;
+  });
+}
+
+/** Tells every service's verifier where the account's sessions stand now (after the commit that changed it). */
+export async function publishSessionState(deps: PublishDeps, userId: string): Promise<void> {
   try {
-    const state = (await sessionStateOf(deps.db, userId)) ?? ERASED_SESSION;
-    await writeSessionState(deps.redis, userId, state);
+    await refreshSessionState(deps, userId);
   } catch (error) {
     deps.logger.error({ err: error, userId }, 'session state not published');
   }

@@ -42,11 +42,12 @@ export interface IdentityDeps {
 /** The caller as a verified token describes them. */
 export interface Session {
   userId: string;
-  sessionVersion: number;
-  /** The token's id and expiry: logging out revokes that token until then. */
+  /** The session the token belongs to, and the token's generation in it (a renewal supersedes it). */
+  sessionId: string;
+  generation: number;
   tokenId: string | undefined;
   expiresAt: Date;
-  /** The session was opened with "lembrar-me" (its token outlives the normal lifetime). */
+  /** The session was opened with "lembrar-me" (it may last longer). */
   remembered: boolean;
 }
 
@@ -62,9 +63,14 @@ export const DELETED_ACCOUNT_NAME = 'Conta excluída';
 
 /**
  * What the account may do, as its tokens state it. Courtesy managers are the administrators listed in the
- * configuration (spec) or granted the role; door staff are listed or granted.
+ * configuration (spec) or granted the role; door staff are listed or granted. Only an account whose e-mail is
+ * verified holds any: the lists name addresses, and whoever types an address has not proved it is theirs.
  */
-export function rolesOf(settings: IdentitySettings, user: Pick<User, 'isAdmin' | 'email' | 'grantedRoles'>): Role[] {
+export function rolesOf(
+  settings: IdentitySettings,
+  user: Pick<User, 'isAdmin' | 'email' | 'emailVerified' | 'grantedRoles'>,
+): Role[] {
+  if (!user.emailVerified) return [];
   const granted = new Set<Role>(user.grantedRoles);
   if (user.isAdmin) granted.add('admin');
   if (user.isAdmin && settings.courtesyManagers.has(user.email)) granted.add('courtesyManager');

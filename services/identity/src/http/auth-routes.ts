@@ -6,6 +6,7 @@ import {
   registerFormSchema,
   registerSchema,
   resetPasswordSchema,
+  signInLinkSchema,
   verifyCodeSchema,
   type RenewView,
 } from '@ticketing/proto';
@@ -15,7 +16,8 @@ import { requestPasswordReset, resetPassword } from '../domain/password-reset.ts
 import { currentUser } from '../domain/profile.ts';
 import { renewSession } from '../domain/renew-session.ts';
 import { registerUser } from '../domain/register.ts';
-import type { SessionUser } from '../domain/sessions.ts';
+import { createSessionVerifier, type SessionUser } from '../domain/sessions.ts';
+import { signInWithLink } from '../domain/sign-in-link.ts';
 import { messages, type IdentityDeps } from '../domain/user.ts';
 import { clientIp, retryAfter, sessionOf } from './input.ts';
 import { toUserView } from './views.ts';
@@ -31,16 +33,26 @@ function parseRegistration(body: unknown) {
   return isForm ? parseInput(registerFormSchema, body) : parseInput(registerSchema, body);
 }
 
-/** Registration, login, e-mail verification, password reset and the current user, under /api/auth. */
+/** Registration, login (with a password or an e-mailed link), e-mail verification, password reset and the current user, under /api/auth. */
 export function authRoutes(deps: IdentityDeps, verifySession: (token: string) => Promise<SessionUser>): Router {
   const router = new Router({ prefix: '/api/auth' });
   const authenticated = requireUser(verifySession);
+  // Renewal judges the token's session in the database itself (two tabs may renew one token at once).
+  const renewable = requireUser(createSessionVerifier(deps.keys, deps.settings));
   router.use(retryAfter);
 
+  // The same answer whether or not an account was created: it never tells whose e-mail or CPF is taken.
   router.post('/register', async (ctx) => {
-    const user = await registerUser(deps, parseRegistration(ctx.request.body));
-    ctx.status = 201;
-    ctx.body = { email: user.email };
+    const input = parseRegistration(ctx.request.body);
+    await registerUser(deps, input);
+    ctx.status = 202;
+    ctx.body = { email: input.email, message: messages.registrationReceived };
+  });
+
+  router.post('/sign-in-link', async (ctx) => {
+    const input = parseInput(signInLinkSchema, ctx.request.body);
+    const { token, user } = await signInWithLink(deps, { ...input, ip: clientIp(ctx) });
+    ctx.body = { token, user: toUserView(user, deps.settings) };
   });
 
   router.post('/login', async (ctx) => {
@@ -79,8 +91,8 @@ export function authRoutes(deps: IdentityDeps, verifySession: (token: string) =>
     ctx.body = { message: messages.passwordReset };
   });
 
-  // A page kept open (the door's scanner) trades its token for a fresh one before it expires.
-  router.post('/renew', authenticated, async (ctx) => {
+  // A page kept open (the door's scanner) trades its token for the next one of its session before it expires.
+  router.post('/renew', renewable, async (ctx) => {
     const { token, expiresAt } = await renewSession(deps, sessionOf(ctx));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { token, expiresAt: expiresAt.toISOString() } satisfies RenewView;

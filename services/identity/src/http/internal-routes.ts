@@ -1,20 +1,11 @@
 import { Router } from '@koa/router';
 import { notFound, type ServiceAuth } from '@ticketing/platform';
 import { findBuyer } from '../domain/directory.ts';
-import { sessionStateOf } from '../domain/sessions.ts';
+import { refreshSessionState } from '../domain/sessions.ts';
 import { messages, type IdentityDeps } from '../domain/user.ts';
 
 /** Every service verifies tokens, so every one may ask where an account's sessions stand. */
-const TOKEN_VERIFIERS = [
-  'catalog',
-  'orders',
-  'payments',
-  'courtesy',
-  'tickets-verifier',
-  'tickets-worker',
-  'mail',
-  'identity',
-] as const;
+const TOKEN_VERIFIERS = ['catalog', 'orders', 'payments', 'courtesy', 'tickets', 'mail', 'identity'] as const;
 
 /** For the other services inside the cluster (the gateway routes only /api): who a buyer is, and their sessions. */
 export function internalRoutes(deps: IdentityDeps, auth: ServiceAuth): Router {
@@ -33,9 +24,10 @@ export function internalRoutes(deps: IdentityDeps, auth: ServiceAuth): Router {
   });
 
   router.get('/sessions/:userId', auth.require(TOKEN_VERIFIERS), async (ctx) => {
-    const state = await sessionStateOf(deps.db, ctx.params.userId!);
+    // Cached on the way: verifiers only read session states, identity alone writes them.
+    const state = await refreshSessionState(deps, ctx.params.userId!);
     if (!state) throw notFound(messages.userNotFound);
-    ctx.body = state;
+    ctx.body = { state };
   });
 
   return router;

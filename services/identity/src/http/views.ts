@@ -10,7 +10,7 @@ export function toUserView(user: User, settings: IdentitySettings): UserView {
     name: user.name,
     email: user.email,
     emailVerified: user.emailVerified,
-    isAdmin: user.isAdmin,
+    isAdmin: roles.includes('admin'),
     cpf: user.cpf ?? '',
     phone: user.phone ?? '',
     address: user.address ?? '',

@@ -18,6 +18,13 @@ type EmailsFor<T extends EventType> = (payload: EventPayload<T>, context: EventC
 export const resetPasswordUrl = (publicUrl: string, token: string) =>
   `${publicUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
 
+/** A page of the site, e.g. `/login`. */
+const pageUrl = (publicUrl: string, path: string) => `${publicUrl.replace(/\/+$/, '')}${path}`;
+
+/** The page that opens a session with an e-mailed sign-in link. */
+export const signInLinkUrl = (publicUrl: string, token: string) =>
+  pageUrl(publicUrl, `/entrar-com-link?token=${encodeURIComponent(token)}`);
+
 /** The buyer's orders ("Meus Ingressos"), where a pending order shows how to pay it. */
 export const profileUrl = (publicUrl: string) => `${publicUrl.replace(/\/+$/, '')}/profile`;
 
@@ -108,7 +115,7 @@ function paymentEmail(payload: EventPayload<'order.created'>, { publicUrl }: Eve
     return [toBuyer(payload, 'boleto-payment', { ...pending, boletoUrl, boletoLine: payload.boletoLine ?? null })];
   }
   if (payload.paymentMethod === 'credit_card' && invoiceUrl) {
-    return [toBuyer(payload, 'card-payment-link', { ...order, invoiceUrl })];
+    return [toBuyer(payload, 'card-payment-link', { ...order, invoiceUrl, expiresAt: payload.expiresAt })];
   }
   return [];
 }
@@ -142,6 +149,31 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
       },
     },
   ],
+  'user.sign-in-link-requested': (payload, { event, publicUrl }) => [
+    {
+      template: 'sign-in-link',
+      to: payload.email,
+      userId: payload.userId,
+      data: {
+        name: payload.name,
+        signInUrl: signInLinkUrl(publicUrl, payload.token),
+        validMinutes: minutesBetween(event.occurredAt, payload.expiresAt),
+      },
+    },
+  ],
+  'user.registration-attempted': (payload, { publicUrl }) => [
+    {
+      template: 'registration-attempted',
+      to: payload.email,
+      userId: payload.userId,
+      data: {
+        name: payload.name,
+        taken: payload.taken,
+        loginUrl: pageUrl(publicUrl, '/login'),
+        forgotPasswordUrl: pageUrl(publicUrl, '/forgot-password'),
+      },
+    },
+  ],
   'ticket.issued': ticketEmail,
   'ticket.resent': ticketEmail,
   'order.created': paymentEmail,
@@ -156,6 +188,23 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
         : {}),
     }),
   ],
+  // A withdrawal refused because the door admitted the ticket first; a void ticket is followed by order.refunded.
+  'ticket.withdrawal-decided': (payload) =>
+    payload.outcome === 'admitted' && payload.usedAt
+      ? [
+          {
+            template: 'withdrawal-refused',
+            to: payload.buyer.email,
+            userId: payload.userId,
+            data: {
+              name: payload.buyer.name,
+              orderNumber: payload.orderNumber,
+              eventTitle: payload.event.title,
+              usedAt: payload.usedAt,
+            },
+          },
+        ]
+      : [],
   'courtesy.invited': (payload, { courtesyUrl }) => {
     const attachment = payload.attachment && courtesyAttachment(courtesyUrl, payload.attachment);
     return [

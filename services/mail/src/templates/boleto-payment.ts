@@ -1,4 +1,3 @@
-import { PAYMENT_WINDOWS } from '@ticketing/proto';
 import { z } from 'zod';
 import { defineTemplate } from './define.ts';
 import { greeting, longDate, payOrderSubject, reais } from './format.ts';
@@ -12,7 +11,7 @@ import { pendingOrderData, pendingOrderFacts } from './pending-order.ts';
 export const boletoPayment = defineTemplate({
   data: z.object({
     ...pendingOrderData,
-    /** The boleto's last day. */
+    /** The boleto's last day: seven business days away, or earlier near the event (it must clear before it). */
     expiresAt: z.iso.datetime({ offset: true }),
     boletoUrl: z.url({ protocol: /^https?$/ }),
     /** The digitable line; null when the provider did not give it (the PDF has it). */
@@ -80,4 +79,4 @@ A linha digitável e o boleto também estão na sua área de acesso, em "Meus In
 });
 
 const dueText = (expiresAt: string) =>
-  `O boleto vence em ${PAYMENT_WINDOWS.boletoBusinessDays} dias úteis, em ${longDate(expiresAt)}. Depois do vencimento, o pedido expira e a vaga é liberada.`;
+  `O boleto vence em ${longDate(expiresAt)}. Depois do vencimento, o pedido expira e a vaga é liberada.`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTemplate } from './define.ts';
-import { greeting, longDate, payOrderSubject, reais } from './format.ts';
+import { greeting, longDate, payOrderSubject, reais, timeOfDay } from './format.ts';
 import { button, details, heading, linkText, note, paragraph } from './layout.ts';
 import { pendingOrderData, pendingOrderFacts } from './pending-order.ts';
 
@@ -9,25 +9,30 @@ export const cardPaymentLink = defineTemplate({
   data: z.object({
     ...pendingOrderData,
     invoiceUrl: z.url({ protocol: /^https?$/ }),
+    /** When the order stops holding the spot: a day away, or sooner when the event starts sooner. */
+    expiresAt: z.iso.datetime({ offset: true }),
   }),
   subject: ({ eventTitle }) => payOrderSubject(eventTitle),
   preheader: ({ amount }) => `Pague ${reais(amount)} com cartão de crédito pelo link seguro.`,
-  text: ({ name, orderNumber, eventTitle, eventDate, amount, invoiceUrl }) => `${greeting(name)}
+  text: ({ name, orderNumber, eventTitle, eventDate, amount, invoiceUrl, expiresAt }) => `${greeting(name)}
 
 Seu pedido ${orderNumber} para ${eventTitle} (${longDate(eventDate)}) está aguardando o pagamento de ${reais(amount)}.
 
 Pague com cartão de crédito pelo link seguro:
 ${invoiceUrl}
 
-A vaga fica reservada por 24 horas. Assim que o pagamento for confirmado, você receberá o ingresso por e-mail.`,
-  body: ({ name, orderNumber, eventTitle, eventDate, amount, invoiceUrl }) => [
+${heldUntil(expiresAt)} Assim que o pagamento for confirmado, você receberá o ingresso por e-mail.`,
+  body: ({ name, orderNumber, eventTitle, eventDate, amount, invoiceUrl, expiresAt }) => [
     heading('Finalize o pagamento'),
     paragraph(greeting(name)),
     paragraph('Seu pedido está aguardando o pagamento com cartão de crédito.'),
     details(pendingOrderFacts({ orderNumber, eventTitle, eventDate, amount })),
     button(invoiceUrl, 'Pagar com cartão'),
-    paragraph('A vaga fica reservada por 24 horas. Assim que o pagamento for confirmado, você receberá o ingresso.'),
+    paragraph(`${heldUntil(expiresAt)} Assim que o pagamento for confirmado, você receberá o ingresso.`),
     note(`Se o botão não funcionar, copie este endereço no navegador: `),
     note(linkText(invoiceUrl)),
   ],
 });
+
+const heldUntil = (expiresAt: string) =>
+  `A vaga fica reservada até as ${timeOfDay(expiresAt)} (horário de Brasília) de ${longDate(expiresAt)}.`;

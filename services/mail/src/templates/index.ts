@@ -9,8 +9,11 @@ import { orderRefunded } from './order-refunded.ts';
 import { passwordReset } from './password-reset.ts';
 import { paymentRefunded } from './payment-refunded.ts';
 import { pixPayment } from './pix-payment.ts';
+import { registrationAttempted } from './registration-attempted.ts';
+import { signInLink } from './sign-in-link.ts';
 import { ticket } from './ticket.ts';
 import { verificationCode } from './verification-code.ts';
+import { withdrawalRefused } from './withdrawal-refused.ts';
 
 /**
  * Every e-mail the product sends, by name. A new e-mail is a file beside these (`defineTemplate`: data schema,
@@ -19,6 +22,8 @@ import { verificationCode } from './verification-code.ts';
 export const templates = {
   'verification-code': verificationCode,
   'password-reset': passwordReset,
+  'sign-in-link': signInLink,
+  'registration-attempted': registrationAttempted,
   ticket,
   'pix-payment': pixPayment,
   'boleto-payment': boletoPayment,
@@ -26,6 +31,7 @@ export const templates = {
   'payment-refunded': paymentRefunded,
   'order-refunded': orderRefunded,
   'order-chargeback': orderChargeback,
+  'withdrawal-refused': withdrawalRefused,
   'event-cancelled': eventCancelled,
   'courtesy-invitation': courtesyInvitation,
 } satisfies Record<string, EmailTemplate<any>>;

@@ -1,4 +1,3 @@
-import { PAYMENT_WINDOWS } from '@ticketing/proto';
 import { z } from 'zod';
 import { defineTemplate } from './define.ts';
 import { greeting, longDate, payOrderSubject, reais, timeOfDay } from './format.ts';
@@ -57,6 +56,9 @@ O QR Code e o código também estão na sua área de acesso, em "Meus Ingressos"
   ],
 });
 
-/** "O código PIX vale por 30 minutos: pague até as 14:32 (horário de Brasília) de quinta-feira, 26 de …". */
+/**
+ * "O código PIX vale até as 14:32 (horário de Brasília) de quinta-feira, 26 de …": the deadline itself, as the window
+ * is shorter than usual when the event starts sooner.
+ */
 const deadline = (expiresAt: string) =>
-  `O código PIX vale por ${PAYMENT_WINDOWS.pixMinutes} minutos: pague até as ${timeOfDay(expiresAt)} (horário de Brasília) de ${longDate(expiresAt)}.`;
+  `O código PIX vale até as ${timeOfDay(expiresAt)} (horário de Brasília) de ${longDate(expiresAt)}.`;

@@ -167,4 +167,18 @@ export const ordersMigrations: Migration[] = [
       );
     },
   },
+  {
+    name: '0008_holds_end_by_the_event',
+    async up(db) {
+      // A payment window never runs past the event's start: pending orders made before that rule end by it too.
+      await db.raw(`update orders set expires_at = event_date where status = 'pending' and expires_at > event_date`);
+    },
+  },
+  {
+    name: '0009_withdrawal_requests',
+    async up(db) {
+      // A withdrawal waits for tickets to void the ticket before the money goes back.
+      await db.raw('alter table orders add column withdrawal_requested_at timestamptz');
+    },
+  },
 ];

@@ -25,6 +25,8 @@ interface OrderRow {
   qr_code_data: string | null;
   qr_code_used: boolean;
   qr_code_used_at: Date | null;
+  first_checked_in_at: Date | null;
+  withdrawal_requested_at: Date | null;
   event_title: string;
   event_date: Date;
   event_location: string;
@@ -63,6 +65,8 @@ const toOrder = (row: OrderRow): Order => ({
   qrCodeData: row.qr_code_data,
   qrCodeUsed: row.qr_code_used,
   qrCodeUsedAt: row.qr_code_used_at,
+  firstCheckedInAt: row.first_checked_in_at,
+  withdrawalRequestedAt: row.withdrawal_requested_at,
   event: { title: row.event_title, date: row.event_date, location: row.event_location },
   buyer: { name: row.buyer_name, email: row.buyer_email },
   idempotencyKey: row.idempotency_key,
@@ -97,7 +101,31 @@ export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown })?.code === '23505';
 }
 
-export async function insertOrder(db: Knex, order: NewOrder): Promise<Order> {
+/**
+ * Records a new pending order unless the buyer already has `max` orders waiting for payment, counted by account and
+ * by CPF (a CPF that moved to another account keeps its count); undefined when over the cap. Transaction-scoped
+ * advisory locks on the account and the CPF (always taken in the same order, so two purchases never deadlock) make
+ * concurrent purchases count one after the other.
+ */
+export async function insertPendingOrder(db: Knex, max: number, order: NewOrder): Promise<Order | undefined> {
+  const cpfDigits = order.cpf.replace(/\D/g, '');
+  return db.transaction(async (trx) => {
+    for (const key of [`orders:pending:user:${order.userId}`, `orders:pending:cpf:${cpfDigits}`].sort()) {
+      await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+    }
+    const [pending] = await trx('orders')
+      .where({ status: 'pending' })
+      .where('expires_at', '>', trx.fn.now())
+      .where((buyer) =>
+        buyer.where({ user_id: order.userId }).orWhereRaw(`regexp_replace(cpf, '\\D', '', 'g') = ?`, [cpfDigits]),
+      )
+      .count<{ count: string }[]>({ count: '*' });
+    if (Number(pending?.count ?? 0) >= max) return undefined;
+    return insertOrder(trx, order);
+  });
+}
+
+async function insertOrder(db: Knex, order: NewOrder): Promise<Order> {
   const rows = (await db<OrderRow>('orders')
     .insert({
       user_id: order.userId,
@@ -292,9 +320,10 @@ export async function recordRefundReason(trx: Knex.Transaction, id: string, reas
 }
 
 /**
- * A paid order's money is to go back in full (an administrator's refund, the buyer's withdrawal, the event
- * cancelled): refunded now and owed until payments has given it back, in one conditional statement. Undefined when
- * the order was not paid (or someone else refunded it first). `by` is null when no one person asked for it.
+ * A paid order's money is to go back in full (an administrator's refund, the buyer's withdrawal once its ticket is
+ * void, the event cancelled): refunded now and owed until payments has given it back, in one conditional statement.
+ * Undefined when the order was not paid (or someone else refunded it first). `by` is null when no one person asked
+ * for it. A withdrawal waiting for its ticket is settled by it, and counts as asked when the buyer asked.
  */
 export async function oweRequestedRefund(
   db: Knex,
@@ -304,10 +333,40 @@ export async function oweRequestedRefund(
   return transition(db, id, ['paid'], 'refunded', {
     refund_reason: request.reason,
     refund_requested_by: request.by,
-    refund_requested_at: db.fn.now(),
+    refund_requested_at: db.raw('coalesce(withdrawal_requested_at, now())'),
     refund_note: request.note,
     refund_owed_since: db.fn.now(),
+    withdrawal_requested_at: null,
   });
+}
+
+/**
+ * Notes the buyer's withdrawal from a paid order, in one conditional statement: only if its ticket was not admitted
+ * (as tickets told it, markTicketUsed writing the same row) and no withdrawal is waiting already; undefined otherwise.
+ */
+export async function requestWithdrawal(trx: Knex.Transaction, id: string): Promise<Order | undefined> {
+  return one(
+    (await trx<OrderRow>('orders')
+      .where({ id, status: 'paid' })
+      .whereNull('first_checked_in_at')
+      .whereNull('withdrawal_requested_at')
+      .update({ withdrawal_requested_at: trx.fn.now(), updated_at: trx.fn.now() })
+      .returning('*')) as OrderRow[],
+  );
+}
+
+/**
+ * The door admitted the ticket (at `usedAt`) before the withdrawal voided it: the order stays paid, with no
+ * withdrawal waiting and the entry noted at once (ticket.checked-in may still be on its way), so none is offered again.
+ */
+export async function dropWithdrawal(trx: Knex.Transaction, id: string, usedAt: Date): Promise<void> {
+  await trx('orders')
+    .where({ id })
+    .update({
+      withdrawal_requested_at: null,
+      first_checked_in_at: trx.raw('least(first_checked_in_at, ?::timestamptz)', [usedAt]),
+      updated_at: trx.fn.now(),
+    });
 }
 
 /** Orders whose money is still owed back, longest waiting first. */

@@ -24,7 +24,7 @@ import {
   findByIdempotencyKey,
   findOrder,
   findPendingForEvent,
-  insertOrder,
+  insertPendingOrder,
   isUniqueViolation,
   storeCharge,
 } from '../data/orders-repository.ts';
@@ -47,9 +47,10 @@ const SETTLE_TIMEOUT_MS = 15_000;
 const SETTLE_POLL_MS = 50;
 
 /**
- * Buys one ticket: checks the buyer and the event (and the promotional code's price, if one is given), records the
- * order pending, takes the code's use in courtesy, holds a spot in the catalog, creates the charge in payments and
- * announces `order.created`. The order row comes first so a crash at any step leaves something the expiry sweep
+ * Buys one ticket: checks the buyer and the event (and the promotional code's price, if one is given), fits the
+ * payment window before the event's start, records the order pending (within the buyer's cap of pending orders),
+ * takes the code's use in courtesy, holds a spot in the catalog, creates the charge in payments and announces
+ * `order.created`. The order row comes first so a crash at any step leaves something the expiry sweep
  * closes; every refusal on the way undoes what was done (the use and the spot are given back, the order removed or
  * cancelled). A repeated request (same Idempotency-Key, or a pending order for the same event) answers the order
  * already made, without a second use, hold or charge.
@@ -137,10 +138,12 @@ async function placeOrder(
   const event = await upcomingEvent(deps, input.eventId, messages.unavailable);
   const promo = input.promoCode ? await quotePromo(deps, event.id, input.promoCode) : null;
   if (!buyer.cpf) throw new AppError(422, messages.cpfMissing);
-  const window = paymentWindow(input.paymentMethod, new Date());
-  let order: Order;
+  const window = paymentWindow(input.paymentMethod, new Date(), new Date(event.date));
+  if (window === 'boleto_too_late') throw new AppError(422, messages.boletoTooLate);
+  if (window === 'no_time') throw conflict(messages.noTimeToPay);
+  let order: Order | undefined;
   try {
-    order = await insertOrder(deps.db, {
+    order = await insertPendingOrder(deps.db, deps.limits.maxPendingOrders, {
       userId: buyer.id,
       eventId: event.id,
       cpf: buyer.cpf,
@@ -156,6 +159,7 @@ async function placeOrder(
     if (isUniqueViolation(error)) return undefined;
     throw error;
   }
+  if (!order) throw conflict(messages.tooManyPending(deps.limits.maxPendingOrders));
   if (input.promoCode) await takePromoUse(deps, order, input.promoCode);
   await holdSpot(deps, order);
   const charge = await chargeOrder(deps, order, input.paymentMethod, buyer, window.dueDate);

@@ -40,6 +40,10 @@ export interface Order {
   qrCodeData: string | null;
   qrCodeUsed: boolean;
   qrCodeUsedAt: Date | null;
+  /** The first time the ticket was admitted at the door, as tickets told it; a reset does not undo attendance. */
+  firstCheckedInAt: Date | null;
+  /** While a withdrawal waits for tickets to void the ticket (the money goes back once it is void); null otherwise. */
+  withdrawalRequestedAt: Date | null;
   event: { title: string; date: Date; location: string };
   buyer: { name: string; email: string };
   idempotencyKey: string | null;
@@ -65,6 +69,7 @@ export interface OrdersDeps {
   payments: PaymentsClient;
   identity: IdentityClient;
   courtesy: CourtesyClient;
+  limits: { maxPendingOrders: number };
 }
 
 export const messages = {

@@ -27,17 +27,48 @@ export function endOfLocalDay(day: string): Date {
 }
 
 export interface PaymentWindow {
-  /** When the order stops holding its spot if still unpaid. */
+  /** When the order stops holding its spot if still unpaid: never after the event starts. */
   expiresAt: Date;
   /** The provider's due date ('YYYY-MM-DD', São Paulo). */
   dueDate: string;
 }
 
-/** PIX: 30 minutes. Card: 24 hours. Boleto: until 23:59:59 (São Paulo) of the 7th business day. */
-export function paymentWindow(method: PaymentMethod, now: Date): PaymentWindow {
+/** Why no window fits before the event: a boleto would clear too late, or there is no time left at all. */
+export type NoWindow = 'boleto_too_late' | 'no_time';
+
+const MINUTE_MS = 60_000;
+
+/**
+ * PIX: 30 minutes. Card: 24 hours. Boleto: until 23:59:59 (São Paulo) of the 7th business day. None ends after the
+ * event starts: PIX and card end at the start at the latest; a boleto's due date is brought forward until its money,
+ * cleared up to 3 business days after the due day, arrives before the start (a boleto due today is the shortest).
+ * A window under 5 minutes, or no boleto day left, answers why there is none.
+ */
+export function paymentWindow(method: PaymentMethod, now: Date, eventStartsAt: Date): PaymentWindow | NoWindow {
+  const start = eventStartsAt.getTime();
   let expiresAt: Date;
-  if (method === 'pix') expiresAt = new Date(now.getTime() + PAYMENT_WINDOWS.pixMinutes * 60_000);
-  else if (method === 'credit_card') expiresAt = new Date(now.getTime() + PAYMENT_WINDOWS.cardHours * 3_600_000);
-  else expiresAt = endOfLocalDay(addBusinessDays(localDay(now), PAYMENT_WINDOWS.boletoBusinessDays));
+  if (method === 'boleto') {
+    const dueDate = latestBoletoDueDate(now, eventStartsAt);
+    if (!dueDate) return 'boleto_too_late';
+    expiresAt = endOfLocalDay(dueDate);
+  } else {
+    const length =
+      method === 'pix' ? PAYMENT_WINDOWS.pixMinutes * MINUTE_MS : PAYMENT_WINDOWS.cardHours * 60 * MINUTE_MS;
+    expiresAt = new Date(Math.min(now.getTime() + length, start));
+  }
+  if (expiresAt.getTime() - now.getTime() < PAYMENT_WINDOWS.minimumMinutes * MINUTE_MS) {
+    return method === 'boleto' ? 'boleto_too_late' : 'no_time';
+  }
   return { expiresAt, dueDate: localDay(expiresAt) };
+}
+
+/** The latest due day, from today to the 7th business day, whose boleto clears before the event; null when none. */
+function latestBoletoDueDate(now: Date, eventStartsAt: Date): string | null {
+  const today = localDay(now);
+  for (let days = PAYMENT_WINDOWS.boletoBusinessDays; days >= 0; days--) {
+    const due = addBusinessDays(today, days);
+    const cleared = endOfLocalDay(addBusinessDays(due, PAYMENT_WINDOWS.boletoSettlementBusinessDays));
+    if (cleared.getTime() <= eventStartsAt.getTime()) return due;
+  }
+  return null;
 }

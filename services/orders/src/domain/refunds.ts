@@ -1,28 +1,12 @@
 import { conflict, notFound } from '@ticketing/platform';
-import { WITHDRAWAL_DAYS } from '@ticketing/proto';
-import { findOrder, findOwnOrder, oweRequestedRefund } from '../data/orders-repository.ts';
+import { findOrder, oweRequestedRefund } from '../data/orders-repository.ts';
 import { hasMoney, isUuid, messages, type Order, type OrdersDeps, type RefundReason } from './order.ts';
 import { sendOwedRefund } from './owed-refunds.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 function refuseNotRefundable(order: Order): never {
   if (order.status === 'refunded') throw conflict(messages.alreadyRefunded);
   if (order.status !== 'paid') throw conflict(messages.refundNotPaid);
   throw conflict(messages.nothingToRefund);
-}
-
-/**
- * Why the buyer may not withdraw from the order at `now`, or null when they may (CDC art. 49): a paid purchase,
- * within 7 days of its payment and before the event starts.
- */
-export function withdrawalRefusal(order: Order, now: Date): string | null {
-  if (order.status === 'refunded') return messages.alreadyRefunded;
-  if (order.status !== 'paid' || !order.paidAt) return messages.refundNotPaid;
-  if (!hasMoney(order)) return messages.nothingToRefund;
-  if (order.event.date.getTime() <= now.getTime()) return messages.withdrawalEventStarted;
-  if (order.paidAt.getTime() + WITHDRAWAL_DAYS * DAY_MS <= now.getTime()) return messages.withdrawalTooLate;
-  return null;
 }
 
 /**
@@ -48,13 +32,4 @@ export async function refundByAdmin(deps: OrdersDeps, orderId: string, adminId: 
   if (!order) throw notFound(messages.orderNotFound);
   if (order.status !== 'paid' || !hasMoney(order)) refuseNotRefundable(order);
   return refund(deps, order, { reason: 'refund', by: adminId, note });
-}
-
-/** The buyer withdraws from their own purchase (CDC art. 49); anyone else's order is "not found". */
-export async function withdraw(deps: OrdersDeps, orderId: string, userId: string): Promise<Order> {
-  const order = isUuid(orderId) ? await findOwnOrder(deps.db, orderId, userId) : undefined;
-  if (!order) throw notFound(messages.orderNotFound);
-  const refusal = withdrawalRefusal(order, new Date());
-  if (refusal) throw conflict(refusal);
-  return refund(deps, order, { reason: 'withdrawal', by: userId, note: null });
 }

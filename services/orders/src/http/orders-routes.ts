@@ -1,19 +1,23 @@
 import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
 import { parseInput, requireUser, type AuthUser, type TokenVerifier } from '@ticketing/platform';
 import { createOrderSchema, pageQuerySchema, type RefundAnswer } from '@ticketing/proto';
 import { cancelOrder, checkPaymentStatus, listOrders } from '../domain/buyer-orders.ts';
 import { createOrder } from '../domain/create-order.ts';
-import { withdraw } from '../domain/refunds.ts';
+import { withdraw } from '../domain/withdrawal.ts';
 import { messages, type OrdersDeps } from '../domain/order.ts';
 import { toOrderView, toPaymentView } from './views.ts';
 
-/** The buyer's orders, routed by the gateway under /api/orders; every route needs a logged-in user. */
-export function orderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier): Router {
+/**
+ * The buyer's orders, routed by the gateway under /api/orders; every route needs a logged-in user, and starting a
+ * purchase spends the account's budget (`purchaseLimit`).
+ */
+export function orderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier, purchaseLimit: Middleware): Router {
   const router = new Router({ prefix: '/api/orders' });
   router.use(requireUser(verifyToken));
   const caller = (state: Record<string, unknown>) => state.user as AuthUser;
 
-  router.post('/', async (ctx) => {
+  router.post('/', purchaseLimit, async (ctx) => {
     const input = parseInput(createOrderSchema, ctx.request.body);
     const key = ctx.get('idempotency-key') || undefined;
     const { outcome, order } = await createOrder(deps, caller(ctx.state), input, key);

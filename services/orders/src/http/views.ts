@@ -7,7 +7,7 @@ import {
   type PaymentView,
 } from '@ticketing/proto';
 import type { Order } from '../domain/order.ts';
-import { withdrawalRefusal } from '../domain/refunds.ts';
+import { withdrawalRefusal } from '../domain/withdrawal.ts';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -37,6 +37,7 @@ export function toOrderView(order: Order, now = new Date()): OrderView {
         }
       : null,
     canWithdraw: withdrawalRefusal(order, now) === null,
+    withdrawalRequestedAt: order.status === 'paid' ? iso(order.withdrawalRequestedAt) : null,
     payment: order.status === 'pending' && order.asaasPaymentId !== null ? toPaymentView(order) : null,
   };
 }

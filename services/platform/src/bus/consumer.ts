@@ -4,8 +4,10 @@ import { trace } from '../context.ts';
 import type { Knex } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
+import type { ServiceKeys } from '../service-keys.ts';
 import { recordDeadLetter, registerUnreplayedGauge } from './dead-letters.ts';
 import type { EventRegistry, Outbox } from './outbox.ts';
+import { refusal, type PublishRule } from './signatures.ts';
 import { STUCK_AFTER_MS, TRANSIENT_BASE_MS, TRANSIENT_CAP_MS, backoffDelayMs, isTransient } from './retry-policy.ts';
 import { RetryLater, type Delivery, type Subscription, type Transport } from './transport.ts';
 
@@ -23,6 +25,10 @@ export interface ConsumerOptions {
   handlers: EventHandlers;
   schemas: EventRegistry;
   transport: Transport;
+  /** Checks each message's signature with the public key of the producer it names. */
+  keys: ServiceKeys;
+  /** Who may publish what: a message from any other producer is refused. */
+  mayPublish: PublishRule;
   db: Knex;
   outbox: Outbox;
   logger: Logger;
@@ -53,7 +59,7 @@ const MAX_TRACKED = 10_000;
  * quick attempts, to the dead-letter topic and the `dead_letters` table, so the events after it still flow.
  */
 export async function startConsumers(options: ConsumerOptions): Promise<Subscription> {
-  const { group, handlers, schemas, transport, db, outbox, logger, metrics } = options;
+  const { group, handlers, schemas, transport, keys, mayPublish, db, outbox, logger, metrics } = options;
   const maxAttempts = options.maxAttempts ?? 5;
   const retryDelayMs = options.retryDelayMs ?? ((attempt: number) => Math.min(200 * 2 ** attempt, 10_000));
   const transientDelayMs =
@@ -105,7 +111,11 @@ export async function startConsumers(options: ConsumerOptions): Promise<Subscrip
     metrics.busDeadLetters.inc({ topic: delivery.topic });
   }
 
-  /** The envelope as delivered (kept for a replay) and the event with its payload checked, or why not. */
+  /**
+   * The envelope as delivered (kept for a replay) and the event with its payload checked, or why not. A message its
+   * named producer did not sign, or may not publish, is never handled; it is kept raw, without a place in the inbox,
+   * so a forgery can neither be replayed nor shadow the real event of the same id.
+   */
   function read(delivery: Delivery): { envelope?: Envelope; event?: Envelope; error?: unknown } {
     let json: unknown;
     try {
@@ -113,6 +123,8 @@ export async function startConsumers(options: ConsumerOptions): Promise<Subscrip
     } catch (error) {
       return { error };
     }
+    const refused = refusal(keys, mayPublish, delivery.topic, json);
+    if (refused) return { error: new Error(refused) };
     const envelope = envelopeSchema.safeParse(json);
     if (!envelope.success) return { error: envelope.error };
     const schema = schemas[delivery.topic];

@@ -1,13 +1,15 @@
-import { eventSchemas } from '@ticketing/proto';
+import { eventSchemas, mayPublish as ownersAllow } from '@ticketing/proto';
 import { directDatabaseUrl, type BaseConfig } from '../config.ts';
 import type { Knex } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
+import type { ServiceKeys } from '../service-keys.ts';
 import { startConsumers, type EventHandlers } from './consumer.ts';
-import { createKafkaTransport } from './kafka-transport.ts';
+import { createKafkaTransport, type KafkaTransportOptions } from './kafka-transport.ts';
 import { createOutbox, type EventRegistry, type Outbox } from './outbox.ts';
 import { createPostgresTransport } from './postgres-transport.ts';
 import { startRelay, type Relay } from './relay.ts';
+import { signEnvelope, type PublishRule } from './signatures.ts';
 import type { Subscription, Transport } from './transport.ts';
 
 export type { EventHandler, EventHandlers, HandlerContext } from './consumer.ts';
@@ -18,13 +20,14 @@ export { busMigrations } from './migrations.ts';
 export { RetryLater } from './transport.ts';
 export { replayDeadLetter } from './dead-letters.ts';
 export { scrubUserEvents } from './erasure.ts';
-export { createKafkaTransport, createPostgresTransport, createOutbox, startConsumers, startRelay };
+export type { PublishRule } from './signatures.ts';
+export { createKafkaTransport, createPostgresTransport, createOutbox, startConsumers, startRelay, signEnvelope };
 
 /** Picks the transport the configuration names: Kafka in production, the PostgreSQL log on a bare machine. */
 export function createTransport(config: BaseConfig, clientId: string, logger: Logger): Transport {
   if (config.BUS === 'kafka') {
     if (!config.KAFKA_BROKERS) throw new Error('BUS=kafka needs KAFKA_BROKERS');
-    return createKafkaTransport({ brokers: config.KAFKA_BROKERS.split(','), clientId, logger });
+    return createKafkaTransport({ brokers: config.KAFKA_BROKERS.split(','), clientId, logger, ...kafkaLogin(config) });
   }
   // LISTEN needs a session of its own: a transaction-mode pooler would drop it.
   return createPostgresTransport({
@@ -35,11 +38,26 @@ export function createTransport(config: BaseConfig, clientId: string, logger: Lo
   });
 }
 
+/** The SASL login (and TLS) the configuration names; a mechanism needs both a user name and a password. */
+function kafkaLogin(config: BaseConfig): Pick<KafkaTransportOptions, 'sasl' | 'ssl'> {
+  const { KAFKA_SASL_MECHANISM: mechanism, KAFKA_USERNAME: username, KAFKA_PASSWORD: password } = config;
+  if (mechanism && !(username && password))
+    throw new Error('KAFKA_SASL_MECHANISM needs KAFKA_USERNAME and KAFKA_PASSWORD');
+  return {
+    ssl: config.KAFKA_TLS,
+    ...(mechanism ? { sasl: { mechanism, username: username!, password: password! } } : {}),
+  };
+}
+
 export interface BusOptions {
   group: string;
   schema: string;
   db: Knex;
   transport: Transport;
+  /** The service's own key signs what it publishes; the others' public keys check what it consumes. */
+  keys: ServiceKeys;
+  /** Who may publish what; the owners proto names unless given. */
+  mayPublish?: PublishRule;
   logger: Logger;
   metrics: Metrics;
   schemas?: EventRegistry;
@@ -55,20 +73,32 @@ export interface Bus {
 }
 
 export function createBus(options: BusOptions): Bus {
-  const { group, schema, db, transport, logger, metrics, schemas = eventSchemas } = options;
+  const {
+    group,
+    schema,
+    db,
+    transport,
+    keys,
+    mayPublish = ownersAllow,
+    logger,
+    metrics,
+    schemas = eventSchemas,
+  } = options;
   let relay: Relay | undefined;
   const outbox = createOutbox(schemas, () => relay?.wake());
   let subscription: Subscription | undefined;
   return {
     outbox,
     async start(handlers) {
-      relay = startRelay({ db, schema, transport, logger, metrics });
+      relay = startRelay({ db, schema, transport, keys, logger, metrics });
       if (handlers && Object.keys(handlers).length > 0) {
         subscription = await startConsumers({
           group,
           handlers,
           schemas,
           transport,
+          keys,
+          mayPublish,
           db,
           outbox,
           logger,

@@ -1,4 +1,4 @@
-import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer } from 'kafkajs';
+import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type Producer, type SASLOptions } from 'kafkajs';
 import type { Logger } from '../logger.ts';
 import { RetryLater, type BusMessage, type DeliveryHandler, type Subscription, type Transport } from './transport.ts';
 
@@ -12,6 +12,9 @@ export interface KafkaTransportOptions {
   partitionsConsumedConcurrently?: number;
   /** How long an idle fetch waits on the broker; it also bounds how long a disconnect takes. */
   maxWaitTimeMs?: number;
+  /** The service's own Kafka user. */
+  sasl?: { mechanism: 'scram-sha-512' | 'scram-sha-256' | 'plain'; username: string; password: string };
+  ssl?: boolean;
 }
 
 const JOIN_WARNING_MS = 30_000;
@@ -36,6 +39,9 @@ export function createKafkaTransport(options: KafkaTransportOptions): Transport 
   const kafka = new Kafka({
     clientId,
     brokers,
+    // The same shape for each of the three mechanisms, which kafkajs types one by one.
+    sasl: options.sasl as SASLOptions | undefined,
+    ssl: options.ssl,
     retry: { initialRetryTime: 200, retries: 10 },
     logLevel: logLevel.WARN,
     logCreator:

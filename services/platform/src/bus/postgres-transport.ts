@@ -1,6 +1,5 @@
 import { crc32 } from 'node:zlib';
 import pg from 'pg';
-import { createSchemaIfMissing } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import {
   RetryLater,
@@ -10,6 +9,7 @@ import {
   type Subscription,
   type Transport,
 } from './transport.ts';
+import { ensureBusLog } from './log-tables.ts';
 import { createWaker } from './wake.ts';
 
 export interface PostgresTransportOptions {
@@ -48,17 +48,7 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
   const ensureSchema = () =>
     (ready ??= inTransaction(async (client) => {
       await client.query('select pg_advisory_xact_lock(hashtext($1))', [`bus-schema:${schema}`]);
-      await createSchemaIfMissing(client, schema);
-      await client.query(`create table if not exists ${s}.heads (
-        topic text not null, partition int not null, next_offset bigint not null,
-        primary key (topic, partition))`);
-      await client.query(`create table if not exists ${s}.log (
-        topic text not null, partition int not null, "offset" bigint not null,
-        key text not null, value text not null, created_at timestamptz not null default now(),
-        primary key (topic, partition, "offset"))`);
-      await client.query(`create table if not exists ${s}.offsets (
-        group_id text not null, topic text not null, partition int not null, next_offset bigint not null default 0,
-        primary key (group_id, topic, partition))`);
+      await ensureBusLog(client, schema);
     }).catch((error) => {
       ready = undefined;
       throw error;

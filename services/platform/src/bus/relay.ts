@@ -1,7 +1,10 @@
 import { Gauge } from 'prom-client';
+import type { Envelope } from '@ticketing/proto';
 import type { Knex } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
+import type { ServiceKeys } from '../service-keys.ts';
+import { signEnvelope } from './signatures.ts';
 import type { Transport } from './transport.ts';
 import { createWaker } from './wake.ts';
 
@@ -9,6 +12,8 @@ export interface RelayOptions {
   db: Knex;
   schema: string;
   transport: Transport;
+  /** The producer's keys: every envelope leaves signed by it. */
+  keys: ServiceKeys;
   logger: Logger;
   metrics: Metrics;
   pollMs?: number;
@@ -25,12 +30,12 @@ export interface Relay {
 }
 
 /**
- * Publishes the outbox in order and marks rows published only after the transport accepted them: a crash in
+ * Publishes the outbox in order, each envelope signed by this producer, and marks rows published only after the transport accepted them: a crash in
  * between publishes them again (consumers drop the duplicate). One replica relays at a time (advisory lock);
  * each wakes on its own commits and polls for the rows of the others.
  */
 export function startRelay(options: RelayOptions): Relay {
-  const { db, schema, transport, logger, metrics, pollMs = 500, batchSize = 200 } = options;
+  const { db, schema, transport, keys, logger, metrics, pollMs = 500, batchSize = 200 } = options;
   new Gauge({
     name: 'bus_outbox_pending',
     help: 'Outbox rows written but not yet published',
@@ -47,14 +52,18 @@ export function startRelay(options: RelayOptions): Relay {
     db.transaction(async (trx) => {
       const lock = await trx.raw('select pg_try_advisory_xact_lock(hashtext(?)) as ok', [`outbox:${schema}`]);
       if (!lock.rows[0].ok) return 0;
-      const rows: { seq: number; topic: string; key: string; envelope: unknown }[] = await trx('outbox')
+      const rows: { seq: number; topic: string; key: string; envelope: Envelope }[] = await trx('outbox')
         .whereNull('published_at')
         .orderBy('seq')
         .limit(batchSize)
         .select('seq', 'topic', 'key', 'envelope');
       if (rows.length === 0) return 0;
       await transport.publish(
-        rows.map((row) => ({ topic: row.topic, key: row.key, value: JSON.stringify(row.envelope) })),
+        rows.map((row) => ({
+          topic: row.topic,
+          key: row.key,
+          value: JSON.stringify(signEnvelope(keys, row.envelope)),
+        })),
       );
       await trx('outbox')
         .whereIn(

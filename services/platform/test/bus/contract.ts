@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { DEAD_LETTER_TOPIC, envelopeSchema } from '@ticketing/proto';
-import { replayDeadLetter, type Transport } from '../../src/bus/index.ts';
+import { DEAD_LETTER_TOPIC, envelopeSchema, envelopeSigningBytes, type Envelope } from '@ticketing/proto';
+import { replayDeadLetter, signEnvelope, type Transport } from '../../src/bus/index.ts';
+import { signBytes } from '../../src/service-keys.ts';
 import { CollaboratorError } from '../../src/http/json-client.ts';
 import { waitFor } from '../../src/testing.ts';
 import {
@@ -324,6 +325,80 @@ export function busContract(kind: FixtureSettings['kind']) {
     });
     await expect(replayDeadLetter(fixture.db, randomUUID())).resolves.toEqual({ status: 'not_found' });
     expect(await fixture.handled()).toHaveLength(3);
+  });
+
+  test(`[${kind}] a payment.confirmed signed with mail's key is refused and kept for operators; payments' own is handled`, async () => {
+    const transport = fixture.transport();
+    const confirmed: string[] = [];
+    await fixture.consume(transport, group, 'a', {
+      handlers: {
+        'payment.confirmed': async (_payload, { event }) => {
+          confirmed.push(event.id);
+        },
+      },
+    });
+    const confirmation = (orderId: string): Envelope => ({
+      id: randomUUID(),
+      type: 'payment.confirmed',
+      occurredAt: new Date().toISOString(),
+      correlationId: randomUUID(),
+      causationId: null,
+      key: orderId,
+      payload: {
+        orderId,
+        paymentId: `pay_${orderId}`,
+        providerStatus: 'CONFIRMED',
+        value: '150.00',
+        paidAt: new Date().toISOString(),
+      },
+    });
+    const mail = fixture.keysOf('mail');
+    const payments = fixture.keysOf('payments');
+    // Mail under its own name, which may not publish payments' events.
+    const asMail = signEnvelope(mail, confirmation(randomUUID()));
+    // Mail claiming to be payments: the signature is not payments'.
+    const posing = { ...confirmation(randomUUID()), producer: 'payments' };
+    const claimingPayments = { ...posing, signature: signBytes(mail, envelopeSigningBytes(posing)) };
+    // Payments' own event with its value changed on the way.
+    const genuine = signEnvelope(payments, confirmation(randomUUID()));
+    const altered = { ...genuine, id: randomUUID(), payload: { ...(genuine.payload as object), value: '1.00' } };
+    // No signature at all, as before producers signed.
+    const unsigned = confirmation(randomUUID());
+    const real = signEnvelope(payments, confirmation(randomUUID()));
+    const forged = [asMail, claimingPayments, altered, unsigned];
+    await transport.publish(
+      [...forged, real].map((envelope) => ({
+        topic: 'payment.confirmed',
+        key: envelope.key,
+        value: JSON.stringify(envelope),
+      })),
+    );
+
+    const letters = await waitFor(async () => {
+      const rows = (await fixture.db('dead_letters').where({ topic: 'payment.confirmed' })).filter((row) =>
+        forged.some((envelope) => row.envelope.raw?.includes(envelope.id)),
+      );
+      return confirmed.includes(real.id) && rows.length === forged.length && rows;
+    });
+    expect(confirmed).toEqual([real.id]);
+    const reasonOf = (envelope: Envelope) => letters.find((row) => row.envelope.raw.includes(envelope.id))!.error;
+    expect(reasonOf(asMail)).toBe('refused: mail may not publish payment.confirmed');
+    expect(reasonOf(claimingPayments)).toBe('refused: the signature does not match the key of payments');
+    expect(reasonOf(altered)).toBe('refused: the signature does not match the key of payments');
+    expect(reasonOf(unsigned)).toMatch(/^refused: the envelope names no producer/);
+    // Kept raw: never handled, never replayable, and holding no place in the inbox that the real event could need.
+    expect(letters.every((row) => row.event_id === null)).toBe(true);
+    await expect(
+      fixture.db('inbox').whereIn(
+        'event_id',
+        forged.map((envelope) => envelope.id),
+      ),
+    ).resolves.toEqual([]);
+    for (const row of letters)
+      await expect(replayDeadLetter(fixture.db, row.id)).resolves.toEqual({ status: 'not_replayable' });
+    expect(
+      await metricValue(fixture.metrics, 'bus_dead_letters_total', { topic: 'payment.confirmed' }),
+    ).toBeGreaterThanOrEqual(4);
   });
 
   test(`[${kind}] a relay killed between publishing and marking resumes without losing an event`, async () => {

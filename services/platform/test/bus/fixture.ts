@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { mayPublish } from '@ticketing/proto';
 import { createDb, migrate, type Knex } from '../../src/db.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createMetrics, type Metrics } from '../../src/metrics.ts';
 import { backoffDelayMs } from '../../src/bus/retry-policy.ts';
+import { generateKeyRing, keyRing } from '../../src/service-keys.ts';
 import {
   busMigrations,
   createKafkaTransport,
@@ -24,7 +26,12 @@ export interface FixtureSettings {
   busSchema: string;
   brokers: string[];
   topic: string;
+  /** Private keys by service name: the fixture's own (`contract`) and two services of the product's. */
+  keys: Record<string, string>;
 }
+
+/** The name the fixture's relay signs as; it may publish anything, the product's services only their own. */
+export const PRODUCER = 'contract';
 
 export const thingHappened = z.object({ n: z.number().int(), poison: z.boolean().default(false) });
 
@@ -41,6 +48,7 @@ export function newSettings(kind: FixtureSettings['kind']): FixtureSettings {
     busSchema: `bus_contract_${id}`,
     brokers,
     topic: `contract.${id}.thing-happened`,
+    keys: generateKeyRing([PRODUCER, 'payments', 'mail']).privateKeys,
   };
 }
 
@@ -65,6 +73,9 @@ export async function openFixture(settings: FixtureSettings, { sharesBus = false
   const db = createDb(settings.databaseUrl, settings.schema, 8);
   await migrate(db, settings.schema, [...busMigrations, handledTable]);
   const schemas = { [settings.topic]: thingHappened };
+  const ring = keyRing(settings.keys);
+  const keys = ring.keys(PRODUCER);
+  const publishRule = (producer: string, type: string) => producer === PRODUCER || mayPublish(producer, type);
   const relays: { wake(): void }[] = [];
   const outbox = createOutbox(schemas, () => relays.forEach((relay) => relay.wake()));
   const closers: { close(): Promise<unknown> }[] = [];
@@ -88,6 +99,8 @@ export async function openFixture(settings: FixtureSettings, { sharesBus = false
   const fixture = {
     db,
     settings,
+    /** The keys a service of the ring signs with. */
+    keysOf: (name: string) => ring.keys(name),
     metrics,
     transport,
     /** Commits `items` as events of the topic, one transaction each, in order. */
@@ -106,6 +119,7 @@ export async function openFixture(settings: FixtureSettings, { sharesBus = false
         db,
         schema: settings.schema,
         transport: over,
+        keys,
         logger,
         metrics,
         pollMs: 200,
@@ -134,6 +148,8 @@ export async function openFixture(settings: FixtureSettings, { sharesBus = false
         group,
         schemas,
         transport: over,
+        keys,
+        mayPublish: publishRule,
         db,
         outbox,
         logger,

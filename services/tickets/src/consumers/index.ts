@@ -1,15 +1,16 @@
 import type { EventHandlers } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
 import { eventOfTicket } from '../data/counts-repository.ts';
-import { orderRefunded } from '../domain/cancel-ticket.ts';
+import { orderRefunded, withdrawalRequested } from '../domain/cancel-ticket.ts';
 import type { TicketsDeps } from '../domain/deps.ts';
+import { doorEventsChanged } from '../domain/door-access.ts';
 import { forgetUser } from '../domain/erasure.ts';
 import { issueTicket } from '../domain/issue-ticket.ts';
 import type { DoorNotices } from './door-notices.ts';
 
 /**
  * The events the worker consumes, each handler in the transaction of the event's inbox row: a paid order gets its
- * ticket, a refunded one loses it, a deleted account is erased. Every change to an event's admitted or expected
+ * ticket, a refunded one loses it, a withdrawn one loses it unless admitted first, a deleted account is erased, a door staffer's assigned events are kept. Every change to an event's admitted or expected
  * tickets (the service's own ticket events, and cancellations) is announced to the door panels.
  */
 export function ticketsConsumers(
@@ -24,7 +25,12 @@ export function ticketsConsumers(
       await orderRefunded(deps, trx, payload);
       notices.afterCommit(trx, payload.eventId);
     },
+    'order.withdrawal-requested': async (payload: EventPayload<'order.withdrawal-requested'>, { trx }) => {
+      if (await withdrawalRequested(deps, trx, payload)) notices.afterCommit(trx, payload.eventId);
+    },
     'user.deleted': (payload: EventPayload<'user.deleted'>, { trx }) => forgetUser(deps, trx, payload),
+    'user.door-events-changed': (payload: EventPayload<'user.door-events-changed'>, { trx }) =>
+      doorEventsChanged(deps, trx, payload),
     'ticket.issued': async (payload: EventPayload<'ticket.issued'>, { trx }) => {
       notices.afterCommit(trx, payload.eventId);
     },

@@ -126,19 +126,10 @@ export async function lockDevice(trx: Knex.Transaction, deviceId: string): Promi
   await trx.raw(`select pg_advisory_xact_lock(hashtext('door-device:' || current_schema() || ':' || ?))`, [deviceId]);
 }
 
-export interface SearchRow {
-  ticketId: string;
-  orderId: string;
-  orderNumber: string;
-  holderName: string;
-  holderEmail: string;
-  holderCpf: string | null;
-  status: TicketStatus;
-  usedAt: Date | null;
-  qrText: string;
-}
-
-/** What a look-up typed: part of a name, e-mail or order number, and the CPF digits when it could be a CPF. */
+/**
+ * What the participants' search typed: part of a name, e-mail or order number, and the CPF digits when it could be
+ * a CPF.
+ */
 export interface HolderSearch {
   text: string;
   cpfDigits: string | null;
@@ -146,7 +137,7 @@ export interface HolderSearch {
 
 /**
  * Keeps the tickets whose holder name, e-mail or order number contains `text` (case and accents aside), or whose
- * CPF starts with `cpfDigits`: the door's look-up and the participants' list find a holder alike.
+ * CPF starts with `cpfDigits`: the back office's participants list.
  */
 export function whereHolderMatches(query: Knex.QueryBuilder, { text, cpfDigits }: HolderSearch): Knex.QueryBuilder {
   const pattern = containsPattern(foldForSearch(text));
@@ -159,22 +150,35 @@ export function whereHolderMatches(query: Knex.QueryBuilder, { text, cpfDigits }
   });
 }
 
-/** The event's tickets a look-up finds (see whereHolderMatches); names in alphabetical order. */
+/**
+ * What the door's look-up may match: a whole CPF (digits), a whole e-mail, or the words of a name (each contained
+ * in it, folded) or a whole order number.
+ */
+export type DoorLookUp = { cpf: string } | { email: string } | { words: string[]; orderNumber: string };
+
+/** The event's tickets the door's look-up finds; names in alphabetical order. */
 export async function searchTickets(
   db: Knex,
   eventId: string,
-  { limit, ...search }: HolderSearch & { limit: number },
-): Promise<SearchRow[]> {
+  lookUp: DoorLookUp,
+  limit: number,
+): Promise<ReturnType<typeof toHolder>[]> {
   const query = db('tickets')
-    .select(...HOLDER_COLUMNS, 'qr_text')
+    .select(...HOLDER_COLUMNS)
     .where({ event_id: eventId });
-  const rows = (await whereHolderMatches(query, search)
-    .orderBy('holder_name')
-    .orderBy('id')
-    .limit(limit)) as (HolderRow & {
-    qr_text: string;
-  })[];
-  return rows.map((row) => ({ ...toHolder(row), qrText: row.qr_text }));
+  if ('cpf' in lookUp) query.andWhere({ holder_cpf: lookUp.cpf });
+  else if ('email' in lookUp) query.andWhereRaw('lower(holder_email) = ?', [lookUp.email]);
+  else
+    query.andWhere((where) => {
+      where
+        .where((name) => {
+          for (const word of lookUp.words)
+            name.andWhereRaw(`${foldedColumn('holder_name')} like ?`, [containsPattern(word)]);
+        })
+        .orWhereRaw('lower(order_number) = ?', [lookUp.orderNumber]);
+    });
+  const rows = (await query.orderBy('holder_name').orderBy('id').limit(limit)) as HolderRow[];
+  return rows.map(toHolder);
 }
 
 /** A ticket's holder and where it stands, as the door's look-up and the participants' list read them. */
@@ -210,3 +214,10 @@ export const toHolder = (row: HolderRow) => ({
   status: row.status,
   usedAt: row.used_at,
 });
+
+/** The current QR text of a ticket of `eventId`; undefined when the event has no such ticket. */
+export async function currentQrText(db: Knex, ticketId: string, eventId: string): Promise<string | undefined> {
+  const row = (await db('tickets').first('qr_text').where({ id: ticketId, event_id: eventId.toLowerCase() })) as
+    { qr_text: string } | undefined;
+  return row?.qr_text;
+}

@@ -156,4 +156,38 @@ export const ticketsMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0007_door_assignments',
+    async up(db) {
+      // The events each door staffer may work, as identity last announced them (the full set each time).
+      await db.schema.createTable('door_assignments', (t) => {
+        t.uuid('user_id').notNullable();
+        t.uuid('event_id').notNullable();
+        t.primary(['user_id', 'event_id']);
+      });
+    },
+  },
+  {
+    // The private halves move to a table of their own that only the schema's owner (the worker) reads: the door
+    // API works in this schema under a role of its own and verifies with the public halves alone.
+    name: '0008_signing_key_secrets',
+    async up(db) {
+      await db.schema.createTable('signing_key_secrets', (t) => {
+        t.text('kid').primary().references('kid').inTable('signing_keys');
+        t.text('private_key').notNullable();
+      });
+      await db.raw('insert into signing_key_secrets (kid, private_key) select kid, private_key from signing_keys');
+      await db.schema.alterTable('signing_keys', (t) => t.dropColumn('private_key'));
+      // Whatever default privileges gave other roles (the door API's) on creation, they lose here: the public keys
+      // become read-only to them, the private ones out of reach.
+      await db.raw(`do $$ declare r record; begin
+          for r in select distinct c.relname, a.grantee::regrole::text as grantee from pg_class c, aclexplode(c.relacl) a
+                    where c.oid in ('signing_keys'::regclass, 'signing_key_secrets'::regclass)
+                      and a.grantee not in (0, c.relowner) loop
+            execute format(case r.relname when 'signing_keys' then 'revoke insert, update, delete, truncate on %I from %s'
+                                          else 'revoke all on %I from %s' end, r.relname, r.grantee);
+          end loop;
+        end $$`);
+    },
+  },
 ];

@@ -12,7 +12,7 @@ export interface PrivateKeyRow extends PublicKeyRow {
 
 const NEWEST_FIRST = [
   { column: 'created_at', order: 'desc' },
-  { column: 'kid', order: 'desc' },
+  { column: 'signing_keys.kid', order: 'desc' },
 ] as const;
 
 /** Holds the key lock until the transaction ends, so processes starting together create one key. */
@@ -28,10 +28,11 @@ export async function unretiredPublicKeys(db: Knex): Promise<PublicKeyRow[]> {
     .orderBy([...NEWEST_FIRST])) as PublicKeyRow[];
 }
 
-/** The key new QR codes are signed with: the newest one not retired. */
+/** The key new QR codes are signed with: the newest one not retired (its private half is the worker's alone). */
 export async function newestSigningKey(db: Knex): Promise<PrivateKeyRow | undefined> {
   return (await db('signing_keys')
-    .select('kid', 'public_key', 'private_key', 'created_at')
+    .join('signing_key_secrets', 'signing_key_secrets.kid', 'signing_keys.kid')
+    .select('signing_keys.kid', 'public_key', 'private_key', 'created_at')
     .whereNull('retired_at')
     .orderBy([...NEWEST_FIRST])
     .first()) as PrivateKeyRow | undefined;
@@ -44,9 +45,9 @@ export async function insertSigningKey(
   await trx('signing_keys').insert({
     kid: key.kid,
     public_key: key.publicKey,
-    private_key: key.privateKey,
     created_at: trx.raw('clock_timestamp()'),
   });
+  await trx('signing_key_secrets').insert({ kid: key.kid, private_key: key.privateKey });
 }
 
 /** Retires a key: the QR codes it signed stop verifying. Returns whether it was in use. */

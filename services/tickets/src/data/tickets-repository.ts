@@ -249,6 +249,20 @@ export async function cancelTicket(trx: Knex.Transaction, orderId: string): Prom
   return row && toTicket(row);
 }
 
+/**
+ * Voids an order's ticket unless the door admitted it: one conditional statement on the row the door's admission
+ * (admitTickets) also updates conditionally, so whichever commits first wins and the other matches nothing. Undefined
+ * when nothing was voided (not issued yet, cancelled already, or admitted).
+ */
+export async function cancelTicketUnlessAdmitted(trx: Knex.Transaction, orderId: string): Promise<Ticket | undefined> {
+  const [row] = (await trx('tickets')
+    .where({ order_id: orderId, status: 'valid' })
+    .whereNull('used_at')
+    .update({ status: 'cancelled' })
+    .returning('*')) as TicketRow[];
+  return row && toTicket(row);
+}
+
 /** Replaces the holder on every ticket of a user and forgets their CPF. */
 export async function eraseHolder(trx: Knex.Transaction, userId: string, erased: ErasedPerson): Promise<number> {
   return trx('tickets')

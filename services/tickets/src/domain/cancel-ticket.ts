@@ -1,6 +1,12 @@
 import type { Knex } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
-import { cancelTicket, lockOrderTicket, recordCancellation } from '../data/tickets-repository.ts';
+import {
+  cancelTicket,
+  cancelTicketUnlessAdmitted,
+  findTicketByOrder,
+  lockOrderTicket,
+  recordCancellation,
+} from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 
 /**
@@ -23,4 +29,32 @@ export async function orderRefunded(
   }
   const outcome = recorded ? 'order cancelled before its ticket' : 'ticket already cancelled';
   deps.logger.info({ ...fields, recorded }, outcome);
+}
+
+/**
+ * The buyer withdrew from the order: its ticket is voided unless the door admitted it first (one conditional
+ * statement racing the door's own), and the outcome goes back to orders (ticket.withdrawal-decided), which gives
+ * the money back only for a void ticket. A ticket not issued yet is recorded cancelled, so it is issued cancelled.
+ * True when the ticket is void, so the door panels hear of it.
+ */
+export async function withdrawalRequested(
+  deps: Pick<TicketsDeps, 'logger' | 'outbox'>,
+  trx: Knex.Transaction,
+  withdrawal: EventPayload<'order.withdrawal-requested'>,
+): Promise<boolean> {
+  await lockOrderTicket(trx, withdrawal.orderId);
+  const ticket =
+    (await cancelTicketUnlessAdmitted(trx, withdrawal.orderId)) ?? (await findTicketByOrder(trx, withdrawal.orderId));
+  const admitted = ticket?.status === 'valid' && ticket.usedAt !== null;
+  if (!admitted) await recordCancellation(trx, withdrawal.orderId, 'withdrawal');
+  const { requestedAt: _, ...order } = withdrawal;
+  await deps.outbox.add(trx, 'ticket.withdrawal-decided', withdrawal.orderId, {
+    ...order,
+    ticketId: ticket?.id ?? null,
+    outcome: admitted ? 'admitted' : 'cancelled',
+    usedAt: admitted ? ticket.usedAt!.toISOString() : null,
+  });
+  const fields = { orderId: withdrawal.orderId, ticketId: ticket?.id ?? null };
+  deps.logger.info(fields, admitted ? 'withdrawal refused: ticket admitted' : 'ticket voided by withdrawal');
+  return !admitted;
 }

@@ -1,8 +1,10 @@
+import { searchWords } from '@ticketing/platform';
 import { maskCpf, type DoorSearchView } from '@ticketing/proto';
-import { searchTickets } from '../data/door-repository.ts';
+import { searchTickets, type DoorLookUp } from '../data/door-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 
 const MAX_HITS = 20;
+const CPF_LENGTH = 11;
 
 /** `m***@gmail.com`: enough for the holder to recognise, not enough to copy. */
 function maskEmail(email: string): string {
@@ -11,27 +13,31 @@ function maskEmail(email: string): string {
   return `${email[0]}***${email.slice(at)}`;
 }
 
-/** The CPF digits of a query typed as one (`123.456.789-09`, `12345678909`, `123.456`); null otherwise. */
-export function cpfDigitsOf(q: string): string | null {
-  if (!/^[\d.\-\s]+$/.test(q)) return null;
-  const digits = q.replace(/\D/g, '');
-  return digits.length >= 3 ? digits : null;
+/**
+ * What a typed query may find at the door. Typed as a CPF (digits, dots, dashes) it finds only a whole one: part of
+ * a CPF, with the mask shown in the answers, would rebuild every guest's. An e-mail finds only a whole one; anything
+ * else finds names containing each of its words, or a whole order number. Null: nothing may match.
+ */
+export function doorLookUpOf(q: string): DoorLookUp | null {
+  if (/^[\d.\-\s]+$/.test(q)) {
+    const digits = q.replace(/\D/g, '');
+    return digits.length === CPF_LENGTH ? { cpf: digits } : null;
+  }
+  if (q.includes('@')) return { email: q.toLowerCase() };
+  return { words: searchWords(q), orderNumber: q.toLowerCase() };
 }
 
 /**
- * The door's manual look-up, for a QR code that will not scan: the event's tickets by holder name, CPF, e-mail or
- * order number, with the e-mail and CPF masked and the ticket's current QR text, so admitting from a result is the
- * same reading as a scan.
+ * The door's manual look-up, for a QR code that will not scan: the event's tickets by the holder's name, CPF,
+ * e-mail or order number, with the e-mail and CPF masked and no QR text (admitting from a result goes by the
+ * ticket's id, see admitFromLookUp).
  */
 export async function searchDoorTickets(
   deps: Pick<TicketsDeps, 'db'>,
   request: { eventId: string; q: string },
 ): Promise<DoorSearchView> {
-  const rows = await searchTickets(deps.db, request.eventId.toLowerCase(), {
-    text: request.q,
-    cpfDigits: cpfDigitsOf(request.q),
-    limit: MAX_HITS,
-  });
+  const lookUp = doorLookUpOf(request.q);
+  const rows = lookUp ? await searchTickets(deps.db, request.eventId.toLowerCase(), lookUp, MAX_HITS) : [];
   return {
     tickets: rows.map((row) => ({
       ticketId: row.ticketId,
@@ -42,7 +48,6 @@ export async function searchDoorTickets(
       cpf: maskCpf(row.holderCpf),
       status: row.status,
       usedAt: row.usedAt?.toISOString() ?? null,
-      qrCodeData: row.qrText,
     })),
   };
 }

@@ -1,5 +1,6 @@
 import { scrubUserEvents, type Knex, type Logger } from '@ticketing/platform';
 import { erasedPerson, type EventPayload } from '@ticketing/proto';
+import { replaceAssignments } from '../data/assignments-repository.ts';
 import { eraseHolder, rememberForgottenUser } from '../data/tickets-repository.ts';
 
 /**
@@ -14,6 +15,8 @@ export async function forgetUser(
 ): Promise<void> {
   const erased = erasedPerson(userId);
   await rememberForgottenUser(trx, userId);
+  // A deleted account works no door.
+  await replaceAssignments(trx, userId, []);
   const tickets = await eraseHolder(trx, userId, erased);
   // order.paid (a dead letter) carries the buyer's CPF too.
   const events = await scrubUserEvents(trx, userId, 'buyer', { ...erased, cpf: '' });

@@ -6,6 +6,7 @@ export const messages = {
   qrRequired: 'Informe o conteúdo do QR Code (qrCodeData)',
   qrTooLong: 'QR Code inválido: conteúdo grande demais',
   eventIdInvalid: 'Identificador do evento inválido',
+  ticketIdInvalid: 'Identificador do ingresso inválido',
   scanBodyInvalid: 'Dados da leitura inválidos',
   notUsedYet: 'Este ingresso ainda não foi utilizado',
   cancelledNoReset: 'Este ingresso foi cancelado e não pode ser liberado',

@@ -6,11 +6,20 @@ import {
   type ParticipantsWhere,
 } from '../data/participants-repository.ts';
 import type { TicketsDeps } from './deps.ts';
-import { cpfDigitsOf } from './door-search.ts';
 
 export const PARTICIPANTS_PAGE_SIZE = 50;
 
-/** The filters as the tickets table reads them: a search finds holders as the door's look-up does. */
+/** The CPF digits of a query typed as one (`123.456.789-09`, `12345678909`, `123.456`); null otherwise. */
+export function cpfDigitsOf(q: string): string | null {
+  if (!/^[\d.\-\s]+$/.test(q)) return null;
+  const digits = q.replace(/\D/g, '');
+  return digits.length >= 3 ? digits : null;
+}
+
+/**
+ * The filters as the tickets table reads them: administrators find a holder by part of a name, e-mail, order
+ * number or the start of a CPF.
+ */
 export function participantsWhere({ eventId, q, status, checkedIn }: ParticipantsFilter): ParticipantsWhere {
   return {
     eventId: eventId.toLowerCase(),

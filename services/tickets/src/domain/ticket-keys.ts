@@ -74,7 +74,8 @@ export function createTicketKeys(
 
   /** Fresh enough keys: a stale set is answered at once and refreshed behind the request. */
   async function current(): Promise<Loaded> {
-    if (!loaded) return load();
+    // None yet: the worker makes the first key, maybe while the door API starts; read until there is one.
+    if (!loaded || loaded.published.length === 0) return load();
     if (Date.now() - loaded.at >= refreshMs && !loading) {
       load().catch((error) => logger.warn({ err: error }, 'ticket keys refresh failed'));
     }

@@ -7,29 +7,52 @@ import {
   type AuthUser,
   type TokenVerifier,
 } from '@ticketing/platform';
-import { doorMessages } from '@ticketing/proto';
+import { doorAdmitInput, doorMessages } from '@ticketing/proto';
 import type { TicketsDeps } from '../domain/deps.ts';
+import { assertMayWorkDoor } from '../domain/door-access.ts';
+import { admitFromLookUp } from '../domain/door-admit.ts';
 import { resetTicket } from '../domain/reset-ticket.ts';
-import { createDoor } from '../domain/door.ts';
-import { verifyTicketInput } from './input.ts';
+import type { Door } from '../domain/door.ts';
+import { doorEventOf } from './door-event.ts';
+import { ticketIdParam, verifyTicketInput } from './input.ts';
+import type { DoorLimits } from './staffer-limit.ts';
 import { toResetView, toScanView } from './views.ts';
 
-/** The door API: door staff and administrators verify tickets; only administrators let a used one in again. */
-export function doorRoutes(deps: TicketsDeps, verifyToken: TokenVerifier): Router {
+/**
+ * The door API: door staff (at the events assigned to them) and administrators verify tickets, by their QR code or
+ * from the look-up; only administrators let a used one in again.
+ */
+export function doorRoutes(deps: TicketsDeps, door: Door, verifyToken: TokenVerifier, limits: DoorLimits): Router {
   const router = new Router({ prefix: '/api' });
   const doorStaff = requireRole(verifyToken, ['doorStaff', 'admin']);
-  const door = createDoor(deps);
 
   // Every reading is answered 200 with `success` (the scanner shows `message`); only bad input is an error.
-  router.post('/verify-ticket', doorStaff, async (ctx) => {
+  router.post('/verify-ticket', doorStaff, limits.readings, async (ctx) => {
     const input = parseInput(verifyTicketInput, ctx.request.body);
     const user = ctx.state.user as AuthUser;
     // Admitting any event's ticket ('Todos os eventos') is for administrators only.
     if (!input.eventId && !user.isAdmin) throw forbidden(doorMessages.eventRequired);
+    if (input.eventId) await assertMayWorkDoor(deps, user, input.eventId);
     const result = await door.verify({
       qrText: input.qrCodeData,
       doorEventId: input.eventId,
       deviceId: input.deviceId,
+      scannedBy: user.id,
+      staffName: user.name,
+    });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = toScanView(result);
+  });
+
+  router.post('/door/events/:eventId/tickets/:ticketId/admit', doorStaff, limits.readings, async (ctx) => {
+    const user = ctx.state.user as AuthUser;
+    const eventId = await doorEventOf(deps, user, ctx.params.eventId);
+    const ticketId = parseInput(ticketIdParam, ctx.params.ticketId);
+    const { deviceId } = parseInput(doorAdmitInput, ctx.request.body ?? {});
+    const result = await admitFromLookUp(deps, door, {
+      eventId,
+      ticketId,
+      deviceId,
       scannedBy: user.id,
       staffName: user.name,
     });

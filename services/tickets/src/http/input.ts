@@ -22,3 +22,6 @@ export const verifyTicketInput = z.object(
 
 /** An event named in a door path. */
 export const eventIdParam = z.uuid({ error: messages.eventIdInvalid });
+
+/** A ticket named in a door path. */
+export const ticketIdParam = z.uuid({ error: messages.ticketIdInvalid });

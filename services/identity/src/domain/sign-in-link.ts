@@ -1,0 +1,72 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { badRequest } from '@ticketing/platform';
+import type { EventPayload } from '@ticketing/proto';
+import { insertSignInLink, useSignInLink } from '../data/sign-in-links-repository.ts';
+import { findUserByEmail, findUserForUpdate } from '../data/users-repository.ts';
+import { issueToken } from './sessions.ts';
+import { messages, type IdentityDeps, type User } from './user.ts';
+
+const SIGN_IN_LINK_LIFETIME_MS = 15 * 60 * 1000;
+
+/**
+ * At most one link per account in this time, however many addresses try it: shorter than a link's lifetime, so
+ * the owner always holds a live one, and long enough that a guesser cannot flood the mailbox.
+ */
+const SIGN_IN_LINK_COOLDOWN_SECONDS = 10 * 60;
+
+const signInLinkCooldownKey = (email: string) => `identity:sign-in-link-cooldown:${email.toLowerCase()}`;
+
+const linkHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * E-mails the account of `email` a single-use sign-in link (only its hash is stored), unless one went out within
+ * the cooldown. Nothing happens for an address without an account: the caller's answer is the same.
+ */
+export async function sendSignInLink(deps: IdentityDeps, email: string): Promise<void> {
+  const user = await findUserByEmail(deps.db, email);
+  if (!user?.passwordHash) return;
+  // Without Redis the cooldown is not known: better one more e-mail than an owner left without a way in.
+  const fresh = await deps.redis
+    .set(signInLinkCooldownKey(user.email), '1', 'EX', SIGN_IN_LINK_COOLDOWN_SECONDS, 'NX')
+    .catch(() => 'OK');
+  if (fresh !== 'OK') return;
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + SIGN_IN_LINK_LIFETIME_MS);
+  await deps.db
+    .transaction(async (trx) => {
+      await insertSignInLink(trx, { tokenHash: linkHash(token), userId: user.id, expiresAt });
+      const payload: EventPayload<'user.sign-in-link-requested'> = {
+        userId: user.id,
+        email: user.email,
+        name: user.name,
+        token,
+        expiresAt: expiresAt.toISOString(),
+      };
+      await deps.outbox.add(trx, 'user.sign-in-link-requested', user.id, payload);
+    })
+    .catch(async (error: unknown) => {
+      // Nothing was sent: the next try must send one.
+      await deps.redis.del(signInLinkCooldownKey(user.email)).catch(() => 0);
+      throw error;
+    });
+  deps.logger.info({ userId: user.id }, 'sign-in link sent');
+}
+
+/**
+ * Opens a session with an e-mailed link: unused, unexpired, used once (every other link of the account ends with
+ * it). The owner proved the mailbox, so the account's failed-login counts are cleared as by a right password.
+ */
+export async function signInWithLink(
+  deps: IdentityDeps,
+  input: { token: string; ip: string },
+): Promise<{ token: string; user: User }> {
+  const user = await deps.db.transaction(async (trx) => {
+    const link = await useSignInLink(trx, linkHash(input.token));
+    return link && findUserForUpdate(trx, link.userId);
+  });
+  if (!user) throw badRequest(messages.invalidSignInLink);
+  await deps.throttle.succeeded({ email: user.email, ip: input.ip });
+  const token = await issueToken(deps, user);
+  deps.logger.info({ userId: user.id }, 'user logged in with a sign-in link');
+  return { token, user };
+}
