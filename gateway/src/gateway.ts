@@ -17,7 +17,7 @@ import type { GatewayConfig } from './config.ts';
 import { opsEndpoints, readiness } from './health.ts';
 import { pageRender } from './page-render.ts';
 import { apiProxy, apiRoutes, createConnectionPools, NOT_FOUND_MESSAGE } from './proxy.ts';
-import { authBudget, courtesyCodeBudget, rateLimit } from './rate-limit.ts';
+import { authBudget, clientRateLimit, courtesyCodeBudget } from './rate-limit.ts';
 import { configuredUpstreams } from './routes.ts';
 import { securityHeaders } from './security.ts';
 import { PUBLIC_DIR, staticSite } from './static.ts';
@@ -109,7 +109,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     ['auth', authBudget, config.AUTH_RATE_LIMIT_POINTS, config.AUTH_RATE_LIMIT_WINDOW_SECONDS],
     ['courtesy', courtesyCodeBudget, config.COURTESY_RATE_LIMIT_POINTS, config.COURTESY_RATE_LIMIT_WINDOW_SECONDS],
   ] as const) {
-    app.use(rateLimit({ name, budget, redis, points, windowSeconds, logger }));
+    app.use(clientRateLimit({ name, budget, redis, points, windowSeconds, logger }));
   }
   app.use(apiProxy({ pools, timeoutMs: config.PROXY_TIMEOUT_MS, logger }));
   app.use(

@@ -1,6 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { tooManyRequests, type Logger, type Redis } from '@ticketing/platform';
+import { rateLimit, type Logger, type Redis } from '@ticketing/platform';
 import { addressGroup, clientIp } from './client-ip.ts';
 
 export const TOO_MANY_ATTEMPTS_MESSAGE = 'Muitas tentativas. Tente novamente em alguns minutos.';
@@ -58,7 +57,7 @@ export const courtesyCodeBudget: Budget = (ctx) => {
   return undefined;
 };
 
-export interface RateLimitOptions {
+export interface ClientRateLimitOptions {
   name: string;
   budget: Budget;
   redis: Redis;
@@ -68,38 +67,20 @@ export interface RateLimitOptions {
 }
 
 /**
- * Per-client budgets on the calls attackers repeat, kept in Redis so every gateway replica shares them.
- * While Redis is unreachable an in-memory limiter of the same size takes over (per replica), so an
- * outage neither opens the door to guessing nor takes the calls down.
+ * Per-client budgets (by address group) on the calls attackers repeat, shared by every gateway replica; while Redis
+ * is unreachable an outage neither opens the door to guessing nor takes the calls down.
  */
-export function rateLimit({ name, budget, redis, points, windowSeconds, logger }: RateLimitOptions): Middleware {
-  const keyPrefix = `${name}-limit`;
-  const limiter = new RateLimiterRedis({
-    storeClient: redis,
-    keyPrefix,
-    points,
-    duration: windowSeconds,
-    rejectIfRedisNotReady: true,
-    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds }),
+export function clientRateLimit({ name, budget, ...options }: ClientRateLimitOptions): Middleware {
+  return rateLimit({
+    ...options,
+    keyPrefix: `${name}-limit`,
+    counted: (ctx) => {
+      const bucket = budget(ctx);
+      if (!bucket) return undefined;
+      const client = addressGroup(clientIp(ctx));
+      return { key: `${bucket}:${client}`, log: { path: ctx.path, client } };
+    },
+    message: TOO_MANY_ATTEMPTS_MESSAGE,
+    refusedLog: 'too many attempts',
   });
-
-  return async (ctx, next) => {
-    const bucket = budget(ctx);
-    if (!bucket) return next();
-    const path = ctx.path;
-    const client = addressGroup(clientIp(ctx));
-    try {
-      await limiter.consume(`${bucket}:${client}`);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) {
-        // Not a verdict but a failure of both stores: better a missed count than an outage.
-        logger.error({ err: rejection }, 'rate limiter failed; request let through');
-        return next();
-      }
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
-      logger.warn({ path, client }, 'too many attempts');
-      throw tooManyRequests(TOO_MANY_ATTEMPTS_MESSAGE);
-    }
-    return next();
-  };
 }

@@ -1,9 +1,8 @@
 import { Router } from '@koa/router';
-import { defineService } from '@ticketing/platform';
+import { defineService, doorEventsChanged } from '@ticketing/platform';
 import { countSoldSpot } from './consumers/count-sold.ts';
 import { releaseOrderHold, releaseRefundedOrder } from './consumers/release-order-hold.ts';
 import { catalogMigrations } from './data/migrations.ts';
-import { doorEventsChanged } from './domain/door-events.ts';
 import { adminEventRoutes } from './http/admin-events-routes.ts';
 import { doorRoutes } from './http/door-routes.ts';
 import { eventRoutes } from './http/events-routes.ts';

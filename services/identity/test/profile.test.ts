@@ -95,8 +95,8 @@ describe('updating the profile', () => {
     expect(await identity.userRow(account.id)).toMatchObject({
       address: 'Av. Afonso Pena, 4000 – Mangabeiras, Belo Horizonte/MG',
       partner_company: 'Distribuidora Minas',
-      session_version: 0,
     });
+    expect(await identity.sessionIds(account.id)).toContain(claimsOf(account.token).sid);
     expect(identity.lines('profile updated')).toContainEqual(
       expect.objectContaining({ userId: account.id, fields: ['address', 'partnerCompany'] }),
     );
@@ -236,7 +236,9 @@ describe('changing the password', () => {
     );
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toEqual({ message: 'Senha atual incorreta' });
-    expect(await identity.userRow(account.id)).toMatchObject({ session_version: 0 });
+    expect(await identity.sessionIds(account.id)).toEqual(
+      expect.arrayContaining([claimsOf(account.token).sid, claimsOf(otherBrowser).sid]),
+    );
 
     const response = await changePassword(
       { token: otherBrowser },
@@ -250,14 +252,12 @@ describe('changing the password', () => {
     // As long-lived as the session it replaces ("lembrar-me").
     expect((claims.exp as number) - (claims.iat as number)).toBe(7 * 24 * 3600);
 
-    expect(await identity.userRow(account.id)).toMatchObject({ session_version: 1 });
     // Every session ended but the one the change opened.
+    expect(await identity.sessionIds(account.id)).toEqual([claims.sid]);
     expect(
       Object.keys(claimsOf((await identity.service.redis.get(sessionStateKey(account.id)))!).sessions as object),
     ).toEqual([claims.sid]);
-    expect(identity.lines('password changed')).toContainEqual(
-      expect.objectContaining({ userId: account.id, sessionVersion: 1 }),
-    );
+    expect(identity.lines('password changed')).toContainEqual(expect.objectContaining({ userId: account.id }));
     expect(JSON.stringify(identity.logs.lines)).not.toContain('nova-senha-forte');
 
     // Tokens from before the change are refused here and by any other service; the new one works everywhere.
@@ -293,7 +293,7 @@ describe('changing the password', () => {
       const response = await changePassword(account, body);
       expect({ status: response.status, answer: await response.json() }).toEqual({ status: 400, answer: { message } });
     }
-    expect(await identity.userRow(account.id)).toMatchObject({ session_version: 0 });
+    expect(await identity.sessionIds(account.id)).toContain(claimsOf(account.token).sid);
   });
 });
 
@@ -344,9 +344,9 @@ describe('deleting the account', () => {
       birth_date: null,
       partner_company: null,
       is_admin: false,
-      session_version: 1,
     });
     expect(row.deleted_at).toBeInstanceOf(Date);
+    expect(await identity.sessionIds(account.id)).toEqual([]);
     expect(await identity.service.db('verification_codes').where({ user_id: account.id })).toEqual([]);
     expect(await identity.service.db('password_resets').where({ user_id: account.id })).toEqual([]);
     expect(await identity.events(account.id, 'user.deleted')).toEqual([{ type: 'user.deleted', userId: account.id }]);

@@ -36,7 +36,6 @@ test('registering creates an unverified account, sends a code by event and answe
     address: 'Rua da Bahia, 1200 – Centro, Belo Horizonte/MG',
     partner_company: 'Farma SA',
     is_admin: false,
-    session_version: 0,
     deleted_at: null,
   });
   expect(row.password_hash).toMatch(/^\$argon2id\$/);

@@ -111,6 +111,9 @@ export async function startIdentity({ env = {} }: { env?: Record<string, string>
   }
 
   const userRow = (id: string) => service.db('users').where({ id }).first();
+  /** The ids of the account's sessions still stored, oldest first. */
+  const sessionIds = (userId: string): Promise<string[]> =>
+    service.db('sessions').where({ user_id: userId }).orderBy('created_at').pluck('id');
   const userByEmail = (email: string) => service.db('users').where({ email: email.toLowerCase() }).first();
 
   async function login(email: string, password: string, extra: Record<string, unknown> = {}) {
@@ -189,6 +192,7 @@ export async function startIdentity({ env = {} }: { env?: Record<string, string>
     lastCode,
     lastResetToken,
     userRow,
+    sessionIds,
     userByEmail,
     login,
     registered,

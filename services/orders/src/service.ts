@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { catalogClient, defineService, startPeriodicJob } from '@ticketing/platform';
+import { byAccount, catalogClient, defineService, rateLimit, startPeriodicJob } from '@ticketing/platform';
 import { courtesyClient } from './clients/courtesy.ts';
 import { identityClient } from './clients/identity.ts';
 import { paymentsClient } from './clients/payments.ts';
@@ -7,10 +7,9 @@ import { ordersConfig } from './config.ts';
 import { ordersConsumers } from './consumers/index.ts';
 import { ordersMigrations } from './data/migrations.ts';
 import { expireOverdueOrders } from './domain/expire-orders.ts';
-import type { OrdersDeps } from './domain/order.ts';
+import { messages, type OrdersDeps } from './domain/order.ts';
 import { sendOwedRefunds } from './domain/owed-refunds.ts';
 import { adminOrderRoutes, adminSalesRoutes } from './http/admin-routes.ts';
-import { purchaseRateLimit } from './http/order-rate-limit.ts';
 import { orderRoutes } from './http/orders-routes.ts';
 
 /**
@@ -37,12 +36,16 @@ export const ordersService = defineService({
       limits: { maxPendingOrders: config.MAX_PENDING_ORDERS },
     };
     const router = new Router();
-    const purchaseLimit = purchaseRateLimit(
+    const purchaseLimit = rateLimit({
       redis,
-      config.ORDER_RATE_LIMIT_POINTS,
-      config.ORDER_RATE_LIMIT_WINDOW_SECONDS,
       logger,
-    );
+      keyPrefix: 'orders:purchases',
+      points: config.ORDER_RATE_LIMIT_POINTS,
+      windowSeconds: config.ORDER_RATE_LIMIT_WINDOW_SECONDS,
+      counted: byAccount,
+      message: messages.tooManyOrders,
+      refusedLog: 'purchases throttled',
+    });
     router.use(orderRoutes(deps, verifyToken, purchaseLimit).routes());
     router.use(adminOrderRoutes(deps, verifyToken).routes());
     router.use(adminSalesRoutes(deps, verifyToken).routes());

@@ -1,27 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { EventView } from '@ticketing/proto';
-import { makeCpf, type Buyer, type Harness } from './support.ts';
+import { makeCpf, paymentConfirmed, type Buyer, type Harness } from './support.ts';
 
 /** What the back office's tests do to orders: pay them as payments announces it, redeem courtesies, scan tickets. */
 export function backOffice(h: Harness) {
   const asAdmin = (path: string) => h.request('GET', path, { token: h.adminToken });
 
   /** The provider confirms the order's charge, with its net when told. */
-  async function pay(
-    orderId: string,
-    { paidAt = new Date().toISOString(), netValue }: { paidAt?: string; netValue?: string } = {},
-  ) {
-    const row = await h.orderRow(orderId);
-    await h.handled(
-      await h.publish('payment.confirmed', {
-        orderId,
-        paymentId: row.asaas_payment_id,
-        providerStatus: 'RECEIVED',
-        value: row.amount,
-        ...(netValue ? { netValue } : {}),
-        paidAt,
-      }),
-    );
+  async function pay(orderId: string, payment: { paidAt?: string; netValue?: string } = {}) {
+    await paymentConfirmed(h, orderId, payment);
     expect((await h.orderRow(orderId)).status).toBe('paid');
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventPayload, EventView } from '@ticketing/proto';
-import { bought, json, startOrders, storedAnywhere, waitFor, type Harness } from './support.ts';
+import { bought, paymentConfirmed, json, startOrders, storedAnywhere, type Harness } from './support.ts';
 
 let h: Harness;
 
@@ -27,15 +27,7 @@ test('user.deleted erases the buyer from orders and stored events, keeps amounts
   const erased = { name: 'Titular removido', email: `removido+${who.id.slice(0, 8)}@anonimo.invalid` };
 
   const paid = (await bought(h, who, event.id, 'credit_card')).order;
-  const row = await h.orderRow(paid.id);
-  await h.publish('payment.confirmed', {
-    orderId: paid.id,
-    paymentId: row.asaas_payment_id,
-    providerStatus: 'RECEIVED',
-    value: row.amount,
-    paidAt: new Date().toISOString(),
-  });
-  await waitFor(async () => (await h.orderRow(paid.id)).status === 'paid');
+  await paymentConfirmed(h, paid.id);
   const pending = (await bought(h, who, (await h.createEvent()).id, 'boleto')).order;
   await h.handled(
     await h.publish(

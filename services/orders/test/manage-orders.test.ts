@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkCooldownKey } from '../src/index.ts';
-import { bought, startOrders, waitFor, type Buyer, type Harness, json } from './support.ts';
+import { bought, paymentConfirmed, startOrders, type Buyer, type Harness, json } from './support.ts';
 
 let h: Harness;
 
@@ -17,17 +17,7 @@ const check = (who: Buyer, orderId: string) =>
   h.request('POST', `/api/orders/${orderId}/check-status`, { token: who.token });
 const NOT_FOUND = { message: 'Pedido não encontrado' };
 
-async function paid(orderId: string) {
-  const row = await h.orderRow(orderId);
-  await h.publish('payment.confirmed', {
-    orderId,
-    paymentId: row.asaas_payment_id,
-    providerStatus: 'RECEIVED',
-    value: row.amount,
-    paidAt: new Date().toISOString(),
-  });
-  await waitFor(async () => (await h.orderRow(orderId)).status === 'paid');
-}
+const paid = (orderId: string) => paymentConfirmed(h, orderId);
 
 describe('GET /api/orders', () => {
   test("lists only the caller's orders, newest first, ten per page, with the event as sold", async () => {

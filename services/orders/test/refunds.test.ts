@@ -5,6 +5,7 @@ import { paymentsClient } from '../src/clients/payments.ts';
 import { sendOwedRefunds } from '../src/index.ts';
 import {
   bought,
+  paymentConfirmed,
   DAY,
   json,
   startOrders,
@@ -52,16 +53,7 @@ async function paidOrder({ paidDaysAgo = 0, method = 'pix' } = {}): Promise<{ id
   const owner = await h.buyer();
   const event = await h.createEvent({ maxAttendees: 50 });
   const { order } = await bought(h, owner, event.id, method);
-  const row = await h.orderRow(order.id);
-  await h.handled(
-    await h.publish('payment.confirmed', {
-      orderId: order.id,
-      paymentId: row.asaas_payment_id,
-      providerStatus: 'RECEIVED',
-      value: row.amount,
-      paidAt: new Date().toISOString(),
-    }),
-  );
+  await paymentConfirmed(h, order.id);
   expect((await h.orderRow(order.id)).status).toBe('paid');
   if (paidDaysAgo) await setOrder(order.id, { paid_at: new Date(Date.now() - paidDaysAgo * DAY) });
   return { id: order.id, owner };

@@ -508,6 +508,25 @@ export async function bought(harness: Harness, who: Buyer, eventId: string, paym
   return (await response.json()) as Bought;
 }
 
+/** The provider confirming the order's charge in full (now, unless `paidAt` says when); handled by orders. */
+export async function paymentConfirmed(
+  harness: Harness,
+  orderId: string,
+  { paidAt = new Date().toISOString(), netValue }: { paidAt?: string; netValue?: string } = {},
+): Promise<void> {
+  const row = await harness.orderRow(orderId);
+  await harness.handled(
+    await harness.publish('payment.confirmed', {
+      orderId,
+      paymentId: row.asaas_payment_id,
+      providerStatus: 'RECEIVED',
+      value: row.amount,
+      ...(netValue ? { netValue } : {}),
+      paidAt,
+    }),
+  );
+}
+
 /**
  * Tickets answering the order's withdrawal as its worker does: the ticket voided (`cancelled`), or admitted at the
  * door first (`admitted`, at `usedAt`); handled by orders.

@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { SERVICE_UNAVAILABLE } from '@ticketing/platform';
 import { DOORS_OPEN_MINUTES_BEFORE_EVENT, refundMessages } from '@ticketing/proto';
 import { ticketCheckedIn } from '../src/domain/ticket-events.ts';
-import { bought, json, MINUTE, startOrders, ticketAnswersWithdrawal, type Buyer, type Harness } from './support.ts';
+import {
+  bought,
+  json,
+  MINUTE,
+  paymentConfirmed,
+  startOrders,
+  ticketAnswersWithdrawal,
+  type Buyer,
+  type Harness,
+} from './support.ts';
 
 /**
  * No refund after entry: the buyer's withdrawal looks at the ticket's check-ins (from ticket.checked-in) and at the
@@ -22,16 +31,7 @@ async function paidOrder(date = new Date(Date.now() + 20 * 24 * 60 * MINUTE)) {
   const owner: Buyer = await h.buyer();
   const event = await h.createEvent({ maxAttendees: 50, date: date.toISOString() });
   const { order } = await bought(h, owner, event.id);
-  const row = await h.orderRow(order.id);
-  await h.handled(
-    await h.publish('payment.confirmed', {
-      orderId: order.id,
-      paymentId: row.asaas_payment_id,
-      providerStatus: 'RECEIVED',
-      value: row.amount,
-      paidAt: new Date().toISOString(),
-    }),
-  );
+  await paymentConfirmed(h, order.id);
   return { id: order.id, owner, eventId: event.id };
 }
 

@@ -45,6 +45,8 @@ export { createServiceAuth, INTERNAL_CALL_REFUSED, type ServiceAuth } from './se
 export {
   generateKeyRing,
   developmentKeyRing,
+  ed25519PrivateKey,
+  ed25519PublicKey,
   isDevelopmentKey,
   signBytes,
   type KeyRing,
@@ -64,6 +66,7 @@ export {
 export { errorMiddleware } from './http/errors.ts';
 export { observe } from './http/observe.ts';
 export { parseInput } from './http/parse-input.ts';
+export { byAccount, rateLimit, type RateLimitKey, type RateLimitOptions } from './http/rate-limit.ts';
 export { createWaker } from './bus/wake.ts';
 export { jsonClient, CollaboratorError, type JsonClient } from './http/json-client.ts';
 export { startPeriodicJob, type PeriodicJob } from './periodic-job.ts';
@@ -88,3 +91,4 @@ export {
 export { toCsv, attachment, CSV_CONTENT_TYPE } from './csv.ts';
 export { qrCodePng } from './qr-png.ts';
 export { containsPattern, foldForSearch, foldedColumn, searchWords } from './search.ts';
+export { doorEventsChanged, replaceDoorAssignments } from './door-assignments.ts';

@@ -45,23 +45,24 @@ export interface ServiceKeys {
 // The fixed DER header of a PKCS#8 Ed25519 private key, followed by the key's 32 bytes.
 const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
 
-const privateKeyOf = (text: string) =>
-  createPrivateKey({
-    key: Buffer.concat([PKCS8_ED25519, Buffer.from(text, 'base64url')]),
-    format: 'der',
-    type: 'pkcs8',
-  });
-const publicKeyOfText = (text: string) =>
-  createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: text }, format: 'jwk' });
-const publicTextOf = (privateText: string) => createPublicKey(privateKeyOf(privateText)).export({ format: 'jwk' }).x!;
+/** The Ed25519 private key whose 32 bytes `d` holds (base64url, as its JWK member). */
+export const ed25519PrivateKey = (d: string): KeyObject =>
+  createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, Buffer.from(d, 'base64url')]), format: 'der', type: 'pkcs8' });
+
+/** The Ed25519 public key whose 32 bytes `x` holds (base64url, as its JWK member). */
+export const ed25519PublicKey = (x: string): KeyObject =>
+  createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+
+const publicTextOf = (privateText: string) =>
+  createPublicKey(ed25519PrivateKey(privateText)).export({ format: 'jwk' }).x!;
 
 /** `name`'s keys from its settings; its own public key is known to it even when the list leaves it out. */
 export function serviceKeys(name: string, privateText: string, publicTexts: Record<string, string>): ServiceKeys {
   const own = publicTextOf(privateText);
   if (publicTexts[name] && publicTexts[name] !== own)
     throw new Error(`gives ${name} a key that is not the public half of SERVICE_KEY`);
-  const publicKeys = new Map(Object.entries({ ...publicTexts, [name]: own }).map(([n, x]) => [n, publicKeyOfText(x)]));
-  return { name, privateKey: privateKeyOf(privateText), publicKeyOf: (signer) => publicKeys.get(signer) };
+  const publicKeys = new Map(Object.entries({ ...publicTexts, [name]: own }).map(([n, x]) => [n, ed25519PublicKey(x)]));
+  return { name, privateKey: ed25519PrivateKey(privateText), publicKeyOf: (signer) => publicKeys.get(signer) };
 }
 
 /** Ed25519 signature of `data` (base64url). */

@@ -18,8 +18,6 @@ export {
   parseQrText,
   hasValidSignature,
   generateKeyMaterial,
-  importPublicKey,
-  importPrivateKey,
   QR_FORMAT,
   type TicketClaims,
   type SigningKey,

@@ -1,5 +1,6 @@
 import { randomUUID, verify as verifySignature } from 'node:crypto';
-import { importPublicKey, parseQrText, type PublishedKey } from '../src/index.ts';
+import { ed25519PublicKey } from '@ticketing/platform';
+import { parseQrText, type PublishedKey } from '../src/index.ts';
 import { decodeQrDataUrl, orderPaid, startTickets, waitFor, type Harness } from './support.ts';
 
 let tickets: Harness;
@@ -61,7 +62,7 @@ test('a paid order gets one ticket whose QR code is signed, short, and decodes f
   const keys = (await (await fetch(`${tickets.verifier.url}/api/ticket-keys`)).json()) as KeySet;
   const key = keys.keys.find((candidate) => candidate.kid === parsed.kid)!;
   expect(key).toEqual({ kid: parsed.kid, kty: 'OKP', crv: 'Ed25519', x: expect.any(String), alg: 'EdDSA', use: 'sig' });
-  expect(verifySignature(null, parsed.signed, importPublicKey(key.x), parsed.signature)).toBe(true);
+  expect(verifySignature(null, parsed.signed, ed25519PublicKey(key.x), parsed.signature)).toBe(true);
 
   expect(tickets.logs.lines).toContainEqual(
     expect.objectContaining({

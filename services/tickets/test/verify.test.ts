@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { generateKeyMaterial, importPrivateKey, parseQrText, signTicket } from '../src/index.ts';
+import { ed25519PrivateKey } from '@ticketing/platform';
+import { generateKeyMaterial, parseQrText, signTicket } from '../src/index.ts';
 import { newestSigningKey } from '../src/data/signing-keys-repository.ts';
 import { startTickets, type Harness, type IssuedTicket } from './support.ts';
 
@@ -29,7 +30,7 @@ function alterByte(qrText: string, part: 1 | 3, index: number): string {
 /** The service's own signing key, as the worker uses it: to make QR codes the door must still judge. */
 async function serviceKey() {
   const row = await newestSigningKey(tickets.db);
-  return { kid: row!.kid, privateKey: importPrivateKey(row!.public_key, row!.private_key) };
+  return { kid: row!.kid, privateKey: ed25519PrivateKey(row!.private_key) };
 }
 
 describe('a valid ticket', () => {
@@ -123,7 +124,7 @@ test('an altered or forged QR code is refused as invalid and admits nobody', asy
   const { issued, order } = await tickets.issue();
   const parsed = parseQrText(issued.qrText)!;
   const foreign = generateKeyMaterial();
-  const foreignKey = importPrivateKey(foreign.publicKey, foreign.privateKey);
+  const foreignKey = ed25519PrivateKey(foreign.privateKey);
   const claims = { ticketId: issued.ticketId, eventId: order.eventId, version: 1 };
   const forgeries = [
     alterByte(issued.qrText, 1, 0), // ticket id

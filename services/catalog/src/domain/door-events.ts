@@ -1,6 +1,4 @@
-import type { AuthUser, Knex } from '@ticketing/platform';
-import type { EventPayload } from '@ticketing/proto';
-import { replaceDoorAssignments } from '../data/door-assignments-repository.ts';
+import type { AuthUser } from '@ticketing/platform';
 import { listForDoor } from '../data/events-repository.ts';
 import type { CatalogDeps, CatalogEvent } from './catalog-event.ts';
 
@@ -14,14 +12,4 @@ export function listDoorEvents(
   user: AuthUser,
 ): Promise<{ event: CatalogEvent; today: boolean }[]> {
   return listForDoor(deps.db, user.isAdmin ? undefined : user.id);
-}
-
-/** Identity's announcement of the full set of events a door staffer may work. */
-export async function doorEventsChanged(
-  deps: Pick<CatalogDeps, 'logger'>,
-  trx: Knex.Transaction,
-  { userId, eventIds }: EventPayload<'user.door-events-changed'>,
-): Promise<void> {
-  await replaceDoorAssignments(trx, userId, eventIds);
-  deps.logger.info({ userId, events: eventIds.length }, 'door assignments changed');
 }

@@ -158,4 +158,13 @@ export const identityMigrations: Migration[] = [
       await db.schema.dropTable('revoked_tokens');
     },
   },
+  {
+    name: '0009_drop_session_version',
+    async up(db) {
+      // Sessions end in the sessions table: the account-wide counter decides nothing any more.
+      await db.raw('drop index if exists users_raised_session_version');
+      await db.raw('alter table users drop constraint if exists users_session_version_not_negative');
+      await db.raw('alter table users drop column if exists session_version');
+    },
+  },
 ];

@@ -16,7 +16,6 @@ interface UserRow {
   partner_company: string | null;
   is_admin: boolean;
   granted_roles: GrantableRole[];
-  session_version: number;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
@@ -35,7 +34,6 @@ const COLUMNS = [
   'partner_company',
   'is_admin',
   'granted_roles',
-  'session_version',
   'created_at',
   'updated_at',
   'deleted_at',
@@ -55,7 +53,6 @@ function toUser(row: UserRow): User {
     partnerCompany: row.partner_company,
     isAdmin: row.is_admin,
     grantedRoles: row.granted_roles,
-    sessionVersion: row.session_version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     deletedAt: row.deleted_at,
@@ -236,7 +233,6 @@ export async function updateUserEndingSessions(trx: Knex.Transaction, id: string
     .where({ id })
     .update({
       ...columnsOf(changes),
-      session_version: trx.raw('session_version + 1'),
       updated_at: trx.fn.now(),
     })
     .returning(COLUMNS)) as UserRow[];
@@ -264,7 +260,6 @@ export async function anonymiseUser(trx: Knex.Transaction, id: string, name: str
       partner_company: null,
       is_admin: false,
       granted_roles: [],
-      session_version: trx.raw('session_version + 1'),
       deleted_at: trx.fn.now(),
       updated_at: trx.fn.now(),
     })
@@ -284,29 +279,19 @@ export async function promoteToAdmin(trx: Knex.Transaction, id: string): Promise
 }
 
 /**
- * Replaces the roles granted to an account, locked by the caller as `current`. Taking a role away ends the
- * account's sessions, so no token keeps a role its holder lost.
+ * Replaces the roles granted to an account, locked by the caller as `current`. Sessions go on: the account's signed
+ * session state lists its roles now, and every token counts only those.
  */
 export async function setGrantedRoles(trx: Knex.Transaction, current: User, roles: GrantableRole[]): Promise<User> {
-  const lost = current.grantedRoles.some((role) => !roles.includes(role));
   const [row] = (await trx('users')
     .where({ id: current.id })
-    .update({
-      granted_roles: roles,
-      session_version: lost ? trx.raw('session_version + 1') : current.sessionVersion,
-      updated_at: trx.fn.now(),
-    })
+    .update({ granted_roles: roles, updated_at: trx.fn.now() })
     .returning(COLUMNS)) as UserRow[];
   return toUser(row!);
 }
 
-/** The session version of an account, deleted or not; undefined when the id names nobody. */
-export async function findSessionVersion(
-  db: Knex,
-  id: string,
-): Promise<{ sessionVersion: number; deleted: boolean } | undefined> {
-  if (!UUID.test(id)) return undefined;
-  const row = (await db('users').select('session_version', 'deleted_at').where({ id }).first()) as
-    { session_version: number; deleted_at: Date | null } | undefined;
-  return row && { sessionVersion: row.session_version, deleted: row.deleted_at !== null };
+/** Whether the id names an account, deleted or not. */
+export async function accountExists(db: Knex, id: string): Promise<boolean> {
+  if (!UUID.test(id)) return false;
+  return (await db('users').select('id').where({ id }).first()) !== undefined;
 }

@@ -59,8 +59,9 @@ export async function makeAdmin(deps: IdentityDeps, session: Session, userId: st
 
 /**
  * An administrator sets the roles an account holds beyond the configured ones, only on an account whose e-mail is
- * verified (422 otherwise; taking roles away always works). A new role shows from the account's next login; a
- * role taken away ends its sessions at once, and the door role taken away ends the staffer's event assignments.
+ * verified (422 otherwise; taking roles away always works). A new role shows in the account's next token (a login or
+ * a renewal); a role taken away stops counting in every token at once (the sessions go on), and the door role taken
+ * away ends the staffer's event assignments.
  */
 export async function grantRoles(
   deps: IdentityDeps,

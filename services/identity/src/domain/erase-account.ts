@@ -1,7 +1,6 @@
 import type { Knex } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
-import { deleteResetsOf } from '../data/password-resets-repository.ts';
-import { deleteSignInLinksOf } from '../data/sign-in-links-repository.ts';
+import { deleteLinksOf } from '../data/emailed-links-repository.ts';
 import { anonymiseUser } from '../data/users-repository.ts';
 import { deleteCodesOf } from '../data/verification-codes-repository.ts';
 import { endDoorWorkIfRoleLost } from './door-staff.ts';
@@ -20,8 +19,8 @@ export async function eraseAccount(
   const anonymised = await anonymiseUser(trx, user.id, DELETED_ACCOUNT_NAME);
   await endDoorWorkIfRoleLost(deps, trx, user, anonymised);
   await deleteCodesOf(trx, user.id);
-  await deleteResetsOf(trx, user.id);
-  await deleteSignInLinksOf(trx, user.id);
+  await deleteLinksOf(trx, 'password_resets', user.id);
+  await deleteLinksOf(trx, 'sign_in_links', user.id);
   const payload: EventPayload<'user.deleted'> = { userId: user.id };
   await deps.outbox.add(trx, 'user.deleted', user.id, payload);
   return anonymised;

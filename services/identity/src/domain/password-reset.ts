@@ -1,21 +1,23 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { badRequest } from '@ticketing/platform';
-import type { EventPayload } from '@ticketing/proto';
-import { findUsableReset, insertReset, useAllResetsOf, useReset } from '../data/password-resets-repository.ts';
+import { findUsableLink, useAllLinksOf, useLink } from '../data/emailed-links-repository.ts';
 import { findUserByEmail, findUserForUpdate, updateUserEndingSessions } from '../data/users-repository.ts';
 import { assertUncommonPassword, hashPassword } from './passwords.ts';
+import { emailLink, linkTokenHash, type LinkKind } from './emailed-links.ts';
 import { publishSessionState } from './sessions.ts';
 import { messages, type IdentityDeps } from './user.ts';
-
-export const RESET_LIFETIME_MS = 60 * 60 * 1000;
 
 /** At most one reset e-mail per address in this time, however often (and from wherever) it is asked for. */
 export const RESET_COOLDOWN_SECONDS = 60;
 
 export const resetCooldownKey = (email: string) => `identity:reset-cooldown:${email.toLowerCase()}`;
 
-export const resetTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const PASSWORD_RESET: LinkKind = {
+  table: 'password_resets',
+  event: 'user.password-reset-requested',
+  lifetimeMs: 60 * 60 * 1000,
+  cooldownKey: resetCooldownKey,
+};
 
 /**
  * Sends a single-use link to reset the password, when the account exists and no link went to it in the last
@@ -32,25 +34,7 @@ export async function requestPasswordReset(deps: IdentityDeps, input: { email: s
       deps.logger.info({ userId: user.id }, 'password reset not sent again so soon');
       return;
     }
-    const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(Date.now() + RESET_LIFETIME_MS);
-    await deps.db
-      .transaction(async (trx) => {
-        await insertReset(trx, { tokenHash: resetTokenHash(token), userId: user.id, expiresAt });
-        const payload: EventPayload<'user.password-reset-requested'> = {
-          userId: user.id,
-          email: user.email,
-          name: user.name,
-          token,
-          expiresAt: expiresAt.toISOString(),
-        };
-        await deps.outbox.add(trx, 'user.password-reset-requested', user.id, payload);
-      })
-      .catch(async (error: unknown) => {
-        // Nothing was sent: asking again must work at once.
-        await deps.redis.del(resetCooldownKey(user.email)).catch(() => 0);
-        throw error;
-      });
+    await emailLink(deps, PASSWORD_RESET, user);
     deps.logger.info({ userId: user.id }, 'password reset requested');
   } finally {
     await sleep(Math.max(0, deps.settings.forgotPasswordMinMs - (Date.now() - started)));
@@ -63,17 +47,17 @@ export async function requestPasswordReset(deps: IdentityDeps, input: { email: s
  */
 export async function resetPassword(deps: IdentityDeps, input: { token: string; newPassword: string }): Promise<void> {
   assertUncommonPassword(input.newPassword);
-  const tokenHash = resetTokenHash(input.token);
+  const tokenHash = linkTokenHash(input.token);
   // Hash only for tokens that can work: junk tokens cost no password hashing.
-  if (!(await findUsableReset(deps.db, tokenHash))) throw badRequest(messages.invalidResetToken);
+  if (!(await findUsableLink(deps.db, PASSWORD_RESET.table, tokenHash))) throw badRequest(messages.invalidResetToken);
   const passwordHash = await hashPassword(input.newPassword);
   const user = await deps.db.transaction(async (trx) => {
-    const reset = await useReset(trx, tokenHash);
+    const reset = await useLink(trx, PASSWORD_RESET.table, tokenHash);
     if (!reset || !(await findUserForUpdate(trx, reset.userId))) return undefined;
-    await useAllResetsOf(trx, reset.userId);
+    await useAllLinksOf(trx, PASSWORD_RESET.table, reset.userId);
     return updateUserEndingSessions(trx, reset.userId, { passwordHash });
   });
   if (!user) throw badRequest(messages.invalidResetToken);
   await publishSessionState(deps, user.id);
-  deps.logger.info({ userId: user.id, sessionVersion: user.sessionVersion }, 'password reset');
+  deps.logger.info({ userId: user.id }, 'password reset');
 }

@@ -1,6 +1,6 @@
 import { badRequest, conflict, forbidden, unauthorized, type AppError } from '@ticketing/platform';
 import type { UpdateProfileInput } from '@ticketing/proto';
-import { useAllResetsOf } from '../data/password-resets-repository.ts';
+import { useAllLinksOf } from '../data/emailed-links-repository.ts';
 import { findOpenSession } from '../data/sessions-repository.ts';
 import {
   emailTaken,
@@ -136,11 +136,11 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword);
   const updated = await deps.db.transaction(async (trx) => {
     await lockSessionUser(trx, session);
-    await useAllResetsOf(trx, user.id);
+    await useAllLinksOf(trx, 'password_resets', user.id);
     return updateUserEndingSessions(trx, user.id, { passwordHash });
   });
   await publishSessionState(deps, updated.id);
-  deps.logger.info({ userId: user.id, sessionVersion: updated.sessionVersion }, 'password changed');
+  deps.logger.info({ userId: user.id }, 'password changed');
   return { token: await issueToken(deps, updated, { remember: session.remembered }) };
 }
 

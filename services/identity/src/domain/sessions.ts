@@ -25,7 +25,7 @@ import {
   openSessionsOf,
   type SessionRecord,
 } from '../data/sessions-repository.ts';
-import { findSessionVersion, findUserById } from '../data/users-repository.ts';
+import { accountExists, findUserById } from '../data/users-repository.ts';
 import { SIGNING_ALGORITHM, type SigningKey, type SigningKeys } from './signing-keys.ts';
 import { messages, rolesOf, type IdentityDeps, type Session, type User } from './user.ts';
 
@@ -98,7 +98,7 @@ type StateDeps = Pick<IdentityDeps, 'db' | 'keys' | 'settings'>;
  */
 async function sessionStateOf(deps: StateDeps, userId: string): Promise<SessionState | undefined> {
   const user = await findUserById(deps.db, userId);
-  if (!user) return (await findSessionVersion(deps.db, userId)) ? NO_SESSIONS : undefined;
+  if (!user) return (await accountExists(deps.db, userId)) ? NO_SESSIONS : undefined;
   const sessions: SessionState['sessions'] = {};
   for (const session of await openSessionsOf(deps.db, userId)) {
     sessions[session.id] = { generation: session.generation, endsAt: Math.floor(session.endsAt.getTime() / 1000) };

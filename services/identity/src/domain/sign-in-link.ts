@@ -1,12 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { badRequest } from '@ticketing/platform';
-import type { EventPayload } from '@ticketing/proto';
-import { insertSignInLink, useSignInLink } from '../data/sign-in-links-repository.ts';
+import { useAllLinksOf, useLink } from '../data/emailed-links-repository.ts';
 import { findUserByEmail, findUserForUpdate } from '../data/users-repository.ts';
+import { emailLink, linkTokenHash, type LinkKind } from './emailed-links.ts';
 import { issueToken } from './sessions.ts';
 import { messages, type IdentityDeps, type User } from './user.ts';
-
-const SIGN_IN_LINK_LIFETIME_MS = 15 * 60 * 1000;
 
 /**
  * At most one link per account in this time, however many addresses try it: shorter than a link's lifetime, so
@@ -14,9 +11,12 @@ const SIGN_IN_LINK_LIFETIME_MS = 15 * 60 * 1000;
  */
 const SIGN_IN_LINK_COOLDOWN_SECONDS = 10 * 60;
 
-const signInLinkCooldownKey = (email: string) => `identity:sign-in-link-cooldown:${email.toLowerCase()}`;
-
-const linkHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const SIGN_IN_LINK: LinkKind = {
+  table: 'sign_in_links',
+  event: 'user.sign-in-link-requested',
+  lifetimeMs: 15 * 60 * 1000,
+  cooldownKey: (email) => `identity:sign-in-link-cooldown:${email.toLowerCase()}`,
+};
 
 /**
  * E-mails the account of `email` a single-use sign-in link (only its hash is stored), unless one went out within
@@ -27,28 +27,10 @@ export async function sendSignInLink(deps: IdentityDeps, email: string): Promise
   if (!user?.passwordHash) return;
   // Without Redis the cooldown is not known: better one more e-mail than an owner left without a way in.
   const fresh = await deps.redis
-    .set(signInLinkCooldownKey(user.email), '1', 'EX', SIGN_IN_LINK_COOLDOWN_SECONDS, 'NX')
+    .set(SIGN_IN_LINK.cooldownKey(user.email), '1', 'EX', SIGN_IN_LINK_COOLDOWN_SECONDS, 'NX')
     .catch(() => 'OK');
   if (fresh !== 'OK') return;
-  const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(Date.now() + SIGN_IN_LINK_LIFETIME_MS);
-  await deps.db
-    .transaction(async (trx) => {
-      await insertSignInLink(trx, { tokenHash: linkHash(token), userId: user.id, expiresAt });
-      const payload: EventPayload<'user.sign-in-link-requested'> = {
-        userId: user.id,
-        email: user.email,
-        name: user.name,
-        token,
-        expiresAt: expiresAt.toISOString(),
-      };
-      await deps.outbox.add(trx, 'user.sign-in-link-requested', user.id, payload);
-    })
-    .catch(async (error: unknown) => {
-      // Nothing was sent: the next try must send one.
-      await deps.redis.del(signInLinkCooldownKey(user.email)).catch(() => 0);
-      throw error;
-    });
+  await emailLink(deps, SIGN_IN_LINK, user);
   deps.logger.info({ userId: user.id }, 'sign-in link sent');
 }
 
@@ -61,8 +43,10 @@ export async function signInWithLink(
   input: { token: string; ip: string },
 ): Promise<{ token: string; user: User }> {
   const user = await deps.db.transaction(async (trx) => {
-    const link = await useSignInLink(trx, linkHash(input.token));
-    return link && findUserForUpdate(trx, link.userId);
+    const link = await useLink(trx, SIGN_IN_LINK.table, linkTokenHash(input.token));
+    if (!link) return undefined;
+    await useAllLinksOf(trx, SIGN_IN_LINK.table, link.userId);
+    return findUserForUpdate(trx, link.userId);
   });
   if (!user) throw badRequest(messages.invalidSignInLink);
   await deps.throttle.succeeded({ email: user.email, ip: input.ip });

@@ -21,7 +21,6 @@ export interface User {
   isAdmin: boolean;
   /** Roles an administrator granted on top of the configured ones. */
   grantedRoles: GrantableRole[];
-  sessionVersion: number;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;

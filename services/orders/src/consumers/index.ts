@@ -11,7 +11,8 @@ import { withdrawalDecided } from '../domain/withdrawal.ts';
 /**
  * What orders hears: payments move the order (`refunds` sends the refunds a late payment leaves owed), a redeemed
  * courtesy becomes a paid order, a cancelled event refunds or cancels its orders, tickets fill in the buyer's view
- * of the ticket and settle the buyer's withdrawals (refunded once the ticket is void), e-mails sent about an order go on its timeline, a deleted account is erased.
+ * of the ticket and settle the buyer's withdrawals (refunded once the ticket is void), e-mails sent about an order
+ * go on its timeline, a deleted account is erased.
  */
 export function ordersConsumers(deps: OrdersDeps, refunds: Pick<PeriodicJob, 'wake'>): EventHandlers {
   const paymentDeps = { ...deps, refunds };

@@ -1,17 +1,17 @@
-import type { EventHandlers } from '@ticketing/platform';
+import { doorEventsChanged, type EventHandlers } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
 import { eventOfTicket } from '../data/counts-repository.ts';
 import { orderRefunded, withdrawalRequested } from '../domain/cancel-ticket.ts';
 import type { TicketsDeps } from '../domain/deps.ts';
-import { doorEventsChanged } from '../domain/door-access.ts';
 import { forgetUser } from '../domain/erasure.ts';
 import { issueTicket } from '../domain/issue-ticket.ts';
 import type { DoorNotices } from './door-notices.ts';
 
 /**
  * The events the worker consumes, each handler in the transaction of the event's inbox row: a paid order gets its
- * ticket, a refunded one loses it, a withdrawn one loses it unless admitted first, a deleted account is erased, a door staffer's assigned events are kept. Every change to an event's admitted or expected
- * tickets (the service's own ticket events, and cancellations) is announced to the door panels.
+ * ticket, a refunded one loses it, a withdrawn one loses it unless admitted first, a deleted account is erased, a
+ * door staffer's assigned events are kept. Every change to an event's admitted or expected tickets (the service's
+ * own ticket events, and cancellations) is announced to the door panels.
  */
 export function ticketsConsumers(
   deps: Pick<TicketsDeps, 'outbox' | 'logger' | 'keys'>,

@@ -1,6 +1,6 @@
-import { AuthUnavailable, forbidden, type AuthUser, type Knex, type TokenVerifier } from '@ticketing/platform';
-import { doorMessages, type EventPayload } from '@ticketing/proto';
-import { isAssigned, replaceAssignments } from '../data/assignments-repository.ts';
+import { AuthUnavailable, forbidden, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import { doorMessages } from '@ticketing/proto';
+import { isAssigned } from '../data/assignments-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 
 /**
@@ -33,14 +33,4 @@ export async function mayKeepWatching(
     return error instanceof AuthUnavailable;
   }
   return mayWorkDoor(deps, user, eventId).catch(() => true);
-}
-
-/** Identity's announcement of a staffer's events, stored as the door's assignments. */
-export async function doorEventsChanged(
-  deps: Pick<TicketsDeps, 'logger'>,
-  trx: Knex.Transaction,
-  { userId, eventIds }: EventPayload<'user.door-events-changed'>,
-): Promise<void> {
-  await replaceAssignments(trx, userId, eventIds);
-  deps.logger.info({ userId, events: eventIds.length }, 'door assignments changed');
 }

@@ -1,6 +1,5 @@
-import { scrubUserEvents, type Knex, type Logger } from '@ticketing/platform';
+import { replaceDoorAssignments, scrubUserEvents, type Knex, type Logger } from '@ticketing/platform';
 import { erasedPerson, type EventPayload } from '@ticketing/proto';
-import { replaceAssignments } from '../data/assignments-repository.ts';
 import { eraseHolder, rememberForgottenUser } from '../data/tickets-repository.ts';
 
 /**
@@ -16,7 +15,7 @@ export async function forgetUser(
   const erased = erasedPerson(userId);
   await rememberForgottenUser(trx, userId);
   // A deleted account works no door.
-  await replaceAssignments(trx, userId, []);
+  await replaceDoorAssignments(trx, userId, []);
   const tickets = await eraseHolder(trx, userId, erased);
   // order.paid (a dead letter) carries the buyer's CPF too.
   const events = await scrubUserEvents(trx, userId, 'buyer', { ...erased, cpf: '' });

@@ -1,12 +1,4 @@
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  sign,
-  verify,
-  type KeyObject,
-} from 'node:crypto';
+import { createHash, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 
 /**
  * The text a ticket's QR code carries, verifiable offline by anyone holding the public keys:
@@ -100,9 +92,3 @@ export function generateKeyMaterial(): { kid: string; publicKey: string; private
   const kid = createHash('sha256').update(Buffer.from(jwk.x!, 'base64url')).digest('base64url').slice(0, 8);
   return { kid, publicKey: jwk.x!, privateKey: jwk.d! };
 }
-
-export const importPublicKey = (x: string): KeyObject =>
-  createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
-
-export const importPrivateKey = (x: string, d: string): KeyObject =>
-  createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x, d }, format: 'jwk' });

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import type { Knex, Logger } from '@ticketing/platform';
+import { ed25519PrivateKey, ed25519PublicKey, type Knex, type Logger } from '@ticketing/platform';
 import {
   insertSigningKey,
   lockSigningKeys,
@@ -7,7 +7,7 @@ import {
   retireSigningKey,
   unretiredPublicKeys,
 } from '../data/signing-keys-repository.ts';
-import { generateKeyMaterial, importPrivateKey, importPublicKey, type SigningKey } from './qr-code.ts';
+import { generateKeyMaterial, type SigningKey } from './qr-code.ts';
 
 /** A public key as scanners read it (JWK, Ed25519). */
 export interface PublishedKey {
@@ -56,7 +56,7 @@ export function createTicketKeys(
         const rows = await unretiredPublicKeys(db);
         loaded = {
           at: Date.now(),
-          byKid: new Map(rows.map((row) => [row.kid, importPublicKey(row.public_key)])),
+          byKid: new Map(rows.map((row) => [row.kid, ed25519PublicKey(row.public_key)])),
           published: rows.map((row) => ({
             kid: row.kid,
             kty: 'OKP',
@@ -90,7 +90,7 @@ export function createTicketKeys(
       if (signing?.key.kid !== row.kid)
         signing = {
           at: Date.now(),
-          key: { kid: row.kid, privateKey: importPrivateKey(row.public_key, row.private_key) },
+          key: { kid: row.kid, privateKey: ed25519PrivateKey(row.private_key) },
         };
       else signing.at = Date.now();
       return signing.key;

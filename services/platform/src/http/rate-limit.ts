@@ -1,0 +1,65 @@
+import type { Context, Middleware } from 'koa';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { AuthUser } from '../auth.ts';
+import { tooManyRequests } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { Redis } from '../redis.ts';
+
+/** Whom a request counts against, and what the log lines say of them; undefined when it is not counted. */
+export type RateLimitKey = (ctx: Context) => { key: string; log: Record<string, unknown> } | undefined;
+
+export interface RateLimitOptions {
+  redis: Redis;
+  logger: Logger;
+  /** The budget's Redis key prefix: each budget is counted apart. */
+  keyPrefix: string;
+  points: number;
+  windowSeconds: number;
+  counted: RateLimitKey;
+  /** The pt-BR answer (429) once the budget is spent. */
+  message: string;
+  /** The log line of a refusal. */
+  refusedLog: string;
+}
+
+/**
+ * A budget of requests, kept in Redis so every replica shares it. While Redis is unreachable an in-memory budget of
+ * the same size stands in on each replica, so an outage neither lifts the limit nor takes the calls down; when both
+ * fail the request goes through (a missed count rather than an outage).
+ */
+export function rateLimit(options: RateLimitOptions): Middleware {
+  const { redis, logger, keyPrefix, points, windowSeconds, counted, message, refusedLog } = options;
+  const limiter = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix,
+    points,
+    duration: windowSeconds,
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds }),
+  });
+  return async (ctx, next) => {
+    const who = counted(ctx);
+    if (!who) return next();
+    try {
+      await limiter.consume(who.key);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) {
+        logger.error({ err: rejection, budget: keyPrefix, ...who.log }, 'rate limiter failed; request let through');
+        return next();
+      }
+      ctx.set('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
+      logger.warn({ budget: keyPrefix, ...who.log }, refusedLog);
+      throw tooManyRequests(message);
+    }
+    return next();
+  };
+}
+
+/**
+ * Counts a request against its signed-in account (set by the check before), never its address: a sales rush's crowd
+ * shares its carriers' addresses, and a venue's Wi-Fi puts every door phone behind one.
+ */
+export const byAccount: RateLimitKey = (ctx) => {
+  const userId = (ctx.state.user as AuthUser).id;
+  return { key: userId, log: { userId } };
+};
