@@ -2,9 +2,10 @@
  * `npm start`: runs the whole product on one machine, each service and the gateway as its own process.
  * PostgreSQL: DATABASE_URL, else embedded binaries with data under .data/ (kept across restarts).
  * Redis: REDIS_URL or the local one, else a redis-server of our own. Bus: Kafka when KAFKA_BROKERS is set,
- * else the durable PostgreSQL transport. Ctrl-C stops everything.
+ * else the durable PostgreSQL transport. A process that dies is started again (with backoff) while the others keep
+ * running; Ctrl-C stops everything.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,7 @@ import {
 } from '@ticketing/platform';
 import { ensurePostgres } from './lib/postgres.ts';
 import { waitForHttp } from './lib/ready.ts';
+import { createSupervisor } from './lib/supervisor.ts';
 import { ensureFrontendsBuilt } from './lib/frontends.ts';
 import { ensureRedis } from './lib/redis.ts';
 import { stackSettings } from './lib/stack-settings.ts';
@@ -36,46 +38,36 @@ const SITE = 'http://localhost:8080';
 const READY_TIMEOUT_MS = 60_000;
 
 const pretty = prettyFactory({ colorize: true, ignore: 'pid,hostname,name,service', translateTime: 'SYS:HH:MM:ss' });
-const children = new Map<string, ChildProcess>();
-let stopping = false;
+const supervisor = createSupervisor();
 
+/** Runs `app` under the supervisor: restarted with the same environment (ports, keys, passwords) if it dies. */
 function launch(app: App, env: Record<string, string>): void {
-  const child = spawn(process.execPath, [app.entry], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(app.port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  for (const stream of [child.stdout!, child.stderr!]) {
-    createInterface({ input: stream }).on('line', (line) => {
-      const text = line.startsWith('{') ? pretty(line).trimEnd() : line;
-      console.log(`[${app.name}] ${text}`);
+  supervisor.start(app.name, () => {
+    const child = spawn(process.execPath, [app.entry], {
+      cwd: root,
+      env: { ...process.env, ...env, PORT: String(app.port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-  }
-  child.on('exit', (code, signal) => {
-    children.delete(app.name);
-    if (!stopping) {
-      console.error(`[${app.name}] stopped unexpectedly (${signal ?? code}); shutting down`);
-      void shutdown(1);
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        const text = line.startsWith('{') ? pretty(line).trimEnd() : line;
+        console.log(`[${app.name}] ${text}`);
+      });
     }
+    return child;
   });
-  children.set(app.name, child);
 }
 
 const waitUntilReady = (app: App, path: string, port = app.port) =>
-  waitForHttp(`http://127.0.0.1:${port}${path}`, READY_TIMEOUT_MS, () => stopping);
+  waitForHttp(`http://127.0.0.1:${port}${path}`, READY_TIMEOUT_MS, () => supervisor.stopping);
 
 const stops: (() => unknown)[] = [];
 
+/** Services first (no restarts from then on), then what they use, the database last. */
 async function shutdown(code: number): Promise<never> {
-  if (!stopping) {
-    stopping = true;
+  if (!supervisor.stopping) {
     console.log('\nStopping…');
-    const exits = [...children.values()].map(
-      (child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGTERM')),
-    );
-    const forced = setTimeout(() => children.forEach((child) => child.kill('SIGKILL')), 10_000);
-    await Promise.all(exits);
-    clearTimeout(forced);
+    await supervisor.stop();
     for (const stop of stops.reverse()) await stop();
   }
   process.exit(code);

@@ -60,11 +60,18 @@ function isPlainSegment(segment: string): boolean {
   return decoded !== '.' && decoded !== '..' && !/[/\\]/.test(decoded);
 }
 
+/** Segments of letters, digits, `-`, `_` and `~` only, none empty. */
+const PLAIN_PATH = /^(?:\/[\w~-]+)+\/?$/;
+
 /**
  * True when the path means the same to the gateway and to every service behind it: no dot segments
  * and no encoded slashes that a later decoding could turn into a way out of `/api`.
  */
 export function isPlainPath(url: string, path: string): boolean {
+  // Most paths hold nothing to resolve or decode (no dot, escape or backslash): plain without parsing the URL.
+  if (PLAIN_PATH.test(path) && url.startsWith(path) && (url.length === path.length || url[path.length] === '?')) {
+    return true;
+  }
   return resolvedPath(url) === path && path.split('/').every(isPlainSegment);
 }
 
@@ -108,6 +115,28 @@ const HOP_BY_HOP = new Set([
 /** A response of server-sent events: open for as long as both ends keep it, quiet between events. */
 const isEventStream = (answer: IncomingMessage) =>
   (answer.headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
+
+/**
+ * Answers of a known length up to this size (most API answers) are read whole and sent on in one write, instead of
+ * through a stream that costs more than the few bytes it carries; larger ones and event streams flow as they come.
+ */
+const WHOLE_BODY_MAX_BYTES = 64 * 1024;
+
+const isSmall = (answer: IncomingMessage) => {
+  const length = Number(answer.headers['content-length'] ?? Number.NaN);
+  return length <= WHOLE_BODY_MAX_BYTES && !isEventStream(answer);
+};
+
+/** The whole body, or undefined when the service broke off (the client's response is destroyed then). */
+function readWhole(answer: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+    answer.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    answer.once('error', () => resolve(undefined));
+    answer.once('close', () => resolve(undefined));
+  });
+}
 
 /** A status or method whose response never has a body. */
 const isBodiless = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304;
@@ -196,6 +225,11 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
       else ctx.set(name, value);
     }
     if (isBodiless(ctx.method, ctx.status)) answer.resume();
-    else ctx.body = answer;
+    else if (!isSmall(answer)) ctx.body = answer;
+    else {
+      const body = await readWhole(answer);
+      if (body) ctx.body = body;
+      else ctx.respond = false;
+    }
   };
 }

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
-import helmet from 'koa-helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from 'helmet';
 
 /**
  * What a page of the site may load and run. Scripts and styles only come from the site's own files: no inline
@@ -26,9 +27,14 @@ export const PERMISSIONS_POLICY = 'camera=(self), microphone=(), geolocation=()'
 /** Browsers keep to HTTPS for this long after seeing the site once over it (two years). */
 export const HSTS_MAX_AGE_SECONDS = 2 * 365 * 24 * 60 * 60;
 
-/** Security headers on every response: pages, files, API answers and errors alike. */
-export function securityHeaders(): Middleware {
-  const headers = helmet({
+/**
+ * Helmet's headers for these settings, worked out once: none of them depends on the request, so each response only
+ * gets the same list set again.
+ */
+function helmetHeaders(): [string, string][] {
+  const headers: [string, string][] = [];
+  const response = { setHeader: (name: string, value: string) => headers.push([name, value]), removeHeader() {} };
+  helmet({
     contentSecurityPolicy: {
       // Not helmet's defaults: `upgrade-insecure-requests` would break a plain-HTTP deployment inside a cluster.
       useDefaults: false,
@@ -38,10 +44,16 @@ export function securityHeaders(): Middleware {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginOpenerPolicy: { policy: 'same-origin' },
     xFrameOptions: { action: 'deny' },
-  });
-  return async (ctx, next) => {
-    ctx.set('Permissions-Policy', PERMISSIONS_POLICY);
-    await headers(ctx, next);
+  })({} as IncomingMessage, response as unknown as ServerResponse, () => {});
+  return headers;
+}
+
+/** Security headers on every response: pages, files, API answers and errors alike. */
+export function securityHeaders(): Middleware {
+  const headers = new Map([['Permissions-Policy', PERMISSIONS_POLICY], ...helmetHeaders()]);
+  return (ctx, next) => {
+    ctx.res.setHeaders(headers);
+    return next();
   };
 }
 

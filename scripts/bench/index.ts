@@ -2,22 +2,34 @@
  * `npm run bench`: door verification under load, against this machine's own baselines measured in the same run.
  *
  * Four measurements with autocannon, each after a warm-up: a hello-world Koa route and POST /api/verify-ticket
- * (every request admits a different valid ticket), each called straight and through the same gateway process.
- * Client and servers share this machine's cores, so only the ratios mean something across machines:
- * verify ÷ hello-world straight, and verify ÷ hello-world through the gateway.
+ * (every request admits a different valid ticket of an event the door staffer is assigned to), each called straight
+ * and through the same gateway process. Client and servers share this machine's cores, so only the ratios mean
+ * something across machines: verify ÷ hello-world straight, and verify ÷ hello-world through the gateway.
+ *
+ * Then the door at a fixed rate, as a door's queue arrives rather than as fast as a client can push: BENCH_DOOR_RATE
+ * verifications a second for BENCH_DOOR_SECONDS straight at the verifier, each a different ticket, with p50, p99 and
+ * max (aim: p99 ≤ 20 ms); next to it, at the same rate, one durable single-row UPDATE a request on PostgreSQL — the
+ * floor under any reading that records an entry.
+ *
+ * A measurement that cannot be trusted fails the run (exit 1, a line saying why): any non-2xx answer, connection
+ * error or timeout, or fewer tickets admitted (rows updated) than requests answered.
  *
  * Then the door's verdict time in a browser, online and offline (`door-verdict.ts`), the ticket's QR image
  * against the QR library's own PNG settings (`ticket-qr.ts`), and a refused login's time for an unknown e-mail
  * against a wrong password (`login-timing.ts`).
  *
- * BENCH_CONNECTIONS, BENCH_SECONDS and BENCH_TICKETS size the load; BENCH_VERIFIER_NODE_OPTIONS reaches the verifier process
- * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its time goes).
+ * Every server it starts listens on a free port, so it runs beside `npm start`. BENCH_CONNECTIONS, BENCH_SECONDS
+ * and BENCH_TICKETS size the load (a verify measurement stops early when its tickets run out);
+ * BENCH_VERIFIER_NODE_OPTIONS reaches the verifier process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see
+ * where its time goes).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { createDb } from '@ticketing/platform';
 import {
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
@@ -27,6 +39,7 @@ import {
   uniqueName,
 } from '@ticketing/platform/testing';
 import { waitForHttp } from '../lib/ready.ts';
+import { fixedRate, type FixedRateResult } from './fixed-rate.ts';
 import { admittedCount, issueBenchTickets } from './tickets.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,7 +47,20 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 /** Distinct valid tickets per verify measurement: more than it can admit in its seconds on this machine. */
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 40_000);
-const PORTS = { hello: 39101, verifier: 39102, gateway: 39103 };
+const DOOR_RATE = Number(process.env.BENCH_DOOR_RATE ?? 100);
+const DOOR_SECONDS = Number(process.env.BENCH_DOOR_SECONDS ?? 30);
+
+/** Why the run cannot be trusted: each a line, and exit 1. */
+const failures: string[] = [];
+
+/** A port nothing listens on now, for a server started by this run. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 const children: ChildProcess[] = [];
 function run(entry: string, env: Record<string, string>): void {
@@ -59,7 +85,9 @@ async function doorCredentials() {
   });
   await new Promise<void>((resolve) => identity.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(identity.address() as AddressInfo).port}`;
-  return { identity, url, token: await issuer.sign({ roles: ['doorStaff'], name: 'Portaria' }, { expiresIn: '2h' }) };
+  const userId = randomUUID();
+  const token = await issuer.sign({ id: userId, roles: ['doorStaff'], name: 'Portaria' }, { expiresIn: '2h' });
+  return { identity, url, userId, token };
 }
 
 interface Measured {
@@ -67,43 +95,96 @@ interface Measured {
   rps: number;
   p50: number;
   p99: number;
+  /** Answers received, warm-up included. */
+  answered: number;
   non2xx: number;
   errors: number;
 }
 
-async function measure(name: string, options: autocannon.Options): Promise<Measured> {
-  await autocannon({ ...options, duration: 1, connections: CONNECTIONS });
-  const result = await autocannon({ ...options, duration: SECONDS, connections: CONNECTIONS });
-  return {
+/** A load to measure; each call gives the options of one autocannon run (the warm-up, then the measurement). */
+type Load = () => autocannon.Options;
+
+async function measure(name: string, load: Load): Promise<Measured> {
+  const warmUp = await autocannon({ ...load(), duration: 1, connections: CONNECTIONS });
+  const result = await autocannon({ ...load(), duration: SECONDS, connections: CONNECTIONS });
+  const measured = {
     name,
     rps: Math.round(result.requests.total / result.duration),
     p50: result.latency.p50,
     p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
+    answered: warmUp.requests.total + result.requests.total,
+    non2xx: warmUp.non2xx + result.non2xx,
+    errors: warmUp.errors + warmUp.timeouts + result.errors + result.timeouts,
   };
+  if (measured.non2xx > 0 || measured.errors > 0)
+    failures.push(`${name}: ${measured.non2xx} non-2xx answers and ${measured.errors} errors or timeouts`);
+  return measured;
 }
 
-/** POSTs to /api/verify-ticket, each with the next unused ticket. */
-function verifyRequests(url: string, token: string, texts: string[]): autocannon.Options {
+interface Batch {
+  eventId: string;
+  texts: string[];
+}
+
+/** POSTs to /api/verify-ticket at the batch's event, each with the next unused ticket, until they run out. */
+function verifyLoad(url: string, token: string, { eventId, texts }: Batch): Load {
   let next = 0;
-  return {
+  return () => ({
     url,
+    maxOverallRequests: Math.max(CONNECTIONS, texts.length - next),
     requests: [
       {
         method: 'POST',
         path: '/api/verify-ticket',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        setupRequest: (request) => ({ ...request, body: JSON.stringify({ qrCodeData: texts[next++] }) }),
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ qrCodeData: texts[next++], eventId }) }),
       },
     ],
-  };
+  });
+}
+
+/** Fails the run when fewer of the batch's tickets were let in than requests were answered. */
+async function checkAdmitted(name: string, schema: string, batch: Batch, requests: number): Promise<number> {
+  const admitted = await admittedCount(TEST_DATABASE_URL, schema, batch.eventId);
+  if (admitted < requests) failures.push(`${name}: ${admitted} tickets admitted for ${requests} requests`);
+  return admitted;
+}
+
+/** The floor: one durable single-row UPDATE a request, at the door's rate, in a schema of its own. */
+async function measureFloor(schema: string): Promise<FixedRateResult & { stored: number; synchronousCommit: string }> {
+  const db = createDb(TEST_DATABASE_URL, schema, 20);
+  try {
+    await db.raw('create schema ??', [schema]);
+    await db.schema.createTable('counters', (table) => {
+      table.integer('id').primary();
+      table.bigInteger('n').notNullable().defaultTo(0);
+    });
+    // A second's worth of rows: no update waits on another's row lock, as each reading updates its own ticket; each
+    // commits on its own.
+    const rows = DOOR_RATE;
+    await db('counters').insert(Array.from({ length: rows }, (_, id) => ({ id })));
+    const { rows: setting } = await db.raw('show synchronous_commit');
+    const result = await fixedRate(DOOR_RATE, DOOR_SECONDS, async (i) => {
+      const updated = await db.raw('update counters set n = n + 1 where id = ?', [i % rows]);
+      return updated.rowCount === 1;
+    });
+    const [{ total }] = await db('counters').sum({ total: 'n' });
+    if (result.failures > 0 || Number(total) < result.calls)
+      failures.push(
+        `single-row update: ${result.failures} failed, ${total} updates stored for ${result.calls} requests`,
+      );
+    return { ...result, stored: Number(total), synchronousCommit: setting[0].synchronous_commit };
+  } finally {
+    await db.destroy();
+  }
 }
 
 const schema = uniqueName('bench_tickets');
 const busSchema = uniqueName('bench_bus');
+const floorSchema = uniqueName('bench_floor');
 const door = await doorCredentials();
 try {
+  const ports = { hello: await freePort(), verifier: await freePort(), gateway: await freePort() };
   const common = {
     HOST: '127.0.0.1',
     DATABASE_URL: TEST_DATABASE_URL,
@@ -112,10 +193,10 @@ try {
     // Request logs off on every server alike: the baseline logs nothing either.
     LOG_LEVEL: 'warn',
   };
-  run('scripts/bench/hello.ts', { PORT: String(PORTS.hello) });
+  run('scripts/bench/hello.ts', { PORT: String(ports.hello) });
   run('services/tickets/src/verifier.ts', {
     ...common,
-    PORT: String(PORTS.verifier),
+    PORT: String(ports.verifier),
     DB_SCHEMA: schema,
     BUS: 'postgres',
     BUS_SCHEMA: busSchema,
@@ -127,35 +208,37 @@ try {
   });
   run('gateway/src/main.ts', {
     ...common,
-    PORT: String(PORTS.gateway),
+    PORT: String(ports.gateway),
+    OPS_PORT: String(await freePort()),
     // The gateway's catalog route leads to the hello-world app: the same proxy path for both measurements.
-    CATALOG_URL: `http://127.0.0.1:${PORTS.hello}`,
-    TICKETS_VERIFIER_URL: `http://127.0.0.1:${PORTS.verifier}`,
+    CATALOG_URL: `http://127.0.0.1:${ports.hello}`,
+    TICKETS_VERIFIER_URL: `http://127.0.0.1:${ports.verifier}`,
   });
+  const exited = () => children.some((child) => child.exitCode !== null);
   await Promise.all([
-    waitForHttp(`http://127.0.0.1:${PORTS.hello}/`),
-    waitForHttp(`http://127.0.0.1:${PORTS.verifier}/readyz`),
-    waitForHttp(`http://127.0.0.1:${PORTS.gateway}/readyz`),
+    waitForHttp(`http://127.0.0.1:${ports.hello}/`, 60_000, exited),
+    waitForHttp(`http://127.0.0.1:${ports.verifier}/readyz`, 60_000, exited),
+    waitForHttp(`http://127.0.0.1:${ports.gateway}/readyz`, 60_000, exited),
   ]);
 
-  const perRun = TICKETS;
-  const texts = await issueBenchTickets(TEST_DATABASE_URL, schema, 2 * perRun);
+  const issue = (count: number) => issueBenchTickets(TEST_DATABASE_URL, schema, count, door.userId);
+  const straightBatch = await issue(TICKETS);
+  const gatewayBatch = await issue(TICKETS);
+  const doorBatch = await issue(Math.round(DOOR_RATE * DOOR_SECONDS));
   console.log(`Benchmark: ${CONNECTIONS} connections, ${SECONDS} s per measurement after 1 s to warm up`);
 
-  const straight = `http://127.0.0.1`;
+  const at = (port: number) => `http://127.0.0.1:${port}`;
   const results = [
-    await measure('hello-world, straight', { url: `${straight}:${PORTS.hello}/api/events` }),
-    await measure(
-      'verify-ticket, straight',
-      verifyRequests(`${straight}:${PORTS.verifier}`, door.token, texts.slice(0, perRun)),
-    ),
-    await measure('hello-world, via gateway', { url: `${straight}:${PORTS.gateway}/api/events` }),
-    await measure(
-      'verify-ticket, via gateway',
-      verifyRequests(`${straight}:${PORTS.gateway}`, door.token, texts.slice(perRun)),
-    ),
+    await measure('hello-world, straight', () => ({ url: `${at(ports.hello)}/api/events` })),
+    await measure('verify-ticket, straight', verifyLoad(at(ports.verifier), door.token, straightBatch)),
+    await measure('hello-world, via gateway', () => ({ url: `${at(ports.gateway)}/api/events` })),
+    await measure('verify-ticket, via gateway', verifyLoad(at(ports.gateway), door.token, gatewayBatch)),
   ];
-  const admitted = await admittedCount(TEST_DATABASE_URL, schema);
+  const [hello, verify, helloGateway, verifyGateway] = results as [Measured, Measured, Measured, Measured];
+  const admitted = {
+    straight: await checkAdmitted(verify.name, schema, straightBatch, verify.answered),
+    gateway: await checkAdmitted(verifyGateway.name, schema, gatewayBatch, verifyGateway.answered),
+  };
 
   console.table(
     results.map((r) => ({
@@ -167,11 +250,50 @@ try {
       errors: r.errors,
     })),
   );
-  const [hello, verify, helloGateway, verifyGateway] = results as [Measured, Measured, Measured, Measured];
   console.log(`verify ÷ hello-world, straight:     ${(verify.rps / hello.rps).toFixed(2)}`);
   console.log(`verify ÷ hello-world, via gateway:  ${(verifyGateway.rps / helloGateway.rps).toFixed(2)}`);
   console.log(
-    `tickets admitted: ${admitted}, every verify request a different valid ticket (non-2xx would show one ran out)`,
+    `tickets admitted: ${admitted.straight} for ${verify.answered} answers straight, ${admitted.gateway} for ` +
+      `${verifyGateway.answered} via gateway (warm-ups included; a few more admitted were in flight when a run stopped)`,
+  );
+
+  // The door at a fixed rate, straight at the verifier as the Ingress sends it; each reading a different ticket.
+  const doorResult = await fixedRate(DOOR_RATE, DOOR_SECONDS, async (i) => {
+    const response = await fetch(`${at(ports.verifier)}/api/verify-ticket`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${door.token}` },
+      body: JSON.stringify({ qrCodeData: doorBatch.texts[i], eventId: doorBatch.eventId }),
+    });
+    const body = (await response.json()) as { success?: boolean };
+    return response.ok && body.success === true;
+  });
+  const doorName = 'verify-ticket at a fixed rate';
+  if (doorResult.failures > 0) failures.push(`${doorName}: ${doorResult.failures} readings not admitted`);
+  const doorAdmitted = await checkAdmitted(doorName, schema, doorBatch, doorResult.calls);
+  const floor = await measureFloor(floorSchema);
+
+  console.log(`\nFixed rate: ${DOOR_RATE} requests/s for ${DOOR_SECONDS} s, each timed from when it was due`);
+  console.table(
+    [
+      { measurement: doorName, ...doorResult, admitted: doorAdmitted },
+      {
+        measurement: `single-row update (synchronous_commit ${floor.synchronousCommit})`,
+        ...floor,
+        admitted: floor.stored,
+      },
+    ].map(({ measurement, calls, failures: failed, p50, p99, max, admitted: ok }) => ({
+      measurement,
+      requests: calls,
+      failed,
+      'p50 ms': p50,
+      'p99 ms': p99,
+      'max ms': max,
+      'admitted / stored': ok,
+    })),
+  );
+  console.log(
+    `door p99 ${doorResult.p99} ms (aim ≤ 20 ms: ${doorResult.p99 <= 20 ? 'met' : 'missed'}), ` +
+      `${(doorResult.p99 / Math.max(0.1, floor.p99)).toFixed(1)} × the floor's p99`,
   );
 } finally {
   for (const child of children) child.kill('SIGTERM');
@@ -181,15 +303,18 @@ try {
     ),
   );
   door.identity.close();
-  await dropSchemas([schema, busSchema]);
+  await dropSchemas([schema, busSchema, floorSchema]);
 }
 
 // Measurements of their own, after the load above: the door's verdict time in the browser, online and offline;
 // the ticket's QR image against the QR library's own PNG settings; a refused login, unknown e-mail or wrong password.
+// Each stops with an error of its own when what it measures was refused.
 for (const script of ['door-verdict.ts', 'ticket-qr.ts', 'login-timing.ts']) {
   const { status } = spawnSync(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], {
     cwd: root,
     stdio: 'inherit',
   });
-  if (status !== 0) process.exitCode = 1;
+  if (status !== 0) failures.push(`${script} stopped with exit code ${status} (its error is above)`);
 }
+for (const failure of failures) console.error(`BENCHMARK FAILED — ${failure}`);
+if (failures.length > 0) process.exitCode = 1;

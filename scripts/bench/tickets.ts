@@ -1,15 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { createDb, createLogger, type Knex } from '@ticketing/platform';
-import { createTicketKeys, signTicket, toTicketRow } from '@ticketing/tickets';
+import { createDb, createLogger, replaceDoorAssignments, type Knex } from '@ticketing/platform';
+import { createTicketKeys, ensureTicketKey, signTicket, toTicketRow } from '@ticketing/tickets';
 
 /**
- * Issues `count` valid tickets straight into the verifier's schema, signed with its current key, and returns
- * their QR texts: each benchmark request admits a different ticket, as at a real door.
+ * Issues `count` valid tickets for a new event straight into the verifier's schema, signed with its current key,
+ * and assigns the door staffer `doorUserId` to that event as identity's announcement would: each benchmark request
+ * admits a different ticket, as at a real door. Returns the event and the tickets' QR texts.
  */
-export async function issueBenchTickets(databaseUrl: string, schema: string, count: number): Promise<string[]> {
+export async function issueBenchTickets(
+  databaseUrl: string,
+  schema: string,
+  count: number,
+  doorUserId: string,
+): Promise<{ eventId: string; texts: string[] }> {
   const db: Knex = createDb(databaseUrl, schema, 2);
   try {
-    const key = await createTicketKeys(db, createLogger('bench', 'silent'), 60_000).signing();
+    const logger = createLogger('bench', 'silent');
+    // The tickets worker makes the signing key (the verifier only reads public keys); none runs here.
+    await ensureTicketKey({ db, logger });
+    const key = await createTicketKeys(db, logger, 60_000).signing();
     const eventId = randomUUID();
     const rows = Array.from({ length: count }, (_, i) => {
       const id = randomUUID();
@@ -28,16 +37,19 @@ export async function issueBenchTickets(databaseUrl: string, schema: string, cou
       });
     });
     for (let i = 0; i < rows.length; i += 1000) await db('tickets').insert(rows.slice(i, i + 1000));
-    return rows.map((row) => row.qr_text);
+    const assigned = await db('door_assignments').where({ user_id: doorUserId }).pluck('event_id');
+    await db.transaction((trx) => replaceDoorAssignments(trx, doorUserId, [...assigned, eventId]));
+    return { eventId, texts: rows.map((row) => row.qr_text) };
   } finally {
     await db.destroy();
   }
 }
 
-export async function admittedCount(databaseUrl: string, schema: string): Promise<number> {
+/** How many of the event's tickets have been let in. */
+export async function admittedCount(databaseUrl: string, schema: string, eventId: string): Promise<number> {
   const db = createDb(databaseUrl, schema, 1);
   try {
-    const [row] = await db('tickets').whereNotNull('used_at').count({ n: '*' });
+    const [row] = await db('tickets').where({ event_id: eventId }).whereNotNull('used_at').count({ n: '*' });
     return Number(row?.n ?? 0);
   } finally {
     await db.destroy();
