@@ -191,10 +191,7 @@ async function openDoor(on = phone, token = adminToken): Promise<Page> {
   await page.goto('/verificar');
   await page.getByRole('heading', { name: 'Verificar Ingresso' }).waitFor({ timeout: 30_000 });
   await page.getByText('Aponte a câmera para o QR Code do ingresso').waitFor({ timeout: 15_000 });
-  await eventsListed(page);
-  await showOptions(page);
-  await page.getByLabel('Evento desta entrada').selectOption(eventId);
-  await page.getByText('Pronto para ler sem internet').waitFor({ timeout: 15_000 });
+  await chooseEvent(page);
   // The service worker controls the page and keeps what the door needs to start again without a server.
   await page.waitForFunction(async () => {
     // The test code is typed without the DOM: the little of it used here.
@@ -207,6 +204,20 @@ async function openDoor(on = phone, token = adminToken): Promise<Page> {
     return window.navigator.serviceWorker.controller !== null && answers.every(Boolean);
   });
   return page;
+}
+
+/** Picks the test's event at the door and waits until its ticket list is on the device. */
+async function chooseEvent(page: Page) {
+  await eventsListed(page);
+  await showOptions(page);
+  await page.getByLabel('Evento desta entrada').selectOption(eventId);
+  await page.getByText('Pronto para ler sem internet').waitFor({ timeout: 15_000 });
+}
+
+/** The reading of `ticket` the phone kept has reached the server, and nothing is left to send. */
+async function readingSent(page: Page, ticket: Ticket) {
+  await waitFor(async () => (await admissions([ticket]))[0]!.usedAt, { timeoutMs: 30_000 });
+  await syncBadge(page).waitFor({ state: 'detached', timeout: 20_000 });
 }
 
 /** The list of events has arrived (the choice is enabled): the door's choice no longer changes by itself. */
@@ -490,12 +501,8 @@ test('a door phone signed out offline keeps nothing of its staffer for the next 
     await page.waitForURL((url) => url.pathname !== '/login', { timeout: 15_000 });
     await page.goto('/verificar');
     await page.getByRole('heading', { name: 'Verificar Ingresso' }).waitFor({ timeout: 30_000 });
-    await eventsListed(page);
-    await showOptions(page);
-    await page.getByLabel('Evento desta entrada').selectOption(eventId);
-    await page.getByText('Pronto para ler sem internet').waitFor({ timeout: 15_000 });
-    await waitFor(async () => (await admissions([ticket!]))[0]!.usedAt, { timeoutMs: 30_000 });
-    await syncBadge(page).waitFor({ state: 'detached', timeout: 20_000 });
+    await chooseEvent(page);
+    await readingSent(page, ticket!);
     expect(await readingsShown.count()).toBe(0);
     expect(await page.getByRole('main').innerText()).not.toContain('Beatriz Campos Rocha');
 
@@ -565,12 +572,8 @@ test('a phone that queued readings before they were kept as claims sends them al
     );
 
     await page.goto('/verificar');
-    await eventsListed(page);
-    await showOptions(page);
-    await page.getByLabel('Evento desta entrada').selectOption(eventId);
-    await page.getByText('Pronto para ler sem internet').waitFor({ timeout: 15_000 });
-    await waitFor(async () => (await admissions([ticket!]))[0]!.usedAt, { timeoutMs: 30_000 });
-    await syncBadge(page).waitFor({ state: 'detached', timeout: 20_000 });
+    await chooseEvent(page);
+    await readingSent(page, ticket!);
 
     const left = await deviceData(page);
     expect(left.queue).toEqual([]);
