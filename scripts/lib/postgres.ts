@@ -6,13 +6,26 @@ import pg from 'pg';
 const EMBEDDED_PORT = 54329;
 const DATABASE = 'ticketing';
 
-/** DATABASE_URL when given; otherwise real PostgreSQL binaries from npm, with data kept under .data/postgres. */
-export async function ensurePostgres(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
+export interface Postgres {
+  url: string;
+  stop(): Promise<void>;
+  /** Stops the server and starts it again on the same data (embedded only). */
+  restart?(): Promise<void>;
+}
+
+/**
+ * DATABASE_URL when given (unless `own`); otherwise real PostgreSQL binaries from npm, with data kept under
+ * `dataDir`/postgres, listening on `port`.
+ */
+export async function ensurePostgres(
+  dataDir: string,
+  { port = EMBEDDED_PORT, own = false }: { port?: number; own?: boolean } = {},
+): Promise<Postgres> {
+  if (process.env.DATABASE_URL && !own) return { url: process.env.DATABASE_URL, stop: async () => {} };
   const databaseDir = join(dataDir, 'postgres');
   const server = new EmbeddedPostgres({
     databaseDir,
-    port: EMBEDDED_PORT,
+    port,
     user: 'postgres',
     password: 'postgres',
     persistent: true,
@@ -22,11 +35,18 @@ export async function ensurePostgres(dataDir: string): Promise<{ url: string; st
   });
   if (!existsSync(databaseDir)) await server.initialise();
   await server.start();
-  const url = `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PORT}`;
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}`;
   const client = new pg.Client({ connectionString: `${url}/postgres` });
   await client.connect();
   const exists = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
   if (exists.rowCount === 0) await client.query(`create database ${DATABASE}`);
   await client.end();
-  return { url: `${url}/${DATABASE}`, stop: () => server.stop() };
+  return {
+    url: `${url}/${DATABASE}`,
+    stop: () => server.stop(),
+    restart: async () => {
+      await server.stop();
+      await server.start();
+    },
+  };
 }

@@ -8,6 +8,7 @@ const FALLBACK_PORT = 6390;
 
 async function answers(url: string): Promise<boolean> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  client.on('error', () => {}); // the refusal is the answer
   try {
     await client.connect();
     return (await client.ping()) === 'PONG';
@@ -18,10 +19,16 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-/** REDIS_URL (default the local one) if it answers; else a redis-server of our own under .data/redis. */
-export async function ensureRedis(dataDir: string): Promise<{ url: string; stop(): void }> {
+/**
+ * REDIS_URL (default the local one) if it answers, unless `own`; else a redis-server of our own on `port`, with its
+ * data under `dataDir`/redis.
+ */
+export async function ensureRedis(
+  dataDir: string,
+  { port = FALLBACK_PORT, own = false }: { port?: number; own?: boolean } = {},
+): Promise<{ url: string; stop(): void }> {
   const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  if (await answers(url)) return { url, stop: () => {} };
+  if (!own && (await answers(url))) return { url, stop: () => {} };
   if (!hasCommand('redis-server')) {
     throw new Error(
       `No Redis answers at ${url} and redis-server is not installed.\n` +
@@ -32,12 +39,12 @@ export async function ensureRedis(dataDir: string): Promise<{ url: string; stop(
   mkdirSync(dir, { recursive: true });
   const server = spawn(
     'redis-server',
-    ['--port', String(FALLBACK_PORT), '--bind', '127.0.0.1', '--dir', dir, '--save', '60 1'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '60 1'],
     {
       stdio: 'ignore',
     },
   );
-  const own = `redis://127.0.0.1:${FALLBACK_PORT}`;
-  for (let i = 0; i < 100 && !(await answers(own)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  return { url: own, stop: () => server.kill('SIGTERM') };
+  const ownUrl = `redis://127.0.0.1:${port}`;
+  for (let i = 0; i < 100 && !(await answers(ownUrl)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  return { url: ownUrl, stop: () => server.kill('SIGTERM') };
 }
