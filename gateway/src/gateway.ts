@@ -16,11 +16,12 @@ import { compression } from './compression.ts';
 import type { GatewayConfig } from './config.ts';
 import { opsEndpoints, readiness } from './health.ts';
 import { pageRender } from './page-render.ts';
-import { apiProxy, apiRoutes, createConnectionPools, NOT_FOUND_MESSAGE } from './proxy.ts';
+import { apiProxy, apiRoutes, NOT_FOUND_MESSAGE } from './proxy.ts';
 import { authBudget, clientRateLimit, courtesyCodeBudget } from './rate-limit.ts';
 import { configuredUpstreams } from './routes.ts';
 import { securityHeaders } from './security.ts';
 import { PUBLIC_DIR, staticSite } from './static.ts';
+import { createConnectionPools } from './upstream.ts';
 
 export interface GatewayOptions {
   /** Where the JSON logs go (stdout by default). */
@@ -78,7 +79,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   const logger = createLogger('gateway', config.LOG_LEVEL, options.logStream);
   const metrics = createMetrics('gateway');
   const upstreams = configuredUpstreams(config);
-  const pools = createConnectionPools(config.PROXY_TIMEOUT_MS);
+  const pools = createConnectionPools(upstreams, config.PROXY_TIMEOUT_MS);
   const redis = createRedis(config.REDIS_URL, config.REDIS_PREFIX);
   let stopping = false;
 
@@ -140,7 +141,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     servers.push(await listen(ops, config.OPS_PORT, config.HOST));
   } catch (error) {
     for (const server of servers) server.close();
-    pools.destroy();
+    await pools.destroy();
     redis.disconnect();
     throw error;
   }
@@ -165,7 +166,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
         server.closeAllConnections();
         opsServer.close();
         opsServer.closeAllConnections();
-        pools.destroy();
+        await pools.destroy();
         await disconnect(redis);
       })();
       return closing;

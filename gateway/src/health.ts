@@ -1,9 +1,7 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { Middleware } from 'koa';
 import type { Metrics } from '@ticketing/platform';
-import type { ConnectionPools } from './proxy.ts';
 import type { Upstream, UpstreamName } from './routes.ts';
+import type { ConnectionPools } from './upstream.ts';
 
 export const UPSTREAM_CHECK_TIMEOUT_MS = 1500;
 
@@ -11,21 +9,20 @@ type ServiceState = 'ok' | 'down';
 
 /** Asks a service's own readiness endpoint; anything but a 2xx within the time limit counts as down. */
 function checkReady(upstream: Upstream, pools: ConnectionPools, timeoutMs: number): Promise<ServiceState> {
-  const url = new URL('readyz', upstream.url.href.endsWith('/') ? upstream.url : `${upstream.url.href}/`);
-  const get = url.protocol === 'https:' ? https.get : http.get;
-  return new Promise((resolve) => {
-    const request = get(url, { agent: pools.for(url), signal: AbortSignal.timeout(timeoutMs) }, (response) => {
-      response.resume();
-      const status = response.statusCode ?? 0;
-      resolve(status >= 200 && status < 300 ? 'ok' : 'down');
-    });
-    request.once('error', () => resolve('down'));
-  });
+  const { pathname } = new URL('readyz', upstream.url.href.endsWith('/') ? upstream.url : `${upstream.url.href}/`);
+  return pools
+    .for(upstream)
+    .request({ path: pathname, method: 'GET', signal: AbortSignal.timeout(timeoutMs) })
+    .then(async ({ statusCode, body }) => {
+      await body.dump();
+      return statusCode >= 200 && statusCode < 300 ? 'ok' : 'down';
+    })
+    .catch((): ServiceState => 'down');
 }
 
 /** `/readyz`: this gateway process takes requests (503 while it shuts down). */
 export function readiness(stopping: () => boolean): Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (ctx.path !== '/readyz' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
     ctx.set('Cache-Control', 'no-store');
     ctx.status = stopping() ? 503 : 200;

@@ -1,45 +1,15 @@
-import http, { type IncomingMessage } from 'node:http';
-import https from 'node:https';
-import { ProxyServer } from 'http-proxy-3';
+import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
 import { AppError, type Logger } from '@ticketing/platform';
 import { clientIp } from './client-ip.ts';
 import { findRoute, isApiPath, type Upstream, type UpstreamName } from './routes.ts';
+import { ServiceCall, type ConnectionPools, type ServiceAnswer } from './upstream.ts';
 
 export const UNAVAILABLE_MESSAGE = 'Serviço temporariamente indisponível. Tente novamente em instantes.';
 export const NOT_FOUND_MESSAGE = 'Rota não encontrada';
 
 /** Methods that change nothing on the service, and carry no body to send again. */
 const SAFE_TO_SEND_AGAIN = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Headers a client could send to pose as someone else; the gateway writes its own values instead. */
-const CLIENT_FORWARDING_HEADERS = [
-  'forwarded',
-  'x-forwarded-for',
-  'x-forwarded-host',
-  'x-forwarded-proto',
-  'x-real-ip',
-];
-
-/**
- * Connections to the services are reused (one pool per protocol) instead of opened per request. Node's agent
- * honours a service's `Keep-Alive: timeout` hint (letting an idle connection go a second before the service
- * would) only when the agent has a timeout of its own: without one, a request sent on a connection the service is
- * closing fails with a 502. `timeoutMs` is the longest a service may take to answer.
- */
-export function createConnectionPools(timeoutMs: number) {
-  const options = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, timeout: timeoutMs };
-  const pools = { http: new http.Agent(options), https: new https.Agent(options) };
-  return {
-    for: (url: URL) => (url.protocol === 'https:' ? pools.https : pools.http),
-    destroy() {
-      pools.http.destroy();
-      pools.https.destroy();
-    },
-  };
-}
-
-export type ConnectionPools = ReturnType<typeof createConnectionPools>;
 
 /** The path a service would receive for this URL: the proxy resolves `.`/`..` segments (also `%2e`, `\`). */
 function resolvedPath(url: string): string | undefined {
@@ -81,7 +51,7 @@ export function isPlainPath(url: string, path: string): boolean {
  * left in `ctx.state.upstream` for the proxy.
  */
 export function apiRoutes(upstreams: Map<UpstreamName, Upstream>): Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     if (!isApiPath(ctx.path)) return next();
     // A path the service would read differently (`/api/events/../../internal/x`) is refused, never resolved.
     const route = isPlainPath(ctx.url, ctx.path) ? findRoute(ctx.path) : undefined;
@@ -101,7 +71,10 @@ export interface ProxyOptions {
   logger: Logger;
 }
 
-/** Headers about one connection, not the message: the gateway's own connection to the client has its own. */
+/**
+ * Headers about one connection, not the message: the gateway's connections to the client and to the service have
+ * their own. `expect` too: the gateway's server has already answered `100 Continue` to the client.
+ */
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
@@ -110,102 +83,108 @@ const HOP_BY_HOP = new Set([
   'te',
   'trailer',
   'upgrade',
+  'expect',
 ]);
 
-/** A response of server-sent events: open for as long as both ends keep it, quiet between events. */
-const isEventStream = (answer: IncomingMessage) =>
-  (answer.headers['content-type'] ?? '').toLowerCase().startsWith('text/event-stream');
-
 /**
- * Answers of a known length up to this size (most API answers) are read whole and sent on in one write, instead of
- * through a stream that costs more than the few bytes it carries; larger ones and event streams flow as they come.
+ * Headers the gateway writes itself: a client could send the forwarding ones to pose as someone else, and the
+ * request id is the one `requestId` kept or made.
  */
-const WHOLE_BODY_MAX_BYTES = 64 * 1024;
+const GATEWAY_HEADERS = new Set([
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+  'x-request-id',
+]);
 
-const isSmall = (answer: IncomingMessage) => {
-  const length = Number(answer.headers['content-length'] ?? Number.NaN);
-  return length <= WHOLE_BODY_MAX_BYTES && !isEventStream(answer);
-};
+/** `Connection` values that name no header: the common case, with nothing more to strip. */
+const PLAIN_CONNECTION = /^\s*(?:keep-alive|close)\s*$/i;
 
-/** The whole body, or undefined when the service broke off (the client's response is destroyed then). */
-function readWhole(answer: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-    answer.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    answer.once('error', () => resolve(undefined));
-    answer.once('close', () => resolve(undefined));
-  });
+/** Headers the client named in `Connection`: they are for the gateway's hop only. */
+function connectionOptions(connection: string | undefined): Set<string> | undefined {
+  if (connection === undefined || PLAIN_CONNECTION.test(connection)) return undefined;
+  return new Set(connection.toLowerCase().split(',').map((name) => name.trim()));
 }
+
+/** The request's headers as the service gets them: the client's end-to-end ones, then the gateway's. */
+function forwardedHeaders(ctx: Context): string[] {
+  const { headers } = ctx.req;
+  const named = connectionOptions(headers.connection);
+  const forwarded: string[] = [];
+  for (const name in headers) {
+    if (HOP_BY_HOP.has(name) || GATEWAY_HEADERS.has(name) || named?.has(name)) continue;
+    // Node joins a repeated request header into one value (`set-cookie` is the only list, and no request has it).
+    forwarded.push(name, headers[name] as string);
+  }
+  forwarded.push(
+    'x-request-id',
+    String(ctx.state.requestId),
+    'x-forwarded-for',
+    clientIp(ctx),
+    'x-forwarded-proto',
+    ctx.protocol,
+    'x-forwarded-host',
+    ctx.host,
+  );
+  return forwarded;
+}
+
+/** Whether the client's request has a body to stream on (none for most GETs). */
+const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined ||
+  (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /** A status or method whose response never has a body. */
 const isBodiless = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304;
 
+/** Whether the client asked for server-sent events: a stream that may stay quiet between two events. */
+const wantsEventStream = (req: IncomingMessage) => req.headers.accept?.includes('text/event-stream') ?? false;
+
 /**
- * Forwards the request to the service `apiRoutes` chose, streaming both bodies (no body parser runs
- * before this). The service's answer becomes the response's status, headers and streamed body, so the
- * compression around this middleware applies to it. A service that does not answer (refused, reset, timed out)
- * gives 502 `{ message }`; a client that goes away aborts the request to the service. The timeout bounds the wait
- * for the answer and every silence within it, except in an event stream once it has started: there it would cut
- * the door's live counts between two events.
+ * Forwards the request to the service `apiRoutes` chose, streaming the request body (no body parser runs before
+ * this). The service's answer becomes the response's status, headers and body, so the compression around this
+ * middleware applies to it. A service that does not answer (refused, reset, timed out) gives 502 `{ message }`; a
+ * client that goes away aborts the request to the service. The timeout bounds the wait for the answer and every
+ * silence within it, except in an event stream the client asked for: there it would cut the door's live counts
+ * between two events.
  */
 export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware {
-  const proxy = new ProxyServer({
-    proxyTimeout: timeoutMs,
-    xfwd: false,
-    changeOrigin: false,
-    selfHandleResponse: true,
-  });
-  /** Who waits for the service's answer to each request in flight. */
-  const waiting = new WeakMap<IncomingMessage, (answer: IncomingMessage) => void>();
-
-  proxy.on('proxyRes', (proxyRes, req, res) => {
-    // Both timeouts (the proxy's and the pool's) are this socket's; the pool sets its own again when it is reused.
-    if (isEventStream(proxyRes)) proxyRes.socket.setTimeout(0);
-    // A service that dies in the middle of a response: the client must see a broken response, not a hang.
-    proxyRes.once('close', () => {
-      if (!proxyRes.complete) res.destroy();
-    });
-    waiting.get(req)?.(proxyRes);
-  });
-  // The client left: http-proxy-3 already destroyed the request to the service; nothing to answer.
-  proxy.on('econnreset', () => {});
-  /** Requests last sent on a kept connection, unless the proxy timeout cut them. */
-  const sentOnKeptConnection = new WeakSet<IncomingMessage>();
-  proxy.on('proxyReq', (proxyReq, req) => {
-    if (proxyReq.reusedSocket) sentOnKeptConnection.add(req);
-    proxyReq.once('timeout', () => sentOnKeptConnection.delete(req));
-  });
-  proxy.on('error', (error) => logger.warn({ err: error }, 'proxy error'));
-
   /** The service's answer, or undefined when the client went away first. */
-  function forward(ctx: Context, upstream: Upstream): Promise<IncomingMessage | undefined> {
+  function forward(ctx: Context, upstream: Upstream, again = false): Promise<ServiceAnswer | undefined> {
     const { req, res } = ctx;
-    for (const header of CLIENT_FORWARDING_HEADERS) delete req.headers[header];
-    req.headers['x-request-id'] = String(ctx.state.requestId);
-    req.headers['x-forwarded-for'] = clientIp(ctx);
-    req.headers['x-forwarded-proto'] = ctx.protocol;
-    req.headers['x-forwarded-host'] = ctx.host;
-
-    return new Promise((resolve, reject) => {
-      waiting.set(req, resolve);
-      res.once('close', () => resolve(undefined));
-      const send = (again: boolean) =>
-        proxy.web(req, res, { target: upstream.url, agent: pools.for(upstream.url) }, (error) => {
-          const code = (error as NodeJS.ErrnoException).code;
-          if (res.headersSent || res.destroyed) {
-            logger.warn({ err: error, code, upstream: upstream.name }, 'upstream failed during the response');
-            res.destroy();
-            return;
-          }
-          // A kept connection the service let go as the request went out: a request that changes nothing is sent
-          // once more, on another connection (as nginx does); any other gets the 502.
-          if (!again && sentOnKeptConnection.has(req) && SAFE_TO_SEND_AGAIN.has(req.method ?? '')) return send(true);
-          logger.warn({ err: error, code, upstream: upstream.name, path: ctx.path }, 'upstream unavailable');
-          reject(new AppError(502, UNAVAILABLE_MESSAGE));
-        });
-      send(false);
+    const body = hasBody(req) ? req : null;
+    const bodyTimeoutMs = wantsEventStream(req) ? 0 : timeoutMs;
+    const request = { path: ctx.url, method: ctx.method, headers: forwardedHeaders(ctx), body, bodyTimeoutMs };
+    const call = new ServiceCall(pools.for(upstream), request, (error) => {
+      logger.warn({ err: error, upstream: upstream.name, path: ctx.path }, 'upstream failed during the response');
+      // The client must see a broken response, not a hang (a compressor in between would wait for the rest forever).
+      res.destroy();
     });
+    let left = false;
+    const leave = () => {
+      left = true;
+      call.abort();
+    };
+    res.once('close', leave);
+    return call.answer.then(
+      (answer) => {
+        res.off('close', leave);
+        return answer;
+      },
+      (error: Error & { code?: string }) => {
+        res.off('close', leave);
+        if (left) return undefined;
+        // A kept connection the service let go as the request went out: a request that changes nothing is sent
+        // once more, on another connection (as nginx does); any other gets the 502.
+        if (!again && !body && !call.answered && error.code === 'UND_ERR_SOCKET' && SAFE_TO_SEND_AGAIN.has(ctx.method)) {
+          return forward(ctx, upstream, true);
+        }
+        logger.warn({ err: error, code: error.code, upstream: upstream.name, path: ctx.path }, 'upstream unavailable');
+        throw new AppError(502, UNAVAILABLE_MESSAGE);
+      },
+    );
   }
 
   return async (ctx, next) => {
@@ -216,20 +195,17 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
       ctx.respond = false;
       return;
     }
-    ctx.status = answer.statusCode ?? 502;
-    if (answer.statusMessage) ctx.message = answer.statusMessage;
-    for (const [name, value] of Object.entries(answer.headers)) {
+    ctx.status = answer.status;
+    if (answer.statusMessage && answer.statusMessage !== ctx.message) ctx.message = answer.statusMessage;
+    const body = isBodiless(ctx.method, ctx.status) ? undefined : answer.body;
+    for (const name in answer.headers) {
+      const value = answer.headers[name];
       if (value === undefined || HOP_BY_HOP.has(name)) continue;
       // The gateway varies on Accept-Encoding itself (compression): add the service's reasons, keep that one.
       if (name === 'vary') ctx.vary(value);
-      else ctx.set(name, value);
+      // Koa measures a whole body itself.
+      else if (name !== 'content-length' || !Buffer.isBuffer(body)) ctx.set(name, value);
     }
-    if (isBodiless(ctx.method, ctx.status)) answer.resume();
-    else if (!isSmall(answer)) ctx.body = answer;
-    else {
-      const body = await readWhole(answer);
-      if (body) ctx.body = body;
-      else ctx.respond = false;
-    }
+    if (body) ctx.body = body;
   };
 }

@@ -71,7 +71,7 @@ export interface ClientRateLimitOptions {
  * is unreachable an outage neither opens the door to guessing nor takes the calls down.
  */
 export function clientRateLimit({ name, budget, ...options }: ClientRateLimitOptions): Middleware {
-  return rateLimit({
+  const limit = rateLimit({
     ...options,
     keyPrefix: `${name}-limit`,
     counted: (ctx) => {
@@ -83,4 +83,6 @@ export function clientRateLimit({ name, budget, ...options }: ClientRateLimitOpt
     message: TOO_MANY_ATTEMPTS_MESSAGE,
     refusedLog: 'too many attempts',
   });
+  // Most requests count against no budget: they go on without a trip through the limiter.
+  return (ctx, next) => (budget(ctx) ? limit(ctx, next) : next());
 }

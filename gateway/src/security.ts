@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
+import { isApiPath } from './routes.ts';
 
 /**
  * What a page of the site may load and run. Scripts and styles only come from the site's own files: no inline
@@ -48,11 +49,25 @@ function helmetHeaders(): [string, string][] {
   return headers;
 }
 
-/** Security headers on every response: pages, files, API answers and errors alike. */
+/**
+ * Helmet's headers that only a page reads: origin-keyed agent clusters, DNS prefetching, and what old browsers and
+ * plug-ins looked for (IE's download prompt, Flash and Acrobat policy files, the legacy XSS filter). API answers go
+ * without them: each header is work on every response, and these would change nothing for JSON.
+ */
+const PAGE_ONLY = new Set([
+  'Origin-Agent-Cluster',
+  'X-DNS-Prefetch-Control',
+  'X-Download-Options',
+  'X-Permitted-Cross-Domain-Policies',
+  'X-XSS-Protection',
+]);
+
+/** Security headers on every response: pages, files, API answers and errors alike (pages get a few more). */
 export function securityHeaders(): Middleware {
-  const headers = new Map([['Permissions-Policy', PERMISSIONS_POLICY], ...helmetHeaders()]);
+  const pageHeaders = new Map([['Permissions-Policy', PERMISSIONS_POLICY], ...helmetHeaders()]);
+  const apiHeaders = new Map([...pageHeaders].filter(([name]) => !PAGE_ONLY.has(name)));
   return (ctx, next) => {
-    ctx.res.setHeaders(headers);
+    ctx.res.setHeaders(isApiPath(ctx.path) ? apiHeaders : pageHeaders);
     return next();
   };
 }

@@ -6,7 +6,13 @@ export const hasCommand = (name: string) => spawnSync('sh', ['-c', `command -v $
  * librdkafka's built-in mock cluster (through kcat) speaks the Kafka protocol with 3 brokers in memory.
  * kcat keeps it alive while its stdin stays open; the brokers' ports are random and printed on start.
  */
-export async function startKafkaMock(): Promise<{ brokers: string; stop(): void }> {
+export async function startKafkaMock(): Promise<{
+  brokers: string;
+  /** Freezes every broker (SIGSTOP): connections stay open and nothing answers, until `resume()`. */
+  pause(): void;
+  resume(): void;
+  stop(): void;
+}> {
   const kcat = spawn('kcat', ['-b', '127.0.0.1:1', '-X', 'test.mock.num.brokers=3', '-P', '-t', 'mock-keepalive'], {
     stdio: ['pipe', 'ignore', 'pipe'],
   });
@@ -24,5 +30,13 @@ export async function startKafkaMock(): Promise<{ brokers: string; stop(): void 
     kcat.once('exit', (code) => reject(new Error(`kcat exited (${code}):\n${output}`)));
   });
   kcat.stderr.resume();
-  return { brokers, stop: () => kcat.kill('SIGTERM') };
+  return {
+    brokers,
+    pause: () => kcat.kill('SIGSTOP'),
+    resume: () => kcat.kill('SIGCONT'),
+    stop() {
+      kcat.kill('SIGCONT'); // a paused process would keep SIGTERM pending
+      kcat.kill('SIGTERM');
+    },
+  };
 }

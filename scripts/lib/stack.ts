@@ -38,6 +38,7 @@ import { waitForHttp } from './ready.ts';
 import { ensureRedis } from './redis.ts';
 import { stackSettings } from './stack-settings.ts';
 import { createSupervisor, type Backoff } from './supervisor.ts';
+import { startTcpProxy } from './tcp-proxy.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
@@ -58,6 +59,13 @@ export interface StackOptions {
   /** The demonstration events (npm start's, on an empty catalog). */
   seed?: boolean;
   backoff?: Backoff;
+  /** Node options of every process it runs (npm start: a small young generation, for a stack that mostly idles). */
+  nodeArgs?: string[];
+  /**
+   * The PostgreSQL bus reaches the database through a pass-through that `busLink` cuts and restores: the bus goes
+   * down while the services keep their database. (Migrations take the same way: both use DATABASE_DIRECT_URL.)
+   */
+  busLink?: boolean;
 }
 
 async function freePort(): Promise<number> {
@@ -125,6 +133,14 @@ export async function startStack(options: StackOptions) {
     stops.push(postgres.stop);
     const redis = await ensureRedis(dataDir, free ? { port: await freePort(), own: true } : {});
     stops.push(redis.stop);
+    const busProxy =
+      options.busLink && !kafkaBrokers ? await startTcpProxy(Number(new URL(postgres.url).port)) : undefined;
+    if (busProxy) stops.push(busProxy.close);
+    const throughBusProxy = (url: string) => {
+      const direct = new URL(url);
+      direct.port = String(busProxy!.port);
+      return direct.href;
+    };
     const ownSmtp = free || !process.env.SMTP_URL;
     const settings = stackSettings(process.env);
     // Without an SMTP relay, every e-mail lands in a local catcher with a web inbox.
@@ -157,7 +173,7 @@ export async function startStack(options: StackOptions) {
     /** Runs `app` under the supervisor: restarted with the same environment (ports, keys, passwords) if it dies. */
     const launch = (app: App, env: Record<string, string>) =>
       supervisor.start(app.name, () => {
-        const child = spawn(process.execPath, [app.entry], {
+        const child = spawn(process.execPath, [...(options.nodeArgs ?? []), app.entry], {
           cwd: root,
           env: { ...process.env, ...common, ...env, PORT: String(app.port), ...options.appEnv?.[app.name] },
           stdio: ['ignore', 'pipe', 'pipe'],
@@ -185,8 +201,11 @@ export async function startStack(options: StackOptions) {
     const keys = generateKeyRing(SERVICE_SCHEMAS);
     for (const app of services)
       launch(app, {
+        // Each service finds the others where this stack runs them (free ports: not the standard ones).
+        ...upstreamUrls(services),
         ...keys.settings(app.identity ?? app.name),
         DATABASE_URL: databaseUrls[app.role],
+        ...(busProxy ? { DATABASE_DIRECT_URL: throughBusProxy(databaseUrls[app.role]) } : {}),
         REDIS_URL: redisUrls[app.name as RedisUser],
       });
     await Promise.all(services.map((app) => waitUntilReady(app.port, '/readyz')));
@@ -207,6 +226,8 @@ export async function startStack(options: StackOptions) {
       postgres,
       redis,
       supervisor,
+      /** With `busLink`, cuts the PostgreSQL bus off the database and restores it. */
+      busLink: busProxy && { cut: busProxy.cut, restore: busProxy.restore },
       admin: {
         email: identityConfig.ADMIN_EMAIL.parse(process.env.ADMIN_EMAIL),
         password: identityConfig.ADMIN_PASSWORD.parse(process.env.ADMIN_PASSWORD),

@@ -105,6 +105,8 @@ export const holdSchema = z.strictObject(
       .int('Quantidade deve ser um número inteiro')
       .min(1, 'Quantidade deve ser pelo menos 1')
       .max(100, 'Quantidade deve ser no máximo 100'),
+    /** Held for an order being placed: the catalog gives the spots back by itself unless the order confirms them. */
+    provisional: z.boolean({ error: 'Provisória deve ser verdadeiro ou falso' }).default(false),
   },
   {
     error: (issue) =>
@@ -141,6 +143,15 @@ export interface EventView {
   remaining: number | null;
   isActive: boolean;
   listed: boolean;
+}
+
+/** A hold as the catalog answers it, with the event as it stands after it. */
+export interface HoldView {
+  holdId: string;
+  quantity: number;
+  released: boolean;
+  kept: number;
+  event: EventView;
 }
 
 /** The statuses the back office shows and filters by, one per event. */

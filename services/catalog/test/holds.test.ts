@@ -252,8 +252,10 @@ test('300 buyers at once for 100 spots: exactly 100 win and the count never pass
 
   expect(await eventRow(event.id)).toMatchObject({ current_attendees: 100, max_attendees: 100 });
   expect(await holdRows(event.id)).toHaveLength(100);
-  // One announcement per winner, in the order the spots were taken.
+  // One announcement per winner, in the order the spots were taken; each winner is answered the count it left.
   expect(await attendeesAnnounced(event.id)).toEqual(Array.from({ length: 101 }, (_, i) => i));
+  const counts = winners.map(([, body]) => (body as HoldAnswer).event.currentAttendees).sort((a, b) => a - b);
+  expect(counts).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
   expect(catalog.logs.lines.filter((line) => line.msg === 'hold refused' && line.eventId === event.id)).toHaveLength(
     200,
   );

@@ -21,6 +21,11 @@ export const ordersConfig = {
    * buyer's money depends on it.
    */
   ORDER_REFUND_RETRY_MS: z.coerce.number().int().min(10).default(30_000),
+  /**
+   * How long the catalog's 'sold out' is believed without asking again: while a crowd keeps pressing 'Comprar', each
+   * refusal costs no call. A spot given back meanwhile is on offer again after it. 0 asks every time.
+   */
+  SOLD_OUT_BELIEVED_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Orders waiting for payment one buyer may have at once, counted by account and by CPF. */
   MAX_PENDING_ORDERS: z.coerce.number().int().min(1).max(100).default(3),
   /**

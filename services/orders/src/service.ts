@@ -9,6 +9,7 @@ import { ordersMigrations } from './data/migrations.ts';
 import { expireOverdueOrders } from './domain/expire-orders.ts';
 import { messages, type OrdersDeps } from './domain/order.ts';
 import { sendOwedRefunds } from './domain/owed-refunds.ts';
+import { soldOutMemory } from './domain/sold-out.ts';
 import { adminOrderRoutes, adminSalesRoutes } from './http/admin-routes.ts';
 import { orderRoutes } from './http/orders-routes.ts';
 
@@ -33,7 +34,10 @@ export const ordersService = defineService({
       payments: paymentsClient(config.PAYMENTS_URL, timeout, serviceAuth),
       identity: identityClient(config.IDENTITY_URL, timeout, serviceAuth),
       courtesy: courtesyClient(config.COURTESY_URL, timeout, serviceAuth),
-      limits: { maxPendingOrders: config.MAX_PENDING_ORDERS },
+      // After recording: the spot confirmed and the charge made, or either failing and the spot and use given back.
+      limits: { maxPendingOrders: config.MAX_PENDING_ORDERS, creationMs: 5 * timeout },
+      placements: new Map(),
+      soldOut: soldOutMemory(config.SOLD_OUT_BELIEVED_MS),
     };
     const router = new Router();
     const purchaseLimit = rateLimit({

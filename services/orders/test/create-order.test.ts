@@ -66,8 +66,9 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
     event_title: event.title,
   });
   expect(await h.eventRow(event.id)).toMatchObject({ current_attendees: 1 });
+  // Held for good: the order confirmed its provisional spot.
   expect(await h.holds(event.id)).toEqual([
-    expect.objectContaining({ id: `order:${orderId}`, quantity: 1, released_at: null }),
+    expect.objectContaining({ id: `order:${orderId}`, quantity: 1, released_at: null, expires_at: null }),
   ]);
 
   // Outgoing: identity asked, one charge with the buyer's data and the total.
@@ -192,7 +193,7 @@ test('unknown, inactive, cancelled and past events, bad bodies and unknown promo
   const open = await h.createEvent();
   const cases: [Record<string, unknown>, number, string][] = [
     [{ eventId: randomUUID(), paymentMethod: 'pix' }, 404, 'Evento não encontrado'],
-    [{ eventId: inactive.id, paymentMethod: 'pix' }, 404, 'Evento não encontrado'],
+    [{ eventId: inactive.id, paymentMethod: 'pix' }, 409, 'Este evento não está disponível para compra.'],
     [{ eventId: cancelled.id, paymentMethod: 'pix' }, 404, 'Evento cancelado'],
     [{ eventId: past.id, paymentMethod: 'pix' }, 409, 'Este evento não está disponível para compra.'],
     [{ eventId: 'abc', paymentMethod: 'pix' }, 400, 'Evento inválido'],
@@ -271,16 +272,20 @@ test('a pending order for the same event is answered as it is (200), with no sec
   expect(await h.eventRow(event.id)).toMatchObject({ current_attendees: 2 });
 });
 
-test('sold out: 409 "Evento esgotado", the order never existed, nobody was charged', async () => {
+test('sold out: 409 "Evento esgotado", no order row was ever written, nobody was charged', async () => {
   const event = await h.createEvent({ maxAttendees: 1 });
   const winner = await bought(h, await h.buyer(), event.id);
   const late = await h.buyer();
   const charges = h.payments.calls.length;
+  // Every order row written takes an order number, even one removed afterwards.
+  const lastNumber = async () => (await h.orders.db.raw('select last_value from order_numbers')).rows[0].last_value;
+  const numbered = await lastNumber();
 
   const response = await h.buy(late, { eventId: event.id, paymentMethod: 'pix' });
   expect(response.status).toBe(409);
   expect(await json(response)).toEqual({ message: 'Evento esgotado' });
   expect(await h.ordersOf(late.id)).toEqual([]);
+  expect(await lastNumber()).toBe(numbered);
   expect(h.payments.calls).toHaveLength(charges);
   expect(await h.eventRow(event.id)).toMatchObject({ current_attendees: 1 });
   expect((await h.holds(event.id)).map((hold) => hold.id)).toEqual([`order:${winner.order.id}`]);

@@ -1,4 +1,5 @@
 import { addBusinessDays, endOfLocalDay, localDay, paymentWindow } from '../src/index.ts';
+import { soldOutMemory } from '../src/domain/sold-out.ts';
 
 test('business days skip weekends', () => {
   expect(addBusinessDays('2030-01-07', 7)).toBe('2030-01-16'); // Monday → Wednesday of the next week
@@ -58,4 +59,14 @@ test('no window runs past the event: PIX and card end at its start, a boleto is 
   // Four minutes before the start there is no time to pay at all.
   expect(paymentWindow('pix', now, new Date('2030-01-11T15:04:00Z'))).toBe('no_time');
   expect(paymentWindow('credit_card', now, new Date('2030-01-11T15:04:00Z'))).toBe('no_time');
+});
+
+test("the catalog's sold-out answer is believed for its moment, for its event only", () => {
+  const remembered = soldOutMemory(60_000);
+  remembered.remember('evento-a');
+  expect(remembered.has('evento-a')).toBe(true);
+  expect(remembered.has('evento-b')).toBe(false);
+  const forgotten = soldOutMemory(0);
+  forgotten.remember('evento-a');
+  expect(forgotten.has('evento-a')).toBe(false);
 });

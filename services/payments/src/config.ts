@@ -25,6 +25,11 @@ export const paymentsConfig = {
   ASAAS_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   ASAAS_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   ASAAS_RETRY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(300),
+  /**
+   * Charges created at the provider at once, each a few calls in a row (Asaas allows 50 concurrent reads per account);
+   * the others wait their turn, so a sales rush is served in arrival order rather than all of it slowly.
+   */
+  ASAAS_CONCURRENT_CHARGES: z.coerce.number().int().min(1).max(50).default(40),
   /** How often charges whose order was cancelled are looked for (each request also wakes the job at once). */
   CHARGE_DELETION_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
 };

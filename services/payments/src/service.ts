@@ -36,6 +36,7 @@ export const paymentsService = defineService({
       timeoutMs: config.ASAAS_TIMEOUT_MS,
       maxAttempts: config.ASAAS_MAX_ATTEMPTS,
       retryDelayMs: config.ASAAS_RETRY_DELAY_MS,
+      concurrentCharges: config.ASAAS_CONCURRENT_CHARGES,
       logger,
     });
     const deps: PaymentsDeps = { db, outbox, logger, metrics: createPaymentsMetrics(metrics.registry), asaas };

@@ -18,6 +18,7 @@ const adapter = (baseUrl: string, apiKey = API_KEY) =>
     timeoutMs: 1000,
     maxAttempts: 3,
     retryDelayMs: 5,
+    concurrentCharges: 2,
     logger: createLogger('payments', 'info', logs.stream),
   });
 
@@ -134,6 +135,52 @@ test('the order payment is reused: a create that timed out is found by externalR
   // Asking again for the same order answers the same payment.
   expect((await asaas.createCharge(charge)).payment.id).toBe(result.payment.id);
   expect(paymentsOf(charge.orderId)).toHaveLength(1);
+});
+
+test("a first attempt creates the order's payment without looking for one; a create that timed out is still found", async () => {
+  const charge = request({ firstAttempt: true });
+  const before = sandbox.requests.length;
+  const result = await asaas.createCharge(charge);
+  expect(sandbox.requests.slice(before).map((call) => `${call.method} ${call.path}`)).toEqual([
+    'GET /customers',
+    'GET /customers',
+    'POST /customers',
+    'POST /payments',
+    `GET /payments/${result.payment.id}/pixQrCode`,
+  ]);
+
+  const timedOut = request({ firstAttempt: true });
+  sandbox.faults.api.push({ match: 'POST /payments', timeout: true });
+  const reused = await asaas.createCharge(timedOut);
+  expect(paymentsOf(timedOut.orderId)).toEqual([expect.objectContaining({ id: reused.payment.id })]);
+  expect(logs.lines).toContainEqual(
+    expect.objectContaining({
+      msg: 'provider payment reused',
+      orderId: timedOut.orderId,
+      paymentId: reused.payment.id,
+    }),
+  );
+});
+
+test('charges beyond the limit wait their turn: the third starts once one of the first two is done', async () => {
+  const charges = [request(), request(), request()];
+  sandbox.faults.api.push({ match: 'GET /customers', hold: true }, { match: 'GET /customers', hold: true });
+  const before = sandbox.requests.length;
+  const made = charges.map((charge) => asaas.createCharge(charge));
+  await waitFor(() => sandbox.heldCalls === 2);
+  const third = charges[2]!.customer.cpf.replace(/\D/g, '');
+  const asked = () => sandbox.requests.slice(before).filter((call) => call.query.cpfCnpj === third);
+  expect(asked()).toEqual([]);
+
+  sandbox.release();
+  const [first, second] = await Promise.all(made);
+  const order = sandbox.requests.slice(before);
+  const firstDone = Math.min(
+    ...[first!, second!].map((done) =>
+      order.findIndex((call) => call.path === `/payments/${done.payment.id}/pixQrCode`),
+    ),
+  );
+  expect(order.indexOf(asked()[0]!)).toBeGreaterThan(firstDone);
 });
 
 test('500 and 429 are retried with back-off; too many failures are a 503', async () => {

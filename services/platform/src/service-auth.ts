@@ -25,9 +25,14 @@ export interface ServiceAuth {
   require(callers: readonly string[]): Middleware;
 }
 
+/** Verified tokens beyond this many are dropped once expired (each caller presents a new one every 40 s). */
+const VERIFIED_KEPT = 100;
+
 export function createServiceAuth(keys: ServiceKeys): ServiceAuth {
   const { name } = keys;
   const cache = new Map<string, { token: string; renewAt: number }>();
+  /** Tokens this service verified, until they expire: a caller presents the same one for most of a minute. */
+  const verified = new Map<string, { issuer: string; expiresAt: number }>();
 
   async function token(audience: string): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
@@ -48,6 +53,9 @@ export function createServiceAuth(keys: ServiceKeys): ServiceAuth {
   /** The service that signed `token` for this one, or undefined (malformed, expired, another audience, a key
    * that is not the issuer's, an issuer nobody knows). */
   async function verifiedIssuer(token: string): Promise<string | undefined> {
+    const now = Math.floor(Date.now() / 1000);
+    const known = verified.get(token);
+    if (known && known.expiresAt > now) return known.issuer;
     let issuer: string | undefined;
     try {
       issuer = decodeJwt(token).iss;
@@ -56,10 +64,18 @@ export function createServiceAuth(keys: ServiceKeys): ServiceAuth {
     }
     const key = issuer ? keys.publicKeyOf(issuer) : undefined;
     if (!key) return undefined;
-    return jwtVerify(token, key, { issuer, audience: name, algorithms: [ALGORITHM] }).then(
-      () => issuer,
+    const payload = await jwtVerify(token, key, { issuer, audience: name, algorithms: [ALGORITHM] }).then(
+      (result) => result.payload,
       () => undefined,
     );
+    if (!payload) return undefined;
+    if (payload.exp !== undefined) {
+      if (verified.size >= VERIFIED_KEPT) {
+        for (const [kept, { expiresAt }] of verified) if (expiresAt <= now) verified.delete(kept);
+      }
+      verified.set(token, { issuer: issuer!, expiresAt: payload.exp });
+    }
+    return issuer;
   }
 
   function require(callers: readonly string[]): Middleware {

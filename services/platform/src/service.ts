@@ -166,7 +166,7 @@ export async function startService<S extends z.ZodRawShape>(
     const migrator = createDb(directDatabaseUrl(config), schema, 2);
     await migrate(migrator, schema, [...busMigrations, ...definition.migrations]).finally(() => migrator.destroy());
     await redis.connect();
-    const transport = createTransport(config, definition.name, logger);
+    const transport = await createTransport(config, definition.name, logger);
     const bus = createBus({
       group: definition.name,
       schema,

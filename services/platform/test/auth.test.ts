@@ -343,9 +343,18 @@ describe('service tokens', () => {
         .sign(new TextEncoder().encode('a-shared-secret-every-service-knew-0000'));
       expect((await call({ authorization: `Bearer ${shared}` })).status).toBe(401);
       expect((await call(await bearer(ring.keys('mail')))).status).toBe(403);
-      const accepted = await call(await bearer(ring.keys('orders')));
+      const ordersToken = await bearer(ring.keys('orders'));
+      const accepted = await call(ordersToken);
       expect(accepted.status).toBe(200);
       expect(await accepted.json()).toEqual({ ok: true, caller: 'orders' });
+      // The same token again is known; a copy with its signature altered is not.
+      expect((await call(ordersToken)).status).toBe(200);
+      const signed = ordersToken.authorization;
+      const flipped = signed.at(-10) === 'A' ? 'B' : 'A';
+      const altered = `${signed.slice(0, -10)}${flipped}${signed.slice(-9)}`;
+      expect((await call({ authorization: altered })).status).toBe(401);
+      const mailToken = await bearer(ring.keys('mail'));
+      for (let i = 0; i < 2; i++) expect((await call(mailToken)).status).toBe(403);
     } finally {
       await app.close();
     }

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import { z } from 'zod';
-import { badRequest, defineService, requireAdmin } from '../src/index.ts';
+import { SERVICE_UNAVAILABLE, badRequest, defineService, requireAdmin } from '../src/index.ts';
 import {
   captureLogs,
   createTestIssuer,
@@ -35,6 +35,10 @@ const probe = defineService({
     });
     router.get('/boom', () => {
       throw new Error('secret internal detail');
+    });
+    // The session ended under the query, as when PostgreSQL restarts.
+    router.get('/database-down', async () => {
+      await db.raw('select pg_terminate_backend(pg_backend_pid())');
     });
     return {
       router,
@@ -124,6 +128,13 @@ test('bad input is a 400 with a pt-BR message, never a 500', async () => {
   const huge = await post('/things', JSON.stringify({ n: 1, pad: 'x'.repeat(200_000) }));
   expect(huge.status).toBe(413);
   expect(((await huge.json()) as { message: string }).message).toBe('Requisição grande demais');
+});
+
+test('a dependency down for a moment is a 503 to try again, never a 500', async () => {
+  const response = await fetch(`${service.url}/database-down`);
+  expect(response.status).toBe(503);
+  expect(await response.json()).toEqual({ message: SERVICE_UNAVAILABLE });
+  expect(logs.lines.some((line) => line.msg === 'dependency unavailable' && line.path === '/database-down')).toBe(true);
 });
 
 test('unknown errors are a bare 500 and unknown routes a 404', async () => {

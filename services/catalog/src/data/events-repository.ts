@@ -191,27 +191,13 @@ export async function markCancelled(trx: Knex.Transaction, id: string, reason: s
   return toEvent(row!);
 }
 
-/**
- * Takes `quantity` spots in one conditional statement: the event must be published, active, not cancelled, still to
- * come and have room.
- * Concurrent callers queue on the row lock and each re-checks the condition against the committed count, so
- * the limit holds however many arrive at once. Undefined when the condition fails.
- */
-export async function takeSpots(
-  trx: Knex.Transaction,
-  id: string,
-  quantity: number,
-): Promise<CatalogEvent | undefined> {
+/** Counts `quantity` more spots taken, on a row the caller's transaction locked and checked for room. */
+export async function addTakenSpots(trx: Knex.Transaction, id: string, quantity: number): Promise<CatalogEvent> {
   const [row] = (await trx('events')
-    .where({ id, is_active: true })
-    .whereRaw(OPEN)
-    .where('date', '>', trx.fn.now())
-    .where((condition) =>
-      condition.whereNull('max_attendees').orWhereRaw('current_attendees + ? <= max_attendees', [quantity]),
-    )
+    .where({ id })
     .update({ current_attendees: trx.raw('current_attendees + ?', [quantity]), updated_at: trx.fn.now() })
     .returning(COLUMNS)) as EventRow[];
-  return row && toEvent(row);
+  return toEvent(row!);
 }
 
 /** Gives `quantity` spots back (the check constraint keeps the count from going below zero). */

@@ -8,6 +8,8 @@ export interface Hold {
   kept: number;
   createdAt: Date;
   releasedAt: Date | null;
+  /** A provisional hold is given back at this time unless confirmed; null once confirmed, or for any other hold. */
+  expiresAt: Date | null;
 }
 
 interface HoldRow {
@@ -17,6 +19,7 @@ interface HoldRow {
   kept: number;
   created_at: Date;
   released_at: Date | null;
+  expires_at: Date | null;
 }
 
 const toHold = (row: HoldRow): Hold => ({
@@ -26,24 +29,59 @@ const toHold = (row: HoldRow): Hold => ({
   kept: row.kept,
   createdAt: row.created_at,
   releasedAt: row.released_at,
+  expiresAt: row.expires_at,
 });
 
+/** A hold to record: provisional for `provisionalSeconds` when given. */
+export interface NewHold {
+  id: string;
+  quantity: number;
+  provisionalSeconds: number | null;
+}
+
 /**
- * Records a hold for an existing event. False when the event does not exist or the hold id is taken; a
- * concurrent insert of the same id waits for the other transaction and then reports the id as taken.
+ * Records holds of one event in one statement, answering those recorded: an id another hold already has (of another
+ * event, recorded meanwhile) is left out.
  */
-export async function insertHold(
-  trx: Knex.Transaction,
-  hold: { id: string; eventId: string; quantity: number },
-): Promise<boolean> {
-  const result = await trx.raw<{ rows: unknown[] }>(
-    `insert into holds (id, event_id, quantity)
-     select ?::text, events.id, ?::integer from events where events.id = ?
+export async function insertHolds(trx: Knex.Transaction, eventId: string, holds: NewHold[]): Promise<Hold[]> {
+  const rows = holds.map((hold) => ({ id: hold.id, quantity: hold.quantity, seconds: hold.provisionalSeconds }));
+  const result = await trx.raw<{ rows: HoldRow[] }>(
+    `insert into holds (id, event_id, quantity, expires_at)
+     select id, ?::uuid, quantity, now() + make_interval(secs => seconds)
+     from jsonb_to_recordset(?::jsonb) as new_hold(id text, quantity integer, seconds integer)
      on conflict (id) do nothing
-     returning id`,
-    [hold.id, hold.quantity, hold.eventId],
+     returning *`,
+    [eventId, JSON.stringify(rows)],
   );
-  return result.rows.length === 1;
+  return result.rows.map(toHold);
+}
+
+export async function findHolds(db: Knex, ids: string[]): Promise<Hold[]> {
+  return ((await db<HoldRow>('holds').whereIn('id', ids)) as HoldRow[]).map(toHold);
+}
+
+/** Keeps a provisional hold of this event for good, in one conditional statement; undefined when not held. */
+export async function confirmHold(db: Knex, id: string, eventId: string): Promise<Hold | undefined> {
+  const [row] = (await db<HoldRow>('holds')
+    .where({ id, event_id: eventId })
+    .whereNull('released_at')
+    .update({ expires_at: null })
+    .returning('*')) as HoldRow[];
+  return row && toHold(row);
+}
+
+/**
+ * Marks released, in one statement, up to `limit` provisional holds past their time that no other replica is
+ * working on; answers them.
+ */
+export async function releaseLapsedHolds(trx: Knex.Transaction, limit: number): Promise<Hold[]> {
+  const lapsed = (query: Knex.QueryBuilder) => query.whereNull('released_at').where('expires_at', '<=', trx.fn.now());
+  const rows = (await trx<HoldRow>('holds')
+    .whereIn('id', lapsed(trx('holds').select('id')).orderBy('expires_at').limit(limit).forUpdate().skipLocked())
+    .modify(lapsed)
+    .update({ released_at: trx.fn.now() })
+    .returning('*')) as HoldRow[];
+  return rows.map(toHold);
 }
 
 export async function findHold(db: Knex, id: string): Promise<Hold | undefined> {

@@ -129,4 +129,16 @@ export const catalogMigrations: Migration[] = [
       await db.raw(`alter table events add constraint events_own_image check (image_url ~ ${ownImage})`);
     },
   },
+  {
+    name: '0008_provisional_holds',
+    async up(db) {
+      // A provisional hold (an order being placed) is given back when this passes unless the order confirmed it.
+      await db.schema.alterTable('holds', (t) => {
+        t.timestamp('expires_at', { useTz: true }).nullable();
+      });
+      await db.raw(
+        'create index holds_provisional on holds (expires_at) where expires_at is not null and released_at is null',
+      );
+    },
+  },
 ];

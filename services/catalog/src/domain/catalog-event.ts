@@ -1,4 +1,4 @@
-import type { Knex, Logger, Outbox } from '@ticketing/platform';
+import type { Knex, Logger, Outbox, TraceContext } from '@ticketing/platform';
 import { badRequest, notFound } from '@ticketing/platform';
 import { cancelEventMessages, catalogMessages, offsetMs, saoPauloClock, type EventPayload } from '@ticketing/proto';
 
@@ -106,7 +106,26 @@ function saoPauloInstant(value: string): Date {
 
 /** Tells the other services what an event looks like now; written in the transaction that changed it. */
 export async function announceChange(outbox: Outbox, trx: Knex.Transaction, event: CatalogEvent): Promise<void> {
-  const payload: EventPayload<'event.changed'> = {
+  await announceChanges(outbox, trx, [{ event }]);
+}
+
+/**
+ * Tells the other services what an event looked like after each of several changes, in their order, in one write;
+ * each announcement carries the trace of the request that made its change.
+ */
+export async function announceChanges(
+  outbox: Outbox,
+  trx: Knex.Transaction,
+  changes: { event: CatalogEvent; trace?: TraceContext }[],
+): Promise<void> {
+  await outbox.addAll(
+    trx,
+    changes.map(({ event, trace }) => ({ type: 'event.changed', key: event.id, payload: changeOf(event), trace })),
+  );
+}
+
+function changeOf(event: CatalogEvent): EventPayload<'event.changed'> {
+  return {
     eventId: event.id,
     title: event.title,
     date: event.date.toISOString(),
@@ -117,5 +136,4 @@ export async function announceChange(outbox: Outbox, trx: Knex.Transaction, even
     maxAttendees: event.maxAttendees,
     currentAttendees: event.currentAttendees,
   };
-  await outbox.add(trx, 'event.changed', event.id, payload);
 }

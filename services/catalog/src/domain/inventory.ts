@@ -1,74 +1,49 @@
 import { conflict, notFound } from '@ticketing/platform';
-import { findEvent, returnSpots, takeSpots } from '../data/events-repository.ts';
+import { findEvent, returnSpots } from '../data/events-repository.ts';
 import {
+  confirmHold as markConfirmed,
   findHold,
-  insertHold,
   releaseHold as markReleased,
   releaseHoldsUnder,
-  type Hold,
+  releaseLapsedHolds,
 } from '../data/holds-repository.ts';
-import {
-  announceChange,
-  assertEventId,
-  assertHoldId,
-  messages,
-  type CatalogDeps,
-  type CatalogEvent,
-} from './catalog-event.ts';
+import { announceChange, assertEventId, assertHoldId, messages, type CatalogDeps } from './catalog-event.ts';
+import type { HoldResult } from './holds.ts';
 
-export interface HoldResult {
-  hold: Hold;
-  event: CatalogEvent;
-}
-
-/**
- * Holds `quantity` spots of an event under the caller's id (an order, a courtesy redemption). The spots are
- * taken by one conditional statement in the transaction that records the hold. Repeating a hold answers what
- * the first one did without counting twice.
- */
-export async function holdSpots(
-  deps: CatalogDeps,
-  request: { eventId: string; holdId: string; quantity: number },
-): Promise<HoldResult> {
-  const { eventId, holdId, quantity } = request;
+/** Keeps a provisional hold until it is released like any other; confirming it again changes nothing. */
+export async function confirmHold(deps: CatalogDeps, request: { eventId: string; holdId: string }): Promise<void> {
+  const { eventId, holdId } = request;
   assertEventId(eventId);
   assertHoldId(holdId);
-  const result = await deps.db.transaction(async (trx) => {
-    const inserted = await insertHold(trx, { id: holdId, eventId, quantity });
-    if (!inserted) return { ...(await existingHold(trx, request)), created: false };
-    const event = await takeSpots(trx, eventId, quantity);
-    if (!event) {
-      const reason = refusalOf((await findEvent(trx, eventId))!);
-      deps.logger.info({ eventId, holdId, quantity, reason }, 'hold refused');
-      throw conflict(REFUSALS[reason]);
-    }
-    await announceChange(deps.outbox, trx, event);
-    return { hold: (await findHold(trx, holdId))!, event, created: true };
-  });
-  if (result.created) deps.logger.info({ eventId, holdId, quantity }, 'spots held');
-  return { hold: result.hold, event: result.event };
+  if (await markConfirmed(deps.db, holdId, eventId)) return;
+  const hold = await findHold(deps.db, holdId);
+  if (!hold || hold.eventId !== eventId) throw notFound(messages.holdNotFound);
+  throw conflict(messages.holdReleased);
 }
 
-const REFUSALS = { cancelled: messages.cancelled, sold_out: messages.soldOut, unavailable: messages.unavailable };
+const LAPSED_BATCH = 100;
 
-/** Why an event gave no spots: cancelled, or off sale (a draft, deactivated, past), or else full. */
-function refusalOf(event: CatalogEvent): keyof typeof REFUSALS {
-  if (event.cancelledAt) return 'cancelled';
-  const open = event.publishedAt !== null && event.isActive && event.date.getTime() > Date.now();
-  return open ? 'sold_out' : 'unavailable';
-}
-
-/** The answer to a repeated hold: the same hold again, or why this id cannot mean this request. */
-async function existingHold(
-  db: CatalogDeps['db'],
-  request: { eventId: string; holdId: string; quantity: number },
-): Promise<HoldResult> {
-  const hold = await findHold(db, request.holdId);
-  if (!hold) throw notFound(messages.eventNotFound);
-  if (hold.eventId !== request.eventId) throw conflict(messages.holdOtherEvent);
-  if (hold.quantity !== request.quantity) throw conflict(messages.holdQuantityMismatch);
-  if (hold.releasedAt) throw conflict(messages.holdReleased);
-  return { hold, event: (await findEvent(db, hold.eventId))! };
+/**
+ * Gives back the spots of provisional holds whose order never confirmed them, a batch per transaction, each event's
+ * count returned and announced once a batch. Answers how many holds lapsed.
+ */
+export async function giveBackLapsedHolds(deps: CatalogDeps): Promise<number> {
+  let lapsed = 0;
+  for (;;) {
+    const holds = await deps.db.transaction(async (trx) => {
+      const released = await releaseLapsedHolds(trx, LAPSED_BATCH);
+      const spotsByEvent = new Map<string, number>();
+      for (const hold of released)
+        spotsByEvent.set(hold.eventId, (spotsByEvent.get(hold.eventId) ?? 0) + hold.quantity);
+      for (const [eventId, spots] of spotsByEvent) {
+        await announceChange(deps.outbox, trx, await returnSpots(trx, eventId, spots));
+      }
+      return released;
+    });
+    if (holds.length > 0) deps.logger.warn({ holds: holds.map((hold) => hold.id) }, 'provisional holds lapsed');
+    lapsed += holds.length;
+    if (holds.length < LAPSED_BATCH) return lapsed;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
-import type { AdminEventView, DoorEventView, EventView } from '@ticketing/proto';
+import type { AdminEventView, DoorEventView, EventView, HoldView } from '@ticketing/proto';
 import type { AdminEvent } from '../data/admin-events-repository.ts';
 import { remainingSpots, saoPauloLocal, type CatalogEvent } from '../domain/catalog-event.ts';
-import type { HoldResult } from '../domain/inventory.ts';
+import type { HoldResult } from '../domain/holds.ts';
 
 export function toEventView(event: CatalogEvent): EventView {
   return {
@@ -45,14 +45,6 @@ export function toDoorEventView({ event, today }: { event: CatalogEvent; today: 
     listed: event.listed,
     today,
   };
-}
-
-export interface HoldView {
-  holdId: string;
-  quantity: number;
-  released: boolean;
-  kept: number;
-  event: EventView;
 }
 
 export function toHoldView({ hold, event }: HoldResult): HoldView {

@@ -67,9 +67,12 @@ export async function signSessionToken(
     .sign(key.privateKey);
 }
 
+/** What opening a session and publishing its state need. */
+type PublishDeps = Pick<IdentityDeps, 'db' | 'keys' | 'settings' | 'redis' | 'logger'>;
+
 /** Opens a new session for `user` (a login, a verified e-mail, a new password) and signs its first token. */
 export async function issueToken(
-  deps: IdentityDeps,
+  deps: PublishDeps,
   user: User,
   { remember = false }: { remember?: boolean } = {},
 ): Promise<string> {
@@ -169,8 +172,6 @@ export async function sessionUser(deps: Pick<IdentityDeps, 'db'>, session: Sessi
   if (!user || open?.generation !== session.generation) throw unauthorized(messages.sessionInvalid);
   return user;
 }
-
-type PublishDeps = Pick<IdentityDeps, 'db' | 'keys' | 'settings' | 'redis' | 'logger'>;
 
 /**
  * The account's signed state, read from the database and written to Redis under the account's row lock, so the last

@@ -181,4 +181,13 @@ export const ordersMigrations: Migration[] = [
       await db.raw('alter table orders add column withdrawal_requested_at timestamptz');
     },
   },
+  {
+    name: '0010_pending_by_cpf',
+    async up(db) {
+      // The cap on pending orders counts the buyer's CPF too: read by index, not by scanning every pending order.
+      await db.raw(
+        `create index orders_pending_cpf on orders ((regexp_replace(cpf, '\\D', '', 'g'))) where status = 'pending'`,
+      );
+    },
+  },
 ];

@@ -83,6 +83,8 @@ const toOrder = (row: OrderRow): Order => ({
 const one = (rows: OrderRow[]): Order | undefined => (rows[0] ? toOrder(rows[0]) : undefined);
 
 export interface NewOrder {
+  /** Chosen before the order is recorded: its spot and promotional use are taken under it first. */
+  id: string;
   userId: string;
   eventId: string;
   cpf: string;
@@ -105,14 +107,14 @@ export function isUniqueViolation(error: unknown): boolean {
  * Records a new pending order unless the buyer already has `max` orders waiting for payment, counted by account and
  * by CPF (a CPF that moved to another account keeps its count); undefined when over the cap. Transaction-scoped
  * advisory locks on the account and the CPF (always taken in the same order, so two purchases never deadlock) make
- * concurrent purchases count one after the other.
+ * concurrent purchases of one buyer count one after the other; other buyers' purchases do not wait for them.
  */
 export async function insertPendingOrder(db: Knex, max: number, order: NewOrder): Promise<Order | undefined> {
   const cpfDigits = order.cpf.replace(/\D/g, '');
+  const locks = [`orders:pending:user:${order.userId}`, `orders:pending:cpf:${cpfDigits}`].sort();
   return db.transaction(async (trx) => {
-    for (const key of [`orders:pending:user:${order.userId}`, `orders:pending:cpf:${cpfDigits}`].sort()) {
-      await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
-    }
+    // One round trip; the rows of VALUES are read, and so locked, in the order listed.
+    await trx.raw('select pg_advisory_xact_lock(hashtextextended(key, 0)) from (values (?), (?)) as locks(key)', locks);
     const [pending] = await trx('orders')
       .where({ status: 'pending' })
       .where('expires_at', '>', trx.fn.now())
@@ -128,6 +130,7 @@ export async function insertPendingOrder(db: Knex, max: number, order: NewOrder)
 async function insertOrder(db: Knex, order: NewOrder): Promise<Order> {
   const rows = (await db<OrderRow>('orders')
     .insert({
+      id: order.id,
       user_id: order.userId,
       event_id: order.eventId,
       cpf: order.cpf,
@@ -215,17 +218,27 @@ export async function findOwnOrder(db: Knex, id: string, userId: string): Promis
   return one(await db<OrderRow>('orders').where({ id, user_id: userId }).limit(1));
 }
 
-export async function findByIdempotencyKey(db: Knex, userId: string, key: string): Promise<Order | undefined> {
-  return one(await db<OrderRow>('orders').where({ user_id: userId, idempotency_key: key }).limit(1));
-}
-
-export async function findPendingForEvent(db: Knex, userId: string, eventId: string): Promise<Order | undefined> {
-  return one(await db<OrderRow>('orders').where({ user_id: userId, event_id: eventId, status: 'pending' }).limit(1));
-}
-
-/** Removes an order that never held a spot nor had a charge (nothing else has heard of it). */
-export async function deleteUnchargedOrder(db: Knex, id: string): Promise<void> {
-  await db('orders').where({ id, status: 'pending' }).whereNull('asaas_payment_id').delete();
+/**
+ * What a buyer's earlier requests left for a purchase, in one read: the order made with this Idempotency-Key (if
+ * one is given), and the buyer's order still waiting for payment for the event.
+ */
+export async function findEarlierOrders(
+  db: Knex,
+  userId: string,
+  { eventId, idempotencyKey }: { eventId: string; idempotencyKey: string | undefined },
+): Promise<{ keyed: Order | undefined; pending: Order | undefined }> {
+  const rows = (
+    (await db<OrderRow>('orders')
+      .where({ user_id: userId })
+      .where((earlier) => {
+        earlier.where({ event_id: eventId, status: 'pending' });
+        if (idempotencyKey !== undefined) earlier.orWhere({ idempotency_key: idempotencyKey });
+      })) as OrderRow[]
+  ).map(toOrder);
+  return {
+    keyed: idempotencyKey === undefined ? undefined : rows.find((order) => order.idempotencyKey === idempotencyKey),
+    pending: rows.find((order) => order.eventId === eventId && order.status === 'pending'),
+  };
 }
 
 export interface StoredCharge {

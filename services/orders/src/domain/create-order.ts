@@ -1,37 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   AppError,
   badRequest,
   conflict,
   forbidden,
-  notFound,
   unauthorized,
   type AuthUser,
   CollaboratorError,
-  upcomingEvent,
 } from '@ticketing/platform';
-import {
-  CONVENIENCE_FEE_CENTS,
-  fromCents,
-  orderHoldId,
-  toCents,
-  type CreateOrder,
-  type EventView,
-} from '@ticketing/proto';
+import { CONVENIENCE_FEE_CENTS, fromCents, toCents, type CreateOrder, type EventView } from '@ticketing/proto';
 import type { PromoLink } from '../clients/courtesy.ts';
 import type { Buyer } from '../clients/identity.ts';
 import {
-  findByIdempotencyKey,
+  findEarlierOrders,
   findOrder,
-  findPendingForEvent,
   insertPendingOrder,
   isUniqueViolation,
   storeCharge,
 } from '../data/orders-repository.ts';
 import { messages, snapshots, type Order, type OrdersDeps, type PaymentMethod } from './order.ts';
-import { paymentWindow } from './payment-window.ts';
+import { paymentWindow, type PaymentWindow } from './payment-window.ts';
 import { quotePromo, takePromoUse } from './promo.ts';
-import { abandonOrder, withdrawOrder } from './undo-creation.ts';
+import { confirmSpot, holdSpot, spotRefusal } from './spots.ts';
+import { abandonOrder, giveBackPurchase, type Purchase } from './undo-creation.ts';
 
 /** How the order came to be answered: made now, the first answer to a repeated key, or the buyer's pending one. */
 export type CreateOutcome = 'created' | 'replayed' | 'existing';
@@ -42,18 +34,19 @@ export interface CreateOrderResult {
 }
 
 const IDEMPOTENCY_KEY = /^[\w.:-]{1,100}$/;
-/** A twin request still being made is waited for this long before the caller is told to try again. */
+/** A twin request still being made elsewhere is waited for this long before the caller is told to try again. */
 const SETTLE_TIMEOUT_MS = 15_000;
-const SETTLE_POLL_MS = 50;
+const SETTLE_POLL_MS = { first: 50, max: 500 };
 
 /**
- * Buys one ticket: checks the buyer and the event (and the promotional code's price, if one is given), fits the
- * payment window before the event's start, records the order pending (within the buyer's cap of pending orders),
- * takes the code's use in courtesy, holds a spot in the catalog, creates the charge in payments and announces
- * `order.created`. The order row comes first so a crash at any step leaves something the expiry sweep
- * closes; every refusal on the way undoes what was done (the use and the spot are given back, the order removed or
- * cancelled). A repeated request (same Idempotency-Key, or a pending order for the same event) answers the order
- * already made, without a second use, hold or charge.
+ * Buys one ticket. A repeated request (same Idempotency-Key, or a pending order for the same event) answers the
+ * order already made, without a second use, hold or charge; an event the catalog just said is sold out is refused at
+ * once. Otherwise: checks the buyer, takes the promotional code's use (if one is given) and a provisional spot in the
+ * catalog under the new order's id, so a refusal (sold out, code used up) is answered without writing anything here;
+ * then records the order pending (within the buyer's cap of pending orders) and confirms its spot, creates the charge
+ * in payments and announces `order.created`. From the moment the order is recorded, a crash at any step leaves
+ * something the expiry sweep closes (before it, the provisional spot lapses by itself); every refusal on the way
+ * gives back what was taken.
  */
 export async function createOrder(
   deps: OrdersDeps,
@@ -64,15 +57,34 @@ export async function createOrder(
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw badRequest(messages.invalidIdempotencyKey);
   }
-  const buyer = await verifiedBuyer(deps, caller.id);
-  for (let round = 0; round < 3; round++) {
-    const earlier = await earlierAnswer(deps, buyer.id, input, idempotencyKey);
-    if (earlier) return earlier;
-    const order = await placeOrder(deps, buyer, input, idempotencyKey ?? null);
-    if (order) return { outcome: 'created', order };
-    // A twin request (same key, or same buyer and event) inserted first: the next round answers what it did.
+  return oneAtATime(deps.placements, `${caller.id}:${input.eventId}`, async () => {
+    let buyer: Buyer | undefined;
+    for (let round = 0; round < 3; round++) {
+      const earlier = await earlierAnswer(deps, caller.id, input, idempotencyKey);
+      if (earlier) return earlier;
+      if (deps.soldOut.has(input.eventId)) throw spotRefusal(deps, { eventId: input.eventId }, 'sold_out');
+      buyer ??= await verifiedBuyer(deps, caller.id);
+      const order = await placeOrder(deps, buyer, input, idempotencyKey ?? null);
+      if (order) return { outcome: 'created', order };
+      // A twin request (same key, or same buyer and event) recorded first: the next round answers what it did.
+    }
+    throw conflict(messages.orderInProgress);
+  });
+}
+
+/**
+ * Runs `work` once no other work of `key` is running in this process: a double click reaching this replica waits
+ * for the first purchase instead of holding a second spot that would then be given back.
+ */
+async function oneAtATime<T>(running: Map<string, Promise<unknown>>, key: string, work: () => Promise<T>): Promise<T> {
+  for (let first = running.get(key); first; first = running.get(key)) await first.catch(() => {});
+  const mine = work();
+  running.set(key, mine);
+  try {
+    return await mine;
+  } finally {
+    if (running.get(key) === mine) running.delete(key);
   }
-  throw conflict(messages.orderInProgress);
 }
 
 async function verifiedBuyer(deps: OrdersDeps, userId: string): Promise<Buyer> {
@@ -94,18 +106,15 @@ async function earlierAnswer(
   input: CreateOrder,
   idempotencyKey: string | undefined,
 ): Promise<CreateOrderResult | undefined> {
-  if (idempotencyKey !== undefined) {
-    const first = await findByIdempotencyKey(deps.db, userId, idempotencyKey);
-    if (first) {
-      if (first.eventId !== input.eventId || first.paymentMethod !== input.paymentMethod) {
-        throw new AppError(422, messages.idempotencyKeyReused);
-      }
-      const settled = await settle(deps, first);
-      if (settled) return { outcome: 'replayed', order: settled };
+  const { keyed, pending } = await findEarlierOrders(deps.db, userId, { eventId: input.eventId, idempotencyKey });
+  if (keyed) {
+    if (keyed.eventId !== input.eventId || keyed.paymentMethod !== input.paymentMethod) {
+      throw new AppError(422, messages.idempotencyKeyReused);
     }
+    const settled = await settle(deps, keyed);
+    if (settled) return { outcome: 'replayed', order: settled };
   }
-  const pending = await findPendingForEvent(deps.db, userId, input.eventId);
-  if (pending) {
+  if (pending && pending.id !== keyed?.id) {
     const settled = await settle(deps, pending);
     if (settled) return { outcome: 'existing', order: settled };
   }
@@ -113,55 +122,49 @@ async function earlierAnswer(
 }
 
 /**
- * Waits for an order another request is still making. Answers it once it has its charge; undefined when that
- * request failed (the order was removed, or cancelled without a charge), so this one may try afresh.
+ * Waits for an order another request (on another replica) is still making. Answers it once it has its charge;
+ * undefined when that request failed (the order was cancelled without a charge), so this one may try afresh. An
+ * order recorded longer ago than any purchase can take was left by a process that died midway: it is given up (its
+ * spot and use back, `order.cancelled` for a charge made meanwhile) and this request tries afresh.
  */
 async function settle(deps: OrdersDeps, order: Order): Promise<Order | undefined> {
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
   let current: Order | undefined = order;
-  while (current.status === 'pending' && current.asaasPaymentId === null) {
+  for (let wait = SETTLE_POLL_MS.first; current.status === 'pending' && current.asaasPaymentId === null;) {
+    if (Date.now() - current.createdAt.getTime() > deps.limits.creationMs) {
+      await abandonOrder(deps, current, 'creation_interrupted', undefined);
+      return undefined;
+    }
     if (Date.now() > deadline) throw conflict(messages.orderInProgress);
-    await delay(SETTLE_POLL_MS);
+    await delay(wait);
+    wait = Math.min(SETTLE_POLL_MS.max, wait * 2);
     current = await findOrder(deps.db, current.id);
     if (!current) return undefined;
   }
   return current.asaasPaymentId === null ? undefined : current;
 }
 
-/** Makes a new order; undefined when a twin request already holds its place (unique index). */
+/** Makes a new order; undefined when a twin request recorded its order first (unique index). */
 async function placeOrder(
   deps: OrdersDeps,
   buyer: Buyer,
   input: CreateOrder,
   idempotencyKey: string | null,
 ): Promise<Order | undefined> {
-  const event = await upcomingEvent(deps, input.eventId, messages.unavailable);
-  const promo = input.promoCode ? await quotePromo(deps, event.id, input.promoCode) : null;
   if (!buyer.cpf) throw new AppError(422, messages.cpfMissing);
-  const window = paymentWindow(input.paymentMethod, new Date(), new Date(event.date));
-  if (window === 'boleto_too_late') throw new AppError(422, messages.boletoTooLate);
-  if (window === 'no_time') throw conflict(messages.noTimeToPay);
-  let order: Order | undefined;
-  try {
-    order = await insertPendingOrder(deps.db, deps.limits.maxPendingOrders, {
-      userId: buyer.id,
-      eventId: event.id,
-      cpf: buyer.cpf,
-      paymentMethod: input.paymentMethod,
-      amount: orderAmount(event, promo),
-      courtesyLinkId: promo?.linkId ?? null,
-      expiresAt: window.expiresAt,
-      event: { title: event.title, date: new Date(event.date), location: event.location },
-      buyer: { name: buyer.name, email: buyer.email },
-      idempotencyKey,
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) return undefined;
-    throw error;
-  }
-  if (!order) throw conflict(messages.tooManyPending(deps.limits.maxPendingOrders));
-  if (input.promoCode) await takePromoUse(deps, order, input.promoCode);
-  await holdSpot(deps, order);
+  const promo = input.promoCode ? await quotePromo(deps, input.eventId, input.promoCode) : null;
+  const purchase: Purchase = {
+    id: randomUUID(),
+    userId: buyer.id,
+    eventId: input.eventId,
+    courtesyLinkId: promo?.linkId ?? null,
+  };
+  if (input.promoCode) await takePromoUse(deps, purchase, input.promoCode);
+  const event = await holdSpot(deps, purchase);
+  const recorded = await recordOrder(deps, purchase, { buyer, event, promo, input, idempotencyKey });
+  if (!recorded) return undefined;
+  const { order, window } = recorded;
+  await confirmSpot(deps, order);
   const charge = await chargeOrder(deps, order, input.paymentMethod, buyer, window.dueDate);
   return deps.db.transaction(async (trx) => {
     const stored = await storeCharge(trx, order.id, charge);
@@ -190,29 +193,48 @@ async function placeOrder(
   });
 }
 
+/**
+ * Records the order pending, with its payment window before the event's start, within the buyer's cap of pending
+ * orders. Undefined when a twin request recorded its order first; a refusal gives back what the purchase took.
+ */
+async function recordOrder(
+  deps: OrdersDeps,
+  purchase: Purchase,
+  details: {
+    buyer: Buyer;
+    event: EventView;
+    promo: PromoLink | null;
+    input: CreateOrder;
+    idempotencyKey: string | null;
+  },
+): Promise<{ order: Order; window: PaymentWindow } | undefined> {
+  const { buyer, event, promo, input, idempotencyKey } = details;
+  try {
+    const window = paymentWindow(input.paymentMethod, new Date(), new Date(event.date));
+    if (window === 'boleto_too_late') throw new AppError(422, messages.boletoTooLate);
+    if (window === 'no_time') throw conflict(messages.noTimeToPay);
+    const order = await insertPendingOrder(deps.db, deps.limits.maxPendingOrders, {
+      ...purchase,
+      cpf: buyer.cpf!,
+      paymentMethod: input.paymentMethod,
+      amount: orderAmount(event, promo),
+      expiresAt: window.expiresAt,
+      event: { title: event.title, date: new Date(event.date), location: event.location },
+      buyer: { name: buyer.name, email: buyer.email },
+      idempotencyKey,
+    });
+    if (!order) throw conflict(messages.tooManyPending(deps.limits.maxPendingOrders));
+    return { order, window };
+  } catch (error) {
+    await giveBackPurchase(deps, purchase, { spot: true });
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  }
+}
+
 /** The ticket price (the promotional one when a code gave it) plus the convenience fee, in integer cents. */
 function orderAmount(event: EventView, promo: PromoLink | null): string {
   return fromCents(toCents(promo?.overridePrice ?? event.price) + CONVENIENCE_FEE_CENTS);
-}
-
-async function holdSpot(deps: OrdersDeps, order: Order): Promise<void> {
-  try {
-    await deps.catalog.hold(order.eventId, orderHoldId(order.id));
-  } catch (error) {
-    if (error instanceof CollaboratorError && (error.status === 409 || error.status === 404)) {
-      // Refused: no spot was taken, no charge exists, no event was written. The order is withdrawn (its promotional
-      // use given back) and simply never was.
-      await withdrawOrder(deps, order, 'hold_refused');
-      const reason =
-        error.status === 404 ? 'not_found' : error.message === messages.soldOut ? 'sold_out' : 'unavailable';
-      deps.logger.info({ orderId: order.id, eventId: order.eventId, reason }, 'order refused');
-      if (reason === 'not_found') throw notFound(messages.eventNotFound);
-      throw conflict(reason === 'sold_out' ? messages.soldOut : messages.unavailable);
-    }
-    // The catalog may have taken the spot before failing to answer: give it back and close the order.
-    await abandonOrder(deps, order, 'hold_failed', error);
-    throw new AppError(503, messages.serviceUnavailable);
-  }
 }
 
 async function chargeOrder(deps: OrdersDeps, order: Order, method: PaymentMethod, buyer: Buyer, dueDate: string) {

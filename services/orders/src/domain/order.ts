@@ -10,6 +10,7 @@ import { orderHoldId, ordersMessages, refundMessages, type EventPayload, type Or
 import type { CourtesyClient } from '../clients/courtesy.ts';
 import type { IdentityClient } from '../clients/identity.ts';
 import type { PaymentsClient } from '../clients/payments.ts';
+import type { SoldOutMemory } from './sold-out.ts';
 
 export type PaymentMethod = 'pix' | 'credit_card' | 'boleto';
 
@@ -69,7 +70,14 @@ export interface OrdersDeps {
   payments: PaymentsClient;
   identity: IdentityClient;
   courtesy: CourtesyClient;
-  limits: { maxPendingOrders: number };
+  limits: {
+    maxPendingOrders: number;
+    /** The longest a purchase can still be under way once its order is recorded: its remaining calls all timing out. */
+    creationMs: number;
+  };
+  /** Purchases being placed in this process, by buyer and event: a twin request waits for the first to finish. */
+  placements: Map<string, Promise<unknown>>;
+  soldOut: SoldOutMemory;
 }
 
 export const messages = {
@@ -99,11 +107,14 @@ export const isUuid = (value: string) => UUID.test(value);
 /** A courtesy order (R$ 0,00, no charge) has no money to give back. */
 export const hasMoney = (order: Order) => order.paymentMethod !== null && Number(order.amount) > 0;
 
-/** Writes `order.cancelled` for an order given up before payment: catalog releases its spot, payments deletes its charge. */
+/**
+ * Writes `order.cancelled` for an order given up before payment: catalog releases its spot, courtesy its promotional
+ * use, payments deletes its charge.
+ */
 export async function announceCancelled(
   outbox: Outbox,
   trx: Knex.Transaction,
-  order: Order,
+  order: Pick<Order, 'id' | 'userId' | 'eventId' | 'asaasPaymentId'>,
   paymentId = order.asaasPaymentId,
 ): Promise<void> {
   await outbox.add(trx, 'order.cancelled', order.id, {

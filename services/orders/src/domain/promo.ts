@@ -1,8 +1,7 @@
 import { AppError, badRequest, conflict, CollaboratorError } from '@ticketing/platform';
 import type { PromoLink } from '../clients/courtesy.ts';
-import { deleteUnchargedOrder } from '../data/orders-repository.ts';
-import { messages, type Order, type OrdersDeps } from './order.ts';
-import { withdrawOrder } from './undo-creation.ts';
+import { messages, type OrdersDeps } from './order.ts';
+import { giveBackPurchase, type Purchase } from './undo-creation.ts';
 
 /**
  * The promotional link a code names for the event, with the ticket price it gives. 400 when the code names none
@@ -21,23 +20,22 @@ export async function quotePromo(deps: OrdersDeps, eventId: string, code: string
 }
 
 /**
- * Takes the order's use of its promotional link, before its spot is held. Refused (the link is no longer valid, or
- * every use is taken): no use was taken, the order is removed and the buyer told why. No answer: the use may have
- * been taken, so it is given back with the order (see withdrawOrder) and the buyer is asked to try again.
+ * Takes the purchase's use of its promotional link, before its spot is held. Refused (the link is no longer valid,
+ * or every use is taken): no use was taken, nothing was written, and the buyer is told why. No answer: the use may
+ * have been taken, so it is given back (see giveBackPurchase) and the buyer is asked to try again.
  */
-export async function takePromoUse(deps: OrdersDeps, order: Order, code: string): Promise<void> {
+export async function takePromoUse(deps: OrdersDeps, purchase: Purchase, code: string): Promise<void> {
   try {
-    await deps.courtesy.takePromoUse(order.id, { code, eventId: order.eventId });
+    await deps.courtesy.takePromoUse(purchase.id, { code, eventId: purchase.eventId });
   } catch (error) {
     if (error instanceof CollaboratorError && (error.status === 404 || error.status === 409)) {
-      await deleteUnchargedOrder(deps.db, order.id);
       const reason = error.status === 404 ? 'promo_invalid' : 'promo_used_up';
-      deps.logger.info({ orderId: order.id, eventId: order.eventId, reason }, 'order refused');
+      deps.logger.info({ orderId: purchase.id, eventId: purchase.eventId, reason }, 'order refused');
       throw error.status === 404 ? badRequest(messages.invalidPromo) : conflict(error.message);
     }
     const status = error instanceof CollaboratorError ? error.status : null;
-    deps.logger.warn({ orderId: order.id, reason: 'promo_failed', status, err: error }, 'order creation failed');
-    await withdrawOrder(deps, order, 'promo_failed');
+    deps.logger.warn({ orderId: purchase.id, reason: 'promo_failed', status, err: error }, 'order creation failed');
+    await giveBackPurchase(deps, purchase, { spot: false });
     throw new AppError(503, messages.serviceUnavailable);
   }
 }

@@ -22,6 +22,8 @@ export interface ProviderChargeRequest {
   description: string;
   dueDate: string;
   customer: { userId: string; name: string; cpf: string; email: string; phone?: string };
+  /** No earlier attempt can have made the order's payment (its charge was reserved just now, for the first time). */
+  firstAttempt?: boolean;
 }
 
 /** A charge at the provider with what the buyer needs to pay it. */
@@ -45,7 +47,10 @@ const REFUND_STATUSES = new Set(['REFUNDED', 'REFUND_REQUESTED', 'REFUND_IN_PROG
  */
 export interface Asaas {
   findOrCreateCustomer(customer: ProviderChargeRequest['customer']): Promise<AsaasCustomer>;
-  /** The order's payment: reused when one exists (a create that timed out is never repeated), else created. */
+  /**
+   * The order's payment: reused when one exists (a create that timed out is never repeated), else created. Only so
+   * many charges are created at once (the provider allows 50 concurrent reads); the others wait their turn.
+   */
   createCharge(request: ProviderChargeRequest): Promise<ProviderCharge>;
   /** Null when the provider does not know the payment. */
   getPayment(paymentId: string): Promise<AsaasPayment | null>;
@@ -61,9 +66,35 @@ export interface Asaas {
 
 const digits = (value: string) => value.replace(/\D/g, '');
 
-export function createAsaas(options: AsaasClientOptions): Asaas {
+/**
+ * Runs tasks `limit` at a time, the others waiting their turn in arrival order: a burst of charges is created one
+ * group after another instead of all at once, each slower than the provider's timeouts.
+ */
+function inTurns(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}
+
+export interface AsaasOptions extends AsaasClientOptions {
+  /** Charges being created at the provider at once. */
+  concurrentCharges: number;
+}
+
+export function createAsaas(options: AsaasOptions): Asaas {
   const http = createAsaasHttp(options);
   const { logger, timeoutMs, maxAttempts, retryDelayMs } = options;
+  const chargeTurn = inTurns(options.concurrentCharges);
   // createCharge: up to three calls per customer attempt, two per payment attempt, one for the PIX code or line.
   const backOffsMs = retryDelayMs * (2 ** (maxAttempts - 1) - 1);
   const longestOperationMs = 2 * (6 * maxAttempts * timeoutMs + 3 * backOffsMs);
@@ -77,9 +108,22 @@ export function createAsaas(options: AsaasClientOptions): Asaas {
     }
   }
 
-  /** Look up, and only if nothing is there create; a create that failed in a retryable way is looked up again. */
-  function lookupOrCreate<T>(what: string, find: () => Promise<T | undefined>, create: () => Promise<T>): Promise<T> {
-    return http.withRetries(what, async () => (await find()) ?? (await create()));
+  /**
+   * Look up, and only if nothing is there create; a create that failed in a retryable way is looked up again. What
+   * cannot exist yet (`nothingYet`) is created without a first look.
+   */
+  function lookupOrCreate<T>(
+    what: string,
+    find: () => Promise<T | undefined>,
+    create: () => Promise<T>,
+    { nothingYet = false } = {},
+  ): Promise<T> {
+    let look = !nothingYet;
+    return http.withRetries(what, async () => {
+      const found = look ? await find() : undefined;
+      look = true;
+      return found ?? (await create());
+    });
   }
 
   async function firstCustomer(query: Record<string, string>): Promise<AsaasCustomer | undefined> {
@@ -130,50 +174,54 @@ export function createAsaas(options: AsaasClientOptions): Asaas {
     findOrCreateCustomer: (customer) => guarded(() => findOrCreateCustomer(customer)),
 
     createCharge: (request) =>
-      guarded(async () => {
-        const customer = await findOrCreateCustomer(request.customer);
-        const billingType = BILLING_TYPE[request.method];
-        const payment = await lookupOrCreate(
-          'payment',
-          async () => {
-            const existing = await paymentOf(request.orderId);
-            if (existing) logger.info({ orderId: request.orderId, paymentId: existing.id }, 'provider payment reused');
-            return existing;
-          },
-          () =>
-            http.call<AsaasPayment>('POST', '/payments', {
-              retry: false,
-              body: {
-                customer: customer.id,
-                billingType,
-                value: toCents(request.amount) / 100,
-                dueDate: request.dueDate,
-                description: request.description,
-                externalReference: request.orderId,
-              },
-            }),
-        );
-        const id = encodeURIComponent(payment.id);
-        const charge: ProviderCharge = {
-          payment,
-          customerId: customer.id,
-          pixQrCode: null,
-          pixPayload: null,
-          boletoUrl: null,
-          boletoLine: null,
-          invoiceUrl: payment.invoiceUrl ?? null,
-        };
-        if (payment.billingType === 'PIX') {
-          const pix = await http.call<AsaasPixQrCode>('GET', `/payments/${id}/pixQrCode`);
-          charge.pixQrCode = pix.encodedImage;
-          charge.pixPayload = pix.payload;
-        } else if (payment.billingType === 'BOLETO') {
-          charge.boletoUrl = payment.bankSlipUrl ?? null;
-          const line = await http.call<AsaasIdentificationField>('GET', `/payments/${id}/identificationField`);
-          charge.boletoLine = line.identificationField;
-        }
-        return charge;
-      }),
+      chargeTurn(() =>
+        guarded(async () => {
+          const customer = await findOrCreateCustomer(request.customer);
+          const billingType = BILLING_TYPE[request.method];
+          const payment = await lookupOrCreate(
+            'payment',
+            async () => {
+              const existing = await paymentOf(request.orderId);
+              if (existing)
+                logger.info({ orderId: request.orderId, paymentId: existing.id }, 'provider payment reused');
+              return existing;
+            },
+            () =>
+              http.call<AsaasPayment>('POST', '/payments', {
+                retry: false,
+                body: {
+                  customer: customer.id,
+                  billingType,
+                  value: toCents(request.amount) / 100,
+                  dueDate: request.dueDate,
+                  description: request.description,
+                  externalReference: request.orderId,
+                },
+              }),
+            { nothingYet: request.firstAttempt },
+          );
+          const id = encodeURIComponent(payment.id);
+          const charge: ProviderCharge = {
+            payment,
+            customerId: customer.id,
+            pixQrCode: null,
+            pixPayload: null,
+            boletoUrl: null,
+            boletoLine: null,
+            invoiceUrl: payment.invoiceUrl ?? null,
+          };
+          if (payment.billingType === 'PIX') {
+            const pix = await http.call<AsaasPixQrCode>('GET', `/payments/${id}/pixQrCode`);
+            charge.pixQrCode = pix.encodedImage;
+            charge.pixPayload = pix.payload;
+          } else if (payment.billingType === 'BOLETO') {
+            charge.boletoUrl = payment.bankSlipUrl ?? null;
+            const line = await http.call<AsaasIdentificationField>('GET', `/payments/${id}/identificationField`);
+            charge.boletoLine = line.identificationField;
+          }
+          return charge;
+        }),
+      ),
 
     getPayment: (paymentId) => guarded(() => getPayment(paymentId)),
 

@@ -90,12 +90,14 @@ export interface ChargeReservation {
 }
 
 export type Creation =
-  { kind: 'claimed'; creationId: string } | { kind: 'created'; charge: Charge } | { kind: 'in_progress' };
+  | { kind: 'claimed'; creationId: string; firstAttempt: boolean }
+  | { kind: 'created'; charge: Charge }
+  | { kind: 'in_progress' };
 
 /**
  * Reserves the order's charge for this caller, committed at once, so the provider is called with no transaction
- * open. One statement decides: a new order, or a reservation whose holder ran out of time, is claimed; otherwise
- * the charge already exists or someone else is creating it.
+ * open. One statement decides: a new order (its first attempt), or a reservation whose holder ran out of time, is
+ * claimed; otherwise the charge already exists or someone else is creating it.
  */
 export async function claimCreation(db: Knex, reservation: ChargeReservation, leaseMs: number): Promise<Creation> {
   const creationId = randomUUID();
@@ -107,10 +109,11 @@ export async function claimCreation(db: Knex, reservation: ChargeReservation, le
            creation_id = excluded.creation_id, creation_expires_at = excluded.creation_expires_at,
            updated_at = now()
        where charges.payment_id is null and charges.creation_expires_at < now()
-     returning creation_id`,
+     returning (xmax = 0) as inserted`,
     [reservation.orderId, reservation.method, reservation.value, reservation.dueDate, creationId, leaseMs],
   );
-  if (claimed.rows.length === 1) return { kind: 'claimed', creationId };
+  // A row inserted now (xmax 0, where a taken-over one was updated) was never reserved before.
+  if (claimed.rows.length === 1) return { kind: 'claimed', creationId, firstAttempt: claimed.rows[0].inserted };
   const charge = await findCharge(db, reservation.orderId);
   return charge ? { kind: 'created', charge } : { kind: 'in_progress' };
 }

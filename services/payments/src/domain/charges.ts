@@ -30,7 +30,7 @@ export async function createCharge(deps: PaymentsDeps, orderId: string, request:
     const creation = await claimCreation(deps.db, reservation, deps.asaas.longestOperationMs);
     if (creation.kind === 'created') return creation.charge;
     if (creation.kind === 'claimed') {
-      const charge = await createAtProvider(deps, orderId, request, creation.creationId);
+      const charge = await createAtProvider(deps, orderId, request, creation);
       if (charge) return charge;
     } else {
       await delay(Math.min(20 * 2 ** round, 500));
@@ -43,11 +43,11 @@ async function createAtProvider(
   deps: PaymentsDeps,
   orderId: string,
   request: ChargeRequest,
-  creationId: string,
+  { creationId, firstAttempt }: { creationId: string; firstAttempt: boolean },
 ): Promise<Charge | undefined> {
   let provider: ProviderCharge;
   try {
-    provider = await deps.asaas.createCharge({ orderId, ...request });
+    provider = await deps.asaas.createCharge({ orderId, ...request, firstAttempt });
   } catch (error) {
     await abandonCreation(deps.db, orderId, creationId);
     throw error;

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import type { ServiceKeys } from '../service-keys.ts';
 import { startConsumers, type EventHandlers } from './consumer.ts';
-import { createKafkaTransport, type KafkaTransportOptions } from './kafka-transport.ts';
+import type { KafkaTransportOptions } from './kafka-transport.ts';
 import { createOutbox, type EventRegistry, type Outbox } from './outbox.ts';
 import { createPostgresTransport } from './postgres-transport.ts';
 import { startRelay, type Relay } from './relay.ts';
@@ -21,12 +21,16 @@ export { RetryLater } from './transport.ts';
 export { replayDeadLetter } from './dead-letters.ts';
 export { scrubUserEvents } from './erasure.ts';
 export type { PublishRule } from './signatures.ts';
-export { createKafkaTransport, createPostgresTransport, createOutbox, startConsumers, startRelay, signEnvelope };
+export { createPostgresTransport, createOutbox, startConsumers, startRelay, signEnvelope };
 
-/** Picks the transport the configuration names: Kafka in production, the PostgreSQL log on a bare machine. */
-export function createTransport(config: BaseConfig, clientId: string, logger: Logger): Transport {
+/**
+ * Picks the transport the configuration names: Kafka in production, the PostgreSQL log on a bare machine. The Kafka
+ * client is loaded only when it is the one named: a process on the PostgreSQL log does without its memory.
+ */
+export async function createTransport(config: BaseConfig, clientId: string, logger: Logger): Promise<Transport> {
   if (config.BUS === 'kafka') {
     if (!config.KAFKA_BROKERS) throw new Error('BUS=kafka needs KAFKA_BROKERS');
+    const { createKafkaTransport } = await import('./kafka-transport.ts');
     return createKafkaTransport({ brokers: config.KAFKA_BROKERS.split(','), clientId, logger, ...kafkaLogin(config) });
   }
   // LISTEN needs a session of its own: a transaction-mode pooler would drop it.

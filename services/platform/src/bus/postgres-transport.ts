@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { crc32 } from 'node:zlib';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
@@ -19,6 +20,10 @@ export interface PostgresTransportOptions {
   /** Sessions for publishing and for reading partitions under their row lock (LISTEN has one more of its own). */
   poolMax?: number;
   partitions?: number;
+  /**
+   * How often a member looks for messages when no notification woke it: a safety net (a notification lost with its
+   * session, a partition left by a member that closed while holding it); every publish notifies its topic.
+   */
   pollMs?: number;
   batchSize?: number;
   /** How long the log keeps a message, as Kafka's topics keep theirs (7 days): events carry personal data. */
@@ -35,7 +40,7 @@ const WEEK_MS = 7 * 24 * 3600_000;
  * Offsets are handed out under the partition's head row lock, so they commit in order and no reader skips one.
  */
 export function createPostgresTransport(options: PostgresTransportOptions): Transport {
-  const { url, schema, logger, poolMax = 6, partitions = 4, pollMs = 1000, batchSize = 100 } = options;
+  const { url, schema, logger, poolMax = 6, partitions = 4, pollMs = 10_000, batchSize = 100 } = options;
   const { retentionMs = WEEK_MS, pruneEveryMs = 3600_000 } = options;
   const pool = new pg.Pool({ connectionString: url, max: poolMax });
   pool.on('error', (error) => logger.warn({ err: error }, 'bus pool client error'));
@@ -56,6 +61,11 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
 
   async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
+    // A session lost mid-transaction (PostgreSQL restarting) fails the statement under way and is then reported as an
+    // 'error' event, which the pool no longer listens for on a client it lent out: unheard, it would end the process.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => (lost = error);
+    client.on('error', onLost);
     try {
       await client.query('begin');
       const result = await work(client);
@@ -65,7 +75,8 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
       await client.query('rollback').catch(() => {});
       throw error;
     } finally {
-      client.release();
+      client.removeListener('error', onLost);
+      client.release(lost);
     }
   }
 
@@ -121,15 +132,45 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
     );
 
     const waker = createWaker();
-    const listener = new pg.Client({ connectionString: url });
-    listener.on('notification', ({ payload }) => {
-      if (payload !== undefined && topics.includes(payload)) waker.wake();
-    });
-    listener.on('error', (error) => logger.warn({ err: error }, 'bus listener error'));
-    await listener.connect();
-    await listener.query(`listen ${id(channel)}`);
-
     let closed = false;
+    const closing = new AbortController();
+    let listener: pg.Client | undefined;
+    /** LISTEN on a session of its own; when that session is lost (PostgreSQL restarting), another is opened. */
+    const listen = async () => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('notification', ({ payload }) => {
+        if (payload !== undefined && topics.includes(payload)) waker.wake();
+      });
+      client.on('error', (error) => {
+        if (listener !== client) return;
+        listener = undefined;
+        logger.warn({ err: error, group }, 'bus listener lost; listening again');
+        void client.end().catch(() => {});
+        void relisten();
+      });
+      try {
+        await client.connect();
+        await client.query(`listen ${id(channel)}`);
+      } catch (error) {
+        await client.end().catch(() => {});
+        throw error;
+      }
+      if (closed) await client.end().catch(() => {});
+      else listener = client;
+    };
+    /** Listens again, backing off while PostgreSQL is away, then wakes the loop for what was published meanwhile. */
+    const relisten = async () => {
+      for (let attempt = 1; !closed; attempt++) {
+        try {
+          await listen();
+          return waker.wake();
+        } catch {
+          await delay(Math.min(100 * 2 ** attempt, 5000), undefined, { signal: closing.signal }).catch(() => {});
+        }
+      }
+    };
+    await listen();
+
     let failures = 0;
     // Members start at different partitions so two members of a group spread out at once.
     const start = Math.floor(Math.random() * assignments.length);
@@ -224,9 +265,10 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
     const subscription: Subscription = {
       async close() {
         closed = true;
+        closing.abort();
         waker.wake();
         await loop;
-        await listener.end().catch(() => {});
+        await listener?.end().catch(() => {});
         subscriptions.delete(subscription);
       },
     };

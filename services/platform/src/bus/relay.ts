@@ -16,12 +16,15 @@ export interface RelayOptions {
   keys: ServiceKeys;
   logger: Logger;
   metrics: Metrics;
+  /** How often it looks for rows no wake-up announced (a replay, the seed, another replica's); its own commits wake it. */
   pollMs?: number;
   batchSize?: number;
 }
 
 const KEEP_PUBLISHED_DAYS = 7;
 const CLEANUP_EVERY_MS = 10 * 60_000;
+/** Another replica holds the relay lock: it may have read the outbox before this one's rows committed. */
+const BUSY_RETRY_MS = 100;
 
 export interface Relay {
   /** Something was committed to the outbox: relay it now rather than at the next poll. */
@@ -32,10 +35,11 @@ export interface Relay {
 /**
  * Publishes the outbox in order, each envelope signed by this producer, and marks rows published only after the transport accepted them: a crash in
  * between publishes them again (consumers drop the duplicate). One replica relays at a time (advisory lock);
- * each wakes on its own commits and polls for the rows of the others.
+ * each wakes on its own commits, tries again soon when another holds the lock, and polls for rows written without
+ * a wake-up.
  */
 export function startRelay(options: RelayOptions): Relay {
-  const { db, schema, transport, keys, logger, metrics, pollMs = 500, batchSize = 200 } = options;
+  const { db, schema, transport, keys, logger, metrics, pollMs = 5000, batchSize = 200 } = options;
   new Gauge({
     name: 'bus_outbox_pending',
     help: 'Outbox rows written but not yet published',
@@ -51,7 +55,7 @@ export function startRelay(options: RelayOptions): Relay {
   const relayBatch = () =>
     db.transaction(async (trx) => {
       const lock = await trx.raw('select pg_try_advisory_xact_lock(hashtext(?)) as ok', [`outbox:${schema}`]);
-      if (!lock.rows[0].ok) return 0;
+      if (!lock.rows[0].ok) return 'busy';
       const rows: { seq: number; topic: string; key: string; envelope: Envelope }[] = await trx('outbox')
         .whereNull('published_at')
         .orderBy('seq')
@@ -89,7 +93,7 @@ export function startRelay(options: RelayOptions): Relay {
             .delete();
         }
         if (published === batchSize) continue;
-        await waker.sleep(pollMs);
+        await waker.sleep(published === 'busy' ? BUSY_RETRY_MS : pollMs);
       } catch (error) {
         failures++;
         logger.warn({ err: error }, 'outbox relay failed; retrying');

@@ -1,4 +1,4 @@
-import type { EventView } from '@ticketing/proto';
+import type { EventView, HoldView } from '@ticketing/proto';
 import { AppError, conflict, notFound } from '../errors.ts';
 import { CollaboratorError, jsonClient } from '../http/json-client.ts';
 import type { Logger } from '../logger.ts';
@@ -8,8 +8,13 @@ import type { ServiceAuth } from '../service-auth.ts';
 export interface CatalogClient {
   /** The event; a 404 carrying the catalog's own words when it is unknown or cancelled. */
   getEvent(eventId: string): Promise<EventView>;
-  /** Holds `quantity` spots under `holdId`; repeating it is harmless. Refusals (409 sold out / unavailable) are thrown. */
-  hold(eventId: string, holdId: string, quantity?: number): Promise<void>;
+  /**
+   * Holds `quantity` spots under `holdId` and answers the hold with the event; repeating it is harmless. Refusals
+   * (409 sold out / unavailable) are thrown. A provisional hold is given back by the catalog unless `confirm`ed soon.
+   */
+  hold(eventId: string, holdId: string, quantity?: number, options?: { provisional?: boolean }): Promise<HoldView>;
+  /** Keeps a provisional hold; one already given back is thrown (409). */
+  confirm(eventId: string, holdId: string): Promise<void>;
   /** Gives the hold's spots back but `keep` of them; a hold that is unknown or already released is fine. */
   release(eventId: string, holdId: string, keep?: number): Promise<void>;
 }
@@ -27,8 +32,11 @@ export function catalogClient(baseUrl: string, timeoutMs: number, auth: ServiceA
         throw error;
       }
     },
-    async hold(eventId, holdId, quantity = 1) {
-      await http.call('PUT', holdPath(eventId, holdId), { quantity });
+    hold(eventId, holdId, quantity = 1, { provisional = false } = {}) {
+      return http.call<HoldView>('PUT', holdPath(eventId, holdId), { quantity, provisional });
+    },
+    async confirm(eventId, holdId) {
+      await http.call('POST', `${holdPath(eventId, holdId)}/confirm`);
     },
     async release(eventId, holdId, keep = 0) {
       try {

@@ -1,5 +1,7 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
+import { isTransient } from '../bus/retry-policy.ts';
+import { SERVICE_UNAVAILABLE } from '../clients/catalog.ts';
 import { AppError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 
@@ -17,7 +19,10 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
 }
 
-/** Turns every failure into `{ message }`: pt-BR for the user, nothing internal leaked on a 500. */
+/**
+ * Turns every failure into `{ message }`: pt-BR for the user, nothing internal leaked on a 500. Infrastructure
+ * that is down for a moment (the database restarting, a collaborator unreachable) is a 503: try again soon.
+ */
 export function errorMiddleware(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
@@ -33,6 +38,10 @@ export function errorMiddleware(logger: Logger): Middleware {
         const status = statusOf(error)!;
         ctx.status = status;
         ctx.body = { message: CLIENT_FAULTS[status] ?? 'Requisição inválida' };
+      } else if (isTransient(error)) {
+        logger.warn({ err: error, method: ctx.method, path: ctx.path }, 'dependency unavailable');
+        ctx.status = 503;
+        ctx.body = { message: SERVICE_UNAVAILABLE };
       } else {
         logger.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
         ctx.status = 500;

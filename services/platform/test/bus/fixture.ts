@@ -6,9 +6,9 @@ import { createLogger } from '../../src/logger.ts';
 import { createMetrics, type Metrics } from '../../src/metrics.ts';
 import { backoffDelayMs } from '../../src/bus/retry-policy.ts';
 import { generateKeyRing, keyRing } from '../../src/service-keys.ts';
+import { createKafkaTransport } from '../../src/bus/kafka-transport.ts';
 import {
   busMigrations,
-  createKafkaTransport,
   createOutbox,
   createPostgresTransport,
   startConsumers,

@@ -33,3 +33,42 @@ test('the log keeps a message as long as Kafka keeps it, then deletes it, read o
     await dropSchemas([schema]);
   }
 });
+
+test('sessions lost under a delivery (PostgreSQL restarting) end nothing: the message comes again, wake-ups resume', async () => {
+  const schema = uniqueName('bus_lost');
+  const name = uniqueName('bus_sessions');
+  // Polling too seldom to matter here: only a LISTEN opened again brings the second message.
+  const transport = createPostgresTransport({
+    url: `${TEST_DATABASE_URL}?application_name=${name}`,
+    schema,
+    logger: createLogger('bus-lost', 'silent'),
+    pollMs: 600_000,
+  });
+  const admin = new pg.Client(TEST_DATABASE_URL);
+  await admin.connect();
+  const delivered: string[] = [];
+  let cut = false;
+  const terminateSessions = () =>
+    admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [name]);
+  const subscription = await transport.subscribe('g', ['order.paid'], async ({ key }) => {
+    // The first delivery loses every session of the transport: its own transaction's and the LISTEN's.
+    if (!cut) {
+      cut = true;
+      await terminateSessions();
+      return;
+    }
+    delivered.push(key);
+  });
+  try {
+    await transport.publish([{ topic: 'order.paid', key: 'primeiro', value: '{}' }]);
+    await waitFor(() => delivered.includes('primeiro'));
+    await transport.publish([{ topic: 'order.paid', key: 'segundo', value: '{}' }]);
+    await waitFor(() => delivered.includes('segundo'));
+    expect(delivered).toEqual(['primeiro', 'segundo']);
+  } finally {
+    await subscription.close();
+    await admin.end();
+    await transport.close();
+    await dropSchemas([schema]);
+  }
+});

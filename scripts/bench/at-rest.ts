@@ -1,0 +1,143 @@
+/**
+ * `npm run stack:usage`: what a running `npm start` costs while nothing happens.
+ *
+ * Finds the stack (the `scripts/start.ts` process with STACK_PROCESS_GROUP, or the pid given with `--pid`), takes
+ * every process under it (the services, gateway, Asaas sandbox, embedded PostgreSQL and its backends, a Redis of its
+ * own) and its parent, and samples them from /proc over a window (`--seconds`, default 60): CPU % of one core over
+ * the window, RSS and PSS at its end. RSS counts shared pages (PostgreSQL's shared buffers, the node binary) once per
+ * process; PSS divides them among the processes that share them, so its total is what the stack really holds.
+ *
+ * Aims: each Node process ≤ 0.5 % CPU at rest, the whole stack ≤ 1.2 GB RSS.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { gateway, paymentSandbox, services } from '../lib/apps.ts';
+
+const CPU_AIM_PERCENT = 0.5;
+const RSS_AIM_MB = 1200;
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, pid: { type: 'string' } } });
+const windowSeconds = Number(values.seconds);
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
+const read = (pid: number, file: string) => {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    return undefined; // the process ended
+  }
+};
+const pids = () =>
+  readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
+const commandLine = (pid: number) => (read(pid, 'cmdline') ?? '').split('\0').filter(Boolean);
+
+/** Parent pid and CPU ticks (user + system) from /proc/PID/stat; the name in parentheses may hold spaces. */
+function stat(pid: number): { parent: number; ticks: number } | undefined {
+  const text = read(pid, 'stat');
+  if (!text) return undefined;
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+}
+
+/** A field of /proc/PID/status or smaps_rollup, in MB. */
+const kilobytes = (text: string | undefined, field: string) =>
+  Number(text?.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0) / 1024;
+
+function findLauncher(): number {
+  if (values.pid) return Number(values.pid);
+  const launchers = pids().filter(
+    (pid) =>
+      commandLine(pid).some((arg) => arg.endsWith('scripts/start.ts')) &&
+      (read(pid, 'environ') ?? '').split('\0').includes('STACK_PROCESS_GROUP=1'),
+  );
+  if (launchers.length === 0) {
+    console.error('No npm start is running (no scripts/start.ts process with STACK_PROCESS_GROUP)');
+    process.exit(1);
+  }
+  if (launchers.length > 1) console.log(`Several stacks run (${launchers.join(', ')}): measuring ${launchers[0]}`);
+  return launchers[0]!;
+}
+
+/** The launcher, its parent (the `npm start` process the terminal runs) and every descendant. */
+function stackProcesses(launcher: number): number[] {
+  const parents = new Map(pids().map((pid) => [pid, stat(pid)?.parent]));
+  const found = [launcher];
+  for (let i = 0; i < found.length; i++) for (const [pid, parent] of parents) if (parent === found[i]) found.push(pid);
+  const parent = parents.get(launcher);
+  if (parent && commandLine(parent).some((arg) => arg.endsWith('scripts/start.ts'))) found.unshift(parent);
+  return found;
+}
+
+const appNames = new Map([...services, paymentSandbox, gateway].map((app) => [app.entry, app.name]));
+
+/** What a process is, and whether it runs Node (the CPU aim is for those). */
+function label(pid: number, launcher: number): { name: string; node: boolean } {
+  const [command = '?', ...args] = commandLine(pid);
+  if (pid === launcher) return { name: 'launcher (+ mail catcher)', node: true };
+  if (args.some((arg) => arg.endsWith('scripts/start.ts'))) return { name: 'npm start (parent)', node: true };
+  const app = args.map((arg) => appNames.get(arg)).find(Boolean);
+  if (app) return { name: app, node: true };
+  // PostgreSQL titles its processes: "postgres: checkpointer", "postgres: catalog ticketing 127.0.0.1(…) idle".
+  if (command.startsWith('postgres:')) {
+    const title = command.replace(/ \d+\.\d+\.\d+\.\d+\(\d+\).*$/, '').replace(/ worker \d+$/, ' worker');
+    return { name: title, node: false };
+  }
+  if (command.endsWith('/postgres')) return { name: 'postgres (postmaster)', node: false };
+  return { name: [command, ...args].join(' ').slice(0, 40), node: command.endsWith('node') };
+}
+
+const launcher = findLauncher();
+const before = new Map(stackProcesses(launcher).map((pid) => [pid, stat(pid)?.ticks ?? 0]));
+console.log(`Sampling the ${before.size} processes of the stack under ${launcher} for ${windowSeconds} s…`);
+await delay(windowSeconds * 1000);
+// Those there at the end: one started meanwhile (a database session) spent all its time in the window.
+const members = stackProcesses(launcher);
+
+interface Row {
+  name: string;
+  count: number;
+  node: boolean;
+  cpu: number;
+  rss: number;
+  pss: number;
+}
+const rows = new Map<string, Row>();
+for (const pid of members) {
+  const ticks = stat(pid)?.ticks;
+  if (ticks === undefined) continue;
+  const start = before.get(pid) ?? 0;
+  const { name, node } = label(pid, launcher);
+  const row = rows.get(name) ?? { name, count: 0, node, cpu: 0, rss: 0, pss: 0 };
+  row.count++;
+  row.cpu += ((ticks - start) / ticksPerSecond / windowSeconds) * 100;
+  row.rss += kilobytes(read(pid, 'status'), 'VmRSS');
+  row.pss += kilobytes(read(pid, 'smaps_rollup'), 'Pss');
+  rows.set(name, row);
+}
+
+const table = [...rows.values()].sort((a, b) => Number(b.node) - Number(a.node) || b.pss - a.pss);
+const total = table.reduce((sum, row) => ({ cpu: sum.cpu + row.cpu, rss: sum.rss + row.rss, pss: sum.pss + row.pss }), {
+  cpu: 0,
+  rss: 0,
+  pss: 0,
+});
+const width = Math.max(...table.map((row) => row.name.length + 5));
+const line = (name: string, cpu: number, rss: number, pss: number) =>
+  `${name.padEnd(width)} ${cpu.toFixed(2).padStart(7)} ${rss.toFixed(1).padStart(9)} ${pss.toFixed(1).padStart(9)}`;
+console.log(`\n${'process'.padEnd(width)} ${'CPU %'.padStart(7)} ${'RSS MB'.padStart(9)} ${'PSS MB'.padStart(9)}`);
+for (const row of table)
+  console.log(line(row.count > 1 ? `${row.name} ×${row.count}` : row.name, row.cpu, row.rss, row.pss));
+console.log(line(`total (${members.length} processes)`, total.cpu, total.rss, total.pss));
+
+// A Node process is one row each; only PostgreSQL's processes share a row.
+const busy = table.filter((row) => row.node && row.cpu > CPU_AIM_PERCENT);
+console.log(
+  `\nCPU at rest ≤ ${CPU_AIM_PERCENT} % per Node process: ${busy.length === 0 ? 'met' : `missed by ${busy.map((row) => `${row.name} (${row.cpu.toFixed(2)} %)`).join(', ')}`}`,
+);
+console.log(
+  `Stack memory ≤ ${RSS_AIM_MB} MB RSS: ${total.rss <= RSS_AIM_MB ? 'met' : 'missed'} (${total.rss.toFixed(0)} MB RSS, ${total.pss.toFixed(0)} MB PSS)`,
+);

@@ -1,0 +1,409 @@
+/**
+ * `npm run bench:rush`: a sales rush. The product runs as `npm start` runs it (one process per service under the
+ * supervisor, its own embedded PostgreSQL and redis-server, free ports, so it runs beside `npm start`), and for each
+ * BENCH_RUSH pair `buyers/spots` (default `300/100,2000/500`) an administrator creates an event with that many spots,
+ * that many verified buyers are made, and every one of them presses 'Comprar' (POST /api/orders, PIX) at the same
+ * moment through the gateway, all from this machine's one address (as a crowd behind a carrier's CGNAT).
+ *
+ * Printed per rush: answers a second, p50/p99/max of the orders (201) and of the refusals ('Evento esgotado'), and
+ * the outcome counts. Then every winner pays in the sandbox (as the provider's webhook tells payments) and the run
+ * waits until each order is paid with exactly one ticket and its ticket e-mail has arrived.
+ *
+ * The run fails (exit 1, a line saying why) when any buyer got anything but an order or the sold-out refusal, a
+ * request errored, the orders are not exactly the spots (oversold, or unsold while buyers were refused), or a winner
+ * is not paid and ticketed in time.
+ *
+ * A small rush warms the stack up first (not in the figures). Setting up buyers is not measured: accounts are written
+ * to identity's database with one password hash, and each gets a session through identity's own use case.
+ * BENCH_RUSH_NODE_OPTIONS reaches every process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where each one's
+ * time goes).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { createDb, createLogger, createRedis, loadConfig, type Knex } from '@ticketing/platform';
+import { makeCpf, waitFor } from '@ticketing/platform/testing';
+import { ordersMessages } from '@ticketing/proto';
+import {
+  createSigningKeys,
+  hashPassword,
+  identityConfig,
+  identitySettings,
+  issueToken,
+  type User,
+} from '@ticketing/identity';
+import { gateway, paymentSandbox, services } from '../lib/apps.ts';
+import { startStack, type Stack } from '../lib/stack.ts';
+import { percentile } from './fixed-rate.ts';
+
+const WARM_UP = { buyers: 20, spots: 10 };
+const PASSWORD = 'compra-na-abertura-1';
+/** How long the winners of a rush have to be paid, ticketed and e-mailed, on top of a second per 10 of them. */
+const SETTLE_MS = 60_000;
+
+/** `300/100,2000/500`: buyers and spots of each rush, in order. */
+function parseRushes(text: string): { buyers: number; spots: number }[] {
+  return text.split(',').map((pair) => {
+    const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(pair);
+    if (!match || Number(match[2]) < 1) throw new Error(`BENCH_RUSH: '${pair}' is not buyers/spots (e.g. 300/100)`);
+    return { buyers: Number(match[1]), spots: Number(match[2]) };
+  });
+}
+
+const RUSHES = parseRushes(process.env.BENCH_RUSH ?? '300/100,2000/500');
+const NODE_OPTIONS = process.env.BENCH_RUSH_NODE_OPTIONS;
+
+/** Why the run cannot be trusted: each a line, and exit 1. */
+const failures: string[] = [];
+
+interface Buyer {
+  email: string;
+  token: string;
+}
+
+interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  name: string;
+  cpf: string;
+  phone: string;
+  birth_date: string;
+  address: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A buyer's account as identity's use cases see it. */
+const asUser = (row: UserRow): User => ({
+  id: row.id,
+  email: row.email,
+  emailVerified: true,
+  passwordHash: row.password_hash,
+  name: row.name,
+  cpf: row.cpf,
+  phone: row.phone,
+  birthDate: row.birth_date,
+  address: row.address,
+  partnerCompany: null,
+  isAdmin: false,
+  grantedRoles: [],
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  deletedAt: null,
+});
+
+/**
+ * Verified buyers with CPFs, each with an open session: written to identity's database as one statement (one password
+ * hash for all), then each signed in by identity's own use case, which publishes the session state every service
+ * checks tokens against.
+ */
+function buyerFactory(stack: Stack) {
+  const db = createDb(stack.postgres.url, 'identity', 10);
+  const redis = createRedis(stack.redis.url, '');
+  const settings = identitySettings({ ...loadConfig(z.object(identityConfig), process.env), DEV_TOOLS: true });
+  const keys = createSigningKeys(db, Math.max(settings.tokenTtlSeconds, settings.rememberTtlSeconds));
+  const deps = { db, redis, settings, keys, logger: createLogger('rush', 'silent') };
+  const passwordHash = hashPassword(PASSWORD);
+  const cpfs = new Set<string>();
+  let made = 0;
+
+  async function make(count: number): Promise<Buyer[]> {
+    if (redis.status === 'wait') await redis.connect();
+    const hash = await passwordHash;
+    const people = Array.from({ length: count }, () => {
+      const n = ++made;
+      return {
+        email: `comprador.${n}.${randomUUID().slice(0, 8)}@example.com.br`,
+        email_verified: true,
+        verified_once: true,
+        password_hash: hash,
+        name: `Comprador ${n}`,
+        cpf: newCpf(),
+        phone: '(11) 98888-7777',
+        birth_date: '1990-05-17',
+        address: 'Rua Haddock Lobo, 595 — Cerqueira César, São Paulo — SP',
+      };
+    });
+    const rows: UserRow[] = [];
+    for (let i = 0; i < people.length; i += 1000) {
+      rows.push(
+        ...((await db('users')
+          .insert(people.slice(i, i + 1000))
+          .returning('*')) as UserRow[]),
+      );
+    }
+    return inBatches(rows, 10, async (row) => ({ email: row.email, token: await issueToken(deps, asUser(row)) }));
+  }
+
+  /** A CPF no buyer of this run has yet (accounts' CPFs are unique). */
+  function newCpf(): string {
+    let cpf = makeCpf();
+    while (cpfs.has(cpf)) cpf = makeCpf();
+    cpfs.add(cpf);
+    return cpf;
+  }
+
+  return {
+    make,
+    async close() {
+      redis.disconnect();
+      await db.destroy();
+    },
+  };
+}
+
+/** Runs `work` for every item, `width` at a time. */
+async function inBatches<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += width) {
+    results.push(...(await Promise.all(items.slice(i, i + width).map(work))));
+  }
+  return results;
+}
+
+/** A JSON call to the gateway. */
+async function call(stack: Stack, method: string, path: string, { body, token }: { body?: unknown; token?: string }) {
+  const response = await fetch(stack.url + path, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function adminToken(stack: Stack): Promise<string> {
+  const login = await call(stack, 'POST', '/api/auth/login', { body: stack.admin });
+  if (login.status !== 200) throw new Error(`admin login refused: ${JSON.stringify(login.body)}`);
+  return login.body.token;
+}
+
+async function createEvent(stack: Stack, token: string, title: string, spots: number): Promise<string> {
+  const created = await call(stack, 'POST', '/api/events', {
+    token,
+    body: {
+      title,
+      description: 'Abertura das vendas: todos querem o seu lugar ao mesmo tempo.',
+      date: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      location: 'São Paulo — SP',
+      price: '150.00',
+      maxAttendees: spots,
+    },
+  });
+  if (created.status !== 201) throw new Error(`event not created: ${JSON.stringify(created.body)}`);
+  return created.body.id;
+}
+
+interface Answer {
+  ms: number;
+  status?: number;
+  message?: string;
+  order?: { id: string; asaasPaymentId: string };
+  error?: string;
+}
+
+/** The buyer's 'Comprar' with PIX, as the storefront sends it (a new Idempotency-Key per checkout). */
+async function buy(stack: Stack, buyer: Buyer, eventId: string): Promise<Answer> {
+  const started = performance.now();
+  try {
+    const response = await fetch(`${stack.url}/api/orders`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${buyer.token}`,
+        'idempotency-key': randomUUID(),
+      },
+      body: JSON.stringify({ eventId, paymentMethod: 'pix' }),
+    });
+    const body = (await response.json().catch(() => ({}))) as { message?: string; order?: Answer['order'] };
+    return { ms: performance.now() - started, status: response.status, message: body.message, order: body.order };
+  } catch (error) {
+    return { ms: performance.now() - started, error: String((error as Error).cause ?? error) };
+  }
+}
+
+const isOrder = (answer: Answer) => answer.status === 201 && answer.order !== undefined;
+const isSoldOut = (answer: Answer) => answer.status === 409 && answer.message === ordersMessages.soldOut;
+
+function latencies(answers: Answer[]) {
+  const sorted = answers.map((answer) => answer.ms).sort((a, b) => a - b);
+  if (sorted.length === 0) return {};
+  const ms = (value: number) => Math.round(value);
+  return {
+    'p50 ms': ms(percentile(sorted, 50)),
+    'p99 ms': ms(percentile(sorted, 99)),
+    'max ms': ms(sorted.at(-1)!),
+  };
+}
+
+/** What the services recorded for the event (read in their schemas): orders by status, spots taken, tickets. */
+async function recorded(db: Knex, eventId: string) {
+  const orders = (await db
+    .withSchema('orders')
+    .from('orders')
+    .where({ event_id: eventId })
+    .groupBy('status')
+    .select('status')
+    .count({ n: '*' })) as { status: string; n: number }[];
+  const event = await db.withSchema('catalog').from('events').where({ id: eventId }).first('current_attendees');
+  const [tickets] = await db.withSchema('tickets').from('tickets').where({ event_id: eventId }).count({ n: '*' });
+  return {
+    byStatus: Object.fromEntries(orders.map((row) => [row.status, Number(row.n)])),
+    spotsTaken: (event?.current_attendees as number | undefined) ?? 0,
+    tickets: Number(tickets?.n ?? 0),
+  };
+}
+
+/** The running product, a connection to read what it recorded, the buyers' maker and the administrator's token. */
+interface Run {
+  stack: Stack;
+  db: Knex;
+  factory: ReturnType<typeof buyerFactory>;
+  admin: string;
+}
+
+/**
+ * One rush: `buyers` verified buyers press 'Comprar' at once for an event of `spots` spots; then every winner pays.
+ * Failures are recorded under `name`.
+ */
+async function rush(
+  { stack, db, factory, admin }: Run,
+  { buyers: count, spots }: { buyers: number; spots: number },
+  name: string,
+) {
+  const title = `Abertura de vendas ${name} ${randomUUID().slice(0, 8)}`;
+  const eventId = await createEvent(stack, admin, title, spots);
+  const buyers = await factory.make(count);
+
+  const started = performance.now();
+  const answers = await Promise.all(buyers.map((buyer) => buy(stack, buyer, eventId)));
+  const seconds = (performance.now() - started) / 1000;
+
+  const orders = answers.filter(isOrder);
+  const soldOut = answers.filter(isSoldOut);
+  const errors = answers.filter((answer) => answer.error !== undefined);
+  const others = answers.filter((answer) => !isOrder(answer) && !isSoldOut(answer) && answer.error === undefined);
+  const otherKinds = new Map<string, number>();
+  for (const answer of others) {
+    const kind = `${answer.status} ${answer.message ?? ''}`.trim();
+    otherKinds.set(kind, (otherKinds.get(kind) ?? 0) + 1);
+  }
+
+  console.log(`\n${name}: ${count} buyers for ${spots} spots, all at once through the gateway`);
+  console.log(`  answered in ${seconds.toFixed(2)} s: ${Math.round(count / seconds)} answers/s`);
+  console.table([
+    { answer: 'order (201)', count: orders.length, ...latencies(orders) },
+    { answer: `refused '${ordersMessages.soldOut}'`, count: soldOut.length, ...latencies(soldOut) },
+    ...[...otherKinds].map(([kind, n]) => ({ answer: `other: ${kind}`, count: n })),
+    ...(errors.length > 0 ? [{ answer: `request errors (${errors[0]!.error})`, count: errors.length }] : []),
+  ]);
+
+  if (others.length > 0)
+    failures.push(`${name}: ${others.length} buyers got another answer (${[...otherKinds.keys()].join('; ')})`);
+  if (errors.length > 0) failures.push(`${name}: ${errors.length} requests errored (${errors[0]!.error})`);
+  const expected = Math.min(spots, count);
+  if (orders.length !== expected) {
+    const why = orders.length > spots ? 'oversold' : 'spots left unsold';
+    failures.push(`${name}: ${orders.length} orders for ${spots} spots and ${count} buyers (${why})`);
+  }
+  const afterRush = await recorded(db, eventId);
+  if (afterRush.spotsTaken !== orders.length || (afterRush.byStatus.pending ?? 0) !== orders.length) {
+    failures.push(
+      `${name}: ${orders.length} orders answered, but the catalog counts ${afterRush.spotsTaken} spots taken and ` +
+        `orders records ${JSON.stringify(afterRush.byStatus)}`,
+    );
+  }
+
+  await payAndAwaitTickets({ stack, db, factory, admin }, buyers, answers, { eventId, title, name });
+}
+
+/** Every winner pays in the sandbox; waits for each order paid with one ticket and its ticket e-mail. */
+async function payAndAwaitTickets(
+  { stack, db }: Run,
+  buyers: Buyer[],
+  answers: Answer[],
+  { eventId, title, name }: { eventId: string; title: string; name: string },
+) {
+  const winners = answers.flatMap((answer, i) =>
+    isOrder(answer) ? [{ ...answer.order!, email: buyers[i]!.email }] : [],
+  );
+  const started = performance.now();
+  await inBatches(winners, 20, async ({ asaasPaymentId }) => {
+    const response = await fetch(`${stack.asaasUrl}/sandbox/payment/${encodeURIComponent(asaasPaymentId)}/confirm`, {
+      method: 'POST',
+      headers: { access_token: process.env.ASAAS_API_KEY ?? 'sandbox' },
+    });
+    await response.arrayBuffer();
+    if (!response.ok) failures.push(`${name}: the sandbox refused to confirm ${asaasPaymentId} (${response.status})`);
+  });
+  const subject = `Seu ingresso: ${title}`;
+  const mailed = () => {
+    const counts = new Map<string, number>();
+    for (const message of stack.catcher!.messages())
+      if (message.subject === subject) for (const to of message.to) counts.set(to, (counts.get(to) ?? 0) + 1);
+    return counts;
+  };
+  const settled = async () => {
+    const state = await recorded(db, eventId);
+    const mails = mailed();
+    const done =
+      (state.byStatus.paid ?? 0) === winners.length &&
+      state.tickets === winners.length &&
+      winners.every((winner) => mails.get(winner.email) === 1);
+    return { done, state, mails: winners.filter((winner) => mails.has(winner.email)).length };
+  };
+  let last = await settled();
+  try {
+    await waitFor(async () => (last = await settled()).done, {
+      timeoutMs: SETTLE_MS + winners.length * 100,
+      maxIntervalMs: 500,
+    });
+    console.log(
+      `  ${winners.length} winners paid, ticketed and e-mailed ${((performance.now() - started) / 1000).toFixed(1)} s after paying`,
+    );
+  } catch {
+    failures.push(
+      `${name}: of ${winners.length} winners, orders ${JSON.stringify(last.state.byStatus)}, ` +
+        `${last.state.tickets} tickets, ${last.mails} ticket e-mails`,
+    );
+  }
+  // The catcher keeps a bounded number of messages: the next rush starts with an empty inbox.
+  stack.catcher!.clear();
+}
+
+const everyProcess = [...services, paymentSandbox, gateway];
+const dataDir = await mkdtemp(join(tmpdir(), 'rush-'));
+let stack: Stack | undefined;
+try {
+  stack = await startStack({
+    ports: 'free',
+    dataDir,
+    seed: false,
+    env: { LOG_LEVEL: 'warn' },
+    appEnv: NODE_OPTIONS ? Object.fromEntries(everyProcess.map((app) => [app.name, { NODE_OPTIONS }])) : {},
+    log: (app, line) => console.error(`[${app}] ${line}`),
+  });
+  const factory = buyerFactory(stack);
+  const db = createDb(stack.postgres.url, 'public', 2);
+  try {
+    const run: Run = { stack, db, factory, admin: await adminToken(stack) };
+    console.log(`Sales rush: one address, every process sharing this machine's CPUs (bus: ${stack.bus})`);
+    await rush(run, WARM_UP, 'warm-up');
+    for (const pair of RUSHES) await rush(run, pair, `${pair.buyers}/${pair.spots}`);
+  } finally {
+    await factory.close();
+    await db.destroy();
+  }
+} finally {
+  await stack?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
+for (const failure of failures) console.error(`BENCHMARK FAILED — ${failure}`);
+// Said outright: embedded PostgreSQL's exit hook ends the process with 0 once nothing is left to run.
+process.exit(failures.length > 0 ? 1 : 0);
