@@ -8,8 +8,6 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
@@ -34,6 +32,7 @@ import {
 } from './apps.ts';
 import { ensureFrontendsBuilt } from './frontends.ts';
 import { ensurePostgres } from './postgres.ts';
+import { freePort } from './free-port.ts';
 import { waitForHttp } from './ready.ts';
 import { ensureRedis } from './redis.ts';
 import { stackSettings } from './stack-settings.ts';
@@ -66,14 +65,6 @@ export interface StackOptions {
    * down while the services keep their database. (Migrations take the same way: both use DATABASE_DIRECT_URL.)
    */
   busLink?: boolean;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const newPasswords = <T extends string>(names: readonly T[]) =>

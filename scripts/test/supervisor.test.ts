@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@ticketing/platform/testing';
+import { freePort } from '../lib/free-port.ts';
 import { createSupervisor } from '../lib/supervisor.ts';
 
 /** A service in miniature: answers every request with this run's key, or exits at once with CRASH set. */
@@ -18,14 +18,6 @@ import('node:http').then(({ createServer }) =>
 `,
 );
 afterAll(() => rmSync(dir, { recursive: true }));
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const answer = (port: number) =>
   fetch(`http://127.0.0.1:${port}/`).then(
