@@ -105,7 +105,12 @@ const PLAIN_CONNECTION = /^\s*(?:keep-alive|close)\s*$/i;
 /** Headers the client named in `Connection`: they are for the gateway's hop only. */
 function connectionOptions(connection: string | undefined): Set<string> | undefined {
   if (connection === undefined || PLAIN_CONNECTION.test(connection)) return undefined;
-  return new Set(connection.toLowerCase().split(',').map((name) => name.trim()));
+  return new Set(
+    connection
+      .toLowerCase()
+      .split(',')
+      .map((name) => name.trim()),
+  );
 }
 
 /** The request's headers as the service gets them: the client's end-to-end ones, then the gateway's. */
@@ -178,7 +183,13 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
         if (left) return undefined;
         // A kept connection the service let go as the request went out: a request that changes nothing is sent
         // once more, on another connection (as nginx does); any other gets the 502.
-        if (!again && !body && !call.answered && error.code === 'UND_ERR_SOCKET' && SAFE_TO_SEND_AGAIN.has(ctx.method)) {
+        if (
+          !again &&
+          !body &&
+          !call.answered &&
+          error.code === 'UND_ERR_SOCKET' &&
+          SAFE_TO_SEND_AGAIN.has(ctx.method)
+        ) {
           return forward(ctx, upstream, true);
         }
         logger.warn({ err: error, code: error.code, upstream: upstream.name, path: ctx.path }, 'upstream unavailable');

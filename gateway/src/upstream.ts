@@ -12,7 +12,10 @@ import type { Upstream, UpstreamName } from './routes.ts';
 export function createConnectionPools(upstreams: Map<UpstreamName, Upstream>, timeoutMs: number) {
   const pools = new Map<UpstreamName, Pool>();
   for (const { name, url } of upstreams.values()) {
-    pools.set(name, new Pool(url.origin, { connections: 256, keepAliveTimeoutThreshold: 1000, headersTimeout: timeoutMs }));
+    pools.set(
+      name,
+      new Pool(url.origin, { connections: 256, keepAliveTimeoutThreshold: 1000, headersTimeout: timeoutMs }),
+    );
   }
   return {
     for: (upstream: Upstream) => pools.get(upstream.name)!,

@@ -49,6 +49,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 40_000);
 const DOOR_RATE = Number(process.env.BENCH_DOOR_RATE ?? 100);
 const DOOR_SECONDS = Number(process.env.BENCH_DOOR_SECONDS ?? 30);
+/** Hello-world through the gateway ÷ straight: the gateway should cost about what a bare proxy does. */
+const GATEWAY_RATIO_AIM = 0.35;
 
 /** Why the run cannot be trusted: each a line, and exit 1. */
 const failures: string[] = [];
@@ -249,6 +251,12 @@ try {
       'non-2xx': r.non2xx,
       errors: r.errors,
     })),
+  );
+  // The gateway's own cost: a bare Node proxy keeps about a third of a hello-world route's rate on this machine.
+  const gatewayRatio = helloGateway.rps / hello.rps;
+  console.log(
+    `gateway ÷ straight, hello-world: ${gatewayRatio.toFixed(2)} (aim ≥ ${GATEWAY_RATIO_AIM}: ` +
+      `${gatewayRatio >= GATEWAY_RATIO_AIM ? 'met' : 'missed'})`,
   );
   console.log(`verify ÷ hello-world, straight:     ${(verify.rps / hello.rps).toFixed(2)}`);
   console.log(`verify ÷ hello-world, via gateway:  ${(verifyGateway.rps / helloGateway.rps).toFixed(2)}`);
