@@ -38,6 +38,7 @@ import {
   testKeyRing,
   uniqueName,
 } from '@ticketing/platform/testing';
+import { freePort } from '../lib/free-port.ts';
 import { waitForHttp } from '../lib/ready.ts';
 import { fixedRate, type FixedRateResult } from './fixed-rate.ts';
 import { admittedCount, issueBenchTickets } from './tickets.ts';
@@ -54,15 +55,6 @@ const GATEWAY_RATIO_AIM = 0.35;
 
 /** Why the run cannot be trusted: each a line, and exit 1. */
 const failures: string[] = [];
-
-/** A port nothing listens on now, for a server started by this run. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const children: ChildProcess[] = [];
 function run(entry: string, env: Record<string, string>): void {

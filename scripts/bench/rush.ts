@@ -32,7 +32,8 @@ import {
   identityConfig,
   identitySettings,
   issueToken,
-  type User,
+  toUser,
+  type UserRow,
 } from '@ticketing/identity';
 import { gateway, paymentSandbox, services } from '../lib/apps.ts';
 import { startStack, type Stack } from '../lib/stack.ts';
@@ -62,38 +63,6 @@ interface Buyer {
   email: string;
   token: string;
 }
-
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  name: string;
-  cpf: string;
-  phone: string;
-  birth_date: string;
-  address: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** A buyer's account as identity's use cases see it. */
-const asUser = (row: UserRow): User => ({
-  id: row.id,
-  email: row.email,
-  emailVerified: true,
-  passwordHash: row.password_hash,
-  name: row.name,
-  cpf: row.cpf,
-  phone: row.phone,
-  birthDate: row.birth_date,
-  address: row.address,
-  partnerCompany: null,
-  isAdmin: false,
-  grantedRoles: [],
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  deletedAt: null,
-});
 
 /**
  * Verified buyers with CPFs, each with an open session: written to identity's database as one statement (one password
@@ -135,7 +104,7 @@ function buyerFactory(stack: Stack) {
           .returning('*')) as UserRow[]),
       );
     }
-    return inBatches(rows, 10, async (row) => ({ email: row.email, token: await issueToken(deps, asUser(row)) }));
+    return inBatches(rows, 10, async (row) => ({ email: row.email, token: await issueToken(deps, toUser(row)) }));
   }
 
   /** A CPF no buyer of this run has yet (accounts' CPFs are unique). */

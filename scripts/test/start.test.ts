@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '@ticketing/platform/testing';
+import { alive } from './alive.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-'));
@@ -40,15 +41,6 @@ function descendants(pid: number): { pid: number; command: string }[] {
   visit(pid);
   return found;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const answers = (url: string) =>
   fetch(url).then(

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@ticketing/platform/testing';
 import { freePort } from '../lib/free-port.ts';
+import { alive } from './alive.ts';
 import { createSupervisor } from '../lib/supervisor.ts';
 
 /** A service in miniature: answers every request with this run's key, or exits at once with CRASH set. */
@@ -24,15 +25,6 @@ const answer = (port: number) =>
     (response) => response.text(),
     () => undefined,
   );
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Stands for the secrets npm start makes at every start: a restarted process must get the same ones. */
 const randomKeyOfRun = randomBytes(12).toString('base64url');

@@ -10,5 +10,6 @@ export { ensureAdminAccount, grantRoles, makeAdmin } from './domain/admin.ts';
 export { createSigningKeys, ensureSigningKey, rotateSigningKey, type SigningKeys } from './domain/signing-keys.ts';
 export { issueToken, signedSessionState } from './domain/sessions.ts';
 export { hashPassword } from './domain/passwords.ts';
+export { toUser, type UserRow } from './data/users-repository.ts';
 export { type IdentityDeps, type User } from './domain/user.ts';
 export { toUserView } from './http/views.ts';

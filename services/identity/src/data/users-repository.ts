@@ -3,7 +3,7 @@ import type { GrantableRole } from '@ticketing/proto';
 import type { User } from '../domain/user.ts';
 import { endSessionsOf } from './sessions-repository.ts';
 
-interface UserRow {
+export interface UserRow {
   id: string;
   email: string;
   email_verified: boolean;
@@ -39,7 +39,8 @@ const COLUMNS = [
   'deleted_at',
 ] as const;
 
-function toUser(row: UserRow): User {
+/** A row of `users` as identity's use cases see it. */
+export function toUser(row: UserRow): User {
   return {
     id: row.id,
     email: row.email,
