@@ -6,6 +6,7 @@ import {
   createMetrics,
   createRedis,
   errorMiddleware,
+  LISTEN_BACKLOG,
   observe,
   requestId,
   type Logger,
@@ -17,7 +18,7 @@ import type { GatewayConfig } from './config.ts';
 import { opsEndpoints, readiness } from './health.ts';
 import { pageRender } from './page-render.ts';
 import { apiProxy, apiRoutes, NOT_FOUND_MESSAGE } from './proxy.ts';
-import { authBudget, clientRateLimit, courtesyCodeBudget } from './rate-limit.ts';
+import { authBudget, clientRateLimits, courtesyCodeBudget } from './rate-limit.ts';
 import { configuredUpstreams } from './routes.ts';
 import { securityHeaders } from './security.ts';
 import { PUBLIC_DIR, staticSite } from './static.ts';
@@ -63,7 +64,7 @@ async function disconnect(redis: Redis): Promise<void> {
 const KEEP_ALIVE_MS = 65_000;
 
 async function listen(app: Koa, port: number, host: string): Promise<Server> {
-  const server = app.listen(port, host);
+  const server = app.listen({ port, host, backlog: LISTEN_BACKLOG });
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   return server;
@@ -106,12 +107,26 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   app.use(readiness(() => stopping));
   // No body parser anywhere before the proxy: bodies stream through untouched.
   app.use(apiRoutes(upstreams));
-  for (const [name, budget, points, windowSeconds] of [
-    ['auth', authBudget, config.AUTH_RATE_LIMIT_POINTS, config.AUTH_RATE_LIMIT_WINDOW_SECONDS],
-    ['courtesy', courtesyCodeBudget, config.COURTESY_RATE_LIMIT_POINTS, config.COURTESY_RATE_LIMIT_WINDOW_SECONDS],
-  ] as const) {
-    app.use(clientRateLimit({ name, budget, redis, points, windowSeconds, logger }));
-  }
+  app.use(
+    clientRateLimits({
+      redis,
+      logger,
+      limits: [
+        {
+          name: 'auth',
+          budget: authBudget,
+          points: config.AUTH_RATE_LIMIT_POINTS,
+          windowSeconds: config.AUTH_RATE_LIMIT_WINDOW_SECONDS,
+        },
+        {
+          name: 'courtesy',
+          budget: courtesyCodeBudget,
+          points: config.COURTESY_RATE_LIMIT_POINTS,
+          windowSeconds: config.COURTESY_RATE_LIMIT_WINDOW_SECONDS,
+        },
+      ],
+    }),
+  );
   app.use(apiProxy({ pools, timeoutMs: config.PROXY_TIMEOUT_MS, logger }));
   app.use(
     pageRender({

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware } from 'koa';
+import type { Dispatcher } from 'undici';
 import { AppError, type Logger } from '@ticketing/platform';
 import { clientIp } from './client-ip.ts';
 import { findRoute, isApiPath, type Upstream, type UpstreamName } from './routes.ts';
@@ -160,8 +161,9 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
   function forward(ctx: Context, upstream: Upstream, again = false): Promise<ServiceAnswer | undefined> {
     const { req, res } = ctx;
     const body = hasBody(req) ? req : null;
-    const bodyTimeoutMs = wantsEventStream(req) ? 0 : timeoutMs;
-    const request = { path: ctx.url, method: ctx.method, headers: forwardedHeaders(ctx), body, bodyTimeoutMs };
+    const bodyTimeout = wantsEventStream(req) ? 0 : timeoutMs;
+    const method = ctx.method as Dispatcher.HttpMethod;
+    const request = { path: ctx.url, method, headers: forwardedHeaders(ctx), body, bodyTimeout };
     const call = new ServiceCall(pools.for(upstream), request, (error) => {
       logger.warn({ err: error, upstream: upstream.name, path: ctx.path }, 'upstream failed during the response');
       // The client must see a broken response, not a hang (a compressor in between would wait for the rest forever).
@@ -172,7 +174,8 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
       left = true;
       call.abort();
     };
-    res.once('close', leave);
+    // `on`, not `once`: the listener is taken off below either way, and `once` would wrap it anew per request.
+    res.on('close', leave);
     return call.answer.then(
       (answer) => {
         res.off('close', leave);

@@ -1,4 +1,4 @@
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import { rateLimit, type Logger, type Redis } from '@ticketing/platform';
 import { addressGroup, clientIp } from './client-ip.ts';
 
@@ -46,11 +46,16 @@ export const authBudget: Budget = (ctx) => {
   return path?.slice(path.lastIndexOf('/') + 1);
 };
 
+const MAY_NAME_COURTESY = /courtesy|%/i;
+
 /**
  * Courtesy codes are short enough to guess: looking one up and redeeming one share a budget, so nobody walks
  * through the code space from one address.
  */
 export const courtesyCodeBudget: Budget = (ctx) => {
+  if (ctx.method !== 'GET' && ctx.method !== 'POST') return undefined;
+  // Without an escape, only a path holding the word can name a courtesy call: most skip the normalising.
+  if (!MAY_NAME_COURTESY.test(ctx.path)) return undefined;
   const path = normalizedPath(ctx.path);
   if (ctx.method === 'GET' && /^\/api\/courtesy-links\/[^/]+$/.test(path)) return 'code';
   if (ctx.method === 'POST' && path === '/api/courtesy/redeem') return 'code';
@@ -60,29 +65,46 @@ export const courtesyCodeBudget: Budget = (ctx) => {
 export interface ClientRateLimitOptions {
   name: string;
   budget: Budget;
-  redis: Redis;
   points: number;
   windowSeconds: number;
+}
+
+export interface ClientRateLimitsOptions {
+  redis: Redis;
   logger: Logger;
+  limits: ClientRateLimitOptions[];
 }
 
 /**
  * Per-client budgets (by address group) on the calls attackers repeat, shared by every gateway replica; while Redis
- * is unreachable an outage neither opens the door to guessing nor takes the calls down.
+ * is unreachable an outage neither opens the door to guessing nor takes the calls down. One layer for all budgets:
+ * most requests count against none and go on after a look at each.
  */
-export function clientRateLimit({ name, budget, ...options }: ClientRateLimitOptions): Middleware {
-  const limit = rateLimit({
-    ...options,
-    keyPrefix: `${name}-limit`,
-    counted: (ctx) => {
-      const bucket = budget(ctx);
-      if (!bucket) return undefined;
-      const client = addressGroup(clientIp(ctx));
-      return { key: `${bucket}:${client}`, log: { path: ctx.path, client } };
-    },
-    message: TOO_MANY_ATTEMPTS_MESSAGE,
-    refusedLog: 'too many attempts',
-  });
-  // Most requests count against no budget: they go on without a trip through the limiter.
-  return (ctx, next) => (budget(ctx) ? limit(ctx, next) : next());
+export function clientRateLimits({ redis, logger, limits }: ClientRateLimitsOptions): Middleware {
+  const layers = limits.map(({ name, budget, points, windowSeconds }) => ({
+    budget,
+    limit: rateLimit({
+      redis,
+      logger,
+      points,
+      windowSeconds,
+      keyPrefix: `${name}-limit`,
+      counted: (ctx) => {
+        const bucket = budget(ctx);
+        if (!bucket) return undefined;
+        const client = addressGroup(clientIp(ctx));
+        return { key: `${bucket}:${client}`, log: { path: ctx.path, client } };
+      },
+      message: TOO_MANY_ATTEMPTS_MESSAGE,
+      refusedLog: 'too many attempts',
+    }),
+  }));
+  const from = (ctx: Context, next: Next, first: number): Promise<unknown> => {
+    for (let i = first; i < layers.length; i++) {
+      const { budget, limit } = layers[i]!;
+      if (budget(ctx)) return limit(ctx, () => from(ctx, next, i + 1));
+    }
+    return next();
+  };
+  return (ctx, next) => from(ctx, next, 0);
 }

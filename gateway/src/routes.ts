@@ -70,7 +70,7 @@ export const isApiPath = (path: string) => path === API_PREFIX || path.startsWit
 
 function matches(route: Route, path: string): boolean {
   if (path === route.path) return route.match !== 'below';
-  return route.match !== 'exact' && path.startsWith(`${route.path}/`);
+  return route.match !== 'exact' && path.startsWith(route.path) && path[route.path.length] === '/';
 }
 
 /** The route that serves a request path (without its query), if any. */

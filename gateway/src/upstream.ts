@@ -35,14 +35,13 @@ export interface ServiceAnswer {
   body: Buffer | Readable;
 }
 
-export interface ServiceRequest {
-  path: string;
-  method: string;
+/** What a service is sent: undici's own request options, handed on without copying. */
+export interface ServiceRequest extends Dispatcher.DispatchOptions {
   headers: string[];
   /** The client's body, streamed on untouched; null when the request has none. */
   body: IncomingMessage | null;
   /** The longest silence within the answer; 0 for an event stream, whose silences last as long as they like. */
-  bodyTimeoutMs: number;
+  bodyTimeout: number;
 }
 
 /**
@@ -72,13 +71,13 @@ export class ServiceCall implements Dispatcher.DispatchHandler {
   private stream: Readable | undefined;
   private chunks: Buffer[] = [];
 
-  constructor(pool: Pool, { bodyTimeoutMs, ...request }: ServiceRequest, onBrokenStream: (error: Error) => void) {
+  constructor(pool: Pool, request: ServiceRequest, onBrokenStream: (error: Error) => void) {
     this.onBrokenStream = onBrokenStream;
     this.answer = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
     });
-    pool.dispatch({ ...request, method: request.method as Dispatcher.HttpMethod, bodyTimeout: bodyTimeoutMs }, this);
+    pool.dispatch(request, this);
   }
 
   /** Abandons the request: the connection to the service is closed, or the request never sent if still queued. */

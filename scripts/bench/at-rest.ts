@@ -9,40 +9,15 @@
  *
  * Aims: each Node process ≤ 0.5 % CPU at rest, the whole stack ≤ 1.2 GB RSS.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { gateway, paymentSandbox, services } from '../lib/apps.ts';
+import { commandLine, descendants, label as processLabel, pids, read, stat, ticksPerSecond } from '../lib/processes.ts';
 
 const CPU_AIM_PERCENT = 0.5;
 const RSS_AIM_MB = 1200;
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, pid: { type: 'string' } } });
 const windowSeconds = Number(values.seconds);
-const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
-
-const read = (pid: number, file: string) => {
-  try {
-    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
-  } catch {
-    return undefined; // the process ended
-  }
-};
-const pids = () =>
-  readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number);
-const commandLine = (pid: number) => (read(pid, 'cmdline') ?? '').split('\0').filter(Boolean);
-
-/** Parent pid and CPU ticks (user + system) from /proc/PID/stat; the name in parentheses may hold spaces. */
-function stat(pid: number): { parent: number; ticks: number } | undefined {
-  const text = read(pid, 'stat');
-  if (!text) return undefined;
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
-}
-
 /** A field of /proc/PID/status or smaps_rollup, in MB. */
 const kilobytes = (text: string | undefined, field: string) =>
   Number(text?.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0) / 1024;
@@ -64,30 +39,18 @@ function findLauncher(): number {
 
 /** The launcher, its parent (the `npm start` process the terminal runs) and every descendant. */
 function stackProcesses(launcher: number): number[] {
-  const parents = new Map(pids().map((pid) => [pid, stat(pid)?.parent]));
-  const found = [launcher];
-  for (let i = 0; i < found.length; i++) for (const [pid, parent] of parents) if (parent === found[i]) found.push(pid);
-  const parent = parents.get(launcher);
+  const found = descendants(launcher);
+  const parent = stat(launcher)?.parent;
   if (parent && commandLine(parent).some((arg) => arg.endsWith('scripts/start.ts'))) found.unshift(parent);
   return found;
 }
 
-const appNames = new Map([...services, paymentSandbox, gateway].map((app) => [app.entry, app.name]));
-
 /** What a process is, and whether it runs Node (the CPU aim is for those). */
 function label(pid: number, launcher: number): { name: string; node: boolean } {
-  const [command = '?', ...args] = commandLine(pid);
   if (pid === launcher) return { name: 'launcher (+ mail catcher)', node: true };
-  if (args.some((arg) => arg.endsWith('scripts/start.ts'))) return { name: 'npm start (parent)', node: true };
-  const app = args.map((arg) => appNames.get(arg)).find(Boolean);
-  if (app) return { name: app, node: true };
-  // PostgreSQL titles its processes: "postgres: checkpointer", "postgres: catalog ticketing 127.0.0.1(…) idle".
-  if (command.startsWith('postgres:')) {
-    const title = command.replace(/ \d+\.\d+\.\d+\.\d+\(\d+\).*$/, '').replace(/ worker \d+$/, ' worker');
-    return { name: title, node: false };
-  }
-  if (command.endsWith('/postgres')) return { name: 'postgres (postmaster)', node: false };
-  return { name: [command, ...args].join(' ').slice(0, 40), node: command.endsWith('node') };
+  if (commandLine(pid).some((arg) => arg.endsWith('scripts/start.ts')))
+    return { name: 'npm start (parent)', node: true };
+  return processLabel(pid);
 }
 
 const launcher = findLauncher();

@@ -5,8 +5,9 @@
  * that many verified buyers are made, and every one of them presses 'Comprar' (POST /api/orders, PIX) at the same
  * moment through the gateway, all from this machine's one address (as a crowd behind a carrier's CGNAT).
  *
- * Printed per rush: answers a second, p50/p99/max of the orders (201) and of the refusals ('Evento esgotado'), and
- * the outcome counts. Then every winner pays in the sandbox (as the provider's webhook tells payments) and the run
+ * Printed per rush: answers a second, p50/p99/max of the orders (201) and of the refusals ('Evento esgotado'), the
+ * outcome counts, and the CPU each kind of process spent while the rush was answered, per order placed (where an
+ * order's cost goes, refusals included). Then every winner pays in the sandbox (as the provider's webhook tells payments) and the run
  * waits until each order is paid with exactly one ticket and its ticket e-mail has arrived.
  *
  * The run fails (exit 1, a line saying why) when any buyer got anything but an order or the sold-out refusal, a
@@ -20,7 +21,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { createDb, createLogger, createRedis, loadConfig, type Knex } from '@ticketing/platform';
@@ -36,6 +37,7 @@ import {
   type UserRow,
 } from '@ticketing/identity';
 import { gateway, paymentSandbox, services } from '../lib/apps.ts';
+import { cpuByProcess } from '../lib/processes.ts';
 import { startStack, type Stack } from '../lib/stack.ts';
 import { percentile } from './fixed-rate.ts';
 
@@ -197,6 +199,15 @@ async function buy(stack: Stack, buyer: Buyer, eventId: string): Promise<Answer>
   }
 }
 
+const BUYERS = 'buyers (this benchmark)';
+const CPUS = availableParallelism();
+
+/** CPU ms each kind of process spent since `before` was taken. */
+function spentSince(before: Map<string, number>): Map<string, number> {
+  const now = cpuByProcess(process.pid, BUYERS);
+  return new Map([...now].map(([name, ms]) => [name, ms - (before.get(name) ?? 0)]));
+}
+
 const isOrder = (answer: Answer) => answer.status === 201 && answer.order !== undefined;
 const isSoldOut = (answer: Answer) => answer.status === 409 && answer.message === ordersMessages.soldOut;
 
@@ -250,9 +261,11 @@ async function rush(
   const eventId = await createEvent(stack, admin, title, spots);
   const buyers = await factory.make(count);
 
+  const cpuBefore = cpuByProcess(process.pid, BUYERS);
   const started = performance.now();
   const answers = await Promise.all(buyers.map((buyer) => buy(stack, buyer, eventId)));
   const seconds = (performance.now() - started) / 1000;
+  const cpu = spentSince(cpuBefore);
 
   const orders = answers.filter(isOrder);
   const soldOut = answers.filter(isSoldOut);
@@ -272,6 +285,17 @@ async function rush(
     ...[...otherKinds].map(([kind, n]) => ({ answer: `other: ${kind}`, count: n })),
     ...(errors.length > 0 ? [{ answer: `request errors (${errors[0]!.error})`, count: errors.length }] : []),
   ]);
+
+  const cpuTotal = [...cpu.values()].reduce((sum, ms) => sum + ms, 0);
+  console.log(
+    `  CPU while answering: ${(cpuTotal / 1000).toFixed(1)} s of ${(seconds * CPUS).toFixed(1)} s on ${CPUS} CPUs; ` +
+      `per order placed, by process (ms): ` +
+      [...cpu]
+        .sort((a, b) => b[1] - a[1])
+        .filter(([, ms]) => ms >= 1)
+        .map(([name, ms]) => `${name} ${(ms / Math.max(1, orders.length)).toFixed(1)}`)
+        .join(', '),
+  );
 
   if (others.length > 0)
     failures.push(`${name}: ${others.length} buyers got another answer (${[...otherKinds.keys()].join('; ')})`);

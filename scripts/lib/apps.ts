@@ -12,6 +12,11 @@ export interface ServiceApp extends App {
   role: DatabaseRole;
   /** The name it signs its calls and events as: its own unless set (both tickets processes are `tickets`). */
   identity?: string;
+  /**
+   * Works from the bus alone (no `/api` route leads to it): no request waits on it, so on one machine it runs at a
+   * lower CPU priority and a sales rush's answers come before its e-mails and tickets.
+   */
+  background?: true;
 }
 
 export const services: ServiceApp[] = [
@@ -27,8 +32,15 @@ export const services: ServiceApp[] = [
     role: 'tickets_verifier',
     identity: 'tickets',
   },
-  { name: 'tickets-worker', entry: 'services/tickets/src/worker.ts', port: 3007, role: 'tickets', identity: 'tickets' },
-  { name: 'mail', entry: 'services/mail/src/main.ts', port: 3008, role: 'mail' },
+  {
+    name: 'tickets-worker',
+    entry: 'services/tickets/src/worker.ts',
+    port: 3007,
+    role: 'tickets',
+    identity: 'tickets',
+    background: true,
+  },
+  { name: 'mail', entry: 'services/mail/src/main.ts', port: 3008, role: 'mail', background: true },
 ];
 
 /** The local stand-in for the payment provider: Asaas's API on :8090, sending its webhooks to the gateway. */

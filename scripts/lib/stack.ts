@@ -41,6 +41,8 @@ import { startTcpProxy } from './tcp-proxy.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
+/** The CPU priority of a process nobody's request waits on: it gets the CPU the others leave (0 is the default). */
+const BACKGROUND_NICENESS = 10;
 
 export interface StackOptions {
   /** Where embedded PostgreSQL and a Redis of the stack's own keep their data. */
@@ -162,9 +164,12 @@ export async function startStack(options: StackOptions) {
     };
 
     /** Runs `app` under the supervisor: restarted with the same environment (ports, keys, passwords) if it dies. */
-    const launch = (app: App, env: Record<string, string>) =>
+    const launch = (app: App & { background?: true }, env: Record<string, string>) =>
       supervisor.start(app.name, () => {
-        const child = spawn(process.execPath, [...(options.nodeArgs ?? []), app.entry], {
+        const command = [process.execPath, ...(options.nodeArgs ?? []), app.entry];
+        // Through `nice`, so that every thread of the process (the collector's too) runs at that priority.
+        if (app.background) command.unshift('nice', '-n', String(BACKGROUND_NICENESS));
+        const child = spawn(command[0]!, command.slice(1), {
           cwd: root,
           env: { ...process.env, ...common, ...env, PORT: String(app.port), ...options.appEnv?.[app.name] },
           stdio: ['ignore', 'pipe', 'pipe'],

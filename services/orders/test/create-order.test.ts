@@ -152,7 +152,7 @@ test('anonymous callers and bad tokens get 401 on every route, and nothing is as
   expect(h.payments.calls).toHaveLength(calls);
 });
 
-test('an unverified e-mail is 403 and an unknown account 401: no order, no hold, no charge', async () => {
+test('an unverified e-mail is 403 and an unknown account 401: no order, no spot kept, no charge', async () => {
   const event = await h.createEvent({ maxAttendees: 5 });
   const unverified = await h.buyer({ emailVerified: false });
   const response = await h.buy(unverified, { eventId: event.id, paymentMethod: 'pix' });
@@ -167,7 +167,11 @@ test('an unverified e-mail is 403 and an unknown account 401: no order, no hold,
 
   expect(await h.ordersOf(unverified.id)).toEqual([]);
   expect(await h.ordersOf(gone.id)).toEqual([]);
-  expect(await h.holds(event.id)).toEqual([]);
+  // The spot is held before the buyer is asked about, and given back on the refusal.
+  expect(await h.holds(event.id)).toEqual([
+    expect.objectContaining({ released_at: expect.any(Date) }),
+    expect.objectContaining({ released_at: expect.any(Date) }),
+  ]);
   expect(
     h.payments.calls.filter(
       (call) => (call.body as { customer?: { userId?: string } })?.customer?.userId === unverified.id,

@@ -32,6 +32,7 @@ import {
   type BaseConfig,
 } from './config.ts';
 import { createDb, migrate, type Knex, type Migration } from './db.ts';
+import { LISTEN_BACKLOG } from './http/backlog.ts';
 import { createHttpApp } from './http/app.ts';
 import { monitorDependencies } from './http/health.ts';
 import { jsonClient } from './http/json-client.ts';
@@ -203,7 +204,6 @@ export async function startService<S extends z.ZodRawShape>(
     // The broker's ACLs grant each group what EVENT_CONSUMERS lists: a handler beyond it must fail here, not there.
     const undeclared = undeclaredConsumers(definition.name, Object.keys(parts.consumers ?? {}));
     if (undeclared) throw new Error(undeclared);
-    await bus.start(parts.consumers);
 
     const database = () => db.raw('select 1');
     // Without its database the process serves nothing; without Redis or the bus it still serves, degraded.
@@ -220,10 +220,17 @@ export async function startService<S extends z.ZodRawShape>(
       jsonLimit: definition.jsonLimit,
       health: { readiness: { database }, dependencies },
     });
-    const server = app.listen(config.PORT, config.HOST);
+    const server = app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
     await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
     const { port } = server.address() as AddressInfo;
     logger.info({ port }, 'service listening');
+    // Requests are served while the consumers join their group: on Kafka a restarted replica's join waits for the
+    // group to rebalance (seconds), and its routes need only the database (what they publish waits in the outbox).
+    await bus.start(parts.consumers).catch((error: unknown) => {
+      server.close();
+      server.closeAllConnections();
+      throw error;
+    });
 
     return {
       ...deps,

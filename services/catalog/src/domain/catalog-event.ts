@@ -104,24 +104,17 @@ function saoPauloInstant(value: string): Date {
   return new Date(asUtc - saoPauloOffset(guess));
 }
 
-/** Tells the other services what an event looks like now; written in the transaction that changed it. */
-export async function announceChange(outbox: Outbox, trx: Knex.Transaction, event: CatalogEvent): Promise<void> {
-  await announceChanges(outbox, trx, [{ event }]);
-}
-
 /**
- * Tells the other services what an event looked like after each of several changes, in their order, in one write;
- * each announcement carries the trace of the request that made its change.
+ * Tells the other services what an event looks like now; written in the transaction that changed it, with the trace
+ * of the request that changed it (the request running, unless given).
  */
-export async function announceChanges(
+export async function announceChange(
   outbox: Outbox,
   trx: Knex.Transaction,
-  changes: { event: CatalogEvent; trace?: TraceContext }[],
+  event: CatalogEvent,
+  trace?: TraceContext,
 ): Promise<void> {
-  await outbox.addAll(
-    trx,
-    changes.map(({ event, trace }) => ({ type: 'event.changed', key: event.id, payload: changeOf(event), trace })),
-  );
+  await outbox.addAll(trx, [{ type: 'event.changed', key: event.id, payload: changeOf(event), trace }]);
 }
 
 function changeOf(event: CatalogEvent): EventPayload<'event.changed'> {

@@ -2,7 +2,7 @@ import { AppError, conflict, notFound, trace, type TraceContext } from '@ticketi
 import { addTakenSpots, findEventForUpdate } from '../data/events-repository.ts';
 import { findHolds, insertHolds, type Hold } from '../data/holds-repository.ts';
 import {
-  announceChanges,
+  announceChange,
   assertEventId,
   assertHoldId,
   messages,
@@ -113,7 +113,7 @@ function settle(deps: CatalogDeps, request: HoldRequest, outcome: HoldOutcome): 
 
 /**
  * One transaction for several requests of one event, in their order, with the event's row locked: each takes its
- * spots while there is room (all or nothing), and each taking is announced with the count it left.
+ * spots while there is room (all or nothing) and is answered the count it left; the batch is announced once.
  */
 async function takeHolds(deps: CatalogDeps, eventId: string, requests: Queued[]): Promise<HoldOutcome[]> {
   return deps.db.transaction(async (trx) => {
@@ -141,11 +141,9 @@ async function takeHolds(deps: CatalogDeps, eventId: string, requests: Queued[])
     const taken = [...taking.values()].reduce((sum, { request }) => sum + request.quantity, 0);
     const after = await addTakenSpots(trx, eventId, taken);
     const leftBy = new Map([...taking].map(([id, { attendees }]) => [id, { ...after, currentAttendees: attendees }]));
-    await announceChanges(
-      deps.outbox,
-      trx,
-      [...taking].map(([id, { request }]) => ({ event: leftBy.get(id)!, trace: request.trace })),
-    );
+    // The event as the batch leaves it, announced once: through a rush those who follow an event hear its count a
+    // batch at a time rather than a buyer at a time, each step costing every consumer a delivery.
+    await announceChange(deps.outbox, trx, after, requests[0]!.trace);
     const holds = new Map(recorded.map((hold) => [hold.id, hold]));
     return decided.map((outcome, i) => {
       if (typeof outcome !== 'string') return outcome;

@@ -41,8 +41,8 @@ const SETTLE_POLL_MS = { first: 50, max: 500 };
 /**
  * Buys one ticket. A repeated request (same Idempotency-Key, or a pending order for the same event) answers the
  * order already made, without a second use, hold or charge; an event the catalog just said is sold out is refused at
- * once. Otherwise: checks the buyer, takes the promotional code's use (if one is given) and a provisional spot in the
- * catalog under the new order's id, so a refusal (sold out, code used up) is answered without writing anything here;
+ * once. Otherwise: takes the promotional code's use (if one is given) and a provisional spot in the catalog under the
+ * new order's id, so a refusal (sold out, code used up) is answered without writing anything here; checks the buyer;
  * then records the order pending (within the buyer's cap of pending orders) and confirms its spot, creates the charge
  * in payments and announces `order.created`. From the moment the order is recorded, a crash at any step leaves
  * something the expiry sweep closes (before it, the provisional spot lapses by itself); every refusal on the way
@@ -58,13 +58,13 @@ export async function createOrder(
     throw badRequest(messages.invalidIdempotencyKey);
   }
   return oneAtATime(deps.placements, `${caller.id}:${input.eventId}`, async () => {
-    let buyer: Buyer | undefined;
+    let buyer: Promise<Buyer> | undefined;
+    const findBuyer = () => (buyer ??= verifiedBuyer(deps, caller.id));
     for (let round = 0; round < 3; round++) {
       const earlier = await earlierAnswer(deps, caller.id, input, idempotencyKey);
       if (earlier) return earlier;
       if (deps.soldOut.has(input.eventId)) throw spotRefusal(deps, { eventId: input.eventId }, 'sold_out');
-      buyer ??= await verifiedBuyer(deps, caller.id);
-      const order = await placeOrder(deps, buyer, input, idempotencyKey ?? null);
+      const order = await placeOrder(deps, caller.id, findBuyer, input, idempotencyKey ?? null);
       if (order) return { outcome: 'created', order };
       // A twin request (same key, or same buyer and event) recorded first: the next round answers what it did.
     }
@@ -144,23 +144,30 @@ async function settle(deps: OrdersDeps, order: Order): Promise<Order | undefined
   return current.asaasPaymentId === null ? undefined : current;
 }
 
-/** Makes a new order; undefined when a twin request recorded its order first (unique index). */
+/**
+ * Makes a new order; undefined when a twin request recorded its order first (unique index). The spot is held before
+ * the buyer is asked of identity: through a rush, most buyers are refused a spot, and a refusal costs no more.
+ */
 async function placeOrder(
   deps: OrdersDeps,
-  buyer: Buyer,
+  userId: string,
+  findBuyer: () => Promise<Buyer>,
   input: CreateOrder,
   idempotencyKey: string | null,
 ): Promise<Order | undefined> {
-  if (!buyer.cpf) throw new AppError(422, messages.cpfMissing);
   const promo = input.promoCode ? await quotePromo(deps, input.eventId, input.promoCode) : null;
   const purchase: Purchase = {
     id: randomUUID(),
-    userId: buyer.id,
+    userId,
     eventId: input.eventId,
     courtesyLinkId: promo?.linkId ?? null,
   };
   if (input.promoCode) await takePromoUse(deps, purchase, input.promoCode);
   const event = await holdSpot(deps, purchase);
+  const buyer = await findBuyer().catch(async (error: unknown) => {
+    await giveBackPurchase(deps, purchase, { spot: true });
+    throw error;
+  });
   const recorded = await recordOrder(deps, purchase, { buyer, event, promo, input, idempotencyKey });
   if (!recorded) return undefined;
   const { order, window } = recorded;
@@ -210,6 +217,7 @@ async function recordOrder(
 ): Promise<{ order: Order; window: PaymentWindow } | undefined> {
   const { buyer, event, promo, input, idempotencyKey } = details;
   try {
+    if (!buyer.cpf) throw new AppError(422, messages.cpfMissing);
     const window = paymentWindow(input.paymentMethod, new Date(), new Date(event.date));
     if (window === 'boleto_too_late') throw new AppError(422, messages.boletoTooLate);
     if (window === 'no_time') throw conflict(messages.noTimeToPay);
