@@ -99,7 +99,8 @@ test('a service that keeps dying waits twice as long each time, up to a cap; sto
 test('a service that stayed up long enough is restarted after the first backoff again', async () => {
   const lines: string[] = [];
   const supervisor = createSupervisor({
-    backoff: { firstMs: 50, maxMs: 1_000, resetAfterMs: 500 },
+    // Long enough that a process started on a busy machine answers well within it before the first two kills.
+    backoff: { firstMs: 50, maxMs: 1_000, resetAfterMs: 5_000 },
     log: (line) => lines.push(line),
   });
   const port = await freePort();
@@ -114,7 +115,7 @@ test('a service that stayed up long enough is restarted after the first backoff 
   await killWhenAnswering();
   // Up for longer than resetAfterMs: healthy again.
   await waitFor(async () => (await answer(port)) === randomKeyOfRun);
-  await new Promise((resolve) => setTimeout(resolve, 600)); // the time up is what this test is about
+  await new Promise((resolve) => setTimeout(resolve, 5_100)); // the time up is what this test is about
   await killWhenAnswering();
   await supervisor.stop();
   expect(lines.map((line) => line.replace(/.*; /, ''))).toEqual([
