@@ -235,7 +235,8 @@ describe('the shared bus log: each role appends only the event types its service
     expect(await as('mail', `select * from ${log} where value like '%forjado%'`)).toEqual([]);
 
     expect(await publishAs('orders', 'order.paid', forged)).toBeUndefined();
-    expect(await as('mail', `select topic from ${log} where value like '%forjado%'`)).toEqual([
+    // (A consumer may meanwhile have put the unsigned message among the dead letters: that copy is mail's to see too.)
+    expect(await as('mail', `select topic from ${log} where topic = 'order.paid' and value like '%forjado%'`)).toEqual([
       { topic: 'order.paid' },
     ]);
     // Its own event type, and a dead letter, mail may publish.

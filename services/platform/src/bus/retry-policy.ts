@@ -3,6 +3,8 @@ import { CollaboratorError } from '../http/json-client.ts';
 // Connection loss, shutdown, resource limits, serialization and deadlock: the event is fine, the moment is not.
 const TRANSIENT_SQLSTATE = /^(08|53|57P|40001|40P01)/;
 const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
+/** node-postgres tells of a connection the server ended (a restart) or lost in words alone, with no code. */
+const LOST_CONNECTION = /^Connection terminated|is not queryable$/;
 
 /**
  * A failure that says nothing about the event: our infrastructure, or a collaborator that could not be reached,
@@ -14,6 +16,7 @@ export function isTransient(error: unknown): boolean {
   }
   const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
   if (name === 'KnexTimeoutError') return true;
+  if (error instanceof Error && code === undefined && LOST_CONNECTION.test(error.message)) return true;
   return typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_CODES.has(code));
 }
 

@@ -14,6 +14,9 @@ test('a collaborator that is down, failing or throttling is transient; its refus
   expect(isTransient(new Error('cannot handle'))).toBe(false);
   expect(isTransient(Object.assign(new Error('deadlock detected'), { code: '40P01' }))).toBe(true);
   expect(isTransient(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+  // node-postgres's own errors when the server restarts under a query, or the connection is gone.
+  expect(isTransient(new Error('Connection terminated unexpectedly'))).toBe(true);
+  expect(isTransient(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
 });
 
 test('the backoff doubles from its base up to its cap, waiting at least half of each step', () => {
