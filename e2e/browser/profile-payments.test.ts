@@ -118,8 +118,9 @@ test('a buyer withdraws from a paid order within 7 days from the profile: asked 
     'Reembolso solicitado',
     'Desistência registrada. Assim que o ingresso for cancelado, o valor volta para a mesma forma de pagamento.',
   );
-  // The ticket is cancelled first (the door refuses it from then on), then the money goes back.
-  await card.getByText('Reembolsado', { exact: true }).waitFor();
+  // The ticket is cancelled first (the door refuses it from then on), then the money goes back: three hops on the
+  // bus and the provider's refund, which a machine busy with other suites can stretch past the usual wait.
+  await card.getByText('Reembolsado', { exact: true }).waitFor({ timeout: 30_000 });
   await card.getByText(/^Desistência atendida: o valor de R\$\s155,00 foi devolvido/).waitFor();
   await withdraw.waitFor({ state: 'detached' });
   expect(await card.getByRole('img').count()).toBe(0);

@@ -1,3 +1,4 @@
+import { request, type Dispatcher } from 'undici';
 import { trace } from '../context.ts';
 import type { ServiceAuth } from '../service-auth.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
@@ -25,9 +26,9 @@ export interface JsonClient {
 }
 
 function networkCode(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } })?.cause;
-  if (typeof cause?.code === 'string') return cause.code;
-  return (error as { name?: unknown })?.name === 'TimeoutError' ? 'ETIMEDOUT' : 'ECONNRESET';
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  if (name === 'TimeoutError') return 'ETIMEDOUT';
+  return typeof code === 'string' && !code.startsWith('UND_ERR') ? code : 'ECONNRESET';
 }
 
 /**
@@ -45,16 +46,19 @@ export function jsonClient(service: string, baseUrl: string, timeoutMs: number, 
       const requestId = trace.current()?.requestId;
       if (requestId) headers[REQUEST_ID_HEADER] = requestId;
       if (body !== undefined) headers['content-type'] = 'application/json';
-      let response: Response;
+      let status: number;
       let text: string;
       try {
-        response = await fetch(base + path, {
-          method,
+        // undici's own request: what fetch adds (WHATWG streams, Request and Response objects) costs a service
+        // making several calls an order more CPU than the call itself.
+        const response = await request(base + path, {
+          method: method as Dispatcher.HttpMethod,
           headers,
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(timeoutMs),
         });
-        text = await response.text();
+        status = response.statusCode;
+        text = await response.body.text();
       } catch (error) {
         const code = networkCode(error);
         throw new CollaboratorError(service, null, `${service} unreachable (${code})`, code);
@@ -65,12 +69,12 @@ export function jsonClient(service: string, baseUrl: string, timeoutMs: number, 
       } catch {
         parsed = undefined;
       }
-      if (!response.ok) {
+      if (status < 200 || status > 299) {
         const message = (parsed as { message?: unknown } | undefined)?.message;
         throw new CollaboratorError(
           service,
-          response.status,
-          typeof message === 'string' ? message : `${service} answered ${response.status}`,
+          status,
+          typeof message === 'string' ? message : `${service} answered ${status}`,
         );
       }
       return parsed as T;
