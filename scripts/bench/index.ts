@@ -8,8 +8,9 @@
  *
  * Then the door at a fixed rate, as a door's queue arrives rather than as fast as a client can push: BENCH_DOOR_RATE
  * verifications a second for BENCH_DOOR_SECONDS straight at the verifier, each a different ticket, with p50, p99 and
- * max (aim: p99 ≤ 20 ms); next to it, at the same rate, one durable single-row UPDATE a request on PostgreSQL — the
- * floor under any reading that records an entry.
+ * max (aim: p99 ≤ 20 ms), once the verifier has relayed the check-ins of the measurements before; next to it, at the
+ * same rate, one durable single-row UPDATE a request on PostgreSQL — the floor under any reading that records an
+ * entry.
  *
  * A measurement that cannot be trusted fails the run (exit 1, a line saying why): any non-2xx answer, connection
  * error or timeout, or fewer tickets admitted (rows updated) than requests answered.
@@ -41,7 +42,7 @@ import {
 import { freePort } from '../lib/free-port.ts';
 import { waitForHttp } from '../lib/ready.ts';
 import { fixedRate, type FixedRateResult } from './fixed-rate.ts';
-import { admittedCount, issueBenchTickets } from './tickets.ts';
+import { admittedCount, issueBenchTickets, outboxRelayed } from './tickets.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -257,7 +258,9 @@ try {
       `${verifyGateway.answered} via gateway (warm-ups included; a few more admitted were in flight when a run stopped)`,
   );
 
-  // The door at a fixed rate, straight at the verifier as the Ingress sends it; each reading a different ticket.
+  // The door at a fixed rate, straight at the verifier as the Ingress sends it; each reading a different ticket. It
+  // starts once the check-ins of the floods above are relayed: a door's steady stream, not the tail of a flood.
+  await outboxRelayed(TEST_DATABASE_URL, schema);
   const doorResult = await fixedRate(DOOR_RATE, DOOR_SECONDS, async (i) => {
     const response = await fetch(`${at(ports.verifier)}/api/verify-ticket`, {
       method: 'POST',

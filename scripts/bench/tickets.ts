@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createDb, createLogger, replaceDoorAssignments, type Knex } from '@ticketing/platform';
+import { waitFor } from '@ticketing/platform/testing';
 import { createTicketKeys, ensureTicketKey, signTicket, toTicketRow } from '@ticketing/tickets';
 
 /**
@@ -51,6 +52,22 @@ export async function admittedCount(databaseUrl: string, schema: string, eventId
   try {
     const [row] = await db('tickets').where({ event_id: eventId }).whereNotNull('used_at').count({ n: '*' });
     return Number(row?.n ?? 0);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Resolves once every event the verifier recorded has been relayed to the bus. */
+export async function outboxRelayed(databaseUrl: string, schema: string): Promise<void> {
+  const db = createDb(databaseUrl, schema, 1);
+  try {
+    await waitFor(
+      async () => {
+        const [row] = await db('outbox').whereNull('published_at').count({ n: '*' });
+        return Number(row?.n ?? 0) === 0;
+      },
+      { timeoutMs: 120_000 },
+    );
   } finally {
     await db.destroy();
   }

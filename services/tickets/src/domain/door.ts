@@ -6,35 +6,52 @@ export interface Door {
   verify(request: Omit<ScanRequest, 'trace'>): Promise<ScanResult>;
 }
 
-/**
- * Readings that arrive within `windowMs` of each other (busy doors at an event's opening) are verified together:
- * one transaction and one durable commit for the group instead of one per reading. A quiet door waits at most
- * `windowMs` more; a group is sent at once when it reaches `maxGroup`.
- */
-export function createDoor(deps: TicketsDeps, { windowMs = 2, maxGroup = 64 } = {}): Door {
-  let waiting: { request: ScanRequest; resolve(result: ScanResult): void; reject(error: unknown): void }[] = [];
-  let timer: NodeJS.Timeout | undefined;
+interface Reading {
+  request: ScanRequest;
+  resolve(result: ScanResult): void;
+  reject(error: unknown): void;
+}
 
-  function send(): void {
-    clearTimeout(timer);
-    timer = undefined;
-    const group = waiting;
-    waiting = [];
-    verifyTickets(
-      deps,
-      group.map((reading) => reading.request),
-    ).then(
-      (results) => group.forEach((reading, i) => reading.resolve(results[i]!)),
-      (error: unknown) => group.forEach((reading) => reading.reject(error)),
-    );
+/**
+ * Readings are verified in groups: one transaction and one durable commit for each group instead of one per reading.
+ * A reading goes at once while fewer than `concurrentGroups` groups are being verified (a quiet door waits for
+ * nothing); at a busy opening, the readings that arrive meanwhile wait for the next free turn and go together, up to
+ * `maxGroup` a group, so the busier the doors, the more each commit carries.
+ */
+export function createDoor(deps: TicketsDeps, { concurrentGroups = 4, maxGroup = 64 } = {}): Door {
+  const waiting: Reading[] = [];
+  let verifying = 0;
+  let scheduled = false;
+
+  function sendWhileFree(): void {
+    scheduled = false;
+    while (waiting.length > 0 && verifying < concurrentGroups) {
+      const group = waiting.splice(0, maxGroup);
+      verifying++;
+      verifyTickets(
+        deps,
+        group.map((reading) => reading.request),
+      )
+        .then(
+          (results) => group.forEach((reading, i) => reading.resolve(results[i]!)),
+          (error: unknown) => group.forEach((reading) => reading.reject(error)),
+        )
+        .finally(() => {
+          verifying--;
+          sendWhileFree();
+        });
+    }
   }
 
   return {
     verify: (request) =>
       new Promise((resolve, reject) => {
         waiting.push({ request: { ...request, trace: trace.current() }, resolve, reject });
-        if (waiting.length >= maxGroup) send();
-        else timer ??= setTimeout(send, windowMs);
+        // Readings parsed in the same turn of the event loop still go as one group.
+        if (!scheduled && verifying < concurrentGroups) {
+          scheduled = true;
+          setImmediate(sendWhileFree);
+        }
       }),
   };
 }
