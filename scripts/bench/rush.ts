@@ -23,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { z } from 'zod';
 import { createDb, createLogger, createRedis, loadConfig, type Knex } from '@ticketing/platform';
 import { makeCpf, waitFor } from '@ticketing/platform/testing';
@@ -179,11 +180,14 @@ interface Answer {
   error?: string;
 }
 
-/** The buyer's 'Comprar' with PIX, as the storefront sends it (a new Idempotency-Key per checkout). */
+/**
+ * The buyer's 'Comprar' with PIX, as the storefront sends it (a new Idempotency-Key per checkout). Sent with undici's
+ * own request, lighter than fetch: the crowd shares the machine's CPUs with the product it measures.
+ */
 async function buy(stack: Stack, buyer: Buyer, eventId: string): Promise<Answer> {
   const started = performance.now();
   try {
-    const response = await fetch(`${stack.url}/api/orders`, {
+    const response = await request(`${stack.url}/api/orders`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -192,8 +196,8 @@ async function buy(stack: Stack, buyer: Buyer, eventId: string): Promise<Answer>
       },
       body: JSON.stringify({ eventId, paymentMethod: 'pix' }),
     });
-    const body = (await response.json().catch(() => ({}))) as { message?: string; order?: Answer['order'] };
-    return { ms: performance.now() - started, status: response.status, message: body.message, order: body.order };
+    const body = (await response.body.json().catch(() => ({}))) as { message?: string; order?: Answer['order'] };
+    return { ms: performance.now() - started, status: response.statusCode, message: body.message, order: body.order };
   } catch (error) {
     return { ms: performance.now() - started, error: String((error as Error).cause ?? error) };
   }
