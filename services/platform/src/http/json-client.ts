@@ -25,9 +25,10 @@ export interface JsonClient {
   call<T>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
+/** The socket's code (ECONNREFUSED…); a deadline or undici timeout is ETIMEDOUT, undici's other failures a reset. */
 function networkCode(error: unknown): string {
   const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
-  if (name === 'TimeoutError') return 'ETIMEDOUT';
+  if (name === 'TimeoutError' || (typeof code === 'string' && /^UND_ERR_\w*TIMEOUT$/.test(code))) return 'ETIMEDOUT';
   return typeof code === 'string' && !code.startsWith('UND_ERR') ? code : 'ECONNRESET';
 }
 
