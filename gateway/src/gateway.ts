@@ -6,7 +6,7 @@ import {
   createMetrics,
   createRedis,
   errorMiddleware,
-  LISTEN_BACKLOG,
+  listen,
   observe,
   requestId,
   type Logger,
@@ -63,10 +63,10 @@ async function disconnect(redis: Redis): Promise<void> {
  */
 const KEEP_ALIVE_MS = 65_000;
 
-async function listen(app: Koa, port: number, host: string): Promise<Server> {
-  const server = app.listen({ port, host, backlog: LISTEN_BACKLOG });
+/** Listens, keeping idle client connections as long as `KEEP_ALIVE_MS`. */
+async function serve(app: Koa, port: number, host: string): Promise<Server> {
+  const server = await listen(app, port, host);
   server.keepAliveTimeout = KEEP_ALIVE_MS;
-  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   return server;
 }
 
@@ -152,8 +152,8 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
 
   const servers: Server[] = [];
   try {
-    servers.push(await listen(app, config.PORT, config.HOST));
-    servers.push(await listen(ops, config.OPS_PORT, config.HOST));
+    servers.push(await serve(app, config.PORT, config.HOST));
+    servers.push(await serve(ops, config.OPS_PORT, config.HOST));
   } catch (error) {
     for (const server of servers) server.close();
     await pools.destroy();

@@ -7,8 +7,8 @@
  *
  * Printed per rush: answers a second, p50/p99/max of the orders (201) and of the refusals ('Evento esgotado'), the
  * outcome counts, and the CPU each kind of process spent while the rush was answered, per order placed (where an
- * order's cost goes, refusals included). Then every winner pays in the sandbox (as the provider's webhook tells payments) and the run
- * waits until each order is paid with exactly one ticket and its ticket e-mail has arrived.
+ * order's cost goes, refusals included). Then every winner pays in the sandbox (as the provider's webhook tells
+ * payments) and the run waits until each order is paid with exactly one ticket and its ticket e-mail has arrived.
  *
  * The run fails (exit 1, a line saying why) when any buyer got anything but an order or the sold-out refusal, a
  * request errored, the orders are not exactly the spots (oversold, or unsold while buyers were refused), or a winner

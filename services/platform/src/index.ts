@@ -13,7 +13,7 @@ export { createLogger, type Logger } from './logger.ts';
 export { addressGroup } from './address-group.ts';
 export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests } from './errors.ts';
 export { createHttpApp } from './http/app.ts';
-export { LISTEN_BACKLOG } from './http/backlog.ts';
+export { listen } from './http/listen.ts';
 export { REQUEST_ID_HEADER, requestId } from './http/request-id.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
 export { createDb, migrate, type Knex, type Migration } from './db.ts';

@@ -32,10 +32,10 @@ import {
   type BaseConfig,
 } from './config.ts';
 import { createDb, migrate, type Knex, type Migration } from './db.ts';
-import { LISTEN_BACKLOG } from './http/backlog.ts';
 import { createHttpApp } from './http/app.ts';
 import { monitorDependencies } from './http/health.ts';
 import { jsonClient } from './http/json-client.ts';
+import { listen } from './http/listen.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createRedis, type Redis } from './redis.ts';
@@ -220,8 +220,7 @@ export async function startService<S extends z.ZodRawShape>(
       jsonLimit: definition.jsonLimit,
       health: { readiness: { database }, dependencies },
     });
-    const server = app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
-    await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+    const server = await listen(app, config.PORT, config.HOST);
     const { port } = server.address() as AddressInfo;
     logger.info({ port }, 'service listening');
     // Requests are served while the consumers join their group: on Kafka a restarted replica's join waits for the
