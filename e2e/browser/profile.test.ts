@@ -584,6 +584,8 @@ test('personal data needs the current password for name, e-mail and phone; the p
   const avatar = page.getByRole('banner').getByRole('button', { name: 'Menu da conta de Beatriz C. Rocha' });
   await avatar.click();
   await page.getByRole('menuitem', { name: 'Sair' }).click();
+  // 'Sair' starts over on the home page once the device's data is forgotten: the next navigation waits for it.
+  await page.waitForURL((url) => url.pathname === '/');
   await page.getByRole('banner').getByRole('link', { name: 'Área de acesso' }).waitFor();
   await logIn(page, buyer.email, 'senha-trocada-7');
   await page.waitForURL((url) => url.pathname === '/');
