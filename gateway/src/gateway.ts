@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import {
@@ -17,9 +17,10 @@ import { compression } from './compression.ts';
 import type { GatewayConfig } from './config.ts';
 import { opsEndpoints, readiness } from './health.ts';
 import { pageRender } from './page-render.ts';
-import { apiProxy, apiRoutes, NOT_FOUND_MESSAGE } from './proxy.ts';
+import { apiExchange } from './api.ts';
+import { NOT_FOUND_MESSAGE } from './proxy.ts';
 import { authBudget, clientRateLimits, courtesyCodeBudget } from './rate-limit.ts';
-import { configuredUpstreams } from './routes.ts';
+import { configuredUpstreams, isApiPath } from './routes.ts';
 import { securityHeaders } from './security.ts';
 import { PUBLIC_DIR, staticSite } from './static.ts';
 import { createConnectionPools } from './upstream.ts';
@@ -64,13 +65,20 @@ async function disconnect(redis: Redis): Promise<void> {
 const KEEP_ALIVE_MS = 65_000;
 
 /** Listens, keeping idle client connections as long as `KEEP_ALIVE_MS`. */
-async function serve(app: Koa, port: number, host: string): Promise<Server> {
+async function serve(app: Koa | RequestListener, port: number, host: string): Promise<Server> {
   const server = await listen(app, port, host);
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   return server;
 }
 
 const portOf = (server: Server) => (server.address() as AddressInfo).port;
+
+/** A request target's path: what Koa's `ctx.path` reads, for the origin-form targets browsers send. */
+function pathOf(url: string): string {
+  if (!url.startsWith('/')) return URL.parse(url, 'http://gateway.invalid')?.pathname ?? '';
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
 
 /**
  * Starts the gateway: request ids, logs and metrics, security headers and compression, readiness, `/api` routing,
@@ -105,10 +113,15 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   app.use(compression());
   app.use(errorMiddleware(logger));
   app.use(readiness(() => stopping));
-  // No body parser anywhere before the proxy: bodies stream through untouched.
-  app.use(apiRoutes(upstreams));
-  app.use(
-    clientRateLimits({
+  // `/api` is answered outside these layers (see `apiExchange`).
+  const api = apiExchange({
+    app,
+    upstreams,
+    pools,
+    timeoutMs: config.PROXY_TIMEOUT_MS,
+    logger,
+    metrics,
+    limits: clientRateLimits({
       redis,
       logger,
       limits: [
@@ -126,8 +139,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
         },
       ],
     }),
-  );
-  app.use(apiProxy({ pools, timeoutMs: config.PROXY_TIMEOUT_MS, logger }));
+  });
   app.use(
     pageRender({
       modulePath: config.RENDER_MODULE,
@@ -152,7 +164,10 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
 
   const servers: Server[] = [];
   try {
-    servers.push(await serve(app, config.PORT, config.HOST));
+    const site = app.callback();
+    servers.push(
+      await serve((req, res) => (isApiPath(pathOf(req.url!)) ? api : site)(req, res), config.PORT, config.HOST),
+    );
     servers.push(await serve(ops, config.OPS_PORT, config.HOST));
   } catch (error) {
     for (const server of servers) server.close();

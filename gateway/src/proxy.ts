@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import type { Context, Middleware } from 'koa';
+import type { Context } from 'koa';
 import type { Dispatcher } from 'undici';
 import { AppError, type Logger } from '@ticketing/platform';
 import { clientIp } from './client-ip.ts';
-import { findRoute, isApiPath, type Upstream, type UpstreamName } from './routes.ts';
+import type { Upstream } from './routes.ts';
 import { ServiceCall, type ConnectionPools, type ServiceAnswer } from './upstream.ts';
 
 export const UNAVAILABLE_MESSAGE = 'Serviço temporariamente indisponível. Tente novamente em instantes.';
@@ -47,36 +47,10 @@ export function isPlainPath(url: string, path: string): boolean {
 }
 
 /**
- * Decides which service answers an `/api` request, before anything else looks at it: unknown paths
- * get 404 and a service missing from this deployment 503, as `{ message }`. The chosen service is
- * left in `ctx.state.upstream` for the proxy.
- */
-export function apiRoutes(upstreams: Map<UpstreamName, Upstream>): Middleware {
-  return (ctx, next) => {
-    if (!isApiPath(ctx.path)) return next();
-    // A path the service would read differently (`/api/events/../../internal/x`) is refused, never resolved.
-    const route = isPlainPath(ctx.url, ctx.path) ? findRoute(ctx.path) : undefined;
-    if (!route) throw new AppError(404, NOT_FOUND_MESSAGE);
-    // Metrics and logs are labelled by service, not by raw path (ids would explode the label space).
-    (ctx as { _matchedRoute?: string })._matchedRoute = route.upstream;
-    const upstream = upstreams.get(route.upstream);
-    if (!upstream) throw new AppError(503, UNAVAILABLE_MESSAGE);
-    ctx.state.upstream = upstream;
-    return next();
-  };
-}
-
-export interface ProxyOptions {
-  pools: ConnectionPools;
-  timeoutMs: number;
-  logger: Logger;
-}
-
-/**
  * Headers about one connection, not the message: the gateway's connections to the client and to the service have
  * their own. `expect` too: the gateway's server has already answered `100 Continue` to the client.
  */
-const HOP_BY_HOP = new Set([
+export const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
   'proxy-connection',
@@ -115,7 +89,7 @@ function connectionOptions(connection: string | undefined): Set<string> | undefi
 }
 
 /** The request's headers as the service gets them: the client's end-to-end ones, then the gateway's. */
-function forwardedHeaders(ctx: Context): string[] {
+function forwardedHeaders(ctx: Context, requestId: string): string[] {
   const { headers } = ctx.req;
   const named = connectionOptions(headers.connection);
   const forwarded: string[] = [];
@@ -126,7 +100,7 @@ function forwardedHeaders(ctx: Context): string[] {
   }
   forwarded.push(
     'x-request-id',
-    String(ctx.state.requestId),
+    requestId,
     'x-forwarded-for',
     clientIp(ctx),
     'x-forwarded-proto',
@@ -142,28 +116,34 @@ const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined ||
   (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
-/** A status or method whose response never has a body. */
-const isBodiless = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304;
-
 /** Whether the client asked for server-sent events: a stream that may stay quiet between two events. */
 const wantsEventStream = (req: IncomingMessage) => req.headers.accept?.includes('text/event-stream') ?? false;
 
+export interface ForwarderOptions {
+  pools: ConnectionPools;
+  timeoutMs: number;
+  logger: Logger;
+}
+
 /**
- * Forwards the request to the service `apiRoutes` chose, streaming the request body (no body parser runs before
- * this). The service's answer becomes the response's status, headers and body, so the compression around this
- * middleware applies to it. A service that does not answer (refused, reset, timed out) gives 502 `{ message }`; a
- * client that goes away aborts the request to the service. The timeout bounds the wait for the answer and every
- * silence within it, except in an event stream the client asked for: there it would cut the door's live counts
- * between two events.
+ * Forwards a request to a service, streaming its body untouched. The promise gives the service's answer, or
+ * undefined when the client went away first (which aborts the request to the service). A service that does not
+ * answer (refused, reset, timed out) gives 502. The timeout bounds the wait for the answer and every silence within
+ * it, except in an event stream the client asked for: there it would cut the door's live counts between two events.
  */
-export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware {
+export function serviceForwarder({ pools, timeoutMs, logger }: ForwarderOptions) {
   /** The service's answer, or undefined when the client went away first. */
-  function forward(ctx: Context, upstream: Upstream, again = false): Promise<ServiceAnswer | undefined> {
+  return function forward(
+    ctx: Context,
+    upstream: Upstream,
+    requestId: string,
+    again = false,
+  ): Promise<ServiceAnswer | undefined> {
     const { req, res } = ctx;
     const body = hasBody(req) ? req : null;
     const bodyTimeout = wantsEventStream(req) ? 0 : timeoutMs;
     const method = ctx.method as Dispatcher.HttpMethod;
-    const request = { path: ctx.url, method, headers: forwardedHeaders(ctx), body, bodyTimeout };
+    const request = { path: ctx.url, method, headers: forwardedHeaders(ctx, requestId), body, bodyTimeout };
     const call = new ServiceCall(pools.for(upstream), request, (error) => {
       logger.warn({ err: error, upstream: upstream.name, path: ctx.path }, 'upstream failed during the response');
       // The client must see a broken response, not a hang (a compressor in between would wait for the rest forever).
@@ -193,33 +173,11 @@ export function apiProxy({ pools, timeoutMs, logger }: ProxyOptions): Middleware
           error.code === 'UND_ERR_SOCKET' &&
           SAFE_TO_SEND_AGAIN.has(ctx.method)
         ) {
-          return forward(ctx, upstream, true);
+          return forward(ctx, upstream, requestId, true);
         }
         logger.warn({ err: error, code: error.code, upstream: upstream.name, path: ctx.path }, 'upstream unavailable');
         throw new AppError(502, UNAVAILABLE_MESSAGE);
       },
     );
-  }
-
-  return async (ctx, next) => {
-    const upstream = ctx.state.upstream as Upstream | undefined;
-    if (!upstream) return next();
-    const answer = await forward(ctx, upstream);
-    if (!answer) {
-      ctx.respond = false;
-      return;
-    }
-    ctx.status = answer.status;
-    if (answer.statusMessage && answer.statusMessage !== ctx.message) ctx.message = answer.statusMessage;
-    const body = isBodiless(ctx.method, ctx.status) ? undefined : answer.body;
-    for (const name in answer.headers) {
-      const value = answer.headers[name];
-      if (value === undefined || HOP_BY_HOP.has(name)) continue;
-      // The gateway varies on Accept-Encoding itself (compression): add the service's reasons, keep that one.
-      if (name === 'vary') ctx.vary(value);
-      // Koa measures a whole body itself.
-      else if (name !== 'content-length' || !Buffer.isBuffer(body)) ctx.set(name, value);
-    }
-    if (body) ctx.body = body;
   };
 }

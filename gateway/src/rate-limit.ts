@@ -1,6 +1,4 @@
-import type { Context, Middleware, Next } from 'koa';
-import { rateLimit, type Logger, type Redis } from '@ticketing/platform';
-import { addressGroup, clientIp } from './client-ip.ts';
+import { addressGroup, rateLimiter, type Logger, type Redis } from '@ticketing/platform';
 
 export const TOO_MANY_ATTEMPTS_MESSAGE = 'Muitas tentativas. Tente novamente em alguns minutos.';
 
@@ -37,12 +35,18 @@ function normalizedPath(path: string): string {
   return decoded.toLowerCase().replace(/\/+$/, '');
 }
 
+/** What a budget looks at: the request's method and path (without its query). */
+export interface Call {
+  method: string;
+  path: string;
+}
+
 /** The budget a request counts against (e.g. `login`), or undefined when it is not limited. */
-export type Budget = (ctx: Context) => string | undefined;
+export type Budget = (call: Call) => string | undefined;
 
 /** Each authentication call has a budget of its own. */
-export const authBudget: Budget = (ctx) => {
-  const path = ctx.method === 'POST' ? limitedPath(ctx.path) : undefined;
+export const authBudget: Budget = ({ method, path: requested }) => {
+  const path = method === 'POST' ? limitedPath(requested) : undefined;
   return path?.slice(path.lastIndexOf('/') + 1);
 };
 
@@ -52,13 +56,13 @@ const MAY_NAME_COURTESY = /courtesy|%/i;
  * Courtesy codes are short enough to guess: looking one up and redeeming one share a budget, so nobody walks
  * through the code space from one address.
  */
-export const courtesyCodeBudget: Budget = (ctx) => {
-  if (ctx.method !== 'GET' && ctx.method !== 'POST') return undefined;
+export const courtesyCodeBudget: Budget = ({ method, path: requested }) => {
+  if (method !== 'GET' && method !== 'POST') return undefined;
   // Without an escape, only a path holding the word can name a courtesy call: most skip the normalising.
-  if (!MAY_NAME_COURTESY.test(ctx.path)) return undefined;
-  const path = normalizedPath(ctx.path);
-  if (ctx.method === 'GET' && /^\/api\/courtesy-links\/[^/]+$/.test(path)) return 'code';
-  if (ctx.method === 'POST' && path === '/api/courtesy/redeem') return 'code';
+  if (!MAY_NAME_COURTESY.test(requested)) return undefined;
+  const path = normalizedPath(requested);
+  if (method === 'GET' && /^\/api\/courtesy-links\/[^/]+$/.test(path)) return 'code';
+  if (method === 'POST' && path === '/api/courtesy/redeem') return 'code';
   return undefined;
 };
 
@@ -77,34 +81,37 @@ export interface ClientRateLimitsOptions {
 
 /**
  * Per-client budgets (by address group) on the calls attackers repeat, shared by every gateway replica; while Redis
- * is unreachable an outage neither opens the door to guessing nor takes the calls down. One layer for all budgets:
- * most requests count against none and go on after a look at each.
+ * is unreachable an outage neither opens the door to guessing nor takes the calls down. Checking a call resolves to
+ * the seconds to wait when one of its budgets is spent; most calls count against none and get undefined at once,
+ * without waiting for anything.
  */
-export function clientRateLimits({ redis, logger, limits }: ClientRateLimitsOptions): Middleware {
+export function clientRateLimits({ redis, logger, limits }: ClientRateLimitsOptions) {
   const layers = limits.map(({ name, budget, points, windowSeconds }) => ({
     budget,
-    limit: rateLimit({
+    spend: rateLimiter({
       redis,
       logger,
       points,
       windowSeconds,
       keyPrefix: `${name}-limit`,
-      counted: (ctx) => {
-        const bucket = budget(ctx);
-        if (!bucket) return undefined;
-        const client = addressGroup(clientIp(ctx));
-        return { key: `${bucket}:${client}`, log: { path: ctx.path, client } };
-      },
-      message: TOO_MANY_ATTEMPTS_MESSAGE,
       refusedLog: 'too many attempts',
     }),
   }));
-  const from = (ctx: Context, next: Next, first: number): Promise<unknown> => {
+  async function spendFrom(first: number, call: Call, clientIp: string): Promise<number | undefined> {
+    const client = addressGroup(clientIp);
     for (let i = first; i < layers.length; i++) {
-      const { budget, limit } = layers[i]!;
-      if (budget(ctx)) return limit(ctx, () => from(ctx, next, i + 1));
+      const { budget, spend } = layers[i]!;
+      const bucket = budget(call);
+      if (!bucket) continue;
+      const retryAfter = await spend({ key: `${bucket}:${client}`, log: { path: call.path, client } });
+      if (retryAfter !== undefined) return retryAfter;
     }
-    return next();
+    return undefined;
+  }
+  return (call: Call, clientIp: string): Promise<number | undefined> | undefined => {
+    const first = layers.findIndex(({ budget }) => budget(call) !== undefined);
+    return first < 0 ? undefined : spendFrom(first, call, clientIp);
   };
-  return (ctx, next) => from(ctx, next, 0);
 }
+
+export type ClientRateLimits = ReturnType<typeof clientRateLimits>;

@@ -1,7 +1,6 @@
 import type { Middleware } from 'koa';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
-import { isApiPath } from './routes.ts';
 
 /**
  * What a page of the site may load and run. Scripts and styles only come from the site's own files: no inline
@@ -62,12 +61,17 @@ const PAGE_ONLY = new Set([
   'X-XSS-Protection',
 ]);
 
-/** Security headers on every response: pages, files, API answers and errors alike (pages get a few more). */
+const PAGE_HEADERS = new Map([['Permissions-Policy', PERMISSIONS_POLICY], ...helmetHeaders()]);
+
+/** The security headers of an API answer, named in lower case as a service's own headers are. */
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fromEntries(
+  [...PAGE_HEADERS].filter(([name]) => !PAGE_ONLY.has(name)).map(([name, value]) => [name.toLowerCase(), value]),
+);
+
+/** Security headers on every page, file and error of the site (API answers get theirs with the answer). */
 export function securityHeaders(): Middleware {
-  const pageHeaders = new Map([['Permissions-Policy', PERMISSIONS_POLICY], ...helmetHeaders()]);
-  const apiHeaders = new Map([...pageHeaders].filter(([name]) => !PAGE_ONLY.has(name)));
   return (ctx, next) => {
-    ctx.res.setHeaders(isApiPath(ctx.path) ? apiHeaders : pageHeaders);
+    ctx.res.setHeaders(PAGE_HEADERS);
     return next();
   };
 }

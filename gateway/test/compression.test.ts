@@ -140,3 +140,16 @@ test('server-sent events are not compressed: each event arrives when it is sent'
   for (const open of catalog.eventStreams.splice(0)) open.end();
   await new Promise((resolve) => stream.resume().once('end', resolve));
 });
+
+test('a service’s JSON comes in brotli when the client takes both, and a HEAD of it gets its headers alone', async () => {
+  const path = `/api/events?busca=${'simposio-'.repeat(200)}`;
+  const full = await rawRequest(gateway.url, path, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+  expect(full.status).toBe(200);
+  expect(full.headers['content-encoding']).toBe('br');
+  expect(full.headers.vary).toMatch(/accept-encoding/i);
+  expect((JSON.parse(brotliDecompressSync(full.bytes).toString()) as Echo).url).toBe(path);
+  const head = await rawRequest(gateway.url, path, { method: 'HEAD', headers: { 'accept-encoding': 'br' } });
+  expect(head.status).toBe(200);
+  expect(head.headers['content-type']).toMatch(/^application\/json/);
+  expect(head.bytes.length).toBe(0);
+});

@@ -14,7 +14,7 @@ export { addressGroup } from './address-group.ts';
 export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests } from './errors.ts';
 export { createHttpApp } from './http/app.ts';
 export { listen } from './http/listen.ts';
-export { REQUEST_ID_HEADER, requestId } from './http/request-id.ts';
+export { REQUEST_ID_HEADER, requestId, requestIdOf } from './http/request-id.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
 export { createDb, migrate, type Knex, type Migration } from './db.ts';
 export { createRedis, type Redis } from './redis.ts';
@@ -64,10 +64,17 @@ export {
   type ServiceParts,
   type RunningService,
 } from './service.ts';
-export { errorMiddleware } from './http/errors.ts';
-export { observe } from './http/observe.ts';
+export { errorAnswer, errorMiddleware, type ErrorAnswer } from './http/errors.ts';
+export { observe, requestRecorder } from './http/observe.ts';
 export { parseInput } from './http/parse-input.ts';
-export { byAccount, rateLimit, type RateLimitKey, type RateLimitOptions } from './http/rate-limit.ts';
+export {
+  byAccount,
+  rateLimit,
+  rateLimiter,
+  type RateLimitKey,
+  type RateLimitOptions,
+  type Spender,
+} from './http/rate-limit.ts';
 export { createWaker } from './bus/wake.ts';
 export { jsonClient, CollaboratorError, type JsonClient } from './http/json-client.ts';
 export { startPeriodicJob, type PeriodicJob } from './periodic-job.ts';

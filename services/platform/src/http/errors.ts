@@ -19,34 +19,43 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
 }
 
+export interface ErrorAnswer {
+  status: number;
+  body: { message: string; errors?: unknown };
+}
+
 /**
- * Turns every failure into `{ message }`: pt-BR for the user, nothing internal leaked on a 500. Infrastructure
+ * The answer to a failure, as `{ message }`: pt-BR for the user, nothing internal leaked on a 500. Infrastructure
  * that is down for a moment (the database restarting, a collaborator unreachable) is a 503: try again soon.
  */
+export function errorAnswer(error: unknown, logger: Logger, request: { method: string; path: string }): ErrorAnswer {
+  if (error instanceof AppError) {
+    return {
+      status: error.status,
+      body: error.errors ? { message: error.message, errors: error.errors } : { message: error.message },
+    };
+  }
+  if (error instanceof ZodError)
+    return { status: 400, body: { message: error.issues[0]?.message ?? 'Dados inválidos' } };
+  const status = statusOf(error);
+  if (status !== undefined) return { status, body: { message: CLIENT_FAULTS[status] ?? 'Requisição inválida' } };
+  if (isTransient(error)) {
+    logger.warn({ err: error, ...request }, 'dependency unavailable');
+    return { status: 503, body: { message: SERVICE_UNAVAILABLE } };
+  }
+  logger.error({ err: error, ...request }, 'unhandled error');
+  return { status: 500, body: { message: 'Erro interno' } };
+}
+
+/** Turns every failure into its `errorAnswer`. */
 export function errorMiddleware(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
     } catch (error) {
-      if (error instanceof AppError) {
-        ctx.status = error.status;
-        ctx.body = error.errors ? { message: error.message, errors: error.errors } : { message: error.message };
-      } else if (error instanceof ZodError) {
-        ctx.status = 400;
-        ctx.body = { message: error.issues[0]?.message ?? 'Dados inválidos' };
-      } else if (statusOf(error) !== undefined) {
-        const status = statusOf(error)!;
-        ctx.status = status;
-        ctx.body = { message: CLIENT_FAULTS[status] ?? 'Requisição inválida' };
-      } else if (isTransient(error)) {
-        logger.warn({ err: error, method: ctx.method, path: ctx.path }, 'dependency unavailable');
-        ctx.status = 503;
-        ctx.body = { message: SERVICE_UNAVAILABLE };
-      } else {
-        logger.error({ err: error, method: ctx.method, path: ctx.path }, 'unhandled error');
-        ctx.status = 500;
-        ctx.body = { message: 'Erro interno' };
-      }
+      const { status, body } = errorAnswer(error, logger, { method: ctx.method, path: ctx.path });
+      ctx.status = status;
+      ctx.body = body;
     }
   };
 }

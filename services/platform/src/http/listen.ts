@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type Koa from 'koa';
 
 /**
@@ -10,8 +10,9 @@ import type Koa from 'koa';
 const LISTEN_BACKLOG = 4096;
 
 /** Serves `app` on `port` and `host` with a backlog that holds a crowd; resolves once it listens. */
-export async function listen(app: Koa, port: number, host: string): Promise<Server> {
-  const server = app.listen({ port, host, backlog: LISTEN_BACKLOG });
+export async function listen(app: Koa | RequestListener, port: number, host: string): Promise<Server> {
+  const server = createServer(typeof app === 'function' ? app : app.callback());
+  server.listen({ port, host, backlog: LISTEN_BACKLOG });
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   return server;
 }

@@ -30,23 +30,43 @@ function recordersFor(metrics: Metrics) {
   };
 }
 
-/** Access log and request metrics, labelled by the matched route so ids do not explode cardinality. */
-export function observe(logger: Logger, metrics: Metrics): Middleware {
+export interface Exchange {
+  method: string;
+  path: string;
+  /** The matched route, or undefined when none matched. */
+  route: string | undefined;
+  status: number;
+  /** `process.hrtime.bigint()` when the request came in. */
+  started: bigint;
+}
+
+/**
+ * Records one answered request in the access log and the request metrics, labelled by the matched route so ids do
+ * not explode cardinality.
+ */
+export function requestRecorder(logger: Logger, metrics: Metrics) {
   const recorders = recordersFor(metrics);
+  return ({ method, path, route, status, started }: Exchange) => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const quiet = QUIET.has(path);
+    const { duration, requests } = recorders(method, route ?? (quiet ? path : 'unmatched'), status);
+    duration.observe(seconds);
+    requests.inc();
+    if (!quiet && logger.isLevelEnabled('info'))
+      logger.info({ method, path, status, ms: Math.round(seconds * 1000) }, 'request');
+  };
+}
+
+/** Access log and request metrics of each request (see `requestRecorder`). */
+export function observe(logger: Logger, metrics: Metrics): Middleware {
+  const record = requestRecorder(logger, metrics);
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const { method, path, status } = ctx;
-      const quiet = QUIET.has(path);
-      const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? (quiet ? path : 'unmatched');
-      const { duration, requests } = recorders(method, String(route), status);
-      duration.observe(seconds);
-      requests.inc();
-      if (!quiet && logger.isLevelEnabled('info'))
-        logger.info({ method, path, status, ms: Math.round(seconds * 1000) }, 'request');
+      const route = (ctx as { _matchedRoute?: string })._matchedRoute;
+      record({ method: ctx.method, path: ctx.path, route: route && String(route), status: ctx.status, started });
     }
   };
 }

@@ -5,19 +5,22 @@ import { tooManyRequests } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Redis } from '../redis.ts';
 
-/** Whom a request counts against, and what the log lines say of them; undefined when it is not counted. */
-export type RateLimitKey = (ctx: Context) => { key: string; log: Record<string, unknown> } | undefined;
+/** Whom a request counts against; undefined when it is not counted. */
+export type RateLimitKey = (ctx: Context) => Spender | undefined;
 
-export interface RateLimitOptions {
+/** Whom one request counts against, and what the log lines say of them. */
+export interface Spender {
+  key: string;
+  log: Record<string, unknown>;
+}
+
+export interface RateLimiterOptions {
   redis: Redis;
   logger: Logger;
   /** The budget's Redis key prefix: each budget is counted apart. */
   keyPrefix: string;
   points: number;
   windowSeconds: number;
-  counted: RateLimitKey;
-  /** The pt-BR answer (429) once the budget is spent. */
-  message: string;
   /** The log line of a refusal. */
   refusedLog: string;
 }
@@ -25,10 +28,11 @@ export interface RateLimitOptions {
 /**
  * A budget of requests, kept in Redis so every replica shares it. While Redis is unreachable an in-memory budget of
  * the same size stands in on each replica, so an outage neither lifts the limit nor takes the calls down; when both
- * fail the request goes through (a missed count rather than an outage).
+ * fail the request goes through (a missed count rather than an outage). Spending resolves to the seconds to wait
+ * when the budget is spent, or undefined when the request may go on.
  */
-export function rateLimit(options: RateLimitOptions): Middleware {
-  const { redis, logger, keyPrefix, points, windowSeconds, counted, message, refusedLog } = options;
+export function rateLimiter(options: RateLimiterOptions): (who: Spender) => Promise<number | undefined> {
+  const { redis, logger, keyPrefix, points, windowSeconds, refusedLog } = options;
   const limiter = new RateLimiterRedis({
     storeClient: redis,
     keyPrefix,
@@ -37,19 +41,37 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     rejectIfRedisNotReady: true,
     insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds }),
   });
-  return async (ctx, next) => {
-    const who = counted(ctx);
-    if (!who) return next();
+  return async (who) => {
     try {
       await limiter.consume(who.key);
+      return undefined;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) {
         logger.error({ err: rejection, budget: keyPrefix, ...who.log }, 'rate limiter failed; request let through');
-        return next();
+        return undefined;
       }
-      ctx.set('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
       logger.warn({ budget: keyPrefix, ...who.log }, refusedLog);
-      throw tooManyRequests(message);
+      return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    }
+  };
+}
+
+export interface RateLimitOptions extends RateLimiterOptions {
+  counted: RateLimitKey;
+  /** The pt-BR answer (429) once the budget is spent. */
+  message: string;
+}
+
+/** A `rateLimiter` on the requests `counted` names: 429 with `message` and `Retry-After` once their budget is spent. */
+export function rateLimit(options: RateLimitOptions): Middleware {
+  const spend = rateLimiter(options);
+  return async (ctx, next) => {
+    const who = options.counted(ctx);
+    if (!who) return next();
+    const retryAfter = await spend(who);
+    if (retryAfter !== undefined) {
+      ctx.set('Retry-After', String(retryAfter));
+      throw tooManyRequests(options.message);
     }
     return next();
   };
