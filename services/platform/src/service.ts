@@ -33,7 +33,7 @@ import {
 } from './config.ts';
 import { createDb, migrate, type Knex, type Migration } from './db.ts';
 import { createHttpApp } from './http/app.ts';
-import { monitorDependencies } from './http/health.ts';
+import { databaseCheck, monitorDependencies } from './http/health.ts';
 import { jsonClient } from './http/json-client.ts';
 import { listen } from './http/listen.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -205,7 +205,7 @@ export async function startService<S extends z.ZodRawShape>(
     const undeclared = undeclaredConsumers(definition.name, Object.keys(parts.consumers ?? {}));
     if (undeclared) throw new Error(undeclared);
 
-    const database = () => db.raw('select 1');
+    const database = databaseCheck(db);
     // Without its database the process serves nothing; without Redis or the bus it still serves, degraded.
     const dependencies = monitorDependencies(
       { database, redis: () => redis.ping(), bus: () => bus.ping() },

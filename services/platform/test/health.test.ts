@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createDb } from '../src/db.ts';
 import { createHttpApp } from '../src/http/app.ts';
-import { monitorDependencies, type DependencyMonitor } from '../src/http/health.ts';
+import { databaseCheck, monitorDependencies, type DependencyMonitor } from '../src/http/health.ts';
 import { createLogger } from '../src/logger.ts';
 import { createMetrics } from '../src/metrics.ts';
-import { captureLogs } from '../src/testing.ts';
+import { captureLogs, TEST_DATABASE_URL } from '../src/testing.ts';
 
 /** Dependencies whose answers the test decides. */
 const up = { database: true, redis: true, bus: true };
@@ -88,4 +89,32 @@ test('the database down takes the process out of rotation, and liveness stays 20
     up.database = true;
   }
   expect((await get('/readyz')).status).toBe(200);
+});
+
+test('a database pool busy with a crowd keeps the process ready; a quiet one is asked, and down when it is down', async () => {
+  // Two connections and twenty callers holding each for 300 ms: a probe asked now would wait about 3 s in line.
+  const db = createDb(TEST_DATABASE_URL, 'public', 2);
+  const database = databaseCheck(db);
+  let crowding = true;
+  const caller = async () => {
+    while (crowding) await db.raw('select pg_sleep(0.3)');
+  };
+  const callers = Array.from({ length: 20 }, caller);
+  try {
+    await new Promise((resolve) => db.once('query-response', resolve));
+    const inLine = db.raw('select 1').then(() => 'in line');
+    const checked = database().then(() => 'checked');
+    expect(await Promise.race([inLine, checked])).toBe('checked');
+    await inLine;
+  } finally {
+    crowding = false;
+    await Promise.all(callers);
+  }
+  const unreachable = createDb('postgres://127.0.0.1:1/none', 'public', 2);
+  try {
+    await expect(databaseCheck(unreachable)()).rejects.toThrow();
+  } finally {
+    await unreachable.destroy();
+    await db.destroy();
+  }
 });
