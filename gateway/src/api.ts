@@ -104,24 +104,25 @@ export function apiExchange({ app, upstreams, pools, limits, timeoutMs, logger, 
     ctx.res.writeHead(status, headers).end(json);
   }
 
-  async function exchange(ctx: Context, requestId: string): Promise<{ route?: string; status: number }> {
+  /** The answer's status; `labels.route` names the service once the path is matched. */
+  async function exchange(ctx: Context, requestId: string, labels: { route?: string }): Promise<number> {
     // A path the service would read differently (`/api/events/../../internal/x`) is refused, never resolved.
     const route = isPlainPath(ctx.url, ctx.path) ? findRoute(ctx.path) : undefined;
     if (!route) throw new AppError(404, NOT_FOUND_MESSAGE);
+    // Logs and metrics are labelled by service, not by raw path (ids would explode the label space).
+    labels.route = route.upstream;
     const upstream = upstreams.get(route.upstream);
     if (!upstream) throw new AppError(503, UNAVAILABLE_MESSAGE);
-    // Logs and metrics are labelled by service, not by raw path (ids would explode the label space).
-    const labelled = { route: route.upstream };
     const retryAfter = await limits(ctx, clientIp(ctx));
     if (retryAfter !== undefined) {
       refuse(ctx, requestId, { status: 429, body: { message: TOO_MANY_ATTEMPTS_MESSAGE } }, retryAfter);
-      return { ...labelled, status: 429 };
+      return 429;
     }
     const answer = await forward(ctx, upstream, requestId);
     // Nobody left to answer: counted as nginx logs it.
-    if (!answer) return { ...labelled, status: CLIENT_CLOSED_REQUEST };
+    if (!answer) return CLIENT_CLOSED_REQUEST;
     await respond(ctx, answer, requestId);
-    return { ...labelled, status: answer.status };
+    return answer.status;
   }
 
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -129,15 +130,16 @@ export function apiExchange({ app, upstreams, pools, limits, timeoutMs, logger, 
     const ctx = app.createContext(req, res);
     const requestId = requestIdOf(req.headers);
     const { method, path } = ctx;
+    const labels: { route?: string } = {};
     trace.run({ requestId, causationId: null }, () =>
-      exchange(ctx, requestId)
+      exchange(ctx, requestId, labels)
         .catch((error: unknown) => {
           const answer = errorAnswer(error, logger, { method, path });
           if (!res.headersSent) refuse(ctx, requestId, answer);
           else res.destroy();
-          return { route: undefined, status: answer.status };
+          return answer.status;
         })
-        .then(({ route, status }) => record({ method, path, route, status, started })),
+        .then((status) => record({ method, path, route: labels.route, status, started })),
     );
   };
 }

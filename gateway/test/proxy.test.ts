@@ -45,7 +45,7 @@ test('a service that is not part of this deployment answers 503 with a pt-BR mes
   }
 });
 
-test('a configured service that does not answer gives 502 JSON, logged with the request id', async () => {
+test('a configured service that does not answer gives 502 JSON, logged with the request id and counted under it', async () => {
   const response = await fetch(`${gateway.url}/api/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -57,6 +57,8 @@ test('a configured service that does not answer gives 502 JSON, logged with the 
   expect(requestId).toBeTruthy();
   const line = await waitFor(() => logs.lines.find((entry) => entry.msg === 'upstream unavailable'));
   expect(line).toMatchObject({ upstream: 'orders', code: 'ECONNREFUSED', requestId, path: '/api/orders' });
+  const metrics = await (await fetch(`${gateway.opsUrl}/metrics`)).text();
+  expect(metrics).toMatch(/http_requests_total\{[^}]*method="POST"[^}]*route="orders"[^}]*status="502"[^}]*\} \d+/);
 });
 
 test('a service that takes longer than the proxy timeout gives 502 and its request is abandoned', async () => {
