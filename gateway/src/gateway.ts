@@ -81,8 +81,9 @@ function pathOf(url: string): string {
 }
 
 /**
- * Starts the gateway: request ids, logs and metrics, security headers and compression, readiness, `/api` routing,
- * rate limits and proxy, then the site; and, on the ops port, health and metrics.
+ * Starts the gateway: `/api` routing, rate limits and proxy answered on their own (`apiExchange`); the site behind
+ * request ids, logs and metrics, security headers and compression, readiness; and, on the ops port, health and
+ * metrics.
  */
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const logger = createLogger('gateway', config.LOG_LEVEL, options.logStream);

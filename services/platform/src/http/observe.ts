@@ -30,7 +30,7 @@ function recordersFor(metrics: Metrics) {
   };
 }
 
-export interface Exchange {
+export interface AnsweredRequest {
   method: string;
   path: string;
   /** The matched route, or undefined when none matched. */
@@ -46,7 +46,7 @@ export interface Exchange {
  */
 export function requestRecorder(logger: Logger, metrics: Metrics) {
   const recorders = recordersFor(metrics);
-  return ({ method, path, route, status, started }: Exchange) => {
+  return ({ method, path, route, status, started }: AnsweredRequest) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const quiet = QUIET.has(path);
     const { duration, requests } = recorders(method, route ?? (quiet ? path : 'unmatched'), status);
