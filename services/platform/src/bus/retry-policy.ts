@@ -3,8 +3,11 @@ import { CollaboratorError } from '../http/json-client.ts';
 // Connection loss, shutdown, resource limits, serialization and deadlock: the event is fine, the moment is not.
 const TRANSIENT_SQLSTATE = /^(08|53|57P|40001|40P01)/;
 const TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND']);
-/** node-postgres tells of a connection the server ended (a restart) or lost in words alone, with no code. */
-const LOST_CONNECTION = /^Connection terminated|is not queryable$/;
+/**
+ * node-postgres tells of a connection the server ended (a restart) or lost in words alone, with no code; knex puts
+ * the query in front of them (`select … - Connection terminated unexpectedly`).
+ */
+const LOST_CONNECTION = /(?:^| - )Connection terminated|is not queryable$/;
 
 /**
  * A failure that says nothing about the event: our infrastructure, or a collaborator that could not be reached,

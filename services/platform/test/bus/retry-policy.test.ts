@@ -16,6 +16,9 @@ test('a collaborator that is down, failing or throttling is transient; its refus
   expect(isTransient(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
   // node-postgres's own errors when the server restarts under a query, or the connection is gone.
   expect(isTransient(new Error('Connection terminated unexpectedly'))).toBe(true);
+  // The same through knex, which puts the query in front.
+  const query = 'select "event_id" from "door_assignments" where "user_id" = $1 limit $2';
+  expect(isTransient(new Error(`${query} - Connection terminated unexpectedly`))).toBe(true);
   expect(isTransient(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
 });
 
