@@ -261,8 +261,9 @@ test('the network drops mid-queue: 20 holders are let in from the list on the ph
     );
     await restartCamera(page);
 
-    // The queue is filmed in a loop: a ticket missed once is read on the next pass.
-    await verdictsShown(page, /^✓ Beatriz Campos Rocha/, 20, 110_000);
+    // The queue is filmed in a loop: a ticket missed once is read on the next pass (a phone busy with the other
+    // suites misses more: up to three passes and a half).
+    await verdictsShown(page, /^✓ Beatriz Campos Rocha/, 20, 180_000);
     await offlineBadge(page).waitFor();
     expect(await queuedCount(page)).toBeGreaterThanOrEqual(20);
     expect((await admissions(queue)).filter((admission) => admission.usedAt)).toHaveLength(0);
@@ -275,7 +276,7 @@ test('the network drops mid-queue: 20 holders are let in from the list on the ph
   } finally {
     await page.context().close();
   }
-}, 210_000);
+}, 280_000);
 
 test('two phones offline let the same holder in: after syncing both show the conflict, the first admission stands', async () => {
   const [ticket] = tickets.slice(20, 21) as [Ticket];
