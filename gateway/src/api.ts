@@ -65,13 +65,14 @@ export function apiExchange({ app, upstreams, pools, limits, timeoutMs, logger, 
       // The gateway varies on Accept-Encoding itself: add the service's reasons, keep that one.
       headers[name] = name === 'vary' ? appendVary(ACCEPT_ENCODING, value as string) : value;
     }
+    const reason = answer.statusMessage || undefined;
     let { body } = answer;
     if (ctx.method === 'HEAD' || EMPTY.has(answer.status)) {
       if (EMPTY.has(answer.status)) {
         delete headers['content-type'];
         delete headers['content-length'];
       }
-      res.writeHead(answer.status, answer.statusMessage || undefined, headers).end();
+      res.writeHead(answer.status, reason, headers).end();
       return;
     }
     const size = Buffer.isBuffer(body) ? body.length : undefined;
@@ -86,10 +87,10 @@ export function apiExchange({ app, upstreams, pools, limits, timeoutMs, logger, 
     headers['content-type'] ??= 'application/octet-stream';
     if (Buffer.isBuffer(body)) {
       headers['content-length'] = body.length;
-      res.writeHead(answer.status, answer.statusMessage || undefined, headers).end(body);
+      res.writeHead(answer.status, reason, headers).end(body);
       return;
     }
-    res.writeHead(answer.status, answer.statusMessage || undefined, headers);
+    res.writeHead(answer.status, reason, headers);
     const streams = encoding ? [body, compressingStream(encoding), res] : [body, res];
     // A client that goes away ends the stream from the service too; a broken stream breaks the response.
     pipeline(streams as [Readable, Writable], () => {});

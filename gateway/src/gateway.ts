@@ -1,6 +1,8 @@
 import type { RequestListener, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
+// Koa's own URL parsing, which keeps its result on the request: Koa's `ctx.path` then reads it again for free.
+import parseurl from 'parseurl';
 import {
   createLogger,
   createMetrics,
@@ -72,13 +74,6 @@ async function serve(app: Koa | RequestListener, port: number, host: string): Pr
 }
 
 const portOf = (server: Server) => (server.address() as AddressInfo).port;
-
-/** A request target's path: what Koa's `ctx.path` reads, for the origin-form targets browsers send. */
-function pathOf(url: string): string {
-  if (!url.startsWith('/')) return URL.parse(url, 'http://gateway.invalid')?.pathname ?? '';
-  const query = url.indexOf('?');
-  return query < 0 ? url : url.slice(0, query);
-}
 
 /**
  * Starts the gateway: `/api` routing, rate limits and proxy answered on their own (`apiExchange`); the site behind
@@ -167,7 +162,11 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   try {
     const site = app.callback();
     servers.push(
-      await serve((req, res) => (isApiPath(pathOf(req.url!)) ? api : site)(req, res), config.PORT, config.HOST),
+      await serve(
+        (req, res) => (isApiPath(parseurl(req)?.pathname ?? '') ? api : site)(req, res),
+        config.PORT,
+        config.HOST,
+      ),
     );
     servers.push(await serve(ops, config.OPS_PORT, config.HOST));
   } catch (error) {
