@@ -42,3 +42,4 @@ export { iconStroke } from './ui/icon-stroke.ts';
 export { dismissToast, errorTitles, OFFLINE_MESSAGE, toast, toastError, type Toast } from './ui/toast.ts';
 export { preloadToaster, Toaster } from './ui/Toaster.tsx';
 export { useDebounced } from './useDebounced.ts';
+export { useHydrated } from './useHydrated.ts';

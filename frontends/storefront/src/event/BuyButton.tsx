@@ -1,5 +1,5 @@
 import type { EventView } from '@ticketing/proto';
-import { Button } from '@ticketing/shared';
+import { Button, useHydrated } from '@ticketing/shared';
 import { hasHappened, isSoldOut } from '../events/availability.ts';
 import { preloadCheckout } from '../checkout/Checkout.tsx';
 
@@ -11,8 +11,12 @@ interface BuyButtonProps {
   block?: boolean;
 }
 
-/** Buys a ticket; disabled, and saying why, when the event is sold out or already happened. */
+/**
+ * Buys a ticket; disabled, and saying why, when the event is sold out or already happened. A server-rendered page
+ * shows it disabled until its code has taken over: a click before then would do nothing.
+ */
 export function BuyButton({ event, onBuy, waiting = false, block = true }: BuyButtonProps) {
+  const hydrated = useHydrated();
   if (isSoldOut(event)) {
     return (
       <Button variant="accent" size="lg" block={block} disabled>
@@ -33,6 +37,7 @@ export function BuyButton({ event, onBuy, waiting = false, block = true }: BuyBu
       size="lg"
       block={block}
       loading={waiting}
+      disabled={!hydrated}
       onClick={onBuy}
       onPointerEnter={preloadCheckout}
       onFocus={preloadCheckout}
