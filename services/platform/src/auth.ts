@@ -7,7 +7,10 @@ import {
   type CryptoKey,
   type JSONWebKeySet,
   type JWTVerifyGetKey,
+  type JWTVerifyOptions,
+  type JWTVerifyResult,
 } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { ROLE_REQUIRED, ROLES, type Role } from '@ticketing/proto';
 import { AppError, forbidden, unauthorized } from './errors.ts';
@@ -97,19 +100,46 @@ interface CheckedState extends SessionState {
   issuedAt: number;
 }
 
-async function checkSessionState(signed: string, userId: string, getKey: JWTVerifyGetKey): Promise<CheckedState> {
-  const { payload } = await jwtVerify(signed, getKey, {
+/** How long a JWT found good is taken as good again without checking its signature (never up to its expiry). */
+const REMEMBERED_MS = 60_000;
+
+/**
+ * jwtVerify, remembering for each exact JWT that it passed: a door phone's readings all carry the same token and
+ * meet the same cached session state, and each signature check is a trip to the crypto thread pool. Each kind of JWT
+ * has a memory of its own, so a string checked as one kind never passes for another; a key withdrawn is no longer
+ * trusted after `REMEMBERED_MS`.
+ */
+function rememberedJwtVerify(options: JWTVerifyOptions) {
+  const passed = new LRUCache<string, JWTVerifyResult>({ max: 10_000 });
+  return async (jwt: string, getKey: JWTVerifyGetKey): Promise<JWTVerifyResult> => {
+    const remembered = passed.get(jwt);
+    if (remembered) return remembered;
+    const result = await jwtVerify(jwt, getKey, options);
+    // Forgotten a second before it expires, so the cache's own clock never carries it past.
+    const ttl = Math.min(REMEMBERED_MS, (result.payload.exp ?? 0) * 1000 - Date.now() - 1000);
+    if (ttl > 0) passed.set(jwt, result, { ttl });
+    return result;
+  };
+}
+
+/** Checks a signed state: signed by identity, fresh, and the account's own. */
+function sessionStateChecker(getKey: JWTVerifyGetKey) {
+  const verify = rememberedJwtVerify({
     issuer: TOKEN_ISSUER,
     audience: STATE_AUDIENCE,
-    subject: userId,
     typ: STATE_TYPE,
     algorithms: TOKEN_ALGORITHMS,
     maxTokenAge: SESSION_CACHE_SECONDS,
     requiredClaims: ['exp'],
     clockTolerance: STATE_CLOCK_TOLERANCE_SECONDS,
   });
-  const { roles, sessions, iat } = stateClaims.parse(payload);
-  return { roles, sessions, issuedAt: iat };
+  return async (signed: string, userId: string): Promise<CheckedState> => {
+    const { payload } = await verify(signed, getKey);
+    // Checked on every use, remembered or not: another account's state copied under this key is refused.
+    if (payload.sub !== userId) throw new Error('session state of another account');
+    const { roles, sessions, iat } = stateClaims.parse(payload);
+    return { roles, sessions, issuedAt: iat };
+  };
 }
 
 /** Identity writes the signed state after every change, replacing what verifiers cached; a Redis away fails fast. */
@@ -205,10 +235,11 @@ function sessionStates(store: SessionStore, getKey: JWTVerifyGetKey) {
   const unavailable = (error: unknown): never => {
     throw error instanceof AuthUnavailable ? error : new AuthUnavailable('session state unavailable', { cause: error });
   };
+  const checkSessionState = sessionStateChecker(getKey);
   return async (userId: string, token: TokenSession): Promise<SessionState> => {
     const now = Date.now() / 1000;
     const cached = await store.cached(userId);
-    const usable = cached ? await checkSessionState(cached, userId, getKey).catch(() => undefined) : undefined;
+    const usable = cached ? await checkSessionState(cached, userId).catch(() => undefined) : undefined;
     if (usable) {
       const complete = grants(usable, token, now) && token.roles.every((role) => usable.roles.includes(role));
       if (complete || usable.issuedAt > token.issuedAt) return usable;
@@ -216,7 +247,7 @@ function sessionStates(store: SessionStore, getKey: JWTVerifyGetKey) {
     const fresh = await store.fresh(userId, cached).catch(unavailable);
     if (!fresh) return NO_SESSIONS;
     // The source's own answer failing its check is no verdict on the token.
-    return checkSessionState(fresh, userId, getKey).catch(unavailable);
+    return checkSessionState(fresh, userId).catch(unavailable);
   };
 }
 
@@ -280,12 +311,9 @@ const KNOWN_ROLES = new Set<string>(ROLES);
 export function createTokenVerifier(keys: JSONWebKeySet | JWTVerifyGetKey, sessions?: SessionStore): TokenVerifier {
   const getKey = typeof keys === 'function' ? keys : createLocalJWKSet(keys);
   const stateOf = sessions && sessionStates(sessions, getKey);
+  const verify = rememberedJwtVerify({ issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, algorithms: TOKEN_ALGORITHMS });
   return async (token) => {
-    const { payload } = await jwtVerify(token, getKey, {
-      issuer: TOKEN_ISSUER,
-      audience: TOKEN_AUDIENCE,
-      algorithms: TOKEN_ALGORITHMS,
-    });
+    const { payload } = await verify(token, getKey);
     if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('token without subject');
     if (typeof payload.sid !== 'string') throw new Error('token without session');
     let roles = (Array.isArray(payload.roles) ? payload.roles : []).filter((role): role is Role =>

@@ -23,13 +23,15 @@ import {
   type SessionState,
 } from '../src/index.ts';
 import { generateKeyRing, type ServiceKeys } from '../src/service-keys.ts';
-import { TEST_REDIS_URL, createTestIssuer, deleteRedisKeys, uniqueName } from '../src/testing.ts';
+import { TEST_REDIS_URL, createTestIssuer, deleteRedisKeys, uniqueName, waitFor } from '../src/testing.ts';
 
 const prefix = `${uniqueName('auth')}:`;
 const redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix });
 // Nothing listens there: every command fails, as with Redis stopped.
 const deadRedis = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, retryStrategy: () => null });
 deadRedis.on('error', () => {});
+// Connected before the first check: while it connects, the cache counts as out of reach and is neither read nor filled.
+beforeAll(() => redis.ping());
 afterAll(async () => {
   await deleteRedisKeys(prefix);
   redis.disconnect();
@@ -186,6 +188,32 @@ describe('session state', () => {
     await expect(verify(token)).resolves.toMatchObject({ id });
     setDown(true);
     await expect(verify(token)).rejects.toBeInstanceOf(AuthUnavailable);
+  });
+
+  test('a JWT found good passes again only as the same kind, for the same account, and not past its expiry', async () => {
+    const issuer = await createTestIssuer();
+    const [ana, bruno] = [randomUUID(), randomUUID()];
+    const { states, source } = truth(issuer);
+    const verify = createTokenVerifier(issuer.jwks, cachedSessions(redis, source));
+    states.set(bruno, NO_SESSIONS);
+    await verify(await issuer.sign({ id: ana, sessionId: 'turno', roles: ['admin'] }));
+    // The state read from the truth is cached without holding up the answer.
+    const anasState = await waitFor(() => redis.get(sessionStateKey(ana)));
+
+    // Ana's state, already found good for her, copied under Bruno's key: Bruno's truth is asked instead.
+    await redis.set(sessionStateKey(bruno), anasState);
+    const readsBefore = source.reads;
+    const brunos = await issuer.sign({ id: bruno, sessionId: 'turno', roles: ['admin'] });
+    await expect(verify(brunos)).rejects.toThrow('session ended');
+    expect(source.reads).toBe(readsBefore + 1);
+    // A session state is no session token, however often it was found good as a state.
+    await expect(verify(anasState)).rejects.toThrow();
+
+    const brief = await issuer.sign({ id: ana }, { expiresIn: '2s' });
+    await expect(verify(brief)).resolves.toMatchObject({ id: ana });
+    const expiry = decodeJwt(brief).exp! * 1000;
+    while (Date.now() < expiry) await new Promise((resolve) => setTimeout(resolve, expiry - Date.now()));
+    await expect(verify(brief)).rejects.toThrow('"exp" claim timestamp check failed');
   });
 
   test('an account that does not exist has no valid token', async () => {
