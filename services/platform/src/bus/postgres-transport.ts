@@ -82,41 +82,39 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
 
   const partitionOf = (key: string) => crc32(key) % partitions;
 
+  /**
+   * One statement, so one round trip and one commit: each partition's head is advanced by its messages, with the
+   * heads locked in one global order (topic, then partition) so publishers never deadlock; the messages take the
+   * offsets handed out, each key's in the order given; each topic's subscribers are woken once.
+   */
   async function publish(messages: BusMessage[]): Promise<void> {
     if (messages.length === 0) return;
     await ensureSchema();
-    // Group per partition, keeping each key's order; lock heads in one global order to avoid deadlocks.
-    const groups = new Map<string, { topic: string; partition: number; items: BusMessage[] }>();
-    for (const message of messages) {
-      const partition = partitionOf(message.key);
-      const name = `${message.topic}\u0000${partition}`;
-      const group = groups.get(name) ?? { topic: message.topic, partition, items: [] };
-      group.items.push(message);
-      groups.set(name, group);
-    }
-    const ordered = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, group]) => group);
-    await inTransaction(async (client) => {
-      for (const { topic, partition, items } of ordered) {
-        const head = await client.query<{ next_offset: string }>(
-          `insert into ${s}.heads (topic, partition, next_offset) values ($1, $2, $3)
-           on conflict (topic, partition) do update set next_offset = heads.next_offset + excluded.next_offset
-           returning next_offset`,
-          [topic, partition, items.length],
-        );
-        const first = Number(head.rows[0]!.next_offset) - items.length;
-        await client.query(
-          `insert into ${s}.log (topic, partition, "offset", key, value)
-           select $1, $2, $3::bigint + ordinality - 1, key, value
-           from unnest($4::text[], $5::text[]) with ordinality as m(key, value)`,
-          [topic, partition, first, items.map((m) => m.key), items.map((m) => m.value)],
-        );
-      }
-      // The payload names the topic, so only its subscribers wake: one notification per topic, in one statement.
-      await client.query('select pg_notify($1, topic) from unnest($2::text[]) as t(topic)', [
+    await pool.query(
+      `with message as (
+         select topic, partition, key, value, position
+         from unnest($1::text[], $2::int[], $3::text[], $4::text[]) with ordinality as m(topic, partition, key, value, position)
+       ), head as (
+         insert into ${s}.heads (topic, partition, next_offset)
+         select topic, partition, count(*) from message group by topic, partition order by topic, partition
+         on conflict (topic, partition) do update set next_offset = heads.next_offset + excluded.next_offset
+         returning topic, partition, next_offset
+       ), logged as (
+         insert into ${s}.log (topic, partition, "offset", key, value)
+         select m.topic, m.partition,
+                h.next_offset - count(*) over mine + row_number() over (mine order by m.position) - 1, m.key, m.value
+         from message m join head h using (topic, partition)
+         window mine as (partition by m.topic, m.partition)
+       )
+       select pg_notify($5, topic) from (select distinct topic from message) as t`,
+      [
+        messages.map((m) => m.topic),
+        messages.map((m) => partitionOf(m.key)),
+        messages.map((m) => m.key),
+        messages.map((m) => m.value),
         channel,
-        [...new Set(ordered.map((group) => group.topic))],
-      ]);
-    });
+      ],
+    );
   }
 
   async function subscribe(group: string, topics: string[], handler: DeliveryHandler): Promise<Subscription> {

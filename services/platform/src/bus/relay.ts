@@ -33,8 +33,9 @@ export interface Relay {
 }
 
 /**
- * Publishes the outbox in order, each envelope signed by this producer, and marks rows published only after the transport accepted them: a crash in
- * between publishes them again (consumers drop the duplicate). One replica relays at a time (advisory lock);
+ * Publishes the outbox in order, each envelope signed by this producer; rows are marked published in a transaction
+ * that commits only after the transport accepted them, so a crash in between publishes them again (consumers drop
+ * the duplicate). One replica relays at a time (advisory lock);
  * each wakes on its own commits, tries again soon when another holds the lock, and polls for rows written without
  * a wake-up.
  */
@@ -56,12 +57,13 @@ export function startRelay(options: RelayOptions): Relay {
     db.transaction(async (trx) => {
       const lock = await trx.raw('select pg_try_advisory_xact_lock(hashtext(?)) as ok', [`outbox:${schema}`]);
       if (!lock.rows[0].ok) return 'busy';
-      const rows: { seq: number; topic: string; key: string; envelope: Envelope }[] = await trx('outbox')
-        .whereNull('published_at')
-        .orderBy('seq')
-        .limit(batchSize)
-        .select('seq', 'topic', 'key', 'envelope');
+      // Marked in the statement that reads them: the mark commits only once the transport has taken them.
+      const rows: { seq: string; topic: string; key: string; envelope: Envelope }[] = await trx('outbox')
+        .whereIn('seq', trx('outbox').whereNull('published_at').orderBy('seq').limit(batchSize).select('seq'))
+        .update({ published_at: trx.fn.now() })
+        .returning(['seq', 'topic', 'key', 'envelope']);
       if (rows.length === 0) return 0;
+      rows.sort((a, b) => Number(a.seq) - Number(b.seq));
       await transport.publish(
         rows.map((row) => ({
           topic: row.topic,
@@ -69,12 +71,6 @@ export function startRelay(options: RelayOptions): Relay {
           value: JSON.stringify(signEnvelope(keys, row.envelope)),
         })),
       );
-      await trx('outbox')
-        .whereIn(
-          'seq',
-          rows.map((row) => row.seq),
-        )
-        .update({ published_at: trx.fn.now() });
       return rows.length;
     });
 
