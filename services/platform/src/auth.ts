@@ -109,9 +109,9 @@ const REMEMBERED_MS = 60_000;
  * has a memory of its own, so a string checked as one kind never passes for another; a key withdrawn is no longer
  * trusted after `REMEMBERED_MS`.
  */
-function rememberedJwtVerify(options: JWTVerifyOptions) {
+function rememberedJwtVerify(getKey: JWTVerifyGetKey, options: JWTVerifyOptions) {
   const passed = new LRUCache<string, JWTVerifyResult>({ max: 10_000 });
-  return async (jwt: string, getKey: JWTVerifyGetKey): Promise<JWTVerifyResult> => {
+  return async (jwt: string): Promise<JWTVerifyResult> => {
     const remembered = passed.get(jwt);
     if (remembered) return remembered;
     const result = await jwtVerify(jwt, getKey, options);
@@ -124,7 +124,7 @@ function rememberedJwtVerify(options: JWTVerifyOptions) {
 
 /** Checks a signed state: signed by identity, fresh, and the account's own. */
 function sessionStateChecker(getKey: JWTVerifyGetKey) {
-  const verify = rememberedJwtVerify({
+  const verify = rememberedJwtVerify(getKey, {
     issuer: TOKEN_ISSUER,
     audience: STATE_AUDIENCE,
     typ: STATE_TYPE,
@@ -134,7 +134,7 @@ function sessionStateChecker(getKey: JWTVerifyGetKey) {
     clockTolerance: STATE_CLOCK_TOLERANCE_SECONDS,
   });
   return async (signed: string, userId: string): Promise<CheckedState> => {
-    const { payload } = await verify(signed, getKey);
+    const { payload } = await verify(signed);
     // Checked on every use, remembered or not: another account's state copied under this key is refused.
     if (payload.sub !== userId) throw new Error('session state of another account');
     const { roles, sessions, iat } = stateClaims.parse(payload);
@@ -311,9 +311,13 @@ const KNOWN_ROLES = new Set<string>(ROLES);
 export function createTokenVerifier(keys: JSONWebKeySet | JWTVerifyGetKey, sessions?: SessionStore): TokenVerifier {
   const getKey = typeof keys === 'function' ? keys : createLocalJWKSet(keys);
   const stateOf = sessions && sessionStates(sessions, getKey);
-  const verify = rememberedJwtVerify({ issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, algorithms: TOKEN_ALGORITHMS });
+  const verify = rememberedJwtVerify(getKey, {
+    issuer: TOKEN_ISSUER,
+    audience: TOKEN_AUDIENCE,
+    algorithms: TOKEN_ALGORITHMS,
+  });
   return async (token) => {
-    const { payload } = await verify(token, getKey);
+    const { payload } = await verify(token);
     if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') throw new Error('token without subject');
     if (typeof payload.sid !== 'string') throw new Error('token without session');
     let roles = (Array.isArray(payload.roles) ? payload.roles : []).filter((role): role is Role =>
