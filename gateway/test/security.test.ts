@@ -35,9 +35,30 @@ test('the page is served with a strict Content-Security-Policy and the other sec
   expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|upgrade-insecure-requests/);
 });
 
-test('files, API answers, errors and the gateway’s own endpoints carry the same headers', async () => {
-  for (const path of ['/assets/main.js', '/api/events', '/api/nao-existe', '/assets/nao-existe.js', '/readyz']) {
+test('files, errors and the gateway’s own endpoints carry the same headers', async () => {
+  for (const path of ['/assets/main.js', '/assets/nao-existe.js', '/readyz']) {
     const response = await fetch(gateway.url + path);
     expect({ path, headers: securityHeaders(response) }).toEqual({ path, headers: EXPECTED_HEADERS });
+  }
+});
+
+/** An API answer is never a page: a policy that allows nothing, and none of the page-only headers. */
+const API_HEADERS = {
+  'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+  'strict-transport-security': 'max-age=63072000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'cross-origin-resource-policy': 'same-origin',
+  'permissions-policy': null,
+  'referrer-policy': null,
+  'cross-origin-opener-policy': null,
+  'x-dns-prefetch-control': null,
+};
+
+test('API answers and their errors carry the headers that apply to an answer that is not a page', async () => {
+  for (const path of ['/api/events', '/api/nao-existe']) {
+    const response = await fetch(gateway.url + path);
+    const headers = Object.fromEntries(Object.keys(API_HEADERS).map((name) => [name, response.headers.get(name)]));
+    expect({ path, headers }).toEqual({ path, headers: API_HEADERS });
   }
 });
