@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import type { Context } from 'koa';
 import { append as appendVary } from 'vary';
 import {
+  API_SECURITY_HEADERS,
   AppError,
   errorAnswer,
   requestIdOf,
@@ -18,7 +19,6 @@ import { compressed, compressingStream, negotiatedEncoding, worthCompressing } f
 import { HOP_BY_HOP, isPlainPath, NOT_FOUND_MESSAGE, serviceForwarder, UNAVAILABLE_MESSAGE } from './proxy.ts';
 import { TOO_MANY_ATTEMPTS_MESSAGE, type ClientRateLimits } from './rate-limit.ts';
 import { findRoute, type Upstream, type UpstreamName } from './routes.ts';
-import { API_SECURITY_HEADERS } from './security.ts';
 import type { ConnectionPools, ServiceAnswer } from './upstream.ts';
 
 const ACCEPT_ENCODING = 'Accept-Encoding';

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
+import { HSTS_MAX_AGE_SECONDS } from '@ticketing/platform';
 
 /**
  * What a page of the site may load and run. Scripts and styles only come from the site's own files: no inline
@@ -23,9 +24,6 @@ export const CONTENT_SECURITY_POLICY = {
 
 /** The door scanner uses the camera of the page's own origin; nothing else asks for a device. */
 export const PERMISSIONS_POLICY = 'camera=(self), microphone=(), geolocation=()';
-
-/** Browsers keep to HTTPS for this long after seeing the site once over it (two years). */
-export const HSTS_MAX_AGE_SECONDS = 2 * 365 * 24 * 60 * 60;
 
 /**
  * Helmet's headers for these settings, worked out once: none of them depends on the request, so each response only
@@ -50,21 +48,7 @@ function helmetHeaders(): [string, string][] {
 
 const PAGE_HEADERS = new Map([['Permissions-Policy', PERMISSIONS_POLICY], ...helmetHeaders()]);
 
-/**
- * The security headers of an API answer, named in lower case as a service's own headers are. JSON, images and
- * downloads are never a page, so the page's policy, permissions, opener, referrer and legacy headers would change
- * nothing for them and only cost every response: an answer gets a policy that allows nothing (opened as a document,
- * it stays inert) and may not be framed, sniffed or read from another origin, as OWASP advises for REST answers.
- */
-export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': "default-src 'none';frame-ancestors 'none'",
-  'strict-transport-security': PAGE_HEADERS.get('Strict-Transport-Security')!,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'cross-origin-resource-policy': 'same-origin',
-};
-
-/** Security headers on every page, file and error of the site (API answers get theirs with the answer). */
+/** Security headers on every page, file and error of the site (API answers get `API_SECURITY_HEADERS`). */
 export function securityHeaders(): Middleware {
   return (ctx, next) => {
     ctx.res.setHeaders(PAGE_HEADERS);

@@ -44,13 +44,13 @@ test('files, errors and the gateway’s own endpoints carry the same headers', a
 
 /** An API answer is never a page: a policy that allows nothing, and none of the page-only headers. */
 const API_HEADERS = {
-  'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'strict-transport-security': 'max-age=63072000; includeSubDomains',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
+  'referrer-policy': 'strict-origin-when-cross-origin',
   'cross-origin-resource-policy': 'same-origin',
   'permissions-policy': null,
-  'referrer-policy': null,
   'cross-origin-opener-policy': null,
   'x-dns-prefetch-control': null,
 };

@@ -66,6 +66,7 @@ export {
 } from './service.ts';
 export { errorAnswer, errorMiddleware, type ErrorAnswer } from './http/errors.ts';
 export { observe, requestRecorder } from './http/observe.ts';
+export { API_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS, apiSecurityHeaders } from './http/api-security-headers.ts';
 export { parseInput } from './http/parse-input.ts';
 export {
   byAccount,

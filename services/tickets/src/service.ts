@@ -1,5 +1,5 @@
 import { Router } from '@koa/router';
-import { defineService } from '@ticketing/platform';
+import { apiSecurityHeaders, defineService } from '@ticketing/platform';
 import { verifierConfig, workerConfig } from './config.ts';
 import { doorNoticePublisher, subscribeDoorNotices } from './consumers/door-notices.ts';
 import { ticketsConsumers } from './consumers/index.ts';
@@ -10,7 +10,6 @@ import { createLiveCounts } from './domain/door-counts.ts';
 import { createDoorMetrics } from './domain/door-metrics.ts';
 import { createLiveStreams } from './domain/live-streams.ts';
 import { createTicketKeys, ensureTicketKey } from './domain/ticket-keys.ts';
-import { apiSecurityHeaders } from './http/api-headers.ts';
 import { doorDeviceRoutes } from './http/door-device-routes.ts';
 import { doorRoutes } from './http/door-routes.ts';
 import { keyRoutes } from './http/keys-routes.ts';
