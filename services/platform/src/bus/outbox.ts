@@ -19,6 +19,13 @@ export interface Outbox<R extends EventRegistry = EventRegistry> {
   ): Promise<Envelope>;
   /** Several events in one statement (one round trip), each with the trace of the request that caused it. */
   addAll<T extends keyof R & string>(trx: Knex.Transaction, events: PendingEvent<R, T>[]): Promise<Envelope[]>;
+  /**
+   * The envelopes of events the caller writes to `outbox` in the same statement as the state change they announce,
+   * so both commit together without a transaction's extra round trips; call `written` once that statement committed.
+   */
+  envelopes<T extends keyof R & string>(events: PendingEvent<R, T>[]): Envelope[];
+  /** Wakes this process's relay for the envelopes a committed statement wrote. */
+  written(): void;
 }
 
 export interface PendingEvent<R extends EventRegistry = EventRegistry, T extends keyof R & string = keyof R & string> {
@@ -59,6 +66,8 @@ export function createOutbox<R extends EventRegistry>(schemas: R, committed: () 
       trx.executionPromise.then(committed, () => {});
       return envelopes;
     },
+    envelopes: (events) => (events as PendingEvent[]).map(envelopeOf),
+    written: committed,
     async add(trx, type, key, payload) {
       const [envelope] = await outbox.addAll(trx, [{ type, key, payload }]);
       return envelope!;

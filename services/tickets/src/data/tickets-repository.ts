@@ -1,5 +1,5 @@
 import type { Knex } from '@ticketing/platform';
-import type { ErasedPerson, TicketPaymentMethod } from '@ticketing/proto';
+import type { Envelope, ErasedPerson, TicketPaymentMethod } from '@ticketing/proto';
 
 export type TicketStatus = 'valid' | 'cancelled';
 
@@ -173,6 +173,63 @@ export async function admitTickets(
     eventTitle: row.event_title,
     usedAt: row.used_at!,
   }));
+}
+
+/** A reading the door expects to admit, with its scan record and the envelope announcing the admission. */
+export interface ExpectedAdmission {
+  ticketId: string;
+  eventId: string;
+  version: number;
+  scannedBy: string;
+  deviceId: string | null;
+  doorEventId: string | null;
+  staffName: string;
+  envelope: Envelope;
+}
+
+/**
+ * Admits tickets, records their readings and puts their ticket.checked-in envelopes in the outbox in one statement,
+ * committed on its own: one round trip for what would otherwise be a transaction of five. Each ticket is admitted
+ * only if it is still the signed version, valid and unused; a reading whose ticket was not (another door was
+ * quicker) writes nothing. Resolves to the ids of the tickets admitted.
+ */
+export async function admitAndAnnounce(db: Knex, usedAt: Date, readings: ExpectedAdmission[]): Promise<Set<string>> {
+  if (readings.length === 0) return new Set();
+  const { rows } = await db.raw<{ rows: { id: string }[] }>(
+    `with reading as (
+       select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::jsonb[])
+         as reading(ticket_id, event_id, version, scanned_by, device_id, door_event_id, staff_name, envelope)
+     ), admitted as (
+       update tickets set used_at = ?, used_by = reading.scanned_by, used_device = nullif(reading.device_id, '')
+       from reading
+       where tickets.id = reading.ticket_id and tickets.event_id = reading.event_id
+         and tickets.version = reading.version and tickets.status = 'valid' and tickets.used_at is null
+       returning tickets.id
+     ), recorded as (
+       insert into scans (ticket_id, scanned_by, code, door_event_id, device_id, staff_name)
+       select reading.ticket_id, reading.scanned_by, 'valid', nullif(reading.door_event_id, '')::uuid,
+         nullif(reading.device_id, ''), reading.staff_name
+       from reading join admitted on admitted.id = reading.ticket_id
+     ), announced as (
+       insert into outbox (id, topic, key, envelope)
+       select (reading.envelope->>'id')::uuid, reading.envelope->>'type', reading.envelope->>'key', reading.envelope
+       from reading join admitted on admitted.id = reading.ticket_id
+     )
+     select id from admitted`,
+    [
+      readings.map((reading) => reading.ticketId),
+      readings.map((reading) => reading.eventId),
+      readings.map((reading) => reading.version),
+      readings.map((reading) => reading.scannedBy),
+      // A text[] binding holds no nulls: none is ''.
+      readings.map((reading) => reading.deviceId ?? ''),
+      readings.map((reading) => reading.doorEventId ?? ''),
+      readings.map((reading) => reading.staffName),
+      readings.map((reading) => JSON.stringify(reading.envelope)),
+      usedAt,
+    ],
+  );
+  return new Set(rows.map((row) => row.id));
 }
 
 export interface UndoneUse {

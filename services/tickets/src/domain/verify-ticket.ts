@@ -1,7 +1,13 @@
 import type { TraceContext } from '@ticketing/platform';
 import type { ScanCode } from '@ticketing/proto';
 import { insertScans } from '../data/scans-repository.ts';
-import { admitTickets, findTickets, type Admission, type Ticket } from '../data/tickets-repository.ts';
+import {
+  admitAndAnnounce,
+  admitTickets,
+  findTickets,
+  type Admission,
+  type Ticket,
+} from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 import { messages } from './messages.ts';
 import { hasValidSignature, parseQrText, type TicketClaims } from './qr-code.ts';
@@ -106,19 +112,100 @@ export const checkedIn = (admission: Admission, scannedBy: string, trace: TraceC
 
 /**
  * Checks a group of QR codes read at the doors at about the same moment, and admits each ticket exactly once.
- * Signatures are checked in memory; then one transaction holds the whole group: one conditional UPDATE admits
- * the tickets (the first reading of a ticket in the group is the one that may admit it), the readings and the
- * ticket.checked-in events are written in one statement each, and one commit makes them durable together.
+ * Signatures are checked in memory. A group of first readings of tickets the door may let in (the common case) is
+ * admitted, recorded and announced in one statement (`admitAtOnce`); any other reading, or one whose ticket changed
+ * meanwhile, is decided in a transaction (`verifyInTransaction`).
  */
 export async function verifyTickets(deps: TicketsDeps, requests: ScanRequest[]): Promise<ScanResult[]> {
   const claims = await Promise.all(requests.map((request) => trustedClaims(deps, request.qrText)));
+  const results = await admitAtOnce(deps, requests, claims);
+  const undecided = requests.flatMap((_, i) => (results[i] ? [] : [i]));
+  if (undecided.length > 0) {
+    const decided = await verifyInTransaction(
+      deps,
+      undecided.map((i) => requests[i]!),
+      undecided.map((i) => claims[i]),
+    );
+    undecided.forEach((i, n) => (results[i] = decided[n]));
+  }
+  deps.doorMetrics.counted(results.map((result) => result!.code));
+
+  results.forEach((result, i) => {
+    const fields = {
+      ticketId: claims[i]?.ticketId ?? null,
+      code: result!.code,
+      scannedBy: requests[i]!.scannedBy,
+      doorEventId: requests[i]!.doorEventId ?? null,
+      deviceId: requests[i]!.deviceId ?? null,
+    };
+    deps.logger.info(fields, result!.success ? 'ticket checked in' : 'ticket refused');
+  });
+  return results as ScanResult[];
+}
+
+/**
+ * Admits the readings that, as their tickets read now, would be admitted: each the first of its ticket in the group,
+ * of the door's event, signed for the ticket's version, valid and unused. One statement admits them, records them
+ * and announces them. The result of each reading admitted; undefined for the others (refused as read, or beaten
+ * to its ticket by another door or a change since).
+ */
+async function admitAtOnce(
+  deps: TicketsDeps,
+  requests: ScanRequest[],
+  claims: (TicketClaims | undefined)[],
+): Promise<(ScanResult | undefined)[]> {
+  const tickets = await findTickets(deps.db, [...new Set(claims.flatMap((claim) => (claim ? [claim.ticketId] : [])))]);
+  const usedAt = new Date();
+  const first = new Set<string>();
+  const admissions = requests.map((request, i): Admission | undefined => {
+    const claim = claims[i];
+    if (!claim || first.has(claim.ticketId)) return undefined;
+    first.add(claim.ticketId);
+    const ticket = tickets.get(claim.ticketId);
+    if (standingRefusal(ticket, claim, request.doorEventId) || ticket!.usedAt) return undefined;
+    const { id: ticketId, orderId, eventId, holderName, eventTitle } = ticket!;
+    return { ticketId, orderId, eventId, holderName, eventTitle, usedAt };
+  });
+  const expected = requests.flatMap((request, i) => {
+    const admission = admissions[i];
+    if (!admission) return [];
+    const [envelope] = deps.outbox.envelopes([checkedIn(admission, request.scannedBy, request.trace)]);
+    return [
+      {
+        ...admission,
+        version: claims[i]!.version,
+        scannedBy: request.scannedBy,
+        deviceId: request.deviceId ?? null,
+        doorEventId: request.doorEventId ?? null,
+        staffName: request.staffName,
+        envelope: envelope!,
+      },
+    ];
+  });
+  const admitted = await admitAndAnnounce(deps.db, usedAt, expected);
+  if (admitted.size > 0) deps.outbox.written();
+  return admissions.map((admission) =>
+    admission && admitted.has(admission.ticketId) ? admittedResult(admission) : undefined,
+  );
+}
+
+/**
+ * Decides readings in one transaction: one conditional UPDATE admits the tickets (the first reading of a ticket in
+ * the group is the one that may admit it), then the readings and the ticket.checked-in events are written in one
+ * statement each, and one commit makes them durable together.
+ */
+async function verifyInTransaction(
+  deps: TicketsDeps,
+  requests: ScanRequest[],
+  claims: (TicketClaims | undefined)[],
+): Promise<ScanResult[]> {
   const contender = new Map<string, number>();
   claims.forEach((claim, i) => {
     const door = requests[i]!.doorEventId;
     if (claim && (!door || door === claim.eventId) && !contender.has(claim.ticketId)) contender.set(claim.ticketId, i);
   });
 
-  const results = await deps.db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     const admissions = await admitTickets(
       trx,
       [...contender.values()].map((i) => ({
@@ -159,17 +246,4 @@ export async function verifyTickets(deps: TicketsDeps, requests: ScanRequest[]):
     );
     return outcome;
   });
-  deps.doorMetrics.counted(results.map((result) => result.code));
-
-  results.forEach((result, i) => {
-    const fields = {
-      ticketId: claims[i]?.ticketId ?? null,
-      code: result.code,
-      scannedBy: requests[i]!.scannedBy,
-      doorEventId: requests[i]!.doorEventId ?? null,
-      deviceId: requests[i]!.deviceId ?? null,
-    };
-    deps.logger.info(fields, result.success ? 'ticket checked in' : 'ticket refused');
-  });
-  return results;
 }
