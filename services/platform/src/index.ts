@@ -69,9 +69,12 @@ export { observe, requestRecorder } from './http/observe.ts';
 export { API_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS, apiSecurityHeaders } from './http/api-security-headers.ts';
 export { parseInput } from './http/parse-input.ts';
 export {
+  beforeRoute,
   byAccount,
   rateLimit,
+  rateLimitCheck,
   rateLimiter,
+  type RateLimitCheck,
   type RateLimitKey,
   type RateLimitOptions,
   type Spender,

@@ -62,20 +62,33 @@ export interface RateLimitOptions extends RateLimiterOptions {
   message: string;
 }
 
+/** A budget check: resolves when the request may go on, throws otherwise. */
+export type RateLimitCheck = (ctx: Context) => Promise<void>;
+
 /** A `rateLimiter` on the requests `counted` names: 429 with `message` and `Retry-After` once their budget is spent. */
-export function rateLimit(options: RateLimitOptions): Middleware {
+export function rateLimitCheck(options: RateLimitOptions): RateLimitCheck {
   const spend = rateLimiter(options);
-  return async (ctx, next) => {
+  return async (ctx) => {
     const who = options.counted(ctx);
-    if (!who) return next();
+    if (!who) return;
     const retryAfter = await spend(who);
     if (retryAfter !== undefined) {
       ctx.set('Retry-After', String(retryAfter));
       throw tooManyRequests(options.message);
     }
-    return next();
   };
 }
+
+/** A budget checked before the route runs. */
+export const beforeRoute =
+  (check: RateLimitCheck): Middleware =>
+  async (ctx, next) => {
+    await check(ctx);
+    await next();
+  };
+
+/** `rateLimitCheck` before the route. */
+export const rateLimit = (options: RateLimitOptions): Middleware => beforeRoute(rateLimitCheck(options));
 
 /**
  * Counts a request against its signed-in account (set by the check before), never its address: a sales rush's crowd

@@ -1,4 +1,5 @@
 import { Router } from '@koa/router';
+import type { Context } from 'koa';
 import {
   forbidden,
   parseInput,
@@ -26,13 +27,23 @@ export function doorRoutes(deps: TicketsDeps, door: Door, verifyToken: TokenVeri
   const router = new Router({ prefix: '/api' });
   const doorStaff = requireRole(verifyToken, ['doorStaff', 'admin']);
 
-  // Every reading is answered 200 with `success` (the scanner shows `message`); only bad input is an error.
-  router.post('/verify-ticket', doorStaff, limits.readings, async (ctx) => {
+  /** The reading's input, once the staffer may read at its event (admitting any event's ticket is for admins). */
+  async function readingAllowed(ctx: Context, user: AuthUser) {
     const input = parseInput(verifyTicketInput, ctx.request.body);
-    const user = ctx.state.user as AuthUser;
-    // Admitting any event's ticket ('Todos os eventos') is for administrators only.
     if (!input.eventId && !user.isAdmin) throw forbidden(doorMessages.eventRequired);
     if (input.eventId) await assertMayWorkDoor(deps, user, input.eventId);
+    return input;
+  }
+
+  // Every reading is answered 200 with `success` (the scanner shows `message`); only bad input is an error.
+  router.post('/verify-ticket', doorStaff, async (ctx) => {
+    const user = ctx.state.user as AuthUser;
+    // The budget is spent while the staffer's event is read, one wait for both: neither records the reading, and a
+    // spent budget still answers first, as when it is checked before the route.
+    const [spent, allowed] = await Promise.allSettled([limits.spendReading(ctx), readingAllowed(ctx, user)]);
+    if (spent.status === 'rejected') throw spent.reason;
+    if (allowed.status === 'rejected') throw allowed.reason;
+    const input = allowed.value;
     const result = await door.verify({
       qrText: input.qrCodeData,
       doorEventId: input.eventId,

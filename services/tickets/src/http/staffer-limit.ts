@@ -1,5 +1,12 @@
 import type { Middleware } from 'koa';
-import { byAccount, rateLimit, type Logger, type Redis } from '@ticketing/platform';
+import {
+  beforeRoute,
+  byAccount,
+  rateLimitCheck,
+  type Logger,
+  type RateLimitCheck,
+  type Redis,
+} from '@ticketing/platform';
 import { doorMessages } from '@ticketing/proto';
 
 /**
@@ -9,6 +16,8 @@ import { doorMessages } from '@ticketing/proto';
 export interface DoorLimits {
   searches: Middleware;
   readings: Middleware;
+  /** The readings budget, spent by a route alongside a check that only reads (one wait for both). */
+  spendReading: RateLimitCheck;
 }
 
 export function doorLimits({
@@ -23,7 +32,7 @@ export function doorLimits({
   readingsPerMinute: number;
 }): DoorLimits {
   const budget = (name: string, perMinute: number, message: string) =>
-    rateLimit({
+    rateLimitCheck({
       redis,
       logger,
       keyPrefix: `door-${name}-limit`,
@@ -33,8 +42,10 @@ export function doorLimits({
       message,
       refusedLog: 'door budget spent',
     });
+  const spendReading = budget('readings', readingsPerMinute, doorMessages.tooManyReadings);
   return {
-    searches: budget('searches', searchesPerMinute, doorMessages.tooManySearches),
-    readings: budget('readings', readingsPerMinute, doorMessages.tooManyReadings),
+    searches: beforeRoute(budget('searches', searchesPerMinute, doorMessages.tooManySearches)),
+    readings: beforeRoute(spendReading),
+    spendReading,
   };
 }
