@@ -33,7 +33,12 @@ export function createDoor(deps: TicketsDeps, { concurrentGroups = 4, maxGroup =
         group.map((reading) => reading.request),
       )
         .then(
-          (results) => group.forEach((reading, i) => reading.resolve(results[i]!)),
+          (outcomes) =>
+            group.forEach((reading, i) => {
+              const outcome = outcomes[i]!;
+              if ('result' in outcome) reading.resolve(outcome.result);
+              else reading.reject(outcome.refused);
+            }),
           (error: unknown) => group.forEach((reading) => reading.reject(error)),
         )
         .finally(() => {
@@ -46,6 +51,8 @@ export function createDoor(deps: TicketsDeps, { concurrentGroups = 4, maxGroup =
   return {
     verify: (request) =>
       new Promise((resolve, reject) => {
+        // A refused check is the reading's answer, taken by its group: handled from now, however late that is.
+        request.allowed?.catch(() => {});
         waiting.push({ request: { ...request, trace: trace.current() }, resolve, reject });
         // Readings parsed in the same turn of the event loop still go as one group.
         if (!scheduled && verifying < concurrentGroups) {

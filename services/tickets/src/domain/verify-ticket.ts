@@ -36,6 +36,11 @@ export interface ScanRequest {
   deviceId?: string;
   /** The request the reading came in with, so its check-in event carries the same request id. */
   trace?: TraceContext;
+  /**
+   * Settles once the reading passes the checks that come before anything of it is recorded (the staffer's budget
+   * and event), so its ticket is read meanwhile; a rejection is the reading's answer.
+   */
+  allowed?: Promise<unknown>;
 }
 
 /** The claims of a QR text whose signature checks out against a key in use. */
@@ -110,15 +115,42 @@ export const checkedIn = (admission: Admission, scannedBy: string, trace: TraceC
   },
 });
 
+/** What became of a reading: its result, or the refusal of a check it had to pass first. */
+export type ReadingOutcome = { result: ScanResult } | { refused: unknown };
+
 /**
  * Checks a group of QR codes read at the doors at about the same moment, and admits each ticket exactly once.
- * Signatures are checked in memory. A group of first readings of tickets the door may let in (the common case) is
- * admitted, recorded and announced in one statement (`admitAtOnce`); any other reading, or one whose ticket changed
- * meanwhile, is decided in a transaction (`verifyInTransaction`).
+ * Signatures are checked in memory, and the tickets read while the readings' own checks (`allowed`) finish; a reading
+ * that fails them is answered with that refusal and nothing of it is recorded. A group of first readings of tickets
+ * the door may let in (the common case) is then admitted, recorded and announced in one statement (`admitAtOnce`);
+ * any other reading, or one whose ticket changed meanwhile, is decided in a transaction (`verifyInTransaction`).
  */
-export async function verifyTickets(deps: TicketsDeps, requests: ScanRequest[]): Promise<ScanResult[]> {
-  const claims = await Promise.all(requests.map((request) => trustedClaims(deps, request.qrText)));
-  const results = await admitAtOnce(deps, requests, claims);
+export async function verifyTickets(deps: TicketsDeps, requests: ScanRequest[]): Promise<ReadingOutcome[]> {
+  const signed = await Promise.all(requests.map((request) => trustedClaims(deps, request.qrText)));
+  const ids = new Set(signed.flatMap((claim) => (claim ? [claim.ticketId] : [])));
+  const [tickets, checks] = await Promise.all([
+    findTickets(deps.db, [...ids]),
+    Promise.allSettled(requests.map((request) => request.allowed)),
+  ]);
+  const passed = requests.flatMap((_, i) => (checks[i]!.status === 'fulfilled' ? [i] : []));
+  const decided = await decide(
+    deps,
+    passed.map((i) => requests[i]!),
+    passed.map((i) => signed[i]),
+    tickets,
+  );
+  const outcomes: ReadingOutcome[] = checks.map((check) => ({ refused: (check as PromiseRejectedResult).reason }));
+  passed.forEach((i, n) => (outcomes[i] = { result: decided[n]! }));
+  return outcomes;
+}
+
+async function decide(
+  deps: TicketsDeps,
+  requests: ScanRequest[],
+  claims: (TicketClaims | undefined)[],
+  tickets: Map<string, Ticket>,
+): Promise<ScanResult[]> {
+  const results = await admitAtOnce(deps, requests, claims, tickets);
   const undecided = requests.flatMap((_, i) => (results[i] ? [] : [i]));
   if (undecided.length > 0) {
     const decided = await verifyInTransaction(
@@ -153,8 +185,8 @@ async function admitAtOnce(
   deps: TicketsDeps,
   requests: ScanRequest[],
   claims: (TicketClaims | undefined)[],
+  tickets: Map<string, Ticket>,
 ): Promise<(ScanResult | undefined)[]> {
-  const tickets = await findTickets(deps.db, [...new Set(claims.flatMap((claim) => (claim ? [claim.ticketId] : [])))]);
   const usedAt = new Date();
   const first = new Set<string>();
   const admissions = requests.map((request, i): Admission | undefined => {

@@ -1,5 +1,4 @@
 import { Router } from '@koa/router';
-import type { Context } from 'koa';
 import {
   forbidden,
   parseInput,
@@ -19,6 +18,11 @@ import { ticketIdParam, verifyTicketInput } from './input.ts';
 import type { DoorLimits } from './staffer-limit.ts';
 import { toResetView, toScanView } from './views.ts';
 
+/** Resolves once every check passed; else rejects with the first refusal in their order, not in time. */
+async function passedInOrder(checks: (Promise<void> | undefined)[]): Promise<void> {
+  for (const check of await Promise.allSettled(checks)) if (check.status === 'rejected') throw check.reason;
+}
+
 /**
  * The door API: door staff (at the events assigned to them) and administrators verify tickets, by their QR code or
  * from the look-up; only administrators let a used one in again.
@@ -27,29 +31,25 @@ export function doorRoutes(deps: TicketsDeps, door: Door, verifyToken: TokenVeri
   const router = new Router({ prefix: '/api' });
   const doorStaff = requireRole(verifyToken, ['doorStaff', 'admin']);
 
-  /** The reading's input, once the staffer may read at its event (admitting any event's ticket is for admins). */
-  async function readingAllowed(ctx: Context, user: AuthUser) {
-    const input = parseInput(verifyTicketInput, ctx.request.body);
-    if (!input.eventId && !user.isAdmin) throw forbidden(doorMessages.eventRequired);
-    if (input.eventId) await assertMayWorkDoor(deps, user, input.eventId);
-    return input;
-  }
-
   // Every reading is answered 200 with `success` (the scanner shows `message`); only bad input is an error.
   router.post('/verify-ticket', doorStaff, async (ctx) => {
+    const input = parseInput(verifyTicketInput, ctx.request.body);
     const user = ctx.state.user as AuthUser;
-    // The budget is spent while the staffer's event is read, one wait for both: neither records the reading, and a
-    // spent budget still answers first, as when it is checked before the route.
-    const [spent, allowed] = await Promise.allSettled([limits.spendReading(ctx), readingAllowed(ctx, user)]);
-    if (spent.status === 'rejected') throw spent.reason;
-    if (allowed.status === 'rejected') throw allowed.reason;
-    const input = allowed.value;
+    // Admitting any event's ticket ('Todos os eventos') is for administrators only.
+    if (!input.eventId && !user.isAdmin) throw forbidden(doorMessages.eventRequired);
+    // The budget is spent and the staffer's event checked while the door reads the ticket; a spent budget answers
+    // first, as when it is checked before the route.
+    const allowed = passedInOrder([
+      limits.spendReading(ctx),
+      input.eventId ? assertMayWorkDoor(deps, user, input.eventId) : undefined,
+    ]);
     const result = await door.verify({
       qrText: input.qrCodeData,
       doorEventId: input.eventId,
       deviceId: input.deviceId,
       scannedBy: user.id,
       staffName: user.name,
+      allowed,
     });
     ctx.set('Cache-Control', 'no-store');
     ctx.body = toScanView(result);
