@@ -190,4 +190,24 @@ export const ordersMigrations: Migration[] = [
       );
     },
   },
+  {
+    name: '0011_pending_count_under_locks',
+    async up(db) {
+      // The cap on pending orders in the statement that records the order: the buyer's locks (the CPF's, then the
+      // account's, the order every purchase takes them in) are held until that statement commits, and the count is a
+      // query of its own (a volatile function's queries each read afresh), so it sees every order recorded by a
+      // purchase that held them before.
+      await db.raw(`
+        create function pending_orders_locked(buyer uuid, cpf_digits text) returns bigint language plpgsql volatile as $$
+        begin
+          perform pg_advisory_xact_lock(hashtextextended('orders:pending:cpf:' || cpf_digits, 0));
+          perform pg_advisory_xact_lock(hashtextextended('orders:pending:user:' || buyer, 0));
+          return (
+            select count(*) from orders
+            where status = 'pending' and expires_at > now()
+              and (user_id = buyer or regexp_replace(cpf, '\\D', '', 'g') = cpf_digits)
+          );
+        end $$`);
+    },
+  },
 ];

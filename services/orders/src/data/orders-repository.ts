@@ -1,5 +1,5 @@
 import { containsPattern, foldedColumn, type Knex } from '@ticketing/platform';
-import { refundReasonLabels, type ErasedPerson, type OrderStatus } from '@ticketing/proto';
+import { refundReasonLabels, type Envelope, type ErasedPerson, type OrderStatus } from '@ticketing/proto';
 import type { Order, PaymentMethod, RefundReason } from '../domain/order.ts';
 import { recordTimeline, type TimelineNote } from './timeline-repository.ts';
 
@@ -105,49 +105,40 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /**
  * Records a new pending order unless the buyer already has `max` orders waiting for payment, counted by account and
- * by CPF (a CPF that moved to another account keeps its count); undefined when over the cap. Transaction-scoped
- * advisory locks on the account and the CPF (always taken in the same order, so two purchases never deadlock) make
- * concurrent purchases of one buyer count one after the other; other buyers' purchases do not wait for them.
+ * by CPF (a CPF that moved to another account keeps its count); undefined when over the cap. One statement: it takes
+ * transaction-scoped advisory locks on the CPF and the account (`pending_orders_locked`, always in that order, so two
+ * purchases never deadlock) and holds them until the order is committed, so concurrent purchases of one buyer count
+ * one after the other; other buyers' purchases do not wait for them.
  */
 export async function insertPendingOrder(db: Knex, max: number, order: NewOrder): Promise<Order | undefined> {
-  const cpfDigits = order.cpf.replace(/\D/g, '');
-  const locks = [`orders:pending:user:${order.userId}`, `orders:pending:cpf:${cpfDigits}`].sort();
-  return db.transaction(async (trx) => {
-    // One round trip; the rows of VALUES are read, and so locked, in the order listed.
-    await trx.raw('select pg_advisory_xact_lock(hashtextextended(key, 0)) from (values (?), (?)) as locks(key)', locks);
-    const [pending] = await trx('orders')
-      .where({ status: 'pending' })
-      .where('expires_at', '>', trx.fn.now())
-      .where((buyer) =>
-        buyer.where({ user_id: order.userId }).orWhereRaw(`regexp_replace(cpf, '\\D', '', 'g') = ?`, [cpfDigits]),
-      )
-      .count<{ count: string }[]>({ count: '*' });
-    if (Number(pending?.count ?? 0) >= max) return undefined;
-    return insertOrder(trx, order);
-  });
-}
-
-async function insertOrder(db: Knex, order: NewOrder): Promise<Order> {
-  const rows = (await db<OrderRow>('orders')
-    .insert({
-      id: order.id,
-      user_id: order.userId,
-      event_id: order.eventId,
-      cpf: order.cpf,
-      status: 'pending',
-      payment_method: order.paymentMethod,
-      amount: order.amount,
-      expires_at: order.expiresAt,
-      event_title: order.event.title,
-      event_date: order.event.date,
-      event_location: order.event.location,
-      buyer_name: order.buyer.name,
-      buyer_email: order.buyer.email,
-      idempotency_key: order.idempotencyKey,
-      courtesy_link_id: order.courtesyLinkId,
-    })
-    .returning('*')) as OrderRow[];
-  return one(rows)!;
+  const { rows } = (await db.raw(
+    `insert into orders (id, user_id, event_id, cpf, status, payment_method, amount, expires_at, event_title,
+                         event_date, event_location, buyer_name, buyer_email, idempotency_key, courtesy_link_id)
+     select ?::uuid, ?::uuid, ?::uuid, ?, 'pending', ?, ?::numeric, ?::timestamptz, ?,
+            ?::timestamptz, ?, ?, ?, ?, ?::uuid
+     where pending_orders_locked(?::uuid, ?) < ?
+     returning *`,
+    [
+      order.id,
+      order.userId,
+      order.eventId,
+      order.cpf,
+      order.paymentMethod,
+      order.amount,
+      order.expiresAt,
+      order.event.title,
+      order.event.date,
+      order.event.location,
+      order.buyer.name,
+      order.buyer.email,
+      order.idempotencyKey,
+      order.courtesyLinkId,
+      order.userId,
+      order.cpf.replace(/\D/g, ''),
+      max,
+    ],
+  )) as { rows: OrderRow[] };
+  return one(rows);
 }
 
 /** A redeemed courtesy: the attendee who holds the ticket, the user who redeemed it, and the event as it was. */
@@ -250,23 +241,45 @@ export interface StoredCharge {
   invoiceUrl: string | null;
 }
 
-export async function storeCharge(trx: Knex.Transaction, id: string, charge: StoredCharge): Promise<Order | undefined> {
-  const stored = one(
-    (await trx<OrderRow>('orders')
-      .where({ id, status: 'pending' })
-      .update({
-        asaas_payment_id: charge.paymentId,
-        pix_qr_code: charge.pixQrCode,
-        pix_payload: charge.pixPayload,
-        boleto_url: charge.boletoUrl,
-        boleto_line: charge.boletoLine,
-        invoice_url: charge.invoiceUrl,
-        updated_at: trx.fn.now(),
-      })
-      .returning('*')) as OrderRow[],
-  );
-  if (stored) await recordTimeline(trx, id, { kind: 'charged', detail: charge.paymentId });
-  return stored;
+/**
+ * Stores the charge on the order still pending, notes it on the timeline and writes the order's announcement, all in
+ * one statement (one round trip, atomic): undefined, with nothing written, when the order is no longer pending.
+ */
+export async function storeCharge(
+  db: Knex,
+  id: string,
+  charge: StoredCharge,
+  announcement: Envelope,
+): Promise<Order | undefined> {
+  const { rows } = (await db.raw(
+    `with stored as (
+       update orders
+          set asaas_payment_id = ?, pix_qr_code = ?, pix_payload = ?, boleto_url = ?, boleto_line = ?, invoice_url = ?,
+              updated_at = now()
+        where id = ? and status = 'pending'
+       returning *
+     ), noted as (
+       insert into order_timeline (order_id, kind, at, detail) select id, 'charged', now(), ? from stored
+     ), announced as (
+       insert into outbox (id, topic, key, envelope) select ?::uuid, ?, ?, ?::jsonb from stored
+     )
+     select * from stored`,
+    [
+      charge.paymentId,
+      charge.pixQrCode,
+      charge.pixPayload,
+      charge.boletoUrl,
+      charge.boletoLine,
+      charge.invoiceUrl,
+      id,
+      charge.paymentId,
+      announcement.id,
+      announcement.type,
+      announcement.key,
+      JSON.stringify(announcement),
+    ],
+  )) as { rows: OrderRow[] };
+  return one(rows);
 }
 
 const STAMP_OF: Partial<Record<OrderStatus, string>> = {

@@ -18,6 +18,7 @@ import {
   insertPendingOrder,
   isUniqueViolation,
   storeCharge,
+  type StoredCharge,
 } from '../data/orders-repository.ts';
 import { messages, snapshots, type Order, type OrdersDeps, type PaymentMethod } from './order.ts';
 import { paymentWindow, type PaymentWindow } from './payment-window.ts';
@@ -173,31 +174,52 @@ async function placeOrder(
   const { order, window } = recorded;
   await confirmSpot(deps, order);
   const charge = await chargeOrder(deps, order, input.paymentMethod, buyer, window.dueDate);
-  return deps.db.transaction(async (trx) => {
-    const stored = await storeCharge(trx, order.id, charge);
-    // Nothing but this request touches a fresh order before its charge is stored: its window is far from over.
-    if (!stored) throw new Error(`order ${order.id} left pending before its charge was stored`);
-    await deps.outbox.add(trx, 'order.created', stored.id, {
-      orderId: stored.id,
-      orderNumber: stored.orderNumber,
-      userId: stored.userId,
-      eventId: stored.eventId,
-      amount: stored.amount,
-      paymentMethod: input.paymentMethod,
-      expiresAt: stored.expiresAt!.toISOString(),
-      // How to pay it, for the e-mail: the PIX code (mail draws its QR), the boleto, or the card's payment page.
-      invoiceUrl: stored.invoiceUrl,
-      pixPayload: stored.pixPayload,
-      boletoUrl: stored.boletoUrl,
-      boletoLine: stored.boletoLine,
-      ...snapshots(stored),
-    });
-    deps.logger.info(
-      { orderId: stored.id, eventId: stored.eventId, paymentMethod: stored.paymentMethod },
-      'order created',
-    );
-    return stored;
-  });
+  const stored = await storeCharge(deps.db, order.id, charge, announcement(deps, withCharge(order, charge)));
+  // Nothing but this request touches a fresh order before its charge is stored: its window is far from over.
+  if (!stored) throw new Error(`order ${order.id} left pending before its charge was stored`);
+  deps.outbox.written();
+  deps.logger.info(
+    { orderId: stored.id, eventId: stored.eventId, paymentMethod: stored.paymentMethod },
+    'order created',
+  );
+  return stored;
+}
+
+/** The order as it is once its charge is stored. */
+const withCharge = (order: Order, charge: StoredCharge): Order => ({
+  ...order,
+  asaasPaymentId: charge.paymentId,
+  pixQrCode: charge.pixQrCode,
+  pixPayload: charge.pixPayload,
+  boletoUrl: charge.boletoUrl,
+  boletoLine: charge.boletoLine,
+  invoiceUrl: charge.invoiceUrl,
+});
+
+/** `order.created`, written with the charge. */
+function announcement(deps: OrdersDeps, order: Order) {
+  const [envelope] = deps.outbox.envelopes([
+    {
+      type: 'order.created',
+      key: order.id,
+      payload: {
+        orderId: order.id,
+        orderNumber: order.orderNumber,
+        userId: order.userId,
+        eventId: order.eventId,
+        amount: order.amount,
+        paymentMethod: order.paymentMethod!,
+        expiresAt: order.expiresAt!.toISOString(),
+        // How to pay it, for the e-mail: the PIX code (mail draws its QR), the boleto, or the card's payment page.
+        invoiceUrl: order.invoiceUrl,
+        pixPayload: order.pixPayload,
+        boletoUrl: order.boletoUrl,
+        boletoLine: order.boletoLine,
+        ...snapshots(order),
+      },
+    },
+  ]);
+  return envelope!;
 }
 
 /**
