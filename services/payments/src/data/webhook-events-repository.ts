@@ -5,13 +5,23 @@ export async function webhookEventSeen(db: Knex, id: string): Promise<boolean> {
   return Boolean(await db('webhook_events').where({ id }).first('id'));
 }
 
-/** Records a notification by its id; false when that id was already stored (a repeated delivery). */
+/**
+ * Records a notification by its id, with its outcome when already known; false when that id was already stored (a
+ * repeated delivery).
+ */
 export async function insertWebhookEvent(
-  trx: Knex.Transaction,
+  db: Knex,
   event: { id: string; event: string; paymentId: string | null; payload: unknown },
+  outcome?: string,
 ): Promise<boolean> {
-  const inserted = await trx('webhook_events')
-    .insert({ id: event.id, event: event.event, payment_id: event.paymentId, payload: JSON.stringify(event.payload) })
+  const inserted = await db('webhook_events')
+    .insert({
+      id: event.id,
+      event: event.event,
+      payment_id: event.paymentId,
+      payload: JSON.stringify(event.payload),
+      ...(outcome ? { outcome } : {}),
+    })
     .onConflict('id')
     .ignore()
     .returning('id');

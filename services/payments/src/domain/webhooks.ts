@@ -55,23 +55,21 @@ export async function receiveWebhook(deps: PaymentsDeps, notification: AsaasWebh
   return outcome;
 
   async function receive(): Promise<WebhookOutcome> {
+    const stored = { id: notification.id, event: notification.event, paymentId, payload: notification };
+    // Nothing to ask the provider or to apply (PAYMENT_CREATED, say): stored with its outcome in one statement.
+    if (!(paymentId && EVENTS_TO_CHECK.has(notification.event))) {
+      return (await insertWebhookEvent(deps.db, stored, 'ignored')) ? 'ignored' : 'duplicate';
+    }
     if (await webhookEventSeen(deps.db, notification.id)) return 'duplicate';
-    let payment: AsaasPayment | null | undefined;
-    if (paymentId && EVENTS_TO_CHECK.has(notification.event)) {
-      try {
-        payment = await deps.asaas.getPayment(paymentId);
-      } catch (error) {
-        deps.logger.warn(log, 'provider not reachable for a webhook: the provider will deliver it again');
-        throw error;
-      }
+    let payment: AsaasPayment | null;
+    try {
+      payment = await deps.asaas.getPayment(paymentId);
+    } catch (error) {
+      deps.logger.warn(log, 'provider not reachable for a webhook: the provider will deliver it again');
+      throw error;
     }
     return deps.db.transaction(async (trx) => {
-      const fresh = await insertWebhookEvent(trx, {
-        id: notification.id,
-        event: notification.event,
-        paymentId,
-        payload: notification,
-      });
+      const fresh = await insertWebhookEvent(trx, stored);
       if (!fresh) return 'duplicate';
       const result = await applyNotified(trx, payment);
       await setWebhookOutcome(trx, notification.id, result);
@@ -79,8 +77,7 @@ export async function receiveWebhook(deps: PaymentsDeps, notification: AsaasWebh
     });
   }
 
-  async function applyNotified(trx: Knex.Transaction, payment: AsaasPayment | null | undefined) {
-    if (payment === undefined) return 'ignored';
+  async function applyNotified(trx: Knex.Transaction, payment: AsaasPayment | null) {
     if (payment === null) return 'unknown_payment';
     const charge = await lockChargeOfPayment(trx, payment.id);
     if (!charge) {
