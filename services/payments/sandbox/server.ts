@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
 import { qrCodePng } from '@ticketing/platform';
 import { barCode, identificationField } from './boleto.ts';
 import { buildBrCode } from './brcode.ts';
@@ -222,6 +223,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const bankCode = options.bankCode ?? '461';
 
   const customers = new Map<string, SandboxCustomer>();
+  // Customers by CPF/CNPJ and by external reference, the look-ups made before every charge: found without a scan.
+  const customersBy = {
+    cpfCnpj: new Map<string, SandboxCustomer[]>(),
+    externalReference: new Map<string, SandboxCustomer[]>(),
+  };
   const payments = new Map<string, SandboxPayment>();
   const slips = new Map<string, { nossoNumero: string; barCode: string; identificationField: string }>();
   const faults: SandboxFaults = { webhookCopies: 1, reorderNext: 0, webhookDelayMs: 0, api: [] };
@@ -246,7 +252,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       let status: number | 'error' = 'error';
       if (webhook.url) {
         try {
-          const response = await fetch(webhook.url, {
+          // undici's own request: fetch's streams and Response objects cost more than the delivery itself.
+          const response = await request(webhook.url, {
             method: 'POST',
             headers: {
               'content-type': 'application/json',
@@ -256,8 +263,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
             body,
             signal: AbortSignal.any([closing.signal, AbortSignal.timeout(webhookTimeoutMs)]),
           });
-          status = response.status;
-          await response.body?.cancel();
+          status = response.statusCode;
+          await response.body.dump();
         } catch {
           status = 'error';
         }
@@ -387,7 +394,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       deleted: false,
     };
     customers.set(customer.id, customer);
+    for (const [index, value] of [
+      [customersBy.cpfCnpj, customer.cpfCnpj],
+      [customersBy.externalReference, customer.externalReference],
+    ] as const) {
+      if (value !== null) index.set(value, [...(index.get(value) ?? []), customer]);
+    }
     return customer;
+  }
+
+  /** The customers a search may find: those of its CPF/CNPJ or external reference when it names one, else all. */
+  function customerCandidates(query: Record<string, string>): SandboxCustomer[] {
+    if (query.cpfCnpj) return customersBy.cpfCnpj.get(digitsOnly(query.cpfCnpj)) ?? [];
+    if (query.externalReference) return customersBy.externalReference.get(query.externalReference) ?? [];
+    return [...customers.values()];
   }
 
   function createPayment(body: Record<string, unknown>): SandboxPayment {
@@ -457,7 +477,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       /^\/customers$/,
       (_, query) =>
         listOf(
-          [...customers.values()].filter(
+          customerCandidates(query).filter(
             (customer) =>
               !customer.deleted &&
               (!query.cpfCnpj || customer.cpfCnpj === digitsOnly(query.cpfCnpj)) &&
