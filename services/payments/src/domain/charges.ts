@@ -17,14 +17,13 @@ import { applyProviderView, PAID_STATUSES, providerStatusOf } from './provider-v
 
 /**
  * The order's charge at the provider, created once: a repeated call answers the stored charge. The charge is
- * reserved and committed first, the provider is called with no transaction open, and its answer is recorded in one
- * statement. A concurrent call for the same order waits for that answer; a reservation whose holder vanished is
- * taken over once its time runs out, and the provider look-up by the order id then reuses the payment it made.
+ * reserved and committed first (a first call finds nothing to read before), the provider is called with no
+ * transaction open, and its answer is recorded in one statement. A concurrent call for the same order waits for that
+ * answer; a reservation whose holder vanished is taken over once its time runs out, and the provider look-up by the
+ * order id then reuses the payment it made.
  */
 export async function createCharge(deps: PaymentsDeps, orderId: string, request: ChargeRequest): Promise<Charge> {
   if (!isOrderId(orderId)) throw badRequest(messages.invalidOrderId);
-  const stored = await findCharge(deps.db, orderId);
-  if (stored) return stored;
   const reservation = { orderId, method: request.method, value: request.amount, dueDate: request.dueDate };
   for (let round = 0; ; round++) {
     const creation = await claimCreation(deps.db, reservation, deps.asaas.longestOperationMs);
