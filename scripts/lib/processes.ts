@@ -21,12 +21,19 @@ export const pids = () =>
 
 export const commandLine = (pid: number) => (read(pid, 'cmdline') ?? '').split('\0').filter(Boolean);
 
-/** Parent pid and CPU ticks (user + system) from /proc/PID/stat; the name in parentheses may hold spaces. */
-export function stat(pid: number): { parent: number; ticks: number } | undefined {
+/**
+ * Parent pid and CPU ticks (user + system) from /proc/PID/stat, and those of its children that ended and were
+ * waited for; the name in parentheses may hold spaces.
+ */
+export function stat(pid: number): { parent: number; ticks: number; endedChildrenTicks: number } | undefined {
   const text = read(pid, 'stat');
   if (!text) return undefined;
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  return {
+    parent: Number(fields[1]),
+    ticks: Number(fields[11]) + Number(fields[12]),
+    endedChildrenTicks: Number(fields[13]) + Number(fields[14]),
+  };
 }
 
 /** `root` and every process under it. */
@@ -60,9 +67,11 @@ export function label(pid: number): { name: string; node: boolean } {
 export function cpuByProcess(root: number, rootName: string): Map<string, number> {
   const spent = new Map<string, number>();
   for (const pid of descendants(root)) {
-    const ticks = stat(pid)?.ticks;
-    if (ticks === undefined) continue;
+    const times = stat(pid);
+    if (times === undefined) continue;
     const { name } = label(pid);
+    // PostgreSQL's sessions come and go with the pools: the postmaster counts those that ended.
+    const ticks = times.ticks + (name === 'postgres (postmaster)' ? times.endedChildrenTicks : 0);
     const kind =
       pid === root
         ? rootName
