@@ -1,4 +1,5 @@
 import type { Knex } from '@ticketing/platform';
+import type { Envelope } from '@ticketing/proto';
 import type { EmailAttachment } from '../domain/attachments.ts';
 
 export type EmailStatus = 'pending' | 'sending' | 'sent' | 'failed';
@@ -89,16 +90,22 @@ export async function failExhausted(
 }
 
 /**
- * Records a delivery. Accepted by the server means sent, even if the claim had lapsed meanwhile. Answers when it
- * was recorded, or undefined when it was sent already (a second copy).
+ * Records a delivery at `sentAt`, with the announcement of an e-mail about an order written in the same statement
+ * (one round trip, atomic). Accepted by the server means sent, even if the claim had lapsed meanwhile. False, with
+ * nothing written, when it was sent already (a second copy).
  */
-export async function markSent(trx: Knex.Transaction, id: string): Promise<Date | undefined> {
-  const [row]: { processed_at: Date }[] = await trx('email_queue')
-    .where({ id })
-    .whereNot({ status: 'sent' })
-    .update({ status: 'sent', processed_at: trx.fn.now() })
-    .returning('processed_at');
-  return row?.processed_at;
+export async function markSent(db: Knex, id: string, sentAt: Date, announcement: Envelope | null): Promise<boolean> {
+  const sent = `update email_queue set status = 'sent', processed_at = ? where id = ? and status <> 'sent' returning id`;
+  const { rows } = (await (announcement
+    ? db.raw(
+        `with sent as (${sent}), announced as (
+           insert into outbox (id, topic, key, envelope) select ?::uuid, ?, ?, ?::jsonb from sent
+         )
+         select id from sent`,
+        [sentAt, id, announcement.id, announcement.type, announcement.key, JSON.stringify(announcement)],
+      )
+    : db.raw(sent, [sentAt, id]))) as { rows: { id: string }[] };
+  return rows.length === 1;
 }
 
 /** Records a failed attempt on a row this worker still holds (same attempt number), due again after `delayMs`. */

@@ -91,7 +91,7 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       }
       metrics.sent.inc({ template: row.template });
       try {
-        await db.transaction((trx) => recordSent(trx, row));
+        await recordSent(row);
         logger.info({ ...fields, messageId }, 'e-mail sent');
       } catch (error) {
         logger.error({ ...fields, err: error }, 'e-mail sent but not recorded; it is sent again when the claim lapses');
@@ -99,16 +99,25 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     });
 
   /** Marks the e-mail sent and, the first time, announces it when it is about an order. */
-  async function recordSent(trx: Knex.Transaction, row: ClaimedEmail) {
-    const sentAt = await markSent(trx, row.id);
-    if (!sentAt || !row.order_id) return;
-    await outbox.add(trx, 'mail.sent', row.order_id, {
-      emailId: row.id,
-      orderId: row.order_id,
-      template: row.template,
-      subject: row.subject,
-      sentAt: sentAt.toISOString(),
-    });
+  async function recordSent(row: ClaimedEmail) {
+    const sentAt = new Date();
+    const [announcement = null] = row.order_id
+      ? outbox.envelopes([
+          {
+            type: 'mail.sent',
+            key: row.order_id,
+            payload: {
+              emailId: row.id,
+              orderId: row.order_id,
+              template: row.template,
+              subject: row.subject,
+              sentAt: sentAt.toISOString(),
+            },
+          },
+        ])
+      : [];
+    const recorded = await markSent(db, row.id, sentAt, announcement);
+    if (recorded && announcement) outbox.written();
   }
 
   async function round(): Promise<number> {
