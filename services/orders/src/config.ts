@@ -13,6 +13,12 @@ export const ordersConfig = {
   COURTESY_URL: z.url().default('http://127.0.0.1:3005'),
   /** A call to another service gives up after this long. */
   COLLABORATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /**
+   * Creating an order's charge gives up after this long: payments creates only so many at once at the provider and
+   * the others wait their turn, so through a sales rush it takes longer than any other call. Below the gateway's 30 s,
+   * so the buyer hears why.
+   */
+  CHARGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(25_000),
   /** How often pending orders past their payment window are expired; 0 turns the periodic sweep off. */
   ORDER_EXPIRY_SWEEP_MS: z.coerce.number().int().min(0).default(30_000),
   /**

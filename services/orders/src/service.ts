@@ -31,11 +31,11 @@ export const ordersService = defineService({
       logger,
       outbox,
       catalog: catalogClient(config.CATALOG_URL, timeout, serviceAuth),
-      payments: paymentsClient(config.PAYMENTS_URL, timeout, serviceAuth),
+      payments: paymentsClient(config.PAYMENTS_URL, timeout, serviceAuth, config.CHARGE_TIMEOUT_MS),
       identity: identityClient(config.IDENTITY_URL, timeout, serviceAuth),
       courtesy: courtesyClient(config.COURTESY_URL, timeout, serviceAuth),
       // After recording: the spot confirmed and the charge made, or either failing and the spot and use given back.
-      limits: { maxPendingOrders: config.MAX_PENDING_ORDERS, creationMs: 5 * timeout },
+      limits: { maxPendingOrders: config.MAX_PENDING_ORDERS, creationMs: 4 * timeout + config.CHARGE_TIMEOUT_MS },
       placements: new Map(),
       soldOut: soldOutMemory(config.SOLD_OUT_BELIEVED_MS),
     };

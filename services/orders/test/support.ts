@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import { defineService, type Knex } from '@ticketing/platform';
@@ -108,13 +109,20 @@ export async function startPaymentsStandIn() {
   const charges = new Map<string, { request: ChargeRequest; view: ChargeView }>();
   const calls: PaymentsCall[] = [];
   const paid = new Set<string>();
-  const behaviour = { charge: 'ok' as ChargeBehaviour, check: 'ok' as 'ok' | 'down', refund: 'ok' as ChargeBehaviour };
+  const behaviour = {
+    charge: 'ok' as ChargeBehaviour,
+    /** How long a charge takes to be answered, as one waiting its turn at the provider. */
+    chargeMs: 0,
+    check: 'ok' as 'ok' | 'down',
+    refund: 'ok' as ChargeBehaviour,
+  };
   const router = new Router({ prefix: '/internal/charges/:orderId' });
 
   router.put('/', async (ctx) => {
     const orderId = ctx.params.orderId!;
     const body = await readJson(ctx.req);
     calls.push({ action: 'charge', orderId, body });
+    if (behaviour.chargeMs > 0) await delay(behaviour.chargeMs);
     const parsed = chargeRequestSchema.safeParse(body);
     if (!parsed.success) {
       ctx.status = 400;

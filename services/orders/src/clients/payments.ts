@@ -11,11 +11,18 @@ export interface PaymentsClient {
   refund(orderId: string): Promise<void>;
 }
 
-export function paymentsClient(baseUrl: string, timeoutMs: number, auth: ServiceAuth): PaymentsClient {
+/** `chargeTimeoutMs` bounds creating a charge, which may wait its turn at the provider; `timeoutMs` the other calls. */
+export function paymentsClient(
+  baseUrl: string,
+  timeoutMs: number,
+  auth: ServiceAuth,
+  chargeTimeoutMs = timeoutMs,
+): PaymentsClient {
   const http = jsonClient('payments', baseUrl, timeoutMs, auth);
+  const charging = jsonClient('payments', baseUrl, chargeTimeoutMs, auth);
   const path = (orderId: string) => `/internal/charges/${encodeURIComponent(orderId)}`;
   return {
-    createCharge: (orderId, request) => http.call<ChargeView>('PUT', path(orderId), request),
+    createCharge: (orderId, request) => charging.call<ChargeView>('PUT', path(orderId), request),
     checkCharge: (orderId) => http.call<ChargeStatusView>('POST', `${path(orderId)}/check`),
     async refund(orderId) {
       await http.call('POST', `${path(orderId)}/refund`);
