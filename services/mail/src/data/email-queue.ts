@@ -1,4 +1,4 @@
-import type { Knex } from '@ticketing/platform';
+import { outboxInsert, type Knex } from '@ticketing/platform';
 import type { Envelope } from '@ticketing/proto';
 import type { EmailAttachment } from '../domain/attachments.ts';
 
@@ -99,10 +99,10 @@ export async function markSent(db: Knex, id: string, sentAt: Date, announcement:
   const { rows } = (await (announcement
     ? db.raw(
         `with sent as (${sent}), announced as (
-           insert into outbox (id, topic, key, envelope) select ?::uuid, ?, ?, ?::jsonb from sent
+           ${outboxInsert('(select ?::jsonb as envelope from sent) as announcement')}
          )
          select id from sent`,
-        [sentAt, id, announcement.id, announcement.type, announcement.key, JSON.stringify(announcement)],
+        [sentAt, id, JSON.stringify(announcement)],
       )
     : db.raw(sent, [sentAt, id]))) as { rows: { id: string }[] };
   return rows.length === 1;

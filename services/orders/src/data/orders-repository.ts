@@ -1,4 +1,4 @@
-import { containsPattern, foldedColumn, type Knex } from '@ticketing/platform';
+import { containsPattern, foldedColumn, outboxInsert, type Knex } from '@ticketing/platform';
 import { refundReasonLabels, type Envelope, type ErasedPerson, type OrderStatus } from '@ticketing/proto';
 import type { Order, PaymentMethod, RefundReason } from '../domain/order.ts';
 import { recordTimeline, type TimelineNote } from './timeline-repository.ts';
@@ -261,7 +261,7 @@ export async function storeCharge(
      ), noted as (
        insert into order_timeline (order_id, kind, at, detail) select id, 'charged', now(), ? from stored
      ), announced as (
-       insert into outbox (id, topic, key, envelope) select ?::uuid, ?, ?, ?::jsonb from stored
+       ${outboxInsert('(select ?::jsonb as envelope from stored) as announcement')}
      )
      select * from stored`,
     [
@@ -273,9 +273,6 @@ export async function storeCharge(
       charge.invoiceUrl,
       id,
       charge.paymentId,
-      announcement.id,
-      announcement.type,
-      announcement.key,
       JSON.stringify(announcement),
     ],
   )) as { rows: OrderRow[] };

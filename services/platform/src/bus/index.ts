@@ -14,6 +14,7 @@ import type { Subscription, Transport } from './transport.ts';
 
 export type { EventHandler, EventHandlers, HandlerContext } from './consumer.ts';
 export type { EventRegistry, Outbox, PendingEvent } from './outbox.ts';
+export { outboxInsert } from './outbox.ts';
 export type { BusMessage, Delivery, DeliveryHandler, Subscription, Transport } from './transport.ts';
 export type { ReplayResult } from './dead-letters.ts';
 export { busMigrations } from './migrations.ts';

@@ -77,6 +77,14 @@ export function createOutbox<R extends EventRegistry>(schemas: R, committed: () 
 }
 
 /**
+ * The SQL that writes to the outbox the envelope in the `envelope` column of each row of `rows` (a subquery or a
+ * table the caller's statement names): a state change and its events in one statement, as `Outbox.envelopes` says.
+ */
+export const outboxInsert = (rows: string) =>
+  `insert into outbox (id, topic, key, envelope)
+   select (envelope->>'id')::uuid, envelope->>'type', envelope->>'key', envelope from ${rows}`;
+
+/**
  * Puts an event back in the outbox exactly as it first travelled (same id, key and trace) so the relay sends it
  * again; a row of that id still kept here (this service produced it) is marked unpublished instead.
  */

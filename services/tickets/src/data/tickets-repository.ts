@@ -1,4 +1,4 @@
-import type { Knex } from '@ticketing/platform';
+import { outboxInsert, type Knex } from '@ticketing/platform';
 import type { Envelope, ErasedPerson, TicketPaymentMethod } from '@ticketing/proto';
 
 export type TicketStatus = 'valid' | 'cancelled';
@@ -211,9 +211,7 @@ export async function admitAndAnnounce(db: Knex, usedAt: Date, readings: Expecte
          nullif(reading.device_id, ''), reading.staff_name
        from reading join admitted on admitted.id = reading.ticket_id
      ), announced as (
-       insert into outbox (id, topic, key, envelope)
-       select (reading.envelope->>'id')::uuid, reading.envelope->>'type', reading.envelope->>'key', reading.envelope
-       from reading join admitted on admitted.id = reading.ticket_id
+       ${outboxInsert('(select reading.envelope from reading join admitted on admitted.id = reading.ticket_id) as a')}
      )
      select id from admitted`,
     [

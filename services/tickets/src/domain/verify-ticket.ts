@@ -144,6 +144,7 @@ export async function verifyTickets(deps: TicketsDeps, requests: ScanRequest[]):
   return outcomes;
 }
 
+/** Decides the readings that passed their checks (at once where it can, else in a transaction), counted and logged. */
 async function decide(
   deps: TicketsDeps,
   requests: ScanRequest[],
