@@ -49,6 +49,7 @@ test('user.deleted erases the buyer from orders and stored events, keeps amounts
       buyer_name: erased.name,
       buyer_email: erased.email,
       cpf: null,
+      cpf_digits: null,
       updated_at: expect.any(Date),
     })),
   );

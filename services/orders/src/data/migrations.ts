@@ -210,4 +210,27 @@ export const ordersMigrations: Migration[] = [
         end $$`);
     },
   },
+  {
+    name: '0012_cpf_digits',
+    async up(db) {
+      // The CPF's digits kept with the row: the cap on pending orders compares them without a regular expression per
+      // pending order, whatever plan the counts of a fresh sales opening lead PostgreSQL to.
+      await db.raw(
+        `alter table orders add column cpf_digits text generated always as (regexp_replace(cpf, '\\D', '', 'g')) stored`,
+      );
+      await db.raw('drop index orders_pending_cpf');
+      await db.raw(`create index orders_pending_cpf on orders (cpf_digits) where status = 'pending'`);
+      await db.raw('drop function pending_orders_locked(uuid, text)');
+      await db.raw(`
+        create function pending_orders_locked(buyer uuid, digits text) returns bigint language plpgsql volatile as $$
+        begin
+          perform pg_advisory_xact_lock(hashtextextended('orders:pending:cpf:' || digits, 0));
+          perform pg_advisory_xact_lock(hashtextextended('orders:pending:user:' || buyer, 0));
+          return (
+            select count(*) from orders
+            where status = 'pending' and expires_at > now() and (user_id = buyer or cpf_digits = digits)
+          );
+        end $$`);
+    },
+  },
 ];

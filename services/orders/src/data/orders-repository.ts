@@ -473,7 +473,7 @@ function matching(search: OrderSearch) {
     if (search.email) query.orWhereRaw('lower(buyer_email) like ?', [containsPattern(search.email)]);
     if (search.id) query.orWhere({ id: search.id });
     if (search.orderNumber) query.orWhere({ order_number: search.orderNumber });
-    if (search.cpfDigits) query.orWhereRaw(`regexp_replace(cpf, '\\D', '', 'g') = ?`, [search.cpfDigits]);
+    if (search.cpfDigits) query.orWhere('cpf_digits', search.cpfDigits);
   };
 }
 
