@@ -109,6 +109,8 @@ export interface SandboxOptions {
   apiKey?: string;
   webhookUrl?: string;
   webhookToken?: string;
+  /** The events the webhook is subscribed to (Asaas's webhook `events`); every event when absent. */
+  webhookEvents?: ReadonlySet<string>;
   /** Multiplies the provider's retry gaps (30 s, 1 min, 3.5 min…): 0.001 turns them into milliseconds. */
   webhookRetryScale?: number;
   /** Consecutive failures after which a delivery is given up (Asaas pauses the queue after 15). */
@@ -289,6 +291,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   function emit(event: string, payment: SandboxPayment): void {
+    if (options.webhookEvents && !options.webhookEvents.has(event)) return;
     const notification: Notification = {
       id: `evt_${randomBytes(12).toString('hex')}`,
       event,

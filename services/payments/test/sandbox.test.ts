@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { readQrCode, waitFor } from '@ticketing/platform/testing';
 import { dueDateFactor } from '../sandbox/boleto.ts';
 import { startSandbox, type Sandbox } from '../sandbox/server.ts';
+import { WEBHOOK_EVENTS } from '../src/domain/webhooks.ts';
 import { API_KEY, inDays, makeCpf } from './support.ts';
 
 /** The package is CommonJS: its function is the module's `default`. */
@@ -451,4 +452,34 @@ test('a held API call does its work and answers only once released', async () =>
   expect((await read).status).toBe(200);
   expect(sandbox.heldCalls).toBe(0);
   expect(sandbox.requests.filter((call) => call.fault === 'held')).toHaveLength(1);
+});
+
+test('a webhook subscribed to some events is sent only those, as Asaas does', async () => {
+  const subscribed = await startSandbox({
+    apiKey: API_KEY,
+    webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`,
+    webhookEvents: WEBHOOK_EVENTS,
+  });
+  try {
+    const customer = (await (
+      await fetch(`${subscribed.apiUrl}/customers`, {
+        method: 'POST',
+        headers: { access_token: API_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'João Ninguém', cpfCnpj: makeCpf() }),
+      })
+    ).json()) as { id: string };
+    const created = await fetch(`${subscribed.apiUrl}/payments`, {
+      method: 'POST',
+      headers: { access_token: API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ customer: customer.id, billingType: 'PIX', value: 155, dueDate: inDays(3) }),
+    });
+    const payment = (await created.json()) as { id: string };
+    subscribed.confirm(payment.id);
+    await waitFor(() => subscribed.pendingWebhooks === 0);
+    expect(received.map((delivery) => [delivery.body.event, delivery.body.payment.id])).toEqual([
+      ['PAYMENT_RECEIVED', payment.id],
+    ]);
+  } finally {
+    await subscribed.close();
+  }
 });

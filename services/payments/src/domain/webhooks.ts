@@ -8,8 +8,11 @@ import { applyProviderView, type ViewResult } from './provider-view.ts';
 
 export type WebhookOutcome = ViewResult | 'ignored' | 'unknown_payment' | 'duplicate';
 
-/** Notifications after which the payment may stand somewhere the platform acts on: the provider is asked then. */
-const EVENTS_TO_CHECK = new Set([
+/**
+ * Notifications after which the payment may stand somewhere the platform acts on: the provider is asked then. The
+ * provider's webhook is subscribed to these alone (Asaas's webhook `events`); any other is stored and ignored.
+ */
+export const WEBHOOK_EVENTS: ReadonlySet<string> = new Set([
   'PAYMENT_UPDATED',
   'PAYMENT_CONFIRMED',
   'PAYMENT_RECEIVED',
@@ -56,8 +59,9 @@ export async function receiveWebhook(deps: PaymentsDeps, notification: AsaasWebh
 
   async function receive(): Promise<WebhookOutcome> {
     const stored = { id: notification.id, event: notification.event, paymentId, payload: notification };
-    // Nothing to ask the provider or to apply (PAYMENT_CREATED, say): stored with its outcome in one statement.
-    if (!(paymentId && EVENTS_TO_CHECK.has(notification.event))) {
+    // Nothing to ask the provider or to apply (an event the webhook is not subscribed to): stored with its outcome in
+    // one statement.
+    if (!(paymentId && WEBHOOK_EVENTS.has(notification.event))) {
       return (await insertWebhookEvent(deps.db, stored, 'ignored')) ? 'ignored' : 'duplicate';
     }
     if (await webhookEventSeen(deps.db, notification.id)) return 'duplicate';
