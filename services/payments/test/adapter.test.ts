@@ -5,7 +5,7 @@ import { captureLogs, waitFor } from '@ticketing/platform/testing';
 import { paymentsMessages } from '@ticketing/proto';
 import { startSandbox, type Sandbox } from '../sandbox/server.ts';
 import { createAsaas, type Asaas, type ProviderChargeRequest } from '../src/index.ts';
-import { API_KEY, chargeRequest } from './support.ts';
+import { API_KEY, chargeRequest, makeCpf } from './support.ts';
 
 let sandbox: Sandbox;
 let logs: ReturnType<typeof captureLogs>;
@@ -64,15 +64,13 @@ test('a PIX charge: customer and payment in the real shapes, then the QR code', 
   const made = sandbox.requests.slice(before);
   expect(made.map((call) => `${call.method} ${call.path}`)).toEqual([
     'GET /customers',
-    'GET /customers',
     'POST /customers',
     'GET /payments',
     'POST /payments',
     `GET /payments/${result.payment.id}/pixQrCode`,
   ]);
   expect(made[0]!.query).toMatchObject({ cpfCnpj: charge.customer.cpf.replace(/\D/g, '') });
-  expect(made[1]!.query).toMatchObject({ externalReference: charge.customer.userId });
-  expect(made[2]!.body).toEqual({
+  expect(made[1]!.body).toEqual({
     name: charge.customer.name,
     cpfCnpj: charge.customer.cpf.replace(/\D/g, ''),
     email: charge.customer.email,
@@ -80,8 +78,8 @@ test('a PIX charge: customer and payment in the real shapes, then the QR code', 
     externalReference: charge.customer.userId,
     notificationDisabled: true,
   });
-  expect(made[3]!.query).toMatchObject({ externalReference: charge.orderId });
-  expect(made[4]!.body).toEqual({
+  expect(made[2]!.query).toMatchObject({ externalReference: charge.orderId });
+  expect(made[3]!.body).toEqual({
     customer: result.customerId,
     billingType: 'PIX',
     value: 155,
@@ -142,7 +140,6 @@ test("a first attempt creates the order's payment without looking for one; a cre
   const before = sandbox.requests.length;
   const result = await asaas.createCharge(charge);
   expect(sandbox.requests.slice(before).map((call) => `${call.method} ${call.path}`)).toEqual([
-    'GET /customers',
     'GET /customers',
     'POST /customers',
     'POST /payments',
@@ -274,4 +271,16 @@ test('two refunds of one payment at once: the one the provider refuses finds it 
   for (const answer of await both) expect(answer).toMatchObject({ id: paid.payment.id, status: 'REFUNDED' });
   expect(calls('POST', `/payments/${paid.payment.id}/refund`)).toHaveLength(2);
   expect(sandbox.payments.get(paid.payment.id)!.refunds).toHaveLength(1);
+});
+
+test('a buyer whose CPF changed is charged as a customer in the new CPF, the old one left as it was', async () => {
+  const first = request();
+  const before = await asaas.createCharge(first);
+  const cpf = makeCpf();
+  const after = await asaas.createCharge(request({ customer: { ...first.customer, cpf } }));
+  expect(after.customerId).not.toBe(before.customerId);
+  expect(sandbox.customers.get(after.customerId)).toMatchObject({ cpfCnpj: cpf.replace(/\D/g, '') });
+  expect(sandbox.customers.get(before.customerId)).toMatchObject({
+    cpfCnpj: first.customer.cpf.replace(/\D/g, ''),
+  });
 });

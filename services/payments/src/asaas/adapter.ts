@@ -95,9 +95,9 @@ export function createAsaas(options: AsaasOptions): Asaas {
   const http = createAsaasHttp(options);
   const { logger, timeoutMs, maxAttempts, retryDelayMs } = options;
   const chargeTurn = inTurns(options.concurrentCharges);
-  // createCharge: up to three calls per customer attempt, two per payment attempt, one for the PIX code or line.
+  // createCharge: up to two calls per customer attempt, two per payment attempt, one for the PIX code or line.
   const backOffsMs = retryDelayMs * (2 ** (maxAttempts - 1) - 1);
-  const longestOperationMs = 2 * (6 * maxAttempts * timeoutMs + 3 * backOffsMs);
+  const longestOperationMs = 2 * (5 * maxAttempts * timeoutMs + 3 * backOffsMs);
 
   /** Runs an adapter operation and turns provider failures into AppErrors. */
   async function guarded<T>(operation: () => Promise<T>): Promise<T> {
@@ -135,7 +135,8 @@ export function createAsaas(options: AsaasOptions): Asaas {
     const cpfCnpj = digits(customer.cpf);
     return lookupOrCreate(
       'customer',
-      async () => (await firstCustomer({ cpfCnpj })) ?? (await firstCustomer({ externalReference: customer.userId })),
+      // By the CPF the charge is made out to: a buyer whose CPF changed gets a customer in the new one.
+      () => firstCustomer({ cpfCnpj }),
       async () => {
         const body: NewCustomer = {
           name: customer.name,
