@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Published by catalog whenever an event's public data or its availability changes. */
+/**
+ * Published by catalog whenever what an event is changes: its public data, status or capacity. A spot held or given
+ * back moves only its count, which the catalog answers when asked: through a sales rush nobody hears each step.
+ */
 export const eventChanged = z.object({
   eventId: z.uuid(),
   title: z.string(),
@@ -10,7 +13,6 @@ export const eventChanged = z.object({
   isActive: z.boolean(),
   listed: z.boolean(),
   maxAttendees: z.number().int().nullable(),
-  currentAttendees: z.number().int(),
 });
 
 /**

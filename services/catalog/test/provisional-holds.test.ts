@@ -44,7 +44,7 @@ test('a provisional hold takes its spot at once and keeps it for good once confi
   expect(await eventRow(event.id)).toMatchObject({ current_attendees: 1 });
 });
 
-test('a provisional hold never confirmed is given back once by the sweep and announced; a late confirmation is refused', async () => {
+test('a provisional hold never confirmed is given back once by the sweep; a late confirmation is refused', async () => {
   const event = await catalog.createEvent({ maxAttendees: 1 });
   const lapsing = `order:${randomUUID()}`;
   expect((await holdProvisionally(event.id, lapsing)).status).toBe(200);
@@ -55,7 +55,8 @@ test('a provisional hold never confirmed is given back once by the sweep and ann
   expect(await sweep()).toBe(0);
   expect(await eventRow(event.id)).toMatchObject({ current_attendees: 0 });
   expect((await holdRow(lapsing)).released_at).toBeInstanceOf(Date);
-  expect((await catalog.changes(event.id)).map((change) => change.currentAttendees)).toEqual([0, 1, 0]);
+  // Only its creation was announced: the count moved quietly.
+  expect(await catalog.changes(event.id)).toHaveLength(1);
   expect(catalog.logs.lines).toContainEqual(
     expect.objectContaining({ msg: 'provisional holds lapsed', holds: [lapsing] }),
   );

@@ -127,6 +127,5 @@ function changeOf(event: CatalogEvent): EventPayload<'event.changed'> {
     isActive: event.isActive,
     listed: event.listed,
     maxAttendees: event.maxAttendees,
-    currentAttendees: event.currentAttendees,
   };
 }

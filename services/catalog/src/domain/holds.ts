@@ -1,14 +1,7 @@
-import { AppError, conflict, notFound, trace, type TraceContext } from '@ticketing/platform';
+import { AppError, conflict, notFound } from '@ticketing/platform';
 import { addTakenSpots, findEventForUpdate } from '../data/events-repository.ts';
 import { findHolds, insertHolds, type Hold } from '../data/holds-repository.ts';
-import {
-  announceChange,
-  assertEventId,
-  assertHoldId,
-  messages,
-  type CatalogDeps,
-  type CatalogEvent,
-} from './catalog-event.ts';
+import { assertEventId, assertHoldId, messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
 
 export interface HoldResult {
   hold: Hold;
@@ -23,11 +16,8 @@ export interface HoldRequest {
   provisionalSeconds?: number;
 }
 
-/** A request as a batch takes it, with the trace of the call that made it (for the events it causes). */
-type Queued = HoldRequest & { trace?: TraceContext };
-
 /** Requests that take spots now, by hold id, each with the count it leaves. */
-type Takings = Map<string, { request: Queued; attendees: number }>;
+type Takings = Map<string, { request: HoldRequest; attendees: number }>;
 
 const REFUSALS = { cancelled: messages.cancelled, sold_out: messages.soldOut, unavailable: messages.unavailable };
 type Refusal = keyof typeof REFUSALS;
@@ -53,7 +43,7 @@ export async function holdSpots(deps: CatalogDeps, request: HoldRequest): Promis
  */
 export function createHoldQueue(deps: CatalogDeps, maxBatch = 100) {
   interface Waiting {
-    request: Queued;
+    request: HoldRequest;
     answer(outcome: HoldOutcome): void;
     fail(error: unknown): void;
   }
@@ -79,7 +69,7 @@ export function createHoldQueue(deps: CatalogDeps, maxBatch = 100) {
   return async function hold(request: HoldRequest): Promise<HoldResult> {
     assertHoldRequest(request);
     const outcome = await new Promise<HoldOutcome>((answer, fail) => {
-      const waiting: Waiting = { request: { ...request, trace: trace.current() }, answer, fail };
+      const waiting: Waiting = { request, answer, fail };
       const queue = queues.get(request.eventId);
       if (queue) return void queue.push(waiting);
       const started = [waiting];
@@ -115,7 +105,7 @@ function settle(deps: CatalogDeps, request: HoldRequest, outcome: HoldOutcome): 
  * One transaction for several requests of one event, in their order, with the event's row locked: each takes its
  * spots while there is room (all or nothing) and is answered the count it left; the batch is announced once.
  */
-async function takeHolds(deps: CatalogDeps, eventId: string, requests: Queued[]): Promise<HoldOutcome[]> {
+async function takeHolds(deps: CatalogDeps, eventId: string, requests: HoldRequest[]): Promise<HoldOutcome[]> {
   return deps.db.transaction(async (trx) => {
     const event = await findEventForUpdate(trx, eventId);
     const known = await findHolds(
@@ -141,9 +131,6 @@ async function takeHolds(deps: CatalogDeps, eventId: string, requests: Queued[])
     const taken = [...taking.values()].reduce((sum, { request }) => sum + request.quantity, 0);
     const after = await addTakenSpots(trx, eventId, taken);
     const leftBy = new Map([...taking].map(([id, { attendees }]) => [id, { ...after, currentAttendees: attendees }]));
-    // The event as the batch leaves it, announced once: through a rush those who follow an event hear its count a
-    // batch at a time rather than a buyer at a time, each step costing every consumer a delivery.
-    await announceChange(deps.outbox, trx, after, requests[0]!.trace);
     const holds = new Map(recorded.map((hold) => [hold.id, hold]));
     return decided.map((outcome, i) => {
       if (typeof outcome !== 'string') return outcome;
@@ -159,7 +146,7 @@ async function takeHolds(deps: CatalogDeps, eventId: string, requests: Queued[])
  * answers the same).
  */
 function decide(
-  requests: Queued[],
+  requests: HoldRequest[],
   event: CatalogEvent | undefined,
   known: Map<string, Hold>,
   taking: Takings,

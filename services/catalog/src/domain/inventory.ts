@@ -7,7 +7,7 @@ import {
   releaseHoldsUnder,
   releaseLapsedHolds,
 } from '../data/holds-repository.ts';
-import { announceChange, assertEventId, assertHoldId, messages, type CatalogDeps } from './catalog-event.ts';
+import { assertEventId, assertHoldId, messages, type CatalogDeps } from './catalog-event.ts';
 import type { HoldResult } from './holds.ts';
 
 /** Keeps a provisional hold until it is released like any other; confirming it again changes nothing. */
@@ -25,7 +25,7 @@ const LAPSED_BATCH = 100;
 
 /**
  * Gives back the spots of provisional holds whose order never confirmed them, a batch per transaction, each event's
- * count returned and announced once a batch. Answers how many holds lapsed.
+ * count returned once a batch. Answers how many holds lapsed.
  */
 export async function giveBackLapsedHolds(deps: CatalogDeps): Promise<number> {
   let lapsed = 0;
@@ -35,9 +35,7 @@ export async function giveBackLapsedHolds(deps: CatalogDeps): Promise<number> {
       const spotsByEvent = new Map<string, number>();
       for (const hold of released)
         spotsByEvent.set(hold.eventId, (spotsByEvent.get(hold.eventId) ?? 0) + hold.quantity);
-      for (const [eventId, spots] of spotsByEvent) {
-        await announceChange(deps.outbox, trx, await returnSpots(trx, eventId, spots));
-      }
+      for (const [eventId, spots] of spotsByEvent) await returnSpots(trx, eventId, spots);
       return released;
     });
     if (holds.length > 0) deps.logger.warn({ holds: holds.map((hold) => hold.id) }, 'provisional holds lapsed');
@@ -61,7 +59,6 @@ export async function releaseHold(
     const released = await markReleased(trx, holdId, eventId, keep);
     if (released) {
       const event = await returnSpots(trx, eventId, released.quantity - keep);
-      await announceChange(deps.outbox, trx, event);
       return { hold: released, event, changed: true };
     }
     const hold = await findHold(trx, holdId);
@@ -86,7 +83,7 @@ export async function releaseOrderSpots(
   const released = await deps.db.transaction(async (trx) => {
     const holds = await releaseHoldsUnder(trx, holdId, eventId);
     const spots = holds.reduce((sum, hold) => sum + hold.quantity, 0);
-    if (spots > 0) await announceChange(deps.outbox, trx, await returnSpots(trx, eventId, spots));
+    if (spots > 0) await returnSpots(trx, eventId, spots);
     return { holds, spots };
   });
   if (released.spots > 0) {
