@@ -1,4 +1,4 @@
-import type { Knex } from '@ticketing/platform';
+import { prepared, type Knex } from '@ticketing/platform';
 import type { GrantableRole } from '@ticketing/proto';
 import type { User } from '../domain/user.ts';
 import { endSessionsOf } from './sessions-repository.ts';
@@ -104,7 +104,12 @@ export async function findUserByEmail(db: Knex, email: string): Promise<User | u
 /** An account that was not deleted, by id; an id that is not a UUID names nobody. */
 export async function findUserById(db: Knex, id: string): Promise<User | undefined> {
   if (!UUID.test(id)) return undefined;
-  const row = (await db('users').select(COLUMNS).where({ id }).whereNull('deleted_at').first()) as UserRow | undefined;
+  const row = (await db('users')
+    .select(COLUMNS)
+    .where({ id })
+    .whereNull('deleted_at')
+    .first()
+    .options(prepared('identity.user-by-id'))) as UserRow | undefined;
   return row && toUser(row);
 }
 

@@ -1,4 +1,4 @@
-import { containsPattern, foldedColumn, outboxInsert, type Knex } from '@ticketing/platform';
+import { containsPattern, foldedColumn, outboxInsert, prepared, type Knex } from '@ticketing/platform';
 import { refundReasonLabels, type Envelope, type ErasedPerson, type OrderStatus } from '@ticketing/proto';
 import type { Order, PaymentMethod, RefundReason } from '../domain/order.ts';
 import { recordTimeline, type TimelineNote } from './timeline-repository.ts';
@@ -42,6 +42,50 @@ interface OrderRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/**
+ * The columns an order is read with, by name: a prepared statement's answer keeps its shape when a later release adds
+ * a column (with `*` its cached plan would fail until the connection closes).
+ */
+const ORDER_COLUMNS = Object.keys({
+  id: 1,
+  order_number: 1,
+  user_id: 1,
+  event_id: 1,
+  courtesy_attendee_id: 1,
+  courtesy_link_id: 1,
+  cpf: 1,
+  status: 1,
+  payment_method: 1,
+  amount: 1,
+  asaas_payment_id: 1,
+  pix_qr_code: 1,
+  pix_payload: 1,
+  boleto_url: 1,
+  boleto_line: 1,
+  invoice_url: 1,
+  expires_at: 1,
+  paid_at: 1,
+  qr_code_data: 1,
+  qr_code_used: 1,
+  qr_code_used_at: 1,
+  first_checked_in_at: 1,
+  withdrawal_requested_at: 1,
+  event_title: 1,
+  event_date: 1,
+  event_location: 1,
+  buyer_name: 1,
+  buyer_email: 1,
+  idempotency_key: 1,
+  refund_reason: 1,
+  refund_owed_since: 1,
+  refund_requested_by: 1,
+  refund_requested_at: 1,
+  refund_note: 1,
+  net_amount: 1,
+  created_at: 1,
+  updated_at: 1,
+} satisfies Record<keyof OrderRow, 1>).join(', ');
 
 const toOrder = (row: OrderRow): Order => ({
   id: row.id,
@@ -111,33 +155,35 @@ export function isUniqueViolation(error: unknown): boolean {
  * one after the other; other buyers' purchases do not wait for them.
  */
 export async function insertPendingOrder(db: Knex, max: number, order: NewOrder): Promise<Order | undefined> {
-  const { rows } = (await db.raw(
-    `insert into orders (id, user_id, event_id, cpf, status, payment_method, amount, expires_at, event_title,
+  const { rows } = (await db
+    .raw(
+      `insert into orders (id, user_id, event_id, cpf, status, payment_method, amount, expires_at, event_title,
                          event_date, event_location, buyer_name, buyer_email, idempotency_key, courtesy_link_id)
      select ?::uuid, ?::uuid, ?::uuid, ?, 'pending', ?, ?::numeric, ?::timestamptz, ?,
             ?::timestamptz, ?, ?, ?, ?, ?::uuid
      where pending_orders_locked(?::uuid, ?) < ?
-     returning *`,
-    [
-      order.id,
-      order.userId,
-      order.eventId,
-      order.cpf,
-      order.paymentMethod,
-      order.amount,
-      order.expiresAt,
-      order.event.title,
-      order.event.date,
-      order.event.location,
-      order.buyer.name,
-      order.buyer.email,
-      order.idempotencyKey,
-      order.courtesyLinkId,
-      order.userId,
-      order.cpf.replace(/\D/g, ''),
-      max,
-    ],
-  )) as { rows: OrderRow[] };
+     returning ${ORDER_COLUMNS}`,
+      [
+        order.id,
+        order.userId,
+        order.eventId,
+        order.cpf,
+        order.paymentMethod,
+        order.amount,
+        order.expiresAt,
+        order.event.title,
+        order.event.date,
+        order.event.location,
+        order.buyer.name,
+        order.buyer.email,
+        order.idempotencyKey,
+        order.courtesyLinkId,
+        order.userId,
+        order.cpf.replace(/\D/g, ''),
+        max,
+      ],
+    )
+    .options(prepared('orders.record-pending'))) as { rows: OrderRow[] };
   return one(rows);
 }
 
@@ -218,17 +264,17 @@ export async function findEarlierOrders(
   userId: string,
   { eventId, idempotencyKey }: { eventId: string; idempotencyKey: string | undefined },
 ): Promise<{ keyed: Order | undefined; pending: Order | undefined }> {
-  const rows = (
-    (await db<OrderRow>('orders')
-      .where({ user_id: userId })
-      .where((earlier) => {
-        earlier.where({ event_id: eventId, status: 'pending' });
-        if (idempotencyKey !== undefined) earlier.orWhere({ idempotency_key: idempotencyKey });
-      })) as OrderRow[]
-  ).map(toOrder);
+  const { rows } = (await db
+    .raw(
+      `select ${ORDER_COLUMNS} from orders
+        where user_id = ? and ((event_id = ? and status = 'pending') or idempotency_key = ?)`,
+      [userId, eventId, idempotencyKey ?? null],
+    )
+    .options(prepared('orders.earlier'))) as { rows: OrderRow[] };
+  const orders = rows.map(toOrder);
   return {
-    keyed: idempotencyKey === undefined ? undefined : rows.find((order) => order.idempotencyKey === idempotencyKey),
-    pending: rows.find((order) => order.eventId === eventId && order.status === 'pending'),
+    keyed: idempotencyKey === undefined ? undefined : orders.find((order) => order.idempotencyKey === idempotencyKey),
+    pending: orders.find((order) => order.eventId === eventId && order.status === 'pending'),
   };
 }
 
@@ -251,31 +297,33 @@ export async function storeCharge(
   charge: StoredCharge,
   announcement: Envelope,
 ): Promise<Order | undefined> {
-  const { rows } = (await db.raw(
-    `with stored as (
+  const { rows } = (await db
+    .raw(
+      `with stored as (
        update orders
           set asaas_payment_id = ?, pix_qr_code = ?, pix_payload = ?, boleto_url = ?, boleto_line = ?, invoice_url = ?,
               updated_at = now()
         where id = ? and status = 'pending'
-       returning *
+       returning ${ORDER_COLUMNS}
      ), noted as (
        insert into order_timeline (order_id, kind, at, detail) select id, 'charged', now(), ? from stored
      ), announced as (
        ${outboxInsert('(select ?::jsonb as envelope from stored) as announcement')}
      )
      select * from stored`,
-    [
-      charge.paymentId,
-      charge.pixQrCode,
-      charge.pixPayload,
-      charge.boletoUrl,
-      charge.boletoLine,
-      charge.invoiceUrl,
-      id,
-      charge.paymentId,
-      JSON.stringify(announcement),
-    ],
-  )) as { rows: OrderRow[] };
+      [
+        charge.paymentId,
+        charge.pixQrCode,
+        charge.pixPayload,
+        charge.boletoUrl,
+        charge.boletoLine,
+        charge.invoiceUrl,
+        id,
+        charge.paymentId,
+        JSON.stringify(announcement),
+      ],
+    )
+    .options(prepared('orders.store-charge'))) as { rows: OrderRow[] };
   return one(rows);
 }
 

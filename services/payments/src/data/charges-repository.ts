@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from '@ticketing/platform';
+import { prepared, type Knex } from '@ticketing/platform';
 import type { ChargeMethod } from '../asaas/adapter.ts';
 import type { Charge, ChargeState, ReviewReason } from '../domain/charge.ts';
 
@@ -101,8 +101,9 @@ export type Creation =
  */
 export async function claimCreation(db: Knex, reservation: ChargeReservation, leaseMs: number): Promise<Creation> {
   const creationId = randomUUID();
-  const claimed = await db.raw(
-    `insert into charges (order_id, method, value, due_date, creation_id, creation_expires_at)
+  const claimed = await db
+    .raw(
+      `insert into charges (order_id, method, value, due_date, creation_id, creation_expires_at)
      values (?, ?, ?, ?, ?, now() + ? * interval '1 millisecond')
      on conflict (order_id) do update
        set method = excluded.method, value = excluded.value, due_date = excluded.due_date,
@@ -110,8 +111,9 @@ export async function claimCreation(db: Knex, reservation: ChargeReservation, le
            updated_at = now()
        where charges.payment_id is null and charges.creation_expires_at < now()
      returning (xmax = 0) as inserted`,
-    [reservation.orderId, reservation.method, reservation.value, reservation.dueDate, creationId, leaseMs],
-  );
+      [reservation.orderId, reservation.method, reservation.value, reservation.dueDate, creationId, leaseMs],
+    )
+    .options(prepared('payments.claim-creation'));
   // A row inserted now (xmax 0, where a taken-over one was updated) was never reserved before.
   if (claimed.rows.length === 1) return { kind: 'claimed', creationId, firstAttempt: claimed.rows[0].inserted };
   const charge = await findCharge(db, reservation.orderId);
