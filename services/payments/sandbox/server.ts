@@ -562,7 +562,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           txid: target.id.replace('pay_', '').toUpperCase(),
         });
         return {
-          encodedImage: qrCodePng(payload, { scale: 8, margin: 4 }).toString('base64'),
+          // A valid code with a fixed mask: choosing the surest one is the real provider's work, on its machines.
+          encodedImage: qrCodePng(payload, { scale: 8, margin: 4, maskPattern: 0 }).toString('base64'),
           payload,
           expirationDate: `${target.dueDate} 23:59:59`,
         };

@@ -1,5 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
-import QRCode from 'qrcode';
+import QRCode, { type QRCodeMaskPattern } from 'qrcode';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -20,9 +20,17 @@ function chunk(type: string, data: Buffer): Buffer {
  * larger), which every reader reads alike. Drawn as 1-bit grey rows without PNG's row filters, which gain nothing on
  * flat black and white: each module row is drawn once and copied, and zlib, at its fastest level (about a kilobyte
  * more than its default, for a fifth of the time), compresses an eighth of what 8-bit rows would give it.
+ * `maskPattern` (0–7) fixes the mask instead of scoring all eight for the one that reads most surely, which is two
+ * thirds of the work: every mask gives a valid code.
  */
-export function qrCodePng(text: string, { margin = 2, scale = 4 } = {}): Buffer {
-  const { modules } = QRCode.create([{ data: Buffer.from(text), mode: 'byte' }], { errorCorrectionLevel: 'M' });
+export function qrCodePng(
+  text: string,
+  { margin = 2, scale = 4, maskPattern }: { margin?: number; scale?: number; maskPattern?: QRCodeMaskPattern } = {},
+): Buffer {
+  const { modules } = QRCode.create([{ data: Buffer.from(text), mode: 'byte' }], {
+    errorCorrectionLevel: 'M',
+    maskPattern,
+  });
   const side = (modules.size + 2 * margin) * scale;
   // Each row: its filter byte (0, none) and one bit a pixel, 1 for white, the last byte padded.
   const stride = 1 + Math.ceil(side / 8);
