@@ -103,7 +103,7 @@ function settle(deps: CatalogDeps, request: HoldRequest, outcome: HoldOutcome): 
 
 /**
  * One transaction for several requests of one event, in their order, with the event's row locked: each takes its
- * spots while there is room (all or nothing) and is answered the count it left; the batch is announced once.
+ * spots while there is room (all or nothing) and is answered the count it left.
  */
 async function takeHolds(deps: CatalogDeps, eventId: string, requests: HoldRequest[]): Promise<HoldOutcome[]> {
   return deps.db.transaction(async (trx) => {
