@@ -936,6 +936,8 @@ describe.each(['production', 'event-day'].map((name) => [name]))('database conne
     expect(mainContainer(pgbouncer).image).toMatch(/^edoburu\/pgbouncer:v\d+\.\d+\.\d+/);
     const settings = iniSection(ini, 'pgbouncer');
     expect(settings.pool_mode).toBe('transaction');
+    // The services' hot statements are named prepared statements: the pooler must keep them.
+    expect(Number(settings.max_prepared_statements)).toBeGreaterThan(0);
     expect(iniSection(ini, 'databases').ticketing).toMatch(/^host=postgres port=5432 dbname=ticketing$/);
     const service = find(objects, 'Service', 'pgbouncer');
     expect(service.spec.ports[0].port).toBe(Number(settings.listen_port));

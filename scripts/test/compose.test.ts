@@ -419,6 +419,8 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
       AUTH_USER: env.DB_USER,
       AUTH_QUERY: 'SELECT usename, passwd FROM pg_shadow WHERE usename=$1',
     });
+    // The services' hot statements are named prepared statements: the pooler must keep them.
+    expect(Number(env.MAX_PREPARED_STATEMENTS)).toBeGreaterThan(0);
     const owner = environmentOf(services['database-roles'], {}).DATABASE_URL!;
     expect(new URL(owner).username).toBe(env.DB_USER);
     expect(decodeURIComponent(new URL(owner).password)).toBe(env.DB_PASSWORD);
