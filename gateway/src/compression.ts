@@ -76,11 +76,12 @@ const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/;
  * rules: a compressible type of 1 KB or more that is not encoded yet, not a range and not marked `no-transform`.
  */
 export function worthCompressing(status: number, headers: IncomingHttpHeaders, size: number | undefined): boolean {
+  // Most API answers are small: the size settles it before the type is parsed and looked up.
+  if (size !== undefined && size < THRESHOLD_BYTES) return false;
   const type = headers['content-type']?.split(';', 1)[0]!.trim().toLowerCase();
   return (
     type !== undefined &&
     isCompressible(type) &&
-    !(size !== undefined && size < THRESHOLD_BYTES) &&
     status !== 206 &&
     headers['content-range'] === undefined &&
     headers['content-encoding'] === undefined &&
