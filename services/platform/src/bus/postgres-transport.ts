@@ -177,7 +177,10 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
     const held = new Map<string, number>();
     const heldKey = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
-    /** Reads one partition under its offset row lock; commits the offset past what was handled. */
+    /**
+     * Reads one partition under its offset row lock; commits the offset past what was handled. True when it read a
+     * full batch of messages, which may have more behind it.
+     */
     const drain = ({ topic, partition }: { topic: string; partition: number }) => {
       const until = held.get(heldKey(topic, partition));
       if (until !== undefined && until > Date.now()) return false;
@@ -216,7 +219,7 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
           );
         }
         if (failure) throw failure;
-        return next > from;
+        return rows.rows.length === batchSize && next > from;
       });
     };
 
@@ -243,11 +246,11 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
 
     const loop = (async () => {
       while (!closed) {
-        let progressed = false;
+        let more = false;
         try {
           for (const assignment of await pending()) {
             if (closed) break;
-            if (await drain(assignment)) progressed = true;
+            if (await drain(assignment)) more = true;
           }
           failures = 0;
         } catch (error) {
@@ -256,7 +259,9 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
           await waker.sleep(Math.min(100 * 2 ** failures, 5000));
           continue;
         }
-        if (!progressed) await waker.sleep(idleMs());
+        // A full batch may have more behind it; otherwise what was published meanwhile has notified, and the sleep
+        // ends at once: no read that would find nothing.
+        if (!more) await waker.sleep(idleMs());
       }
     })();
 
