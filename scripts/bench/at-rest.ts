@@ -11,16 +11,22 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { commandLine, descendants, label as processLabel, pids, read, stat, ticksPerSecond } from '../lib/processes.ts';
+import {
+  commandLine,
+  descendants,
+  label as processLabel,
+  memory,
+  pids,
+  STACK_MEMORY_AIM_MB,
+  read,
+  stat,
+  ticksPerSecond,
+} from '../lib/processes.ts';
 
 const CPU_AIM_PERCENT = 0.5;
-const RSS_AIM_MB = 1200;
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, pid: { type: 'string' } } });
 const windowSeconds = Number(values.seconds);
-/** A field of /proc/PID/status or smaps_rollup, in MB. */
-const kilobytes = (text: string | undefined, field: string) =>
-  Number(text?.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0) / 1024;
 
 function findLauncher(): number {
   if (values.pid) return Number(values.pid);
@@ -77,8 +83,9 @@ for (const pid of members) {
   const row = rows.get(name) ?? { name, count: 0, node, cpu: 0, rss: 0, pss: 0 };
   row.count++;
   row.cpu += ((ticks - start) / ticksPerSecond / windowSeconds) * 100;
-  row.rss += kilobytes(read(pid, 'status'), 'VmRSS');
-  row.pss += kilobytes(read(pid, 'smaps_rollup'), 'Pss');
+  const held = memory(pid);
+  row.rss += held.rss;
+  row.pss += held.pss;
   rows.set(name, row);
 }
 
@@ -102,5 +109,5 @@ console.log(
   `\nCPU at rest ≤ ${CPU_AIM_PERCENT} % per Node process: ${busy.length === 0 ? 'met' : `missed by ${busy.map((row) => `${row.name} (${row.cpu.toFixed(2)} %)`).join(', ')}`}`,
 );
 console.log(
-  `Stack memory ≤ ${RSS_AIM_MB} MB RSS: ${total.rss <= RSS_AIM_MB ? 'met' : 'missed'} (${total.rss.toFixed(0)} MB RSS, ${total.pss.toFixed(0)} MB PSS)`,
+  `Stack memory ≤ ${STACK_MEMORY_AIM_MB} MB RSS: ${total.rss <= STACK_MEMORY_AIM_MB ? 'met' : 'missed'} (${total.rss.toFixed(0)} MB RSS, ${total.pss.toFixed(0)} MB PSS)`,
 );

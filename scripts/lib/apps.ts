@@ -13,8 +13,8 @@ export interface ServiceApp extends App {
   /** The name it signs its calls and events as: its own unless set (both tickets processes are `tickets`). */
   identity?: string;
   /**
-   * Works from the bus alone (no `/api` route leads to it): no request waits on it, so on one machine it runs at a
-   * lower CPU priority and a sales rush's answers come before its e-mails and tickets.
+   * Works from the bus alone (no `/api` route leads to it): no request waits on it, so on one machine it runs on the
+   * CPU the others leave and a sales rush's answers come before its e-mails and tickets.
    */
   background?: true;
 }

@@ -36,6 +36,22 @@ export function stat(pid: number): { parent: number; ticks: number; endedChildre
   };
 }
 
+/** What the whole `npm start` stack should hold, at rest and after a sales rush. */
+export const STACK_MEMORY_AIM_MB = 1200;
+
+/** A field of /proc/PID/status or smaps_rollup, in MB. */
+const megabytes = (text: string | undefined, field: string) =>
+  Number(text?.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0) / 1024;
+
+/**
+ * What a process holds, in MB: RSS counts the pages it shares (the node binary, PostgreSQL's shared buffers) in full;
+ * PSS divides them among the processes that share them, so a sum of PSS is what a group of processes really holds.
+ */
+export const memory = (pid: number) => ({
+  rss: megabytes(read(pid, 'status'), 'VmRSS'),
+  pss: megabytes(read(pid, 'smaps_rollup'), 'Pss'),
+});
+
 /** `root` and every process under it. */
 export function descendants(root: number): number[] {
   const parents = new Map(pids().map((pid) => [pid, stat(pid)?.parent]));
@@ -60,10 +76,13 @@ export function label(pid: number): { name: string; node: boolean } {
   return { name: [command, ...args].join(' ').slice(0, 40), node: command.endsWith('node') };
 }
 
-/**
- * CPU time so far of `root` and everything under it, in ms by kind of process: each app by name, PostgreSQL's and
- * Redis's processes together, and `root` itself under `rootName`.
- */
+/** The kind of a process of the stack: each app by name, PostgreSQL's and Redis's processes together. */
+function kindOf(name: string): string {
+  if (name.startsWith('postgres')) return 'PostgreSQL';
+  return name.includes('redis-server') ? 'Redis' : name;
+}
+
+/** CPU time so far of `root` and everything under it, in ms by kind of process, `root` itself under `rootName`. */
 export function cpuByProcess(root: number, rootName: string): Map<string, number> {
   const spent = new Map<string, number>();
   for (const pid of descendants(root)) {
@@ -72,15 +91,20 @@ export function cpuByProcess(root: number, rootName: string): Map<string, number
     const { name } = label(pid);
     // PostgreSQL's sessions come and go with the pools: the postmaster counts those that ended.
     const ticks = times.ticks + (name === 'postgres (postmaster)' ? times.endedChildrenTicks : 0);
-    const kind =
-      pid === root
-        ? rootName
-        : name.startsWith('postgres')
-          ? 'PostgreSQL'
-          : name.includes('redis-server')
-            ? 'Redis'
-            : name;
+    const kind = pid === root ? rootName : kindOf(name);
     spent.set(kind, (spent.get(kind) ?? 0) + (ticks / ticksPerSecond) * 1000);
   }
   return spent;
+}
+
+/** What everything under `root` (not `root` itself) holds now, in MB by kind of process. */
+export function memoryByProcess(root: number): Map<string, { rss: number; pss: number }> {
+  const held = new Map<string, { rss: number; pss: number }>();
+  for (const pid of descendants(root).slice(1)) {
+    const kind = kindOf(label(pid).name);
+    const { rss, pss } = memory(pid);
+    const sum = held.get(kind) ?? { rss: 0, pss: 0 };
+    held.set(kind, { rss: sum.rss + rss, pss: sum.pss + pss });
+  }
+  return held;
 }
