@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@ticketing/platform';
+import { ConfigError, loadConfig, releaseHeapWhenQuiet } from '@ticketing/platform';
 import { gatewayConfigSchema } from './config.ts';
 import { createGateway, type RunningGateway } from './gateway.ts';
 
@@ -21,3 +21,4 @@ async function stop(signal: string) {
 }
 process.once('SIGTERM', () => void stop('SIGTERM'));
 process.once('SIGINT', () => void stop('SIGINT'));
+releaseHeapWhenQuiet(gateway.logger);

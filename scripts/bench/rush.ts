@@ -53,8 +53,11 @@ const AIMS_MS: Record<string, number> = { '300/100': 2000, '2000/500': 5000 };
 const PASSWORD = 'compra-na-abertura-1';
 /** How long the winners of a rush have to be paid, ticketed and e-mailed, on top of a second per 10 of them. */
 const SETTLE_MS = 60_000;
-/** How long the stack is left alone after the rushes before what it holds is measured. */
-const QUIET_MS = 15_000;
+/**
+ * How long the stack is left alone after the rushes before what it holds is measured: each process gives back what
+ * the rush grew after a quiet look of 10 s (`releaseHeapWhenQuiet`), and the pools let idle connections go after 10 s.
+ */
+const QUIET_MS = 30_000;
 
 /** `300/100,2000/500`: buyers and spots of each rush, in order. */
 function parseRushes(text: string): { buyers: number; spots: number }[] {
@@ -396,10 +399,7 @@ async function payAndAwaitTickets(
   stack.catcher!.clear();
 }
 
-/**
- * What the stack holds once its rushes are over, when its pools have let their idle connections go (after 10 s):
- * every process this run started, not the crowd's own.
- */
+/** What the stack holds once its rushes are over and it is quiet: every process this run started, not the crowd's. */
 async function printStackMemory() {
   await delay(QUIET_MS);
   const byKind = [...memoryByProcess(process.pid)].sort((a, b) => b[1].pss - a[1].pss);

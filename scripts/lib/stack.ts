@@ -43,9 +43,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
 /**
  * Node's options for every process, so that the benchmarks and the chaos run measure what `npm start` runs: V8 keeps
- * 64 MB for new objects by default; 2 MB saves ~27 MB a process at rest for a few % of peak throughput.
+ * 64 MB for new objects by default, and 2 MB saves ~27 MB a process at rest for a few % of peak throughput; `gc`
+ * lets a process give back what a burst grew once it is quiet (`releaseHeapWhenQuiet`).
  */
-const NODE_ARGS = ['--max-semi-space-size=2'];
+const NODE_ARGS = ['--max-semi-space-size=2', '--expose-gc'];
 /**
  * How a process nobody's request waits on is run: in Linux's idle scheduling class it gets only the CPU the others
  * leave, as on a node of its own (at a niceness of 10, mail still took a tenth of a rush's CPU); elsewhere, at the

@@ -33,6 +33,7 @@ import {
 } from './config.ts';
 import { createDb, migrate, type Knex, type Migration } from './db.ts';
 import { createHttpApp } from './http/app.ts';
+import { releaseHeapWhenQuiet } from './heap-release.ts';
 import { databaseCheck, monitorDependencies } from './http/health.ts';
 import { jsonClient } from './http/json-client.ts';
 import { listen } from './http/listen.ts';
@@ -273,4 +274,5 @@ export async function runService<S extends z.ZodRawShape>(definition: ServiceDef
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+  releaseHeapWhenQuiet(service.logger);
 }
