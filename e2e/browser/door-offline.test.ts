@@ -231,7 +231,10 @@ async function showOptions(page: Page) {
   if ((await options.getAttribute('open')) === null) await page.getByText('Opções da leitura').dispatchEvent('click');
 }
 
-/** Starts the page's camera again (it then films the camera file as it is now). */
+/**
+ * Starts the page's camera again (it then films the camera file as it is now) by switching the barcode formats, on
+ * and then off at the next call: a ticket's QR code reads the same either way.
+ */
 async function restartCamera(page: Page) {
   const formats = page.getByLabel(/^Ler também códigos de barras/);
   await showOptions(page);

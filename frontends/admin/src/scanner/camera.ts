@@ -1,5 +1,6 @@
-// Types only: the decoder itself is downloaded when the camera starts.
-import type { Html5Qrcode } from 'html5-qrcode';
+// Types only: the decoders themselves are downloaded when the camera starts.
+import type { Html5Qrcode, Html5QrcodeResult } from 'html5-qrcode';
+import type { Frame } from './second-reader.ts';
 
 /** The scan settings of the door (spec §9): 10 frames per second in a 250 × 250 box. */
 const FPS = 10;
@@ -28,6 +29,7 @@ export async function startCamera(
     Html5Qrcode,
     Html5QrcodeSupportedFormats: Format,
     readFrame,
+    preferQrCode,
   } = await import(/* webpackChunkName: "qr-decoders" */ './decoders.ts').catch(() => {
     throw new DecoderUnavailable();
   });
@@ -50,11 +52,18 @@ export async function startCamera(
     formatsToSupport: formats,
     useBarCodeDetectorIfSupported: true,
   });
-  // html5-qrcode leaves each frame in the canvas it adds to the element; a frame ZXing gave up on is read again.
-  // A native BarcodeDetector (Android) needs no second reader, and spares the phone the work.
-  const readAgain = () => {
+  // html5-qrcode leaves each frame in the canvas it adds to the element: the frame just decoded, or given up on.
+  const frame = (): Frame | undefined => {
     const context = document.getElementById(elementId)?.querySelector('canvas')?.getContext('2d');
-    const text = context && readFrame(context.getImageData(0, 0, context.canvas.width, context.canvas.height));
+    return context?.getImageData(0, 0, context.canvas.width, context.canvas.height);
+  };
+  const read = (text: string, { result }: Html5QrcodeResult) =>
+    onRead(result.format?.format === Format.QR_CODE ? text : preferQrCode(text, frame()));
+  // A frame ZXing gave up on is read again. A native BarcodeDetector (Android) needs no second reader, and spares
+  // the phone the work.
+  const readAgain = () => {
+    const current = frame();
+    const text = current && readFrame(current);
     if (text) onRead(text);
   };
   await scanner.start(
@@ -70,7 +79,7 @@ export async function startCamera(
         return { width: side, height: side };
       },
     },
-    onRead,
+    read,
     'BarcodeDetector' in window ? undefined : readAgain,
   );
   return {

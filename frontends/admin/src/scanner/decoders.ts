@@ -1,3 +1,3 @@
 // The door's two decoders, downloaded together as one chunk when the scanner starts.
 export { Html5Qrcode, Html5QrcodeSupportedFormats } from 'html5-qrcode';
-export { readFrame } from './second-reader.ts';
+export { preferQrCode, readFrame } from './second-reader.ts';

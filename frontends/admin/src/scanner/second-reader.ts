@@ -18,3 +18,11 @@ export interface Frame {
  */
 export const readFrame = (frame: Frame): string | undefined =>
   jsQR(frame.data, frame.width, frame.height, { inversionAttempts: 'dontInvert' })?.data || undefined;
+
+/**
+ * The text of a frame the first decoder read as a barcode of another format than QR. With those formats on, ZXing
+ * tries them before QR codes and now and then reads an EAN-8 or UPC-E off a ticket's QR code: a QR code in the frame
+ * wins.
+ */
+export const preferQrCode = (barcodeText: string, frame: Frame | undefined): string =>
+  (frame && readFrame(frame)) ?? barcodeText;
