@@ -116,6 +116,18 @@ export async function startIdentity({ env = {} }: { env?: Record<string, string>
     service.db('sessions').where({ user_id: userId }).orderBy('created_at').pluck('id');
   const userByEmail = (email: string) => service.db('users').where({ email: email.toLowerCase() }).first();
 
+  /**
+   * The token ends with its session, which lasts `seconds` from when it opened: a moment before the token was
+   * signed, so `exp - iat` may be a second short.
+   */
+  async function expectTokenToLastItsSession(token: string, seconds: number) {
+    const claims = claimsOf(token);
+    const session = await service.db('sessions').where({ id: claims.sid }).first();
+    expect(claims.exp).toBe(Math.floor(session.ends_at.getTime() / 1000));
+    expect(session.ends_at.getTime() - session.created_at.getTime()).toBe(seconds * 1000);
+    expect(Number(claims.iat)).toBeGreaterThanOrEqual(Math.floor(session.created_at.getTime() / 1000));
+  }
+
   async function login(email: string, password: string, extra: Record<string, unknown> = {}) {
     const response = await request('POST', '/api/auth/login', { body: { email, password, ...extra } });
     if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);
@@ -194,6 +206,7 @@ export async function startIdentity({ env = {} }: { env?: Record<string, string>
     userRow,
     sessionIds,
     userByEmail,
+    expectTokenToLastItsSession,
     login,
     registered,
     verified,
