@@ -5,6 +5,8 @@ import pg from 'pg';
 
 const EMBEDDED_PORT = 54329;
 const DATABASE = 'ticketing';
+/** The longest path a Unix socket may have (sun_path, less its terminating zero); a longer one listens on TCP only. */
+const MAX_SOCKET_PATH = 107;
 
 export interface Postgres {
   url: string;
@@ -25,6 +27,7 @@ export async function ensurePostgres(
   const databaseDir = join(dataDir, 'postgres');
   // Run as root, PostgreSQL runs as a user of its own, which must be able to reach its directory (a mkdtemp is 0700).
   if (process.getuid?.() === 0 && existsSync(dataDir)) chmodSync(dataDir, 0o711);
+  const socket = join(databaseDir, `.s.PGSQL.${port}`).length <= MAX_SOCKET_PATH;
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -32,19 +35,26 @@ export async function ensurePostgres(
     password: 'postgres',
     persistent: true,
     createPostgresUser: true,
+    postgresFlags: ['-c', `unix_socket_directories=${socket ? databaseDir : ''}`],
     onLog: () => {},
     onError: (error) => console.error('[postgres]', error),
   });
   if (!existsSync(databaseDir)) await server.initialise();
   await server.start();
-  const url = `postgres://postgres:postgres@127.0.0.1:${port}`;
-  const client = new pg.Client({ connectionString: `${url}/postgres` });
+  const urlOf = (database: string) => {
+    const url = new URL(`postgres://postgres:postgres@127.0.0.1:${port}/${database}`);
+    // Beside its server, a connection through the socket costs both sides less than one through TCP loopback; the
+    // port stays in the URL for what needs TCP (the chaos run's pass-through).
+    if (socket) url.searchParams.set('host', databaseDir);
+    return url.href;
+  };
+  const client = new pg.Client({ connectionString: urlOf('postgres') });
   await client.connect();
   const exists = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
   if (exists.rowCount === 0) await client.query(`create database ${DATABASE}`);
   await client.end();
   return {
-    url: `${url}/${DATABASE}`,
+    url: urlOf(DATABASE),
     stop: () => server.stop(),
     restart: async () => {
       await server.stop();

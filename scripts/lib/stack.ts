@@ -140,6 +140,7 @@ export async function startStack(options: StackOptions) {
     const throughBusProxy = (url: string) => {
       const direct = new URL(url);
       direct.port = String(busProxy!.port);
+      direct.searchParams.delete('host');
       return direct.href;
     };
     const ownSmtp = free || !process.env.SMTP_URL;
