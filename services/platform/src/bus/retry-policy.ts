@@ -17,8 +17,10 @@ export function isTransient(error: unknown): boolean {
   if (error instanceof CollaboratorError) {
     return error.status === null || error.status === 429 || error.status >= 500;
   }
-  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  const { code, name, syscall } = (error ?? {}) as { code?: unknown; name?: unknown; syscall?: unknown };
   if (name === 'KnexTimeoutError') return true;
+  // A server reached through its Unix socket is away while it restarts: the socket file is gone.
+  if (code === 'ENOENT' && syscall === 'connect') return true;
   if (error instanceof Error && code === undefined && LOST_CONNECTION.test(error.message)) return true;
   return typeof code === 'string' && (TRANSIENT_SQLSTATE.test(code) || TRANSIENT_CODES.has(code));
 }

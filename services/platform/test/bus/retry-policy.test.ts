@@ -1,3 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDb } from '../../src/db.ts';
 import { backoffDelayMs, isTransient } from '../../src/bus/retry-policy.ts';
 import { CollaboratorError } from '../../src/http/json-client.ts';
 
@@ -20,6 +24,25 @@ test('a collaborator that is down, failing or throttling is transient; its refus
   const query = 'select "event_id" from "door_assignments" where "user_id" = $1 limit $2';
   expect(isTransient(new Error(`${query} - Connection terminated unexpectedly`))).toBe(true);
   expect(isTransient(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+});
+
+test('PostgreSQL away behind its Unix socket (restarting: no socket file) is transient; a missing file is not', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'no-server-'));
+  const db = createDb(`postgres://postgres@127.0.0.1:5432/test?host=${encodeURIComponent(dir)}`, 'public', 1);
+  try {
+    const failure = await db.raw('select 1').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ code: 'ENOENT', syscall: 'connect' });
+    expect(isTransient(failure)).toBe(true);
+    const missingFile = await rm(join(dir, 'nothing'), { force: false }).catch((error: unknown) => error);
+    expect(missingFile).toMatchObject({ code: 'ENOENT' });
+    expect(isTransient(missingFile)).toBe(false);
+  } finally {
+    await db.destroy();
+    await rm(dir, { recursive: true });
+  }
 });
 
 test('the backoff doubles from its base up to its cap, waiting at least half of each step', () => {
