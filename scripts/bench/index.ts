@@ -6,7 +6,8 @@
  * and through the same gateway process. Client and servers share this machine's cores, so only the ratios mean
  * something across machines: verify ÷ hello-world straight, and verify ÷ hello-world through the gateway. The
  * gateway's own cost, hello-world through it ÷ straight, is taken over BENCH_GATEWAY_ROUNDS alternated rounds (3) and
- * its median printed: one pair of runs swings with whatever else the machine does meanwhile.
+ * its median printed: one pair of runs swings with whatever else the machine does meanwhile. Each round also measures
+ * hello-world through the barest Node proxy (`bare-proxy.ts`), what the hop alone costs on this machine.
  *
  * Then the door at a fixed rate, as a door's queue arrives rather than as fast as a client can push: BENCH_DOOR_RATE
  * verifications a second for BENCH_DOOR_SECONDS straight at the verifier, each a different ticket, with p50, p99 and
@@ -119,21 +120,28 @@ async function measure(name: string, load: Load): Promise<Measured> {
   return measured;
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+
 /**
- * Hello-world straight and through the gateway, alternated round by round; the round whose ratio is the median, with
- * every round's ratio.
+ * Hello-world straight, through the gateway and through the bare proxy, alternated round by round: the round whose
+ * gateway ratio is the median, every round's ratio, and the bare proxy's median ratio in the same rounds.
  */
-async function measureGatewayCost(straight: Load, viaGateway: Load) {
-  const rounds: { straight: Measured; gateway: Measured; ratio: number }[] = [];
+async function measureGatewayCost(straight: Load, viaGateway: Load, viaBareProxy: Load) {
+  const rounds: { straight: Measured; gateway: Measured; ratio: number; bareRatio: number }[] = [];
   for (let round = 0; round < GATEWAY_ROUNDS; round++) {
     const pair = {
       straight: await measure('hello-world, straight', straight),
       gateway: await measure('hello-world, via gateway', viaGateway),
     };
-    rounds.push({ ...pair, ratio: pair.gateway.rps / pair.straight.rps });
+    const bare = await measure('hello-world, via a bare proxy', viaBareProxy);
+    rounds.push({ ...pair, ratio: pair.gateway.rps / pair.straight.rps, bareRatio: bare.rps / pair.straight.rps });
   }
   const byRatio = [...rounds].sort((a, b) => a.ratio - b.ratio);
-  return { median: byRatio[Math.floor((byRatio.length - 1) / 2)]!, ratios: rounds.map((round) => round.ratio) };
+  return {
+    median: byRatio[Math.floor((byRatio.length - 1) / 2)]!,
+    ratios: rounds.map((round) => round.ratio),
+    bareRatio: median(rounds.map((round) => round.bareRatio)),
+  };
 }
 
 interface Batch {
@@ -199,7 +207,12 @@ const busSchema = uniqueName('bench_bus');
 const floorSchema = uniqueName('bench_floor');
 const door = await doorCredentials();
 try {
-  const ports = { hello: await freePort(), verifier: await freePort(), gateway: await freePort() };
+  const ports = {
+    hello: await freePort(),
+    verifier: await freePort(),
+    gateway: await freePort(),
+    bareProxy: await freePort(),
+  };
   const common = {
     HOST: '127.0.0.1',
     DATABASE_URL: TEST_DATABASE_URL,
@@ -209,6 +222,10 @@ try {
     LOG_LEVEL: 'warn',
   };
   run('scripts/bench/hello.ts', { PORT: String(ports.hello) });
+  run('scripts/bench/bare-proxy.ts', {
+    PORT: String(ports.bareProxy),
+    UPSTREAM_URL: `http://127.0.0.1:${ports.hello}`,
+  });
   run('services/tickets/src/verifier.ts', {
     ...common,
     PORT: String(ports.verifier),
@@ -232,6 +249,7 @@ try {
   const exited = () => children.some((child) => child.exitCode !== null);
   await Promise.all([
     waitForHttp(`http://127.0.0.1:${ports.hello}/`, 60_000, exited),
+    waitForHttp(`http://127.0.0.1:${ports.bareProxy}/`, 60_000, exited),
     waitForHttp(`http://127.0.0.1:${ports.verifier}/readyz`, 60_000, exited),
     waitForHttp(`http://127.0.0.1:${ports.gateway}/readyz`, 60_000, exited),
   ]);
@@ -246,6 +264,7 @@ try {
   const gatewayCost = await measureGatewayCost(
     () => ({ url: `${at(ports.hello)}/api/events` }),
     () => ({ url: `${at(ports.gateway)}/api/events` }),
+    () => ({ url: `${at(ports.bareProxy)}/api/events` }),
   );
   const { straight: hello, gateway: helloGateway } = gatewayCost.median;
   const verify = await measure('verify-ticket, straight', verifyLoad(at(ports.verifier), door.token, straightBatch));
@@ -269,14 +288,17 @@ try {
       errors: r.errors,
     })),
   );
-  // The gateway's own cost: a bare Node proxy (http server and undici) keeps 0.39–0.50 of a hello-world route's rate
-  // on this machine, our gateway about a tenth less.
+  // The gateway's own cost, beside the bare proxy's in the same rounds: what the hop alone costs on this machine.
   const gatewayRatio = gatewayCost.median.ratio;
   console.log(
     // Three decimals: at two, a ratio just under the aim would print as the aim itself.
     `gateway ÷ straight, hello-world: ${gatewayRatio.toFixed(3)}, the median of ` +
       `${gatewayCost.ratios.map((ratio) => ratio.toFixed(3)).join(', ')} (aim ≥ ${GATEWAY_RATIO_AIM}: ` +
       `${gatewayRatio >= GATEWAY_RATIO_AIM ? 'met' : 'missed'}; the table shows the median round)`,
+  );
+  console.log(
+    `bare proxy ÷ straight, hello-world: ${gatewayCost.bareRatio.toFixed(3)} (median, same rounds); ` +
+      `gateway ÷ bare proxy: ${(gatewayRatio / gatewayCost.bareRatio).toFixed(2)}`,
   );
   console.log(`verify ÷ hello-world, straight:     ${(verify.rps / hello.rps).toFixed(2)}`);
   console.log(`verify ÷ hello-world, via gateway:  ${(verifyGateway.rps / helloGateway.rps).toFixed(2)}`);
