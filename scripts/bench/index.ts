@@ -120,7 +120,9 @@ async function measure(name: string, load: Load): Promise<Measured> {
   return measured;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+/** The item whose `value` is the median (the lower one of an even count). */
+const medianBy = <T>(items: T[], value: (item: T) => number): T =>
+  [...items].sort((a, b) => value(a) - value(b))[Math.floor((items.length - 1) / 2)]!;
 
 /**
  * Hello-world straight, through the gateway and through the bare proxy, alternated round by round: the round whose
@@ -136,11 +138,10 @@ async function measureGatewayCost(straight: Load, viaGateway: Load, viaBareProxy
     const bare = await measure('hello-world, via a bare proxy', viaBareProxy);
     rounds.push({ ...pair, ratio: pair.gateway.rps / pair.straight.rps, bareRatio: bare.rps / pair.straight.rps });
   }
-  const byRatio = [...rounds].sort((a, b) => a.ratio - b.ratio);
   return {
-    median: byRatio[Math.floor((byRatio.length - 1) / 2)]!,
+    median: medianBy(rounds, (round) => round.ratio),
     ratios: rounds.map((round) => round.ratio),
-    bareRatio: median(rounds.map((round) => round.bareRatio)),
+    bareRatio: medianBy(rounds, (round) => round.bareRatio).bareRatio,
   };
 }
 
