@@ -21,6 +21,8 @@
 #
 # tickets-verifier and tickets-worker are two images of the same folder:
 #   APP_DIR=services/tickets ENTRY=services/tickets/src/verifier.ts   (or src/worker.ts)
+# The local Asaas sandbox of docker-compose.yml is built the same way from its own folder (never a product image):
+#   APP_DIR=tools/asaas-sandbox ENTRY=tools/asaas-sandbox/src/main.ts PORT=8090
 #
 # Gateway: the frontends are built inside the image (the `web` stage does it only for
 # APP_DIR=gateway) into /app/frontends/dist, the default STATIC_DIR, and their server-rendering
@@ -85,15 +87,21 @@ ARG APP_DIR
 ARG ENTRY
 ARG PORT=3000
 ARG HEALTHCHECK_PATH=/healthz
-ENV NODE_ENV=production \
-    HEALTHCHECK_PATH=${HEALTHCHECK_PATH} \
-    APP_ENTRY=${ENTRY} \
-    PORT=${PORT}
 
 # Files stay owned by root: the app can read its code but never change it.
 COPY --from=deps /app/ ./
 COPY --from=sources /out/ ./
 COPY --from=web /web/ ./
+
+# The build fails when the app's entry is missing. This step names the app's own arguments, so its layer is this
+# app's alone and every layer after it too: a builder whose cache ignores a changed ARG feeding an ENV (buildah's)
+# cannot hand tickets-worker the layers of tickets-verifier, which hold the same files but run another entry.
+RUN test -f "$ENTRY" || { echo "$APP_DIR: no entry $ENTRY" >&2; exit 1; }; \
+    echo "app $APP_DIR runs $ENTRY on port $PORT, health at $HEALTHCHECK_PATH"
+ENV NODE_ENV=production \
+    HEALTHCHECK_PATH=${HEALTHCHECK_PATH} \
+    APP_ENTRY=${ENTRY} \
+    PORT=${PORT}
 
 USER node
 EXPOSE ${PORT}

@@ -6,7 +6,7 @@ export default {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2024' } }],
   },
   testMatch: [
-    '<rootDir>/{proto,services,gateway,scripts,k8s}/**/test/**/*.test.ts',
+    '<rootDir>/{proto,services,gateway,scripts,k8s,tools}/**/test/**/*.test.ts',
     '<rootDir>/e2e/api/**/*.test.ts',
     '<rootDir>/e2e/browser/**/*.test.ts',
     '<rootDir>/frontends/*/test/**/*.test.ts',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import type { Role } from '@ticketing/proto';
 import { adminEvent, paidTicket, staffMember, startSystem, verifiedBuyer } from './support.ts';
 

@@ -1,4 +1,4 @@
-import { readQrCode, waitFor } from '@ticketing/platform/testing';
+import { readQrCode, waitFor } from '@ticketing/testkit';
 import { adminEvent, redemptionForm, startSystem, verifiedBuyer } from './support.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import { adminEvent, startSystem } from './support.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

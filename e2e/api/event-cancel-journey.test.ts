@@ -1,4 +1,4 @@
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import {
   adminEvent,
   doorRefusesAsCancelled,

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { waitFor } from '@ticketing/platform/testing';
-import { makeCpf } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
+import { makeCpf } from '@ticketing/testkit';
 import { PUBLIC_URL, staffMember, startSystem, verifiedBuyer } from './support.ts';
 
 /** A door staff address of the configuration that nobody has registered yet. */

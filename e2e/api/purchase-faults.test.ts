@@ -1,5 +1,5 @@
 import { expireOverdueOrders } from '@ticketing/orders';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import { adminEvent, startSystem, verifiedBuyer } from './support.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;

@@ -1,4 +1,4 @@
-import { startPrivateRedis, waitFor } from '@ticketing/platform/testing';
+import { startPrivateRedis, waitFor } from '@ticketing/testkit';
 import { startSystem, verifiedBuyer } from './support.ts';
 
 /**

@@ -11,7 +11,7 @@ import {
   uniqueName,
   waitFor,
   type TestService,
-} from '@ticketing/platform/testing';
+} from '@ticketing/testkit';
 import type { Role } from '@ticketing/proto';
 import { createGateway, gatewayConfigSchema } from '@ticketing/gateway';
 import { identityService } from '@ticketing/identity';
@@ -21,7 +21,7 @@ import { courtesyService } from '@ticketing/courtesy';
 import { ordersService } from '@ticketing/orders';
 import { paymentsService } from '@ticketing/payments';
 import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
-import { startSandbox } from '../../services/payments/sandbox/server.ts';
+import { startSandbox } from '@ticketing/asaas-sandbox';
 import { startMailCatcher, type CaughtMessage } from '../../scripts/mail-catcher.ts';
 
 export const PUBLIC_URL = 'http://localhost:8080';

@@ -1,7 +1,7 @@
 import { PNG } from 'pngjs';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { AdminEventPage, AdminEventView } from '@ticketing/proto';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import { adminEvent, staffMember, verifiedBuyer } from '../api/support.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 

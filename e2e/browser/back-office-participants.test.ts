@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { maskCpf } from '@ticketing/proto';
-import { readQrCode, waitFor } from '@ticketing/platform/testing';
+import { readQrCode, waitFor } from '@ticketing/testkit';
 import { adminEvent, redemptionForm, verifiedBuyer } from '../api/support.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 

@@ -7,7 +7,7 @@ import {
   type AdminOrderAnswer,
   type OrderSearchAnswer,
 } from '@ticketing/proto';
-import { readQrCode, waitFor } from '@ticketing/platform/testing';
+import { readQrCode, waitFor } from '@ticketing/testkit';
 import { adminEvent, doorRefusesAsCancelled, redemptionForm, verifiedBuyer } from '../api/support.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 

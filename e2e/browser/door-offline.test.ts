@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { readQrCode, waitFor } from '@ticketing/platform/testing';
+import { readQrCode, waitFor } from '@ticketing/testkit';
 import { ensureFrontendsBuilt } from '../../scripts/lib/frontends.ts';
 import { adminEvent, staffMember, startSystem, verifiedBuyer } from '../api/support.ts';
 import { blankVideo, launchCameraBrowser, qrSequenceVideo, showOnCamera } from './fake-camera.ts';

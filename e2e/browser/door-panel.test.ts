@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import { adminEvent, staffMember, verifiedBuyer } from '../api/support.ts';
 import { launchCameraBrowser, qrVideo } from './fake-camera.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { readQrCode, waitFor } from '@ticketing/platform/testing';
+import { readQrCode, waitFor } from '@ticketing/testkit';
 import { adminEvent, verifiedBuyer } from '../api/support.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 

@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ordersMessages, type EventView, type OrderView } from '@ticketing/proto';
-import { makeCpf, waitFor } from '@ticketing/platform/testing';
+import { makeCpf, waitFor } from '@ticketing/testkit';
 import { verifiedBuyer } from '../api/support.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 

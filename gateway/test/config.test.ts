@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from '@ticketing/platform';
-import { TEST_REDIS_URL, uniqueName, waitFor } from '@ticketing/platform/testing';
+import { TEST_REDIS_URL, uniqueName, waitFor } from '@ticketing/testkit';
 import { gatewayConfigSchema, REPO_ROOT } from '../src/config.ts';
 import { deleteRedisKeys } from './support.ts';
 

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { uniqueName, waitFor } from '@ticketing/platform/testing';
+import { uniqueName, waitFor } from '@ticketing/testkit';
 import type { RunningGateway } from '../src/gateway.ts';
 import { deleteRedisKeys, startFakeService, startGateway, type FakeService } from './support.ts';
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { EventView } from '@ticketing/proto';
-import { uniqueName } from '@ticketing/platform/testing';
+import { uniqueName } from '@ticketing/testkit';
 import type { RunningGateway } from '../src/gateway.ts';
 import { closedPort, deleteRedisKeys, startGateway } from './support.ts';
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { captureLogs, uniqueName, waitFor } from '@ticketing/platform/testing';
+import { captureLogs, uniqueName, waitFor } from '@ticketing/testkit';
 import type { RunningGateway } from '../src/gateway.ts';
 import { closedPort, deleteRedisKeys, startFakeService, startGateway, type Echo, type FakeService } from './support.ts';
 

@@ -1,4 +1,4 @@
-import { uniqueName } from '@ticketing/platform/testing';
+import { uniqueName } from '@ticketing/testkit';
 import type { RunningGateway } from '../src/gateway.ts';
 import { addressGroup } from '../src/client-ip.ts';
 import { AUTH_LIMITED_PATHS, limitedPath } from '../src/rate-limit.ts';

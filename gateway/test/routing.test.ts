@@ -1,4 +1,4 @@
-import { uniqueName } from '@ticketing/platform/testing';
+import { uniqueName } from '@ticketing/testkit';
 import type { RunningGateway } from '../src/gateway.ts';
 import { findRoute } from '../src/routes.ts';
 import {

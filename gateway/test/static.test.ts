@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { uniqueName } from '@ticketing/platform/testing';
+import { uniqueName } from '@ticketing/testkit';
 import type { RunningGateway } from '../src/gateway.ts';
 import { PUBLIC_DIR } from '../src/static.ts';
 import { deleteRedisKeys, startGateway } from './support.ts';

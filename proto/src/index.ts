@@ -18,3 +18,4 @@ export * from './api/tickets.ts';
 export * from './api/door.ts';
 export * from './scan-messages.ts';
 export * from './sao-paulo-clock.ts';
+export * from './asaas-webhooks.ts';

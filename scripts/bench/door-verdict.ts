@@ -11,7 +11,7 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import { adminEvent, startSystem, verifiedBuyer } from '../../e2e/api/support.ts';
 import { blankVideo, launchCameraBrowser, qrSequenceVideo, showOnCamera } from '../../e2e/browser/fake-camera.ts';
 import { ensureFrontendsBuilt } from '../lib/frontends.ts';

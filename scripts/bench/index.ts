@@ -41,7 +41,7 @@ import {
   dropSchemas,
   testKeyRing,
   uniqueName,
-} from '@ticketing/platform/testing';
+} from '@ticketing/testkit';
 import { freePort } from '../lib/free-port.ts';
 import { waitForHttp } from '../lib/ready.ts';
 import { fixedRate, type FixedRateResult } from './fixed-rate.ts';

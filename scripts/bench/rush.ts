@@ -30,7 +30,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
 import { z } from 'zod';
 import { createDb, createLogger, createRedis, loadConfig, type Knex } from '@ticketing/platform';
-import { makeCpf, waitFor } from '@ticketing/platform/testing';
+import { makeCpf, waitFor } from '@ticketing/testkit';
 import { ordersMessages } from '@ticketing/proto';
 import {
   createSigningKeys,

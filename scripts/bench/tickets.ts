@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createDb, createLogger, replaceDoorAssignments, type Knex } from '@ticketing/platform';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import { createTicketKeys, ensureTicketKey, signTicket, toTicketRow } from '@ticketing/tickets';
 
 /**

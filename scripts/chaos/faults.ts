@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import type { Stack } from '../lib/stack.ts';
 import type { Client } from './client.ts';
 import type { Database } from './database.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readQrCode } from '@ticketing/platform/testing';
+import { readQrCode } from '@ticketing/testkit';
 import { messages as ordersMessages } from '@ticketing/orders';
 import { courtesyMessages } from '@ticketing/proto';
 import type { Answer, Client } from './client.ts';

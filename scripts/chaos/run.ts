@@ -3,7 +3,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import { startKafkaMock } from '../lib/kafka-mock.ts';
 import { startStack, type Stack } from '../lib/stack.ts';
 import { createClient, type Client } from './client.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { makeCpf, waitFor } from '@ticketing/platform/testing';
+import { makeCpf, waitFor } from '@ticketing/testkit';
 import type { Stack } from '../lib/stack.ts';
 import type { Client } from './client.ts';
 import type { ChaosPlan } from './plan.ts';

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Copies the sources <app-dir> runs from into <out-dir>, under their repository paths: proto/, services/platform/
-# and the app's folder, without tests, local data or installed modules (Node 24 runs the .ts files as they are).
+# and the app's folder, without tests, source maps, local data or installed modules (Node 24 runs the .ts files as
+# they are).
 #
 #   scripts/image/sources.sh <app-dir> <entry> <out-dir>
 #   e.g. scripts/image/sources.sh services/tickets services/tickets/src/worker.ts /out
@@ -19,5 +20,5 @@ case $entry in "$app_dir"/*) ;; *) fail "the entry $entry is not inside $app_dir
 
 mkdir -p "$out"
 tar -cf - \
-  --exclude=node_modules --exclude=.data --exclude=coverage --exclude=test --exclude='*.test.ts' \
+  --exclude=node_modules --exclude=.data --exclude=coverage --exclude=test --exclude='*.test.ts' --exclude='*.map' \
   proto services/platform "$app_dir" | tar -xf - -C "$out"

@@ -44,7 +44,7 @@ export const services: ServiceApp[] = [
 ];
 
 /** The local stand-in for the payment provider: Asaas's API on :8090, sending its webhooks to the gateway. */
-export const paymentSandbox: App = { name: 'asaas-sandbox', entry: 'services/payments/sandbox/main.ts', port: 8090 };
+export const paymentSandbox: App = { name: 'asaas-sandbox', entry: 'tools/asaas-sandbox/src/main.ts', port: 8090 };
 
 /** The gateway, with its ops port for `/healthz` and `/metrics`. */
 export const gateway: App & { opsPort: number } = {

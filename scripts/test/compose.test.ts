@@ -323,7 +323,7 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
     expect(sandbox.build).toEqual({
       context: '.',
       dockerfile: 'Dockerfile',
-      args: expect.objectContaining({ APP_DIR: 'services/payments', ENTRY: 'services/payments/sandbox/main.ts' }),
+      args: expect.objectContaining({ APP_DIR: 'tools/asaas-sandbox', ENTRY: 'tools/asaas-sandbox/src/main.ts' }),
     });
     const sandboxEnv = environmentOf(sandbox, {});
     expect(sandboxEnv.SANDBOX_HOST).toBe('0.0.0.0');

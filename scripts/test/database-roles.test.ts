@@ -10,7 +10,7 @@ import {
   uniqueName,
   waitFor,
   type TestService,
-} from '@ticketing/platform/testing';
+} from '@ticketing/testkit';
 import {
   DATABASE_ROLES,
   SERVICE_SCHEMAS,

@@ -14,7 +14,7 @@ import {
   startRelay,
   type Knex,
 } from '@ticketing/platform';
-import { TEST_DATABASE_URL, dropSchemas, testKeyRing, uniqueName, waitFor } from '@ticketing/platform/testing';
+import { TEST_DATABASE_URL, dropSchemas, testKeyRing, uniqueName, waitFor } from '@ticketing/testkit';
 
 const CLI = fileURLToPath(new URL('../dead-letters.ts', import.meta.url));
 const schema = uniqueName('dead_letters_cli');

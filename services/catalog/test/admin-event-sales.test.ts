@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import { courtesyLinkHoldId, orderHoldId, type AdminEventView } from '@ticketing/proto';
 import { catalogHearingOrders } from './support.ts';
 

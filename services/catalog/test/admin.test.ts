@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventView } from '@ticketing/proto';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import { inDays, startCatalog, type Catalog } from './support.ts';
 
 let catalog: Catalog;

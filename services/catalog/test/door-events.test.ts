@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineService, type Knex } from '@ticketing/platform';
-import { startTestService, uniqueName, waitFor, type TestService } from '@ticketing/platform/testing';
+import { startTestService, uniqueName, waitFor, type TestService } from '@ticketing/testkit';
 import type { DoorEventView } from '@ticketing/proto';
 import { inDays, startCatalog, type Catalog } from './support.ts';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { serviceAuthorization, waitFor } from '@ticketing/platform/testing';
+import { serviceAuthorization, waitFor } from '@ticketing/testkit';
 import { orderHoldId } from '@ticketing/proto';
 import { catalogHearingOrders } from './support.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createDb, migrate } from '@ticketing/platform';
-import { dropSchemas, TEST_DATABASE_URL, uniqueName } from '@ticketing/platform/testing';
+import { dropSchemas, TEST_DATABASE_URL, uniqueName } from '@ticketing/testkit';
 import { catalogMigrations } from '../src/data/migrations.ts';
 
 const schema = uniqueName('catalog_images');

@@ -8,7 +8,7 @@ import {
   startTestService,
   uniqueName,
   type TestService,
-} from '@ticketing/platform/testing';
+} from '@ticketing/testkit';
 import { catalogService } from '../src/index.ts';
 
 export const DAY = 24 * 60 * 60 * 1000;

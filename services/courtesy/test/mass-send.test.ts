@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { serviceAuthorization } from '@ticketing/platform/testing';
+import { serviceAuthorization } from '@ticketing/testkit';
 import { insertJob } from '../src/data/jobs-repository.ts';
 import { json, startCourtesy, waitFor, type Courtesy } from './support.ts';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { defineService } from '@ticketing/platform';
-import { startTestService, type TestService } from '@ticketing/platform/testing';
+import { startTestService, type TestService } from '@ticketing/testkit';
 import { json, startCourtesy, waitFor, type Courtesy } from './support.ts';
 
 let courtesy: Courtesy;

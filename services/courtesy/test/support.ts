@@ -10,7 +10,7 @@ import {
   uniqueName,
   waitFor,
   type TestService,
-} from '@ticketing/platform/testing';
+} from '@ticketing/testkit';
 import { defineService } from '@ticketing/platform';
 import type { EventPayload, EventType, EventView, Role } from '@ticketing/proto';
 import { catalogService } from '@ticketing/catalog';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServiceAuth, generateKeyRing, type ServiceKeys } from '@ticketing/platform';
-import { testKeyRing } from '@ticketing/platform/testing';
+import { testKeyRing } from '@ticketing/testkit';
 import { startIdentity, type Identity } from './support.ts';
 
 let identity: Identity;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { startService } from '@ticketing/platform';
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import { identityService } from '../src/index.ts';
 import { DEVELOPMENT_VERIFICATION_SECRET } from '../src/config.ts';
 import { makeCpf, makeEmail, registration, startIdentity, type Identity } from './support.ts';

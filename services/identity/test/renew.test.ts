@@ -1,5 +1,5 @@
 import { startService } from '@ticketing/platform';
-import { deleteRedisKeys } from '@ticketing/platform/testing';
+import { deleteRedisKeys } from '@ticketing/testkit';
 import type { RenewView } from '@ticketing/proto';
 import { identityService } from '../src/index.ts';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, claimsOf, startIdentity, type Identity } from './support.ts';

@@ -1,5 +1,5 @@
 import { SESSION_CACHE_SECONDS, sessionStateKey, startService, type SessionState } from '@ticketing/platform';
-import { createTestIssuer, deleteRedisKeys, serviceAuthorization } from '@ticketing/platform/testing';
+import { createTestIssuer, deleteRedisKeys, serviceAuthorization } from '@ticketing/testkit';
 import { identityService } from '../src/index.ts';
 import {
   ADMIN_EMAIL,

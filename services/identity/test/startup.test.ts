@@ -7,7 +7,7 @@ import {
   startService,
   type RunningService,
 } from '@ticketing/platform';
-import { TEST_DATABASE_URL, dropSchemas, uniqueName } from '@ticketing/platform/testing';
+import { TEST_DATABASE_URL, dropSchemas, uniqueName } from '@ticketing/testkit';
 import { ensureSigningKey, identityMigrations, identityService } from '../src/index.ts';
 import {
   ADMIN_EMAIL,

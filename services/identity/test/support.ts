@@ -13,7 +13,7 @@ import {
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
   uniqueName,
-} from '@ticketing/platform/testing';
+} from '@ticketing/testkit';
 export { makeCpf };
 import type { UserView } from '@ticketing/proto';
 import { identityService } from '../src/index.ts';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createTestIssuer } from '@ticketing/platform/testing';
+import { createTestIssuer } from '@ticketing/testkit';
 import { rotateSigningKey } from '../src/index.ts';
 import { claimsOf, headerOf, startIdentity, startNeighbour, tamper, type Identity } from './support.ts';
 

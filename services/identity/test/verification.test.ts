@@ -1,4 +1,4 @@
-import { waitFor } from '@ticketing/platform/testing';
+import { waitFor } from '@ticketing/testkit';
 import { resendCooldownKey } from '../src/index.ts';
 import { claimsOf, makeEmail, startIdentity, type Account, type Identity } from './support.ts';
 

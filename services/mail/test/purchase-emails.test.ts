@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import ICAL from 'ical.js';
 import QRCode from 'qrcode';
-import { readQrCode } from '@ticketing/platform/testing';
+import { readQrCode } from '@ticketing/testkit';
 import { brand, type EventPayload } from '@ticketing/proto';
 import { PUBLIC_URL, waitFor, useMailAndCatcher } from './support.ts';
 

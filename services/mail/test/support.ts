@@ -9,7 +9,7 @@ import {
   uniqueName,
   waitFor,
   type TestService,
-} from '@ticketing/platform/testing';
+} from '@ticketing/testkit';
 import type { EventPayload, EventType } from '@ticketing/proto';
 import { startMailCatcher, type MailCatcher } from '../../../scripts/mail-catcher.ts';
 import { mailService, type MailConfig } from '../src/index.ts';

@@ -1,5 +1,5 @@
 import { brand } from '@ticketing/proto';
-import { startTestService } from '@ticketing/platform/testing';
+import { startTestService } from '@ticketing/testkit';
 import {
   courtesyAttachment,
   describeError,

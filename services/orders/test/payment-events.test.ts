@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { serviceAuthorization } from '@ticketing/platform/testing';
+import { serviceAuthorization } from '@ticketing/testkit';
 import { paymentsClient } from '../src/clients/payments.ts';
 import { expireOverdueOrders, sendOwedRefunds } from '../src/index.ts';
 import { bought, startOrders, waitFor, type Harness, json } from './support.ts';

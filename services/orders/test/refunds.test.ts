@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { makeCpf } from '@ticketing/platform/testing';
+import { makeCpf } from '@ticketing/testkit';
 import { refundMessages } from '@ticketing/proto';
 import { paymentsClient } from '../src/clients/payments.ts';
 import { sendOwedRefunds } from '../src/index.ts';

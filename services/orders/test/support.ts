@@ -14,7 +14,7 @@ import {
   uniqueName,
   waitFor,
   type TestService,
-} from '@ticketing/platform/testing';
+} from '@ticketing/testkit';
 export { makeCpf };
 import {
   chargeRequestSchema,

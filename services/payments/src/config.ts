@@ -1,7 +1,7 @@
 import type { ProductionCheck } from '@ticketing/platform';
 import { z } from 'zod';
 
-/** The local sandbox's address (`node services/payments/sandbox/main.ts`). */
+/** The local sandbox's address (`node tools/asaas-sandbox/src/main.ts`). */
 export const LOCAL_SANDBOX_URL = 'http://127.0.0.1:8090/v3';
 /** Asaas's production API, the only one a production deployment may charge through. */
 export const ASAAS_PRODUCTION_URL = 'https://api.asaas.com/v3';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { AppError, createLogger } from '@ticketing/platform';
-import { captureLogs, waitFor } from '@ticketing/platform/testing';
+import { captureLogs, waitFor } from '@ticketing/testkit';
 import { paymentsMessages } from '@ticketing/proto';
-import { startSandbox, type Sandbox } from '../sandbox/server.ts';
+import { startSandbox, type Sandbox } from '@ticketing/asaas-sandbox';
 import { createAsaas, type Asaas, type ProviderChargeRequest } from '../src/index.ts';
 import { API_KEY, chargeRequest, makeCpf } from './support.ts';
 

@@ -1,5 +1,5 @@
 import { ConfigError } from '@ticketing/platform';
-import { startTestService } from '@ticketing/platform/testing';
+import { startTestService } from '@ticketing/testkit';
 import { paymentsService } from '../src/index.ts';
 
 test('the service refuses to start without an API key or with a short webhook token, naming the variable', async () => {

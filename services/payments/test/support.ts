@@ -9,10 +9,10 @@ import {
   uniqueName,
   waitFor,
   type TestService,
-} from '@ticketing/platform/testing';
+} from '@ticketing/testkit';
 export { makeCpf };
 import type { ChargeRequest, EventPayload, EventType } from '@ticketing/proto';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server.ts';
+import { startSandbox, type Sandbox, type SandboxOptions } from '@ticketing/asaas-sandbox';
 import { paymentsService, type PaymentsConfig } from '../src/index.ts';
 
 export const API_KEY = '$aact_hmlg_test_key';

@@ -45,6 +45,7 @@ export {
 export { createServiceAuth, INTERNAL_CALL_REFUSED, type ServiceAuth } from './service-auth.ts';
 export {
   generateKeyRing,
+  keyRing,
   developmentKeyRing,
   ed25519PrivateKey,
   ed25519PublicKey,
@@ -63,6 +64,7 @@ export {
   type ServiceDeps,
   type ServiceParts,
   type RunningService,
+  type StartOptions,
 } from './service.ts';
 export { errorAnswer, errorMiddleware, type ErrorAnswer } from './http/errors.ts';
 export { observe, requestRecorder } from './http/observe.ts';

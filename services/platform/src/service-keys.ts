@@ -112,10 +112,6 @@ export function generateKeyRing(names: readonly string[]): KeyRing {
   );
 }
 
-/** `ring` and a new key pair for each of `names`. */
-export const extendKeyRing = (ring: KeyRing, names: readonly string[]): KeyRing =>
-  keyRing({ ...ring.privateKeys, ...generateKeyRing(names).privateKeys });
-
 /**
  * The keys the compose file runs with on a laptop: derived from each name, so anyone can rebuild them; production
  * refuses them.

@@ -23,7 +23,7 @@ import {
   type SessionState,
 } from '../src/index.ts';
 import { generateKeyRing, type ServiceKeys } from '../src/service-keys.ts';
-import { TEST_REDIS_URL, createTestIssuer, deleteRedisKeys, uniqueName, waitFor } from '../src/testing.ts';
+import { TEST_REDIS_URL, createTestIssuer, deleteRedisKeys, uniqueName, waitFor } from '@ticketing/testkit';
 
 const prefix = `${uniqueName('auth')}:`;
 const redis = new Redis(TEST_REDIS_URL, { keyPrefix: prefix });

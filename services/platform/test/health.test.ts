@@ -5,7 +5,7 @@ import { createHttpApp } from '../src/http/app.ts';
 import { databaseCheck, monitorDependencies, type DependencyMonitor } from '../src/http/health.ts';
 import { createLogger } from '../src/logger.ts';
 import { createMetrics } from '../src/metrics.ts';
-import { captureLogs, TEST_DATABASE_URL } from '../src/testing.ts';
+import { captureLogs, TEST_DATABASE_URL } from '@ticketing/testkit';
 
 /** Dependencies whose answers the test decides. */
 const up = { database: true, redis: true, bus: true };

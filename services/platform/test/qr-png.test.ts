@@ -1,5 +1,5 @@
 import { qrCodePng } from '../src/qr-png.ts';
-import { readQrCode } from '../src/testing.ts';
+import { readQrCode } from '@ticketing/testkit';
 
 const PIX =
   '00020101021226580014br.gov.bcb.pix0136a1b2c3d4-e5f6-4789-8abc-def012345678520400005303986540566.605802BR' +

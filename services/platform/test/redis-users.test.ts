@@ -14,7 +14,7 @@ import {
   writeSessionState,
   type RedisUser,
 } from '../src/index.ts';
-import { TEST_REDIS_URL, deleteRedisKeys, startTestService, uniqueName, waitFor } from '../src/testing.ts';
+import { TEST_REDIS_URL, deleteRedisKeys, startTestService, uniqueName, waitFor } from '@ticketing/testkit';
 
 const userPrefix = `${uniqueName('acl')}-`;
 const keyPrefix = `${uniqueName('acl')}:`;

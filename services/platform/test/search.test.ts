@@ -1,6 +1,6 @@
 import { containsPattern, foldForSearch, foldedColumn, searchWords } from '../src/index.ts';
 import { createDb } from '../src/db.ts';
-import { TEST_DATABASE_URL } from '../src/testing.ts';
+import { TEST_DATABASE_URL } from '@ticketing/testkit';
 
 test('text and typed words fold alike: lower case, no accents; typed %, _ and \\ are taken literally', () => {
   expect(foldForSearch('Conceição FARMÁCIA Hospitalar')).toBe('conceicao farmacia hospitalar');

@@ -9,7 +9,7 @@ import {
   uniqueName,
   waitFor,
   type TestService,
-} from '../src/testing.ts';
+} from '@ticketing/testkit';
 
 const schemas = { 'probe.happened': z.object({ n: z.number() }) };
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { startPrivateRedis, startTestService, type TestService } from '@ticketing/platform/testing';
+import { startPrivateRedis, startTestService, type TestService } from '@ticketing/testkit';
 import type { DoorCountsView } from '@ticketing/proto';
 import { ticketsVerifierService, type TicketsConfig } from '../src/index.ts';
 import { orderRefunded, startTickets, waitFor, type Harness, type IssuedTicket } from './support.ts';

@@ -8,7 +8,7 @@ import {
   startPrivateRedis,
   startTestService,
   type TestService,
-} from '@ticketing/platform/testing';
+} from '@ticketing/testkit';
 import { ticketsVerifierService, type TicketsConfig } from '../src/index.ts';
 import { startTickets, waitFor, type Harness, type IssuedTicket } from './support.ts';
 

@@ -17,7 +17,7 @@ import {
   uniqueName,
   waitFor,
   type TestService,
-} from '@ticketing/platform/testing';
+} from '@ticketing/testkit';
 import { mayPublish, type Envelope, type EventPayload, type EventType } from '@ticketing/proto';
 import { ticketsVerifierService, ticketsWorkerService, type TicketsConfig } from '../src/index.ts';
 
@@ -89,7 +89,7 @@ export function orderPaid(overrides: Partial<OrderPaid> = {}): OrderPaid {
   };
 }
 
-export { readQrCode as decodeQrDataUrl } from '@ticketing/platform/testing';
+export { readQrCode as decodeQrDataUrl } from '@ticketing/testkit';
 
 type Service = TestService<TicketsConfig>;
 

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError, unauthorized, type Knex } from '@ticketing/platform';
+import { ASAAS_WEBHOOK_EVENTS } from '@ticketing/proto';
 import type { AsaasPayment, AsaasWebhook } from '../asaas/types.ts';
 import { isBeingCreated, lockChargeOfPayment } from '../data/charges-repository.ts';
 import { insertWebhookEvent, setWebhookOutcome, webhookEventSeen } from '../data/webhook-events-repository.ts';
@@ -7,26 +8,6 @@ import { isOrderId, messages, type PaymentsDeps } from './charge.ts';
 import { applyProviderView, type ViewResult } from './provider-view.ts';
 
 export type WebhookOutcome = ViewResult | 'ignored' | 'unknown_payment' | 'duplicate';
-
-/**
- * Notifications after which the payment may stand somewhere the platform acts on: the provider is asked then. The
- * provider's webhook is subscribed to these alone (Asaas's webhook `events`); any other is stored and ignored.
- */
-export const WEBHOOK_EVENTS: ReadonlySet<string> = new Set([
-  'PAYMENT_UPDATED',
-  'PAYMENT_CONFIRMED',
-  'PAYMENT_RECEIVED',
-  'PAYMENT_OVERDUE',
-  'PAYMENT_DELETED',
-  'PAYMENT_RESTORED',
-  'PAYMENT_REFUNDED',
-  'PAYMENT_REFUND_IN_PROGRESS',
-  'PAYMENT_CHARGEBACK_REQUESTED',
-  'PAYMENT_CHARGEBACK_DISPUTE',
-  'PAYMENT_AWAITING_CHARGEBACK_REVERSAL',
-  'PAYMENT_REPROVED_BY_RISK_ANALYSIS',
-  'PAYMENT_CREDIT_CARD_CAPTURE_REFUSED',
-]);
 
 /** Compares the `asaas-access-token` header with the configured token in constant time (over equal-length digests). */
 export function assertWebhookToken(received: string | undefined, expected: string): void {
@@ -61,7 +42,7 @@ export async function receiveWebhook(deps: PaymentsDeps, notification: AsaasWebh
     const stored = { id: notification.id, event: notification.event, paymentId, payload: notification };
     // Nothing to ask the provider or to apply (an event the webhook is not subscribed to): stored with its outcome in
     // one statement.
-    if (!(paymentId && WEBHOOK_EVENTS.has(notification.event))) {
+    if (!(paymentId && ASAAS_WEBHOOK_EVENTS.has(notification.event))) {
       return (await insertWebhookEvent(deps.db, stored, 'ignored')) ? 'ignored' : 'duplicate';
     }
     if (await webhookEventSeen(deps.db, notification.id)) return 'duplicate';

@@ -6,7 +6,7 @@ import { DEAD_LETTER_TOPIC, envelopeSchema, envelopeSigningBytes, type Envelope 
 import { replayDeadLetter, signEnvelope, type Transport } from '../../src/bus/index.ts';
 import { signBytes } from '../../src/service-keys.ts';
 import { CollaboratorError } from '../../src/http/json-client.ts';
-import { waitFor } from '../../src/testing.ts';
+import { waitFor } from '@ticketing/testkit';
 import {
   metricValue,
   newSettings,

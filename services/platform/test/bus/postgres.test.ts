@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { createLogger, createPostgresTransport } from '../../src/index.ts';
-import { TEST_DATABASE_URL, dropSchemas, uniqueName, waitFor } from '../../src/testing.ts';
+import { TEST_DATABASE_URL, dropSchemas, uniqueName, waitFor } from '@ticketing/testkit';
 import { busContract } from './contract.ts';
 
 busContract('postgres');

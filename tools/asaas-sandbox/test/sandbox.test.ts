@@ -1,10 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readQrCode, waitFor } from '@ticketing/platform/testing';
-import { dueDateFactor } from '../sandbox/boleto.ts';
-import { startSandbox, type Sandbox } from '../sandbox/server.ts';
-import { WEBHOOK_EVENTS } from '../src/domain/webhooks.ts';
-import { API_KEY, inDays, makeCpf } from './support.ts';
+import { makeCpf, readQrCode, waitFor } from '@ticketing/testkit';
+import { ASAAS_WEBHOOK_EVENTS } from '@ticketing/proto';
+import { dueDateFactor } from '../src/boleto.ts';
+import { startSandbox, type Sandbox } from '../src/sandbox.ts';
+
+const API_KEY = '$aact_hmlg_test_key';
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** The package is CommonJS: its function is the module's `default`. */
 
@@ -458,7 +460,7 @@ test('a webhook subscribed to some events is sent only those, as Asaas does', as
   const subscribed = await startSandbox({
     apiKey: API_KEY,
     webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook`,
-    webhookEvents: WEBHOOK_EVENTS,
+    webhookEvents: ASAAS_WEBHOOK_EVENTS,
   });
   try {
     const customer = (await (

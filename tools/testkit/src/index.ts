@@ -20,17 +20,22 @@ import {
 import {
   TOKEN_AUDIENCE,
   TOKEN_ISSUER,
+  createServiceAuth,
   createTokenVerifier,
+  generateKeyRing,
+  keyRing,
+  signEnvelope,
   signSessionState,
+  startService,
   type AuthUser,
+  type BaseConfig,
+  type KeyRing,
+  type RunningService,
+  type ServiceDefinition,
   type SessionState,
+  type StartOptions,
   type TokenVerifier,
-} from './auth.ts';
-import { startService, type RunningService, type ServiceDefinition, type StartOptions } from './service.ts';
-import type { BaseConfig } from './config.ts';
-import { signEnvelope } from './bus/signatures.ts';
-import { createServiceAuth } from './service-auth.ts';
-import { extendKeyRing, generateKeyRing } from './service-keys.ts';
+} from '@ticketing/platform';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -111,6 +116,10 @@ export async function createTestIssuer() {
   }
   return { jwks: { keys: [jwk] }, verifyToken, sign, sessionState };
 }
+
+/** `ring` and a new key pair for each of `names`. */
+const extendKeyRing = (ring: KeyRing, names: readonly string[]): KeyRing =>
+  keyRing({ ...ring.privateKeys, ...generateKeyRing(names).privateKeys });
 
 /**
  * The keys of every service a test process starts: each its own private key, all of them everyone's public keys,

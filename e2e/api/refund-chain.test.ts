@@ -1,7 +1,7 @@
-import { startTestService, type TestService } from '@ticketing/platform/testing';
+import { startTestService, type TestService } from '@ticketing/testkit';
 import { ticketsWorkerService } from '@ticketing/tickets';
-import { expireOverdueOrders } from '../src/index.ts';
-import { bought, startOrders, waitFor, type Harness } from './support.ts';
+import { expireOverdueOrders } from '@ticketing/orders';
+import { bought, startOrders, waitFor, type Harness } from '../../services/orders/test/support.ts';
 
 /** Orders, the catalog and the tickets worker on one bus: the refund chain as it runs, payments standing in. */
 let h: Harness;

@@ -1,9 +1,16 @@
 import { createServer } from 'node:net';
-import { makeCpf, startTestService, type TestService } from '@ticketing/platform/testing';
+import { makeCpf, startTestService, type TestService } from '@ticketing/testkit';
 import { courtesyService } from '@ticketing/courtesy';
 import { mailService } from '@ticketing/mail';
 import { ticketsWorkerService } from '@ticketing/tickets';
-import { bought, json, startOrders, storedAnywhere, waitFor, type Harness } from './support.ts';
+import {
+  bought,
+  json,
+  startOrders,
+  storedAnywhere,
+  waitFor,
+  type Harness,
+} from '../../services/orders/test/support.ts';
 
 /**
  * Orders, tickets, courtesy, mail and the catalog on one bus, each in its own schema, with a person who bought a

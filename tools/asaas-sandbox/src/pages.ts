@@ -1,4 +1,9 @@
-import type { SandboxPayment } from './server.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from './api-error.ts';
+import { readBody } from './api.ts';
+import type { PaymentLedger } from './payments.ts';
+import type { Store } from './store.ts';
+import type { SandboxPayment } from './types.ts';
 
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 
@@ -30,7 +35,7 @@ function status(payment: SandboxPayment): string {
 }
 
 /** The hosted payment page (invoiceUrl): a "Pagar" button confirms the payment and sends the webhook. */
-export function invoicePage(payment: SandboxPayment): string {
+function invoicePage(payment: SandboxPayment): string {
   const payable = !payment.deleted && ['PENDING', 'OVERDUE'].includes(payment.status);
   const action = payable
     ? `<form method="post" action="/i/${encodeURIComponent(payment.id)}/pagar"><button type="submit">Pagar</button></form>`
@@ -45,7 +50,7 @@ export function invoicePage(payment: SandboxPayment): string {
 }
 
 /** The bank slip page (bankSlipUrl) with its typeable line. */
-export function boletoPage(payment: SandboxPayment, line: string): string {
+function boletoPage(payment: SandboxPayment, line: string): string {
   const formatted = `${line.slice(0, 5)}.${line.slice(5, 10)} ${line.slice(10, 15)}.${line.slice(15, 21)} ${line.slice(21, 26)}.${line.slice(26, 32)} ${line[32]} ${line.slice(33)}`;
   return layout(
     'Boleto',
@@ -55,4 +60,35 @@ export function boletoPage(payment: SandboxPayment, line: string): string {
 <dt>Situação</dt><dd>${escape(status(payment))}</dd></dl>
 <p>Linha digitável:</p><p><code>${formatted}</code></p>`,
   );
+}
+
+/** The hosted pages: the invoice (`/i/:id`, whose "Pagar" posts to `/i/:id/pagar`) and the bank slip (`/b/:id`). */
+export function pageHandler(store: Store, ledger: PaymentLedger) {
+  return async function handlePage(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const html = (status: number, text: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(text);
+    };
+    const invoice = /^\/i\/([^/]+)(\/pagar)?$/.exec(url.pathname);
+    const slip = /^\/b\/([^/]+)$/.exec(url.pathname);
+    const target = store.payments.get(decodeURIComponent((invoice ?? slip)?.[1] ?? ''));
+    if (!target)
+      return html(404, '<!doctype html><html lang="pt-BR"><body><h1>Cobrança não encontrada</h1></body></html>');
+    if (invoice?.[2] && req.method === 'POST') {
+      await readBody(req);
+      try {
+        ledger.confirm(target.id);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+      }
+      res.writeHead(303, { location: `/i/${target.id}` });
+      return void res.end();
+    }
+    if (req.method !== 'GET')
+      return html(405, '<!doctype html><html lang="pt-BR"><body>Método não permitido</body></html>');
+    if (invoice && !invoice[2]) return html(200, invoicePage(target));
+    const boleto = store.slips.get(target.id);
+    if (slip && boleto) return html(200, boletoPage(target, boleto.identificationField));
+    return html(404, '<!doctype html><html lang="pt-BR"><body><h1>Boleto não encontrado</h1></body></html>');
+  };
 }

@@ -1,11 +1,11 @@
 /**
- * The local Asaas sandbox: `node services/payments/sandbox/main.ts`. Listens on SANDBOX_PORT (8090) and sends
+ * The local Asaas sandbox: `node tools/asaas-sandbox/src/main.ts`. Listens on SANDBOX_PORT (8090) and sends
  * webhooks to SANDBOX_WEBHOOK_URL (the gateway's /api/payments/webhook) with ASAAS_WEBHOOK_TOKEN, for the events
  * payments subscribes to.
  */
 import { z } from 'zod';
-import { WEBHOOK_EVENTS } from '../src/domain/webhooks.ts';
-import { startSandbox } from './server.ts';
+import { ASAAS_WEBHOOK_EVENTS } from '@ticketing/proto';
+import { startSandbox } from './sandbox.ts';
 
 const settings = z
   .object({
@@ -34,7 +34,7 @@ const sandbox = await startSandbox({
   apiKey: env.ASAAS_API_KEY,
   webhookUrl: env.SANDBOX_WEBHOOK_URL,
   webhookToken: env.ASAAS_WEBHOOK_TOKEN,
-  webhookEvents: WEBHOOK_EVENTS,
+  webhookEvents: ASAAS_WEBHOOK_EVENTS,
   webhookRetryScale: env.SANDBOX_WEBHOOK_RETRY_SCALE,
 });
 console.log(`Asaas sandbox at ${sandbox.apiUrl}; webhooks to ${env.SANDBOX_WEBHOOK_URL}`);

@@ -1,0 +1,142 @@
+/** The shapes of Asaas's API v3 that the sandbox keeps and answers, and its own test controls. */
+
+export type BillingType = 'PIX' | 'BOLETO' | 'CREDIT_CARD' | 'UNDEFINED';
+
+export interface SandboxCustomer {
+  object: 'customer';
+  id: string;
+  dateCreated: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  mobilePhone: string | null;
+  cpfCnpj: string;
+  personType: 'FISICA' | 'JURIDICA';
+  externalReference: string | null;
+  notificationDisabled: boolean;
+  deleted: boolean;
+}
+
+export interface SandboxPayment {
+  object: 'payment';
+  id: string;
+  dateCreated: string;
+  customer: string;
+  value: number;
+  netValue: number;
+  description: string | null;
+  billingType: BillingType;
+  status: string;
+  dueDate: string;
+  originalDueDate: string;
+  paymentDate: string | null;
+  clientPaymentDate: string | null;
+  confirmedDate: string | null;
+  invoiceUrl: string;
+  invoiceNumber: string;
+  bankSlipUrl: string | null;
+  externalReference: string | null;
+  deleted: boolean;
+  refunds: { dateCreated: string; status: string; value: number }[] | null;
+}
+
+/** A bank slip's numbers, kept beside its payment. */
+export interface Slip {
+  nossoNumero: string;
+  barCode: string;
+  identificationField: string;
+}
+
+export interface Notification {
+  id: string;
+  event: string;
+  dateCreated: string;
+  payment: SandboxPayment;
+}
+
+/** A failure the API gives instead of its answer, for the next call that matches. */
+export interface ApiFault {
+  /** "METHOD /path" (path after /v3, without the query) or just "METHOD"; absent: any call. */
+  match?: string;
+  /** Answer with this status (500, 429, 503…) without doing anything. */
+  status?: number;
+  /** Do the work, then never answer (the caller times out). */
+  timeout?: boolean;
+  /** Wait until released (`release()` or `POST /v3/sandbox/release`), then do the work and answer. */
+  hold?: boolean;
+}
+
+export interface SandboxFaults {
+  /** Each webhook is delivered this many times, all at once (at least once). */
+  webhookCopies: number;
+  /** The next N webhooks are held back, then delivered newest first, one after the other. */
+  reorderNext: number;
+  /** Wait before every delivery attempt series. */
+  webhookDelayMs: number;
+  /** Consumed in order by the next matching API calls. */
+  api: ApiFault[];
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** After /v3, without the query. */
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  fault?: number | 'timeout' | 'held';
+}
+
+export interface DeliveryRecord {
+  eventId: string;
+  event: string;
+  paymentId: string;
+  copy: number;
+  attempt: number;
+  status: number | 'error';
+}
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  /** The only key accepted; any non-empty key when absent. */
+  apiKey?: string;
+  webhookUrl?: string;
+  webhookToken?: string;
+  /** The events the webhook is subscribed to (Asaas's webhook `events`); every event when absent. */
+  webhookEvents?: ReadonlySet<string>;
+  /** Multiplies the provider's retry gaps (30 s, 1 min, 3.5 min…): 0.001 turns them into milliseconds. */
+  webhookRetryScale?: number;
+  /** Consecutive failures after which a delivery is given up (Asaas pauses the queue after 15). */
+  webhookMaxAttempts?: number;
+  webhookTimeoutMs?: number;
+  pixKey?: string;
+  merchantName?: string;
+  merchantCity?: string;
+  bankCode?: string;
+  /** Where the HTML pages are reached from outside; the listening address by default. */
+  publicUrl?: string;
+}
+
+export interface Sandbox {
+  /** Root of the sandbox (pages live here); the API is at `apiUrl`. */
+  url: string;
+  apiUrl: string;
+  faults: SandboxFaults;
+  webhook: { url?: string; token?: string };
+  requests: RecordedRequest[];
+  notifications: Notification[];
+  deliveries: DeliveryRecord[];
+  customers: Map<string, SandboxCustomer>;
+  payments: Map<string, SandboxPayment>;
+  readonly pendingWebhooks: number;
+  /** API calls waiting for `release()` (faults with `hold`). */
+  readonly heldCalls: number;
+  /** Lets every held API call go on. */
+  release(): void;
+  /** Marks the payment paid (CONFIRMED for cards, RECEIVED otherwise) and sends the webhook. */
+  confirm(paymentId: string): SandboxPayment;
+  overdue(paymentId: string): SandboxPayment;
+  /** The card holder disputes a paid payment: CHARGEBACK_REQUESTED and its webhook. */
+  chargeback(paymentId: string): SandboxPayment;
+  close(): Promise<void>;
+}
