@@ -5,9 +5,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import { rspack, type Configuration, type MultiStats } from '@rspack/core';
+// By path: the image's web stage builds before any workspace is linked.
+import { FRONTENDS } from '../proto/src/system.ts';
 import { serverRenderConfig } from './shared/build/server.ts';
 
-const APPS = ['shell', 'storefront', 'profile', 'admin'];
+const APPS: readonly string[] = FRONTENDS;
 const args = process.argv.slice(2);
 const watch = args.includes('--watch');
 const named = args.filter((arg) => !arg.startsWith('--'));

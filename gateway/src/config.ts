@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baseConfigSchema } from '@ticketing/platform';
+import { SERVICES, urlSetting, type ServiceName, type UrlSetting } from '@ticketing/proto';
 import { z } from 'zod';
 
 /** The repository root (the image's working directory): relative paths in the settings start here. */
@@ -15,6 +16,12 @@ const upstreamUrl = z.preprocess(
   z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://catalog:3002' }).optional(),
 );
 
+/** `<NAME>_URL` of every service in the list. */
+const upstreamUrls = Object.fromEntries(SERVICES.map(({ name }) => [urlSetting(name), upstreamUrl])) as Record<
+  UrlSetting<ServiceName>,
+  typeof upstreamUrl
+>;
+
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -24,14 +31,7 @@ export const gatewayConfigSchema = baseConfigSchema
     PORT: port(8080),
     /** `/healthz` and `/metrics`, for probes and Prometheus inside the cluster; the ingress only reaches PORT. */
     OPS_PORT: port(9090),
-    IDENTITY_URL: upstreamUrl,
-    CATALOG_URL: upstreamUrl,
-    ORDERS_URL: upstreamUrl,
-    PAYMENTS_URL: upstreamUrl,
-    COURTESY_URL: upstreamUrl,
-    TICKETS_VERIFIER_URL: upstreamUrl,
-    TICKETS_WORKER_URL: upstreamUrl,
-    MAIL_URL: upstreamUrl,
+    ...upstreamUrls,
     /** Builds of the frontends; it may not exist yet (the placeholder page is served meanwhile). */
     STATIC_DIR: z
       .string()

@@ -1,3 +1,3 @@
 export { gatewayConfigSchema, type GatewayConfig } from './config.ts';
 export { createGateway, type GatewayOptions, type RunningGateway } from './gateway.ts';
-export { ROUTES, UPSTREAMS, findRoute, type Route, type UpstreamName } from './routes.ts';
+export { ROUTES, findRoute, type Route, type UpstreamName } from './routes.ts';

@@ -1,6 +1,6 @@
 import { uniqueName } from '@ticketing/testkit';
 import type { RunningGateway } from '../src/gateway.ts';
-import { UPSTREAMS } from '../src/routes.ts';
+import { SERVICES } from '@ticketing/proto';
 import {
   deleteRedisKeys,
   startAllFakeServices,
@@ -11,7 +11,7 @@ import {
 } from './support.ts';
 
 const prefix = `${uniqueName('gateway_health')}:`;
-const ALL = Object.keys(UPSTREAMS);
+const ALL = SERVICES.map(({ name }) => name);
 let services: Record<string, FakeService>;
 let gateway: RunningGateway;
 let partial: RunningGateway;

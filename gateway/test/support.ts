@@ -7,11 +7,11 @@ import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
 import Koa from 'koa';
 import { loadConfig } from '@ticketing/platform';
+import { SERVICES, urlSetting } from '@ticketing/proto';
 import { TEST_REDIS_URL, deleteRedisKeys, uniqueName } from '@ticketing/testkit';
 export { deleteRedisKeys } from '@ticketing/testkit';
 import { gatewayConfigSchema } from '../src/config.ts';
 import { createGateway, type GatewayOptions, type RunningGateway } from '../src/gateway.ts';
-import { UPSTREAMS } from '../src/routes.ts';
 
 /** What a stand-in service saw of one request. */
 export interface Hit {
@@ -227,13 +227,11 @@ export async function startGatewayWithBuild(files: Record<string, string | Buffe
 
 /** The gateway settings that point every service at its stand-in. */
 export function upstreamEnv(services: Record<string, FakeService>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(services).map(([name, service]) => [UPSTREAMS[name as keyof typeof UPSTREAMS], service.url]),
-  );
+  return Object.fromEntries(Object.entries(services).map(([name, service]) => [urlSetting(name), service.url]));
 }
 
 export async function startAllFakeServices(): Promise<Record<string, FakeService>> {
-  const services = await Promise.all(Object.keys(UPSTREAMS).map((name) => startFakeService(name)));
+  const services = await Promise.all(SERVICES.map(({ name }) => startFakeService(name)));
   return Object.fromEntries(services.map((service) => [service.name, service]));
 }
 

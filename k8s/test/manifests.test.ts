@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
-import { EVENT_CONSUMERS, EVENT_OWNERS, eventSchemas } from '@ticketing/proto';
+import { EVENT_CONSUMERS, EVENT_OWNERS, GATEWAY, SERVICES as LISTED_SERVICES, eventSchemas } from '@ticketing/proto';
 import { REDIS_USER_NAMES } from '@ticketing/platform';
 import { Ajv } from 'ajv';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
@@ -42,30 +42,19 @@ interface App {
   port: number;
 }
 
-const APPS: App[] = [
-  { name: 'identity', dir: 'services/identity', entry: 'services/identity/src/main.ts', port: 3001 },
-  { name: 'catalog', dir: 'services/catalog', entry: 'services/catalog/src/main.ts', port: 3002 },
-  { name: 'orders', dir: 'services/orders', entry: 'services/orders/src/main.ts', port: 3003 },
-  { name: 'payments', dir: 'services/payments', entry: 'services/payments/src/main.ts', port: 3004 },
-  { name: 'courtesy', dir: 'services/courtesy', entry: 'services/courtesy/src/main.ts', port: 3005 },
-  { name: 'tickets-verifier', dir: 'services/tickets', entry: 'services/tickets/src/verifier.ts', port: 3006 },
-  { name: 'tickets-worker', dir: 'services/tickets', entry: 'services/tickets/src/worker.ts', port: 3007 },
-  { name: 'mail', dir: 'services/mail', entry: 'services/mail/src/main.ts', port: 3008 },
-  { name: 'gateway', dir: 'gateway', entry: 'gateway/src/main.ts', port: 8080 },
-];
-const SERVICES = APPS.filter((app) => app.name !== 'gateway');
+/** The list of services (proto's system.ts) and the gateway: the manifests must deploy exactly these. */
+const SERVICES: App[] = LISTED_SERVICES.map(({ name, dir, entry, port }) => ({ name, dir, entry, port }));
+const APPS: App[] = [...SERVICES, GATEWAY];
 
-/** Whom each service calls on /internal (services/*\/src/clients; every service asks identity for sessions and JWKS). */
-const CALLS: Record<string, string[]> = {
-  identity: [],
-  catalog: ['identity'],
-  orders: ['identity', 'catalog', 'payments', 'courtesy'],
-  payments: ['identity'],
-  courtesy: ['identity', 'catalog'],
-  'tickets-verifier': ['identity'],
-  'tickets-worker': ['identity'],
-  mail: ['identity', 'courtesy'],
-};
+/** Whom each service calls on /internal: the callers the list names for each callee. */
+const CALLS: Record<string, string[]> = Object.fromEntries(
+  SERVICES.map((caller) => [
+    caller.name,
+    LISTED_SERVICES.filter((callee) => (callee.callers as readonly string[]).includes(caller.name)).map(
+      (callee) => callee.name,
+    ),
+  ]),
+);
 
 /** Every event type of proto's eventSchemas (the dead letters among them) is a Kafka topic. */
 const EVENTS = Object.keys(eventSchemas);

@@ -19,3 +19,4 @@ export * from './api/door.ts';
 export * from './scan-messages.ts';
 export * from './sao-paulo-clock.ts';
 export * from './asaas-webhooks.ts';
+export * from './system.ts';

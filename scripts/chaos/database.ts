@@ -1,7 +1,8 @@
 import pg from 'pg';
+import { SERVICE_SCHEMAS } from '@ticketing/platform';
 
 /** Every service's schema: each has its outbox, inbox and dead letters. */
-export const SCHEMAS = ['identity', 'catalog', 'orders', 'payments', 'courtesy', 'tickets', 'mail'] as const;
+export const SCHEMAS = SERVICE_SCHEMAS;
 
 /** The stack's own database as its administrator reads it, to check what the services recorded. */
 export function openDatabase(url: string) {

@@ -208,7 +208,7 @@ export async function startStack(options: StackOptions) {
       launch(app, {
         // Each service finds the others where this stack runs them (free ports: not the standard ones).
         ...upstreamUrls(services),
-        ...keys.settings(app.identity ?? app.name),
+        ...keys.settings(app.signsAs),
         DATABASE_URL: databaseUrls[app.role],
         ...(busProxy ? { DATABASE_DIRECT_URL: throughBusProxy(databaseUrls[app.role]) } : {}),
         REDIS_URL: redisUrls[app.name as RedisUser],

@@ -29,7 +29,16 @@ import {
   type BaseConfig,
   type ServiceDefinition,
 } from '@ticketing/platform';
-import { EVENT_CONSUMERS, EVENT_OWNERS, PRODUCERS, eventSchemas } from '@ticketing/proto';
+import {
+  EVENT_CONSUMERS,
+  EVENT_OWNERS,
+  GATEWAY,
+  PAYMENT_SANDBOX,
+  PRODUCERS,
+  SERVICES as LISTED_SERVICES,
+  eventSchemas,
+  type ServiceName,
+} from '@ticketing/proto';
 import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
 
 // Parsed YAML: the shapes are checked by the assertions themselves.
@@ -99,58 +108,20 @@ type Definition = Pick<ServiceDefinition, 'name' | 'identity' | 'config' | 'secr
 const serviceConfig = (definition: Definition, env: Env): BaseConfig & Record<string, unknown> =>
   loadServiceConfig(definition, env).config;
 
-const SERVICES: { name: string; definition: Definition; dir: string; entry: string; port: number }[] = [
-  {
-    name: 'identity',
-    definition: identityService,
-    dir: 'services/identity',
-    entry: 'services/identity/src/main.ts',
-    port: 3001,
-  },
-  {
-    name: 'catalog',
-    definition: catalogService,
-    dir: 'services/catalog',
-    entry: 'services/catalog/src/main.ts',
-    port: 3002,
-  },
-  {
-    name: 'orders',
-    definition: ordersService,
-    dir: 'services/orders',
-    entry: 'services/orders/src/main.ts',
-    port: 3003,
-  },
-  {
-    name: 'payments',
-    definition: paymentsService,
-    dir: 'services/payments',
-    entry: 'services/payments/src/main.ts',
-    port: 3004,
-  },
-  {
-    name: 'courtesy',
-    definition: courtesyService,
-    dir: 'services/courtesy',
-    entry: 'services/courtesy/src/main.ts',
-    port: 3005,
-  },
-  {
-    name: 'tickets-verifier',
-    definition: ticketsVerifierService,
-    dir: 'services/tickets',
-    entry: 'services/tickets/src/verifier.ts',
-    port: 3006,
-  },
-  {
-    name: 'tickets-worker',
-    definition: ticketsWorkerService,
-    dir: 'services/tickets',
-    entry: 'services/tickets/src/worker.ts',
-    port: 3007,
-  },
-  { name: 'mail', definition: mailService, dir: 'services/mail', entry: 'services/mail/src/main.ts', port: 3008 },
-];
+/** Each service's definition, to boot its configuration as the service would. */
+const DEFINITIONS: Record<ServiceName, Definition> = {
+  identity: identityService,
+  catalog: catalogService,
+  orders: ordersService,
+  payments: paymentsService,
+  courtesy: courtesyService,
+  'tickets-verifier': ticketsVerifierService,
+  'tickets-worker': ticketsWorkerService,
+  mail: mailService,
+};
+
+/** The list of services (proto's system.ts), which compose must follow. */
+const SERVICES = LISTED_SERVICES.map((service) => ({ ...service, definition: DEFINITIONS[service.name] }));
 
 /**
  * A setting no schema reads is a typo or a leftover: compose would pass it and nobody would notice. NODE_ENV is read
@@ -158,10 +129,6 @@ const SERVICES: { name: string; definition: Definition; dir: string; entry: stri
  */
 const unreadSettings = (env: Env, shape: Record<string, unknown>) =>
   Object.keys(env).filter((key) => !(key in shape) && key !== 'NODE_ENV');
-
-/** The database role a service logs in as: the door API has its own, without the ticket signing keys. */
-const roleOf = (service: string) =>
-  service === 'tickets-verifier' ? 'tickets_verifier' : service.startsWith('tickets') ? 'tickets' : service;
 
 /** The one word per user the broker's JAAS list gives: `user_<name>="<password>"`. */
 const kafkaPasswords = (jaas: string) =>
@@ -208,6 +175,18 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
   const compose = resolveCompose({});
   const services: Obj = compose.services;
 
+  test('builds the apps of the list of services, the gateway and the payment sandbox, and no other', () => {
+    const built = Object.entries(services).filter(([, service]) => service.build);
+    expect(Object.fromEntries(built.map(([name, service]) => [name, service.build.args]))).toEqual(
+      Object.fromEntries(
+        [...SERVICES, GATEWAY, PAYMENT_SANDBOX].map((app) => [
+          app.name,
+          expect.objectContaining({ APP_DIR: app.dir, ENTRY: app.entry, PORT: String(app.port) }),
+        ]),
+      ),
+    );
+  });
+
   test.each(SERVICES.map((app) => [app.name, app]))(
     '%s boots with its environment and waits for the infrastructure',
     (_name, app) => {
@@ -225,7 +204,7 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
       expect(unreadSettings(env, baseConfigSchema.extend(app.definition.config ?? {}).shape)).toEqual([]);
 
       // Pooled queries through PgBouncer, migrations and session state straight to PostgreSQL, as the service's own role.
-      const role = roleOf(app.name);
+      const role = app.role;
       const pooled = new URL(String(config.DATABASE_URL));
       const direct = new URL(env.DATABASE_DIRECT_URL!);
       expect([pooled.username, pooled.host, pooled.pathname]).toEqual([role, 'pgbouncer:6432', '/ticketing']);

@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
+// By path: the image's web stage builds before any workspace is linked.
+import { FRONTENDS, type FrontendName } from '../../../proto/src/system.ts';
 
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
   dependencies: Record<string, string>;
 };
 
-/** The micro-frontends the shell loads at run time, each built into `dist/<name>/`. */
-export const REMOTES = ['storefront', 'profile', 'admin'] as const;
-export type RemoteName = (typeof REMOTES)[number];
+/** The micro-frontends the shell loads at run time (every one of the list but the shell), each in `dist/<name>/`. */
+export type RemoteName = Exclude<FrontendName, 'shell'>;
+export const REMOTES = FRONTENDS.filter((name): name is RemoteName => name !== 'shell');
 
 /** Where the shell finds a remote unless `runtime-config.json` is changed at deploy time. */
 export const manifestUrl = (remote: RemoteName) => `/${remote}/mf-manifest.json`;

@@ -1,8 +1,9 @@
+import { SERVICES } from '../system.ts';
 import type { EventType } from './index.ts';
 
-/** The database schemas (and so the services' own names on the bus) that may publish events. */
-export const PRODUCERS = ['identity', 'catalog', 'orders', 'payments', 'courtesy', 'tickets', 'mail'] as const;
-export type Producer = (typeof PRODUCERS)[number];
+/** The names services sign as on the bus (both tickets processes are `tickets`): those that may publish events. */
+export type Producer = (typeof SERVICES)[number]['signsAs'];
+export const PRODUCERS: readonly Producer[] = [...new Set(SERVICES.map((service) => service.signsAs))];
 
 /**
  * Who alone may publish each event type: a message of that type from anyone else is a forgery. Dead letters are

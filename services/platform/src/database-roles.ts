@@ -1,10 +1,10 @@
 import pg from 'pg';
-import { EVENT_OWNERS } from '@ticketing/proto';
+import { EVENT_OWNERS, SERVICES } from '@ticketing/proto';
 import { ensureBusLog } from './bus/log-tables.ts';
 
-/** The schema each service owns; the two tickets processes share one. */
-export const SERVICE_SCHEMAS = ['identity', 'catalog', 'orders', 'payments', 'courtesy', 'tickets', 'mail'] as const;
-export type ServiceSchema = (typeof SERVICE_SCHEMAS)[number];
+/** The schema each service owns (from the list of services); the two tickets processes share one. */
+export type ServiceSchema = (typeof SERVICES)[number]['schema'];
+export const SERVICE_SCHEMAS: readonly ServiceSchema[] = [...new Set(SERVICES.map((service) => service.schema))];
 
 /**
  * Roles that work in another service's schema with less than its owner: tables they may only read, tables they may

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { GATEWAY, ServiceName } from '@ticketing/proto';
 
 /** Where signed session states live (see auth.ts): identity writes them, every service reads them. */
 const SESSION_STATES = 'auth:session:*';
@@ -28,7 +29,7 @@ export const REDIS_USERS = {
   'tickets-worker': { sessions: 'read', channels: ['door:changed:*'] },
   mail: { sessions: 'read' },
   gateway: { keys: ['auth-limit:*', 'courtesy-limit:*'], sessions: 'none' },
-} as const satisfies Record<string, RedisGrant>;
+} as const satisfies Record<ServiceName | typeof GATEWAY.name, RedisGrant>;
 export type RedisUser = keyof typeof REDIS_USERS;
 export const REDIS_USER_NAMES = Object.keys(REDIS_USERS) as RedisUser[];
 
