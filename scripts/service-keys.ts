@@ -4,8 +4,9 @@
  * lines fit the `.env` file compose reads beside docker-compose.yml, and say what goes in Kubernetes' `service-keys`
  * Secret (one entry per service) and `service-public-keys` ConfigMap.
  */
-import { SERVICE_SCHEMAS, generateKeyRing } from '@ticketing/platform';
+import { generateKeyRing } from '@ticketing/platform';
+import { PRODUCERS } from '@ticketing/proto';
 
-const ring = generateKeyRing(SERVICE_SCHEMAS);
-for (const name of SERVICE_SCHEMAS) console.log(`${name.toUpperCase()}_SERVICE_KEY=${ring.privateKeys[name]}`);
+const ring = generateKeyRing(PRODUCERS);
+for (const name of PRODUCERS) console.log(`${name.toUpperCase()}_SERVICE_KEY=${ring.privateKeys[name]}`);
 console.log(`SERVICE_PUBLIC_KEYS=${ring.publicKeys}`);

@@ -9,7 +9,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
-import { EVENT_CONSUMERS, EVENT_OWNERS, GATEWAY, SERVICES as LISTED_SERVICES, eventSchemas } from '@ticketing/proto';
+import {
+  EVENT_CONSUMERS,
+  EVENT_OWNERS,
+  GATEWAY,
+  SERVICES as LISTED_SERVICES,
+  eventSchemas,
+  urlSetting,
+} from '@ticketing/proto';
 import { REDIS_USER_NAMES } from '@ticketing/platform';
 import { Ajv } from 'ajv';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
@@ -609,19 +616,16 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
       // The same role, once through PgBouncer and once straight to PostgreSQL.
       expect(direct).toEqual({ name: 'ticketing-secrets', key: pooled.key.replace(/_URL$/, '_DIRECT_URL') });
       expect(Number(envValue(container, 'DB_POOL_MAX')?.value)).toBeGreaterThanOrEqual(2);
+      // Each service it calls (the list names it among the callee's callers): in its own env, or the shared one.
+      for (const callee of LISTED_SERVICES.filter((other) => (other.callers as readonly string[]).includes(app.name))) {
+        const setting = urlSetting(callee.name);
+        expect(envValue(container, setting)?.value ?? config[setting]).toBe(`http://${callee.name}:${callee.port}`);
+      }
     }
     const gateway = mainContainer(find(objects, 'Deployment', 'gateway'));
-    const upstreams: Record<string, string> = {
-      IDENTITY_URL: 'identity',
-      CATALOG_URL: 'catalog',
-      ORDERS_URL: 'orders',
-      PAYMENTS_URL: 'payments',
-      COURTESY_URL: 'courtesy',
-      TICKETS_VERIFIER_URL: 'tickets-verifier',
-    };
-    for (const [variable, target] of Object.entries(upstreams)) {
-      const port = APPS.find((app) => app.name === target)?.port;
-      expect(envValue(gateway, variable)?.value).toBe(`http://${target}:${port}`);
+    // Every service the gateway routes to; mail and the tickets worker take no request, so it only reports them.
+    for (const app of LISTED_SERVICES.filter((service) => service.routes.length > 0)) {
+      expect(envValue(gateway, urlSetting(app.name))?.value).toBe(`http://${app.name}:${app.port}`);
     }
     expect(envValue(gateway, 'STATIC_DIR')?.value).toBeDefined();
     const payments = mainContainer(find(objects, 'Deployment', 'payments'));

@@ -189,6 +189,10 @@ export type UrlSetting<N extends string> = `${Uppercase<Snake<N>>}_URL`;
 export const urlSetting = <N extends string>(name: N) =>
   `${name.toUpperCase().replaceAll('-', '_')}_URL` as UrlSetting<N>;
 
+/** Where a service listens on one machine (`npm start`, and a service's default for a collaborator it calls). */
+export const localUrl = (name: ServiceName) =>
+  `http://127.0.0.1:${SERVICES.find((service) => service.name === name)!.port}`;
+
 /** The micro-frontends the shell composes: each a Module Federation remote built into frontends/dist/<name>. */
 export const FRONTENDS = ['shell', 'storefront', 'profile', 'admin'] as const;
 export type FrontendName = (typeof FRONTENDS)[number];

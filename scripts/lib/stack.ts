@@ -13,7 +13,6 @@ import { fileURLToPath } from 'node:url';
 import {
   DATABASE_ROLES,
   REDIS_USER_NAMES,
-  SERVICE_SCHEMAS,
   generateKeyRing,
   provisionDatabaseRoles,
   provisionRedisUsers,
@@ -21,6 +20,7 @@ import {
   type RedisUser,
 } from '@ticketing/platform';
 import { identityConfig } from '@ticketing/identity';
+import { PRODUCERS } from '@ticketing/proto';
 import { startMailCatcher, DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT } from '../mail-catcher.ts';
 import { seed } from '../seed.ts';
 import {
@@ -203,7 +203,7 @@ export async function startStack(options: StackOptions) {
     // The site builds while the services start; the gateway serves it once both are ready.
     const site = ensureFrontendsBuilt();
     // A key pair per service at every start: each signs with its own key and knows everyone's public key.
-    const keys = generateKeyRing(SERVICE_SCHEMAS);
+    const keys = generateKeyRing(PRODUCERS);
     for (const app of services)
       launch(app, {
         // Each service finds the others where this stack runs them (free ports: not the standard ones).

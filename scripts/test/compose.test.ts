@@ -38,6 +38,7 @@ import {
   SERVICES as LISTED_SERVICES,
   eventSchemas,
   type ServiceName,
+  urlSetting,
 } from '@ticketing/proto';
 import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
 
@@ -202,6 +203,10 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
       expect(config).toMatchObject({ NODE_ENV: 'development', PORT: app.port, BUS: 'kafka', DEV_TOOLS: false });
       expect(config.KAFKA_BROKERS).toBe('kafka:9092');
       expect(unreadSettings(env, baseConfigSchema.extend(app.definition.config ?? {}).shape)).toEqual([]);
+      // Each service it calls (the list names it among the callee's callers), at the address compose gives it.
+      for (const callee of LISTED_SERVICES.filter((other) => (other.callers as readonly string[]).includes(app.name))) {
+        expect(config[urlSetting(callee.name)]).toBe(`http://${callee.name}:${callee.port}`);
+      }
 
       // Pooled queries through PgBouncer, migrations and session state straight to PostgreSQL, as the service's own role.
       const role = app.role;
@@ -279,17 +284,9 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
     expect(unreadSettings(env, gatewayConfigSchema.shape)).toEqual([]);
     expect(config).toMatchObject({
       PORT: 8080,
-      IDENTITY_URL: 'http://identity:3001',
-      CATALOG_URL: 'http://catalog:3002',
-      ORDERS_URL: 'http://orders:3003',
-      PAYMENTS_URL: 'http://payments:3004',
-      COURTESY_URL: 'http://courtesy:3005',
-      TICKETS_VERIFIER_URL: 'http://tickets-verifier:3006',
-      TICKETS_WORKER_URL: 'http://tickets-worker:3007',
-      MAIL_URL: 'http://mail:3008',
+      ...Object.fromEntries(SERVICES.map((app) => [urlSetting(app.name), `http://${app.name}:${app.port}`])),
       STATIC_DIR: '/app/frontends/dist',
     });
-    for (const app of SERVICES) expect(Object.values(config)).toContain(`http://${app.name}:${app.port}`);
     const redis = new URL(config.REDIS_URL);
     expect([redis.username, decodeURIComponent(redis.password)]).toEqual([
       'gateway',

@@ -1,10 +1,11 @@
 import type { BaseConfig } from '@ticketing/platform';
+import { localUrl } from '@ticketing/proto';
 import { z } from 'zod';
 
 /** The courtesy service's own settings, on top of the platform's (PUBLIC_URL, the site the links point to). */
 export const courtesyConfig = {
   /** The catalog: the events links are made for, and the spots a free link holds. */
-  CATALOG_URL: z.url().default('http://127.0.0.1:3002'),
+  CATALOG_URL: z.url().default(localUrl('catalog')),
   /** A call to another service gives up after this long. */
   COLLABORATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Courtesy codes start with these letters, then 5 digits and 3 letters (CDPI12345ABC). */

@@ -1,4 +1,5 @@
 import type { BaseConfig, ProductionCheck } from '@ticketing/platform';
+import { localUrl } from '@ticketing/proto';
 import { z } from 'zod';
 
 const positiveInt = () => z.coerce.number().int().positive();
@@ -30,7 +31,7 @@ export const mailConfig = {
   /** The courtesy service, whose internal API serves the files attached to invitations (fetched at send time). */
   COURTESY_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://courtesy:3005' })
-    .default('http://127.0.0.1:3005'),
+    .default(localUrl('courtesy')),
 };
 
 /** In production every e-mail (tickets, codes, invitations) must reach its person. */

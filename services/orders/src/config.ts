@@ -1,16 +1,17 @@
 import type { BaseConfig } from '@ticketing/platform';
+import { localUrl } from '@ticketing/proto';
 import { z } from 'zod';
 
 /** The orders service's own settings, on top of the platform's. */
 export const ordersConfig = {
   /** The catalog: events (price, date, availability) and the spots held against them. */
-  CATALOG_URL: z.url().default('http://127.0.0.1:3002'),
+  CATALOG_URL: z.url().default(localUrl('catalog')),
   /** Payments: one provider charge per order. */
-  PAYMENTS_URL: z.url().default('http://127.0.0.1:3004'),
+  PAYMENTS_URL: z.url().default(localUrl('payments')),
   /** Identity: who a buyer is (name, e-mail, CPF) and whether the e-mail is verified. */
-  IDENTITY_URL: z.url().default('http://127.0.0.1:3001'),
+  IDENTITY_URL: z.url().default(localUrl('identity')),
   /** Courtesy: the promotional links whose price a code gives, one use per order. */
-  COURTESY_URL: z.url().default('http://127.0.0.1:3005'),
+  COURTESY_URL: z.url().default(localUrl('courtesy')),
   /** A call to another service gives up after this long. */
   COLLABORATOR_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /**

@@ -1,3 +1,4 @@
+import { localUrl } from '@ticketing/proto';
 import { z } from 'zod';
 import { keyText, publicKeyList } from './service-keys.ts';
 
@@ -36,7 +37,7 @@ export const baseConfigSchema = z.object({
   KAFKA_PASSWORD: z.string().min(1).optional(),
   /** TLS to the brokers (the cluster's authenticated listener). */
   KAFKA_TLS: flag.default(false),
-  IDENTITY_URL: z.url().default('http://127.0.0.1:3001'),
+  IDENTITY_URL: z.url().default(localUrl('identity')),
   /** Identity's public keys; `<IDENTITY_URL>/.well-known/jwks.json` unless set. */
   JWKS_URL: z.url().optional(),
   /** This service's own Ed25519 private key: it signs its calls to other services and the events it publishes. */
