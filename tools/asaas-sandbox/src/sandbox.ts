@@ -46,6 +46,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox');
+    // What the image's HEALTHCHECK asks, as of every app's image.
+    if (url.pathname === '/healthz') return sendJson(res, 200, { status: 'ok' });
     const work =
       url.pathname === '/v3' || url.pathname.startsWith('/v3/') ? handleApi(req, res, url) : handlePage(req, res, url);
     work.catch((error: unknown) => {

@@ -8,8 +8,6 @@ import { startSandbox, type Sandbox } from '../src/sandbox.ts';
 const API_KEY = '$aact_hmlg_test_key';
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-/** The package is CommonJS: its function is the module's `default`. */
-
 /** Written here from the specification (table-driven), independent of the sandbox's own code. */
 function crc16CcittFalse(text: string): string {
   const table = Array.from({ length: 256 }, (_, n) => {
@@ -109,6 +107,13 @@ const settled = () => waitFor(() => sandbox.pendingWebhooks === 0);
 
 test('CRC16-CCITT-FALSE of the check string is 29B1 (the reference value)', () => {
   expect(crc16CcittFalse('123456789')).toBe('29B1');
+});
+
+test('/healthz answers while the sandbox listens; other paths outside the API are pages', async () => {
+  const health = await fetch(`${sandbox.url}/healthz`);
+  expect(health.status).toBe(200);
+  expect(await health.json()).toEqual({ status: 'ok' });
+  expect((await fetch(`${sandbox.url}/healthzz`)).status).toBe(404);
 });
 
 test('the API refuses calls without the access_token header, or with another key', async () => {
