@@ -13,7 +13,7 @@ import { ensureAdminAccount } from './domain/admin.ts';
 import { expireUnverifiedAccounts } from './domain/expire-unverified.ts';
 import { createLoginThrottle } from './domain/login-throttle.ts';
 import { prepareDummyHash } from './domain/passwords.ts';
-import { createRenewalLimit } from './domain/renew-session.ts';
+import { createRenewalLimit } from './domain/renewal-limit.ts';
 import { createSessionVerifier } from './domain/sessions.ts';
 import { createSigningKeys, ensureSigningKey } from './domain/signing-keys.ts';
 import type { IdentityDeps } from './domain/user.ts';
