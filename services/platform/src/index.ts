@@ -15,7 +15,7 @@ export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooM
 export { createHttpApp } from './http/app.ts';
 export { listen } from './http/listen.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './http/request-id.ts';
-export { createMetrics, type Metrics } from './metrics.ts';
+export { createMetrics, serveMetrics, type Metrics } from './metrics.ts';
 export { createDb, migrate, prepared, type Knex, type Migration } from './db.ts';
 export { createRedis, type Redis } from './redis.ts';
 export {
@@ -81,10 +81,11 @@ export {
   type RateLimitOptions,
   type Spender,
 } from './http/rate-limit.ts';
-export { createWaker } from './bus/wake.ts';
+export { createWaker, startWakeableLoop, type WakeableLoop } from './bus/wake.ts';
 export { jsonClient, CollaboratorError, type JsonClient } from './http/json-client.ts';
 export { startPeriodicJob, type PeriodicJob } from './periodic-job.ts';
 export { releaseHeapWhenQuiet } from './heap-release.ts';
+export { runProcess } from './run-process.ts';
 export { multipartBody, readUploads, type MultipartLimits, type Upload } from './http/multipart.ts';
 export { eventCalendar, calendarFileName, CALENDAR_CONTENT_TYPE, type CalendarEvent } from './calendar.ts';
 export { catalogClient, upcomingEvent, SERVICE_UNAVAILABLE, type CatalogClient } from './clients/catalog.ts';
