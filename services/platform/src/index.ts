@@ -107,4 +107,5 @@ export {
 export { toCsv, attachment, CSV_CONTENT_TYPE } from './csv.ts';
 export { qrCodePng } from './qr-png.ts';
 export { containsPattern, foldForSearch, foldedColumn, searchWords } from './search.ts';
-export { doorEventsChanged, replaceDoorAssignments } from './door-assignments.ts';
+export { createDoorAssignmentsTable, doorEventsChanged, replaceDoorAssignments } from './door-assignments.ts';
+export { createForgottenUsersTable, isForgottenUser, rememberForgottenUser } from './forgotten-users.ts';

@@ -1,4 +1,4 @@
-import type { Migration } from '@ticketing/platform';
+import { createDoorAssignmentsTable, type Migration } from '@ticketing/platform';
 import { headingTextOf } from './search-text.ts';
 
 /** The catalog's tables: events (with their availability) and the holds placed against them. */
@@ -110,11 +110,7 @@ export const catalogMigrations: Migration[] = [
     name: '0006_door_assignments',
     async up(db) {
       // The events each door staffer may work, as identity last announced them: their door lists only these.
-      await db.schema.createTable('door_assignments', (t) => {
-        t.uuid('user_id').notNullable();
-        t.uuid('event_id').notNullable();
-        t.primary(['user_id', 'event_id']);
-      });
+      await createDoorAssignmentsTable(db);
     },
   },
   {

@@ -1,4 +1,4 @@
-import type { Migration } from '@ticketing/platform';
+import type { Knex, Migration } from '@ticketing/platform';
 
 /** The identity service's tables: users, their e-mail verification codes and password resets, and signing keys. */
 export const identityMigrations: Migration[] = [
@@ -54,15 +54,7 @@ export const identityMigrations: Migration[] = [
   {
     name: '0003_password_resets',
     async up(db) {
-      await db.schema.createTable('password_resets', (t) => {
-        // SHA-256 of the token sent by e-mail: the token itself is never stored.
-        t.text('token_hash').primary();
-        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
-        t.timestamp('expires_at', { useTz: true }).notNullable();
-        t.timestamp('used_at', { useTz: true }).nullable();
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        t.index(['user_id'], 'password_resets_user_id');
-      });
+      await createEmailedTokenTable(db, 'password_resets');
     },
   },
   {
@@ -117,15 +109,7 @@ export const identityMigrations: Migration[] = [
         t.index(['event_id'], 'door_assignments_event_id');
       });
       // Single-use links e-mailed when an account under guessing is tried from a new address.
-      await db.schema.createTable('sign_in_links', (t) => {
-        // SHA-256 of the token sent by e-mail: the token itself is never stored.
-        t.text('token_hash').primary();
-        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
-        t.timestamp('expires_at', { useTz: true }).notNullable();
-        t.timestamp('used_at', { useTz: true }).nullable();
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        t.index(['user_id'], 'sign_in_links_user_id');
-      });
+      await createEmailedTokenTable(db, 'sign_in_links');
       // Whether the account ever proved an address: one that never did expires (an e-mail change unverifies
       // an account without making it new). Codes consumed before this column existed tell the same.
       await db.raw('alter table users add column verified_once boolean not null default false');
@@ -168,3 +152,16 @@ export const identityMigrations: Migration[] = [
     },
   },
 ];
+
+/** A table of single-use tokens e-mailed to an account (a password reset, a sign-in link), by the token's hash. */
+async function createEmailedTokenTable(db: Knex, name: string): Promise<void> {
+  await db.schema.createTable(name, (t) => {
+    // SHA-256 of the token sent by e-mail: the token itself is never stored.
+    t.text('token_hash').primary();
+    t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+    t.timestamp('expires_at', { useTz: true }).notNullable();
+    t.timestamp('used_at', { useTz: true }).nullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    t.index(['user_id'], `${name}_user_id`);
+  });
+}

@@ -1,4 +1,4 @@
-import type { Migration } from '@ticketing/platform';
+import { createForgottenUsersTable, type Migration } from '@ticketing/platform';
 
 /** The e-mail queue (spec §3 plus what delivery and privacy need) and the users whose data must not come back. */
 export const mailMigrations: Migration[] = [
@@ -34,10 +34,7 @@ export const mailMigrations: Migration[] = [
       await db.raw(
         "create index email_queue_due on email_queue (next_attempt_at) where status in ('pending', 'sending')",
       );
-      await db.schema.createTable('forgotten_users', (t) => {
-        t.uuid('user_id').primary();
-        t.timestamp('forgotten_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-      });
+      await createForgottenUsersTable(db);
     },
   },
   {

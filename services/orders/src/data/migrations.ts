@@ -1,4 +1,4 @@
-import type { Migration } from '@ticketing/platform';
+import { createForgottenUsersTable, type Migration } from '@ticketing/platform';
 
 /**
  * The orders table: one row per purchase, with the charge, the event and buyer as they were, and the ticket; and the
@@ -89,10 +89,7 @@ export const ordersMigrations: Migration[] = [
         'create index orders_refunds_owed on orders (refund_owed_since) where refund_owed_since is not null',
       );
       // A deleted account: events about it that arrive later never bring its personal data back.
-      await db.schema.createTable('forgotten_users', (t) => {
-        t.uuid('user_id').primary();
-        t.timestamp('forgotten_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-      });
+      await createForgottenUsersTable(db);
     },
   },
   {

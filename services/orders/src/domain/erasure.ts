@@ -1,6 +1,6 @@
-import { scrubUserEvents, type Knex, type Logger } from '@ticketing/platform';
+import { rememberForgottenUser, scrubUserEvents, type Knex, type Logger } from '@ticketing/platform';
 import { erasedPerson, type EventPayload } from '@ticketing/proto';
-import { eraseBuyer, rememberForgottenUser } from '../data/orders-repository.ts';
+import { eraseBuyer } from '../data/orders-repository.ts';
 
 /**
  * A deleted account: its orders keep amounts, dates and statuses but lose the buyer's name, e-mail and CPF, and so

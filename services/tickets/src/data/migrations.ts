@@ -1,4 +1,4 @@
-import type { Migration } from '@ticketing/platform';
+import { createDoorAssignmentsTable, createForgottenUsersTable, type Migration } from '@ticketing/platform';
 
 /**
  * The tickets service's tables: the keys that sign QR codes, tickets, every scan at the door and every reset, the
@@ -87,10 +87,7 @@ export const ticketsMigrations: Migration[] = [
         t.timestamp('cancelled_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
       });
       // A deleted account: a ticket issued for it later carries no name nor e-mail.
-      await db.schema.createTable('forgotten_users', (t) => {
-        t.uuid('user_id').primary();
-        t.timestamp('forgotten_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-      });
+      await createForgottenUsersTable(db);
     },
   },
   {
@@ -160,11 +157,7 @@ export const ticketsMigrations: Migration[] = [
     name: '0007_door_assignments',
     async up(db) {
       // The events each door staffer may work, as identity last announced them (the full set each time).
-      await db.schema.createTable('door_assignments', (t) => {
-        t.uuid('user_id').notNullable();
-        t.uuid('event_id').notNullable();
-        t.primary(['user_id', 'event_id']);
-      });
+      await createDoorAssignmentsTable(db);
     },
   },
   {
