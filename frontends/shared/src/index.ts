@@ -32,6 +32,7 @@ export { Checkbox } from './ui/Checkbox.tsx';
 export { CopyInput } from './ui/CopyInput.tsx';
 export { cx } from './ui/cx.ts';
 export { Page } from './ui/Page.tsx';
+export { PhoneField } from './ui/PhoneField.tsx';
 export type { PageAddress, PageHead, ServerPage } from './server-page.ts';
 export { Pager } from './ui/Pager.tsx';
 export { SearchField, searchInput } from './ui/SearchField.tsx';

@@ -61,10 +61,7 @@ function Amounts({ order }: { order: AdminOrder }) {
 function Summary({ order }: { order: AdminOrder }) {
   const { refund } = order;
   return (
-    <section className="card order-detail__card" aria-labelledby="order-summary">
-      <h2 id="order-summary" className="order-detail__heading">
-        Pedido
-      </h2>
+    <DetailCard id="order-summary" title="Pedido">
       <dl className="facts">
         <Fact label="Número">
           <span className="numeric">{order.orderNumber}</span>
@@ -85,17 +82,14 @@ function Summary({ order }: { order: AdminOrder }) {
       <p className="order-detail__id">
         Código do pedido: <span className="numeric">{order.id}</span>
       </p>
-    </section>
+    </DetailCard>
   );
 }
 
 function Buyer({ order }: { order: AdminOrder }) {
   const { buyer } = order;
   return (
-    <section className="card order-detail__card" aria-labelledby="order-buyer">
-      <h2 id="order-buyer" className="order-detail__heading">
-        Comprador
-      </h2>
+    <DetailCard id="order-buyer" title="Comprador">
       <dl className="facts">
         <Fact label="Nome">{buyer.name}</Fact>
         <Fact label="E-mail">{buyer.email}</Fact>
@@ -106,16 +100,13 @@ function Buyer({ order }: { order: AdminOrder }) {
       <Link to={`/admin/pedidos?q=${encodeURIComponent(buyer.email)}`} className={buttonClass('ghost', 'sm')}>
         Outros pedidos desta pessoa
       </Link>
-    </section>
+    </DetailCard>
   );
 }
 
 function Event({ order }: { order: AdminOrder }) {
   return (
-    <section className="card order-detail__card" aria-labelledby="order-event">
-      <h2 id="order-event" className="order-detail__heading">
-        Evento
-      </h2>
+    <DetailCard id="order-event" title="Evento">
       <dl className="facts">
         <Fact label="Evento">{order.event.title}</Fact>
         <Fact label="Data">
@@ -133,6 +124,18 @@ function Event({ order }: { order: AdminOrder }) {
           Participantes
         </Link>
       </div>
+    </DetailCard>
+  );
+}
+
+/** One card of the order's page, named by its heading. */
+function DetailCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="card order-detail__card" aria-labelledby={id}>
+      <h2 id={id} className="order-detail__heading">
+        {title}
+      </h2>
+      {children}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { identityMessages, updateProfileSchema, type UserView } from '@ticketing/proto';
-import { api, Button, errorTitles, meQueryKey, phoneMask, TextField, toast, toastError } from '@ticketing/shared';
+import { api, Button, errorTitles, meQueryKey, PhoneField, TextField, toast, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
 
 /** YYYY-MM-DD as people read it. */
@@ -67,13 +67,7 @@ export function PersonalDataTab({ user }: { user: UserView }) {
           hint="Ao trocar o e-mail, você precisará confirmá-lo de novo."
           {...form.field('email')}
         />
-        <TextField
-          label="Telefone"
-          type="tel"
-          mask={phoneMask}
-          autoComplete="tel-national"
-          {...form.field('phone', optionalWhileEmpty(user.phone))}
-        />
+        <PhoneField {...form.field('phone', optionalWhileEmpty(user.phone))} />
       </div>
       <TextField
         label="Endereço completo"

@@ -7,7 +7,7 @@ import {
   Checkbox,
   cpfMask,
   errorTitles,
-  phoneMask,
+  PhoneField,
   TextField,
   toast,
   toastError,
@@ -76,14 +76,7 @@ export default function Register() {
               {...form.field('birthDate')}
             />
           </div>
-          <TextField
-            label="Telefone"
-            type="tel"
-            mask={phoneMask}
-            placeholder="(00) 00000-0000"
-            autoComplete="tel-national"
-            {...form.field('phone')}
-          />
+          <PhoneField placeholder="(00) 00000-0000" {...form.field('phone')} />
           <TextField
             label="Endereço completo"
             autoComplete="street-address"

@@ -1,4 +1,4 @@
-import type { Knex, Migration } from '@ticketing/platform';
+import { createTableMigration, type Knex, type Migration } from '@ticketing/platform';
 
 /** The identity service's tables: users, their e-mail verification codes and password resets, and signing keys. */
 export const identityMigrations: Migration[] = [
@@ -57,21 +57,16 @@ export const identityMigrations: Migration[] = [
       await createEmailedTokenTable(db, 'password_resets');
     },
   },
-  {
-    name: '0004_signing_keys',
-    async up(db) {
-      await db.schema.createTable('signing_keys', (t) => {
-        t.text('kid').primary();
-        t.jsonb('public_jwk').notNullable();
-        t.jsonb('private_jwk').notNullable();
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        // Published from creation, signs from here on: verifiers can learn a key before meeting a token of it.
-        t.timestamp('activates_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        // Stops signing from here on; stays published until its last token has expired.
-        t.timestamp('retired_at', { useTz: true }).nullable();
-      });
-    },
-  },
+  createTableMigration('0004_signing_keys', 'signing_keys', (t, db) => {
+    t.text('kid').primary();
+    t.jsonb('public_jwk').notNullable();
+    t.jsonb('private_jwk').notNullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    // Published from creation, signs from here on: verifiers can learn a key before meeting a token of it.
+    t.timestamp('activates_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    // Stops signing from here on; stays published until its last token has expired.
+    t.timestamp('retired_at', { useTz: true }).nullable();
+  }),
   {
     name: '0005_roles_and_revoked_tokens',
     async up(db) {
