@@ -38,6 +38,7 @@ function warnAboutDevelopmentDefaults(config: IdentityConfig, logger: Logger): v
  * Users, e-mail verification, password reset, sessions and the keys that sign them, roles and door staff
  * assignments; accounts never verified expire.
  */
+// Every service declares itself with the same fields (name, configuration, migrations, secrets, checks).
 export const identityService = defineService({
   name: 'identity',
   config: identityConfig,

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { TableHead } from './TableHead.tsx';
 import './data-table.css';
 
 interface DataTableProps {
@@ -18,20 +19,7 @@ export function DataTable({ caption, columns, actions = false, busy, children }:
     <div className="data-table__scroll">
       <table className="data-table" aria-busy={busy}>
         <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col">
-                {column}
-              </th>
-            ))}
-            {actions && (
-              <th scope="col">
-                <span className="visually-hidden">Ações</span>
-              </th>
-            )}
-          </tr>
-        </thead>
+        <TableHead columns={columns} actions={actions} />
         <tbody>{children}</tbody>
       </table>
     </div>

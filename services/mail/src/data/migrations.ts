@@ -9,6 +9,7 @@ export const mailMigrations: Migration[] = [
         t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
         // Event id + template: a redelivered event can never queue a second e-mail.
         t.text('dedupe_key').notNullable().unique();
+        // The message as it will be sent, one text column per part (a charge's table reads alike: both store text).
         t.text('template').notNullable();
         t.uuid('user_id').nullable();
         t.text('correlation_id').nullable();
@@ -34,6 +35,7 @@ export const mailMigrations: Migration[] = [
       await db.raw(
         "create index email_queue_due on email_queue (next_attempt_at) where status in ('pending', 'sending')",
       );
+      // As in orders: the service's own table with its index, then the deleted accounts it must not bring back.
       await createForgottenUsersTable(db);
     },
   },

@@ -7,6 +7,8 @@ import { eraseBuyer } from '../data/orders-repository.ts';
  * do the events about it kept here (outbox, dead letters). The user is remembered, so an event about them that
  * arrives later (a redemption on its way) is stored anonymised.
  */
+// Tickets forgets the same person the same way in its own schema (holders instead of buyers): each service erases
+// what it keeps, in its own transaction.
 export async function forgetUser(
   deps: { logger: Logger },
   trx: Knex.Transaction,
