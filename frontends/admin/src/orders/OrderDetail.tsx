@@ -14,6 +14,7 @@ import {
   paymentMethodOf,
 } from '@ticketing/shared';
 import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';
+import { Fact } from '../lib/Fact.tsx';
 import { useFailureToast } from '../lib/useFailureToast.ts';
 import { salesPath } from '../sales/queries.ts';
 import { OrderTimeline } from './OrderTimeline.tsx';
@@ -26,15 +27,6 @@ type AdminOrder = AdminOrderAnswer['order'];
 
 /** While a refund's money is on its way the page asks again, so it shows when the provider gave it back. */
 const REFUND_POLL_MS = 3000;
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
 
 /** What was paid, and, once the provider told it, what it kept and what is left. */
 function Amounts({ order }: { order: AdminOrder }) {

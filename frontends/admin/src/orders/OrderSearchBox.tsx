@@ -1,6 +1,9 @@
 import { SearchField } from '@ticketing/shared';
 
-/** One box for every way an order is looked for: its id or number, the buyer's e-mail, CPF or name. */
+/**
+ * One box for every way an order is looked for: its id or number, the buyer's e-mail, CPF or name. The events'
+ * filters use the same search field with their own words.
+ */
 export function OrderSearchBox({ q, onChange }: { q: string; onChange(q: string): void }) {
   return (
     <search className="order-search">

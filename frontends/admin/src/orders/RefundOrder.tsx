@@ -21,6 +21,7 @@ const warningFor = (order: AdminOrder) =>
 /**
  * 'Reembolsar pedido': the whole amount goes back once confirmed with a reason kept on the order. A refusal (a
  * courtesy has nothing to give back; someone refunded it meanwhile) is the server's own message, in the dialog.
+ * Built as 'Cancelar evento' is (a reason, then a step that cannot be undone), for another owner and other views.
  */
 export function RefundOrder({ order }: { order: AdminOrder }) {
   const [open, setOpen] = useState(false);

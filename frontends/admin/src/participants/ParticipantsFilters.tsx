@@ -21,6 +21,7 @@ export function ParticipantsFilters({ filters, onChange }: ParticipantsFiltersPr
         value={filters.q}
         onChange={(event) => onChange({ ...filters, q: event.target.value })}
       />
+      {/* Two filters of the same kind, each with its own choices. */}
       <SelectField
         label="Situação"
         value={filters.status}
