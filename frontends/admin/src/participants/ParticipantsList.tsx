@@ -47,6 +47,7 @@ export function ParticipantsList({ eventId, filters, page, onPageChange }: Parti
   const filtered = filtersInWords(filters) !== '';
   return (
     <>
+      {/* The event's totals, three counts as the event's summary shows its sales. */}
       <dl className="facts participants-totals">
         <Fact label="Ingressos" numeric>
           {totals.tickets}

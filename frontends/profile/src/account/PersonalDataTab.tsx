@@ -75,6 +75,7 @@ export function PersonalDataTab({ user }: { user: UserView }) {
         {...form.field('address', optionalWhileEmpty(user.address))}
       />
       <TextField label="Empresa parceira (opcional)" autoComplete="organization" {...form.field('partnerCompany')} />
+      {/* Written like the e-mail above: a typed field with the browser's hint for it and a note of its own. */}
       <TextField
         label="Senha atual"
         type="password"
