@@ -10,7 +10,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/browser/support.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from './lib/browser.ts';
 
 import { brand } from '../proto/src/brand.ts';
 

@@ -2,8 +2,8 @@
  * `npm run web:weight`: the JavaScript a visitor downloads for the home page (shell + storefront), file by file,
  * compressed with gzip as the wire carries it, against the budget. Runs the whole product, as the browser tests do.
  */
-import { startBrowserStack } from '../e2e/browser/support.ts';
-import { HOME_JS_BUDGET_BYTES, homeScripts, kb } from '../e2e/browser/weight.ts';
+import { startBrowserStack } from './lib/browser.ts';
+import { HOME_JS_BUDGET_BYTES, homeScripts, kb } from './lib/page-weight.ts';
 
 const stack = await startBrowserStack();
 try {

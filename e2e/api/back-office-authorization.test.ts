@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { waitFor } from '@ticketing/testkit';
 import type { Role } from '@ticketing/proto';
-import { adminEvent, paidTicket, staffMember, startSystem, verifiedBuyer } from './support.ts';
+import { adminEvent, paidTicket, staffMember, startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
 
 /**
  * Who may call each route of the back office and of the door, checked through the gateway against the services'

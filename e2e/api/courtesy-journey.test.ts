@@ -1,5 +1,5 @@
 import { readQrCode, waitFor } from '@ticketing/testkit';
-import { adminEvent, redemptionForm, startSystem, verifiedBuyer } from './support.ts';
+import { adminEvent, redemptionForm, startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {

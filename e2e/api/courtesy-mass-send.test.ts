@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '@ticketing/testkit';
-import { adminEvent, startSystem } from './support.ts';
+import { adminEvent, startSystem } from '../../scripts/lib/system.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SUBJECT = 'Você recebeu uma cortesia: Workshop de Farmácia Clínica';

@@ -7,7 +7,7 @@ import {
   redemptionForm,
   startSystem,
   verifiedBuyer,
-} from './support.ts';
+} from '../../scripts/lib/system.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {

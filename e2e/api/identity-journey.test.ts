@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { waitFor } from '@ticketing/testkit';
 import { makeCpf } from '@ticketing/testkit';
-import { PUBLIC_URL, staffMember, startSystem, verifiedBuyer } from './support.ts';
+import { PUBLIC_URL, staffMember, startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
 
 /** A door staff address of the configuration that nobody has registered yet. */
 const LISTED_DOOR_EMAIL = `portaria.${randomInt(1e9)}@example.com.br`;

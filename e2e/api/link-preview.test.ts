@@ -1,5 +1,5 @@
 import { PNG } from 'pngjs';
-import { adminEvent, PUBLIC_URL, startSystem } from './support.ts';
+import { adminEvent, PUBLIC_URL, startSystem } from '../../scripts/lib/system.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { PUBLIC_URL, startSystem, verifiedBuyer } from './support.ts';
+import { PUBLIC_URL, startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
 
 /**
  * A carrier's CGNAT or a venue's Wi-Fi puts everyone behind one address. The gateway trusts one proxy here, so a

@@ -1,6 +1,6 @@
 import { expireOverdueOrders } from '@ticketing/orders';
 import { waitFor } from '@ticketing/testkit';
-import { adminEvent, startSystem, verifiedBuyer } from './support.ts';
+import { adminEvent, startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createDb, createLogger, createPostgresTransport, signBytes, signEnvelope } from '@ticketing/platform';
 import { TEST_DATABASE_URL, readQrCode, testKeyRing, waitFor } from '@ticketing/testkit';
 import { envelopeSigningBytes, ordersMessages, type Envelope } from '@ticketing/proto';
-import { adminEvent, startSystem, verifiedBuyer } from './support.ts';
+import { adminEvent, startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {

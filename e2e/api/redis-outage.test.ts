@@ -1,5 +1,5 @@
 import { startPrivateRedis, waitFor } from '@ticketing/testkit';
-import { startSystem, verifiedBuyer } from './support.ts';
+import { startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
 
 /**
  * Redis holds only caches and counters: stopping it must not log anyone out, and starting it again empty must not

@@ -9,7 +9,7 @@ import {
   staffMember,
   startSystem,
   verifiedBuyer,
-} from './support.ts';
+} from '../../scripts/lib/system.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {

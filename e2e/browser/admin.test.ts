@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@ticketing/testkit';
-import { adminEvent, staffMember, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, staffMember, verifiedBuyer } from '../../scripts/lib/system.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Simpósio de Farmácia Hospitalar';

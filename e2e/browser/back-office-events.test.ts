@@ -2,7 +2,7 @@ import { PNG } from 'pngjs';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { AdminEventPage, AdminEventView } from '@ticketing/proto';
 import { waitFor } from '@ticketing/testkit';
-import { adminEvent, staffMember, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, staffMember, verifiedBuyer } from '../../scripts/lib/system.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 const SOLD_TITLE = 'Curso de Farmacoeconomia Aplicada';

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { maskCpf } from '@ticketing/proto';
 import { readQrCode, waitFor } from '@ticketing/testkit';
-import { adminEvent, redemptionForm, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, redemptionForm, verifiedBuyer } from '../../scripts/lib/system.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Jornada de Farmácia Clínica: São Paulo';

@@ -8,7 +8,7 @@ import {
   type OrderSearchAnswer,
 } from '@ticketing/proto';
 import { readQrCode, waitFor } from '@ticketing/testkit';
-import { adminEvent, doorRefusesAsCancelled, redemptionForm, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, doorRefusesAsCancelled, redemptionForm, verifiedBuyer } from '../../scripts/lib/system.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Simpósio de Assistência Farmacêutica';

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { readQrCode, waitFor } from '@ticketing/testkit';
 import { ensureFrontendsBuilt } from '../../scripts/lib/frontends.ts';
-import { adminEvent, staffMember, startSystem, verifiedBuyer } from '../api/support.ts';
-import { blankVideo, launchCameraBrowser, qrSequenceVideo, showOnCamera } from './fake-camera.ts';
+import { adminEvent, staffMember, startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
+import { blankVideo, launchCameraBrowser, qrSequenceVideo, showOnCamera } from '../../scripts/lib/fake-camera.ts';
+// Fails a test whose pages break the Content-Security-Policy.
+import './support.ts';
 
 /**
  * The door through a network drop, on a phone-sized page with the fake camera: readings decided on the device,

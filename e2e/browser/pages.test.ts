@@ -2,9 +2,9 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { adminEvent } from '../api/support.ts';
+import { adminEvent } from '../../scripts/lib/system.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
-import { HOME_JS_BUDGET_BYTES, homeScripts, kb } from './weight.ts';
+import { HOME_JS_BUDGET_BYTES, homeScripts, kb } from '../../scripts/lib/page-weight.ts';
 
 // Run through the debugging protocol, as the page's own CSP refuses inline scripts (a `<script>` tag with it).
 const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { readQrCode, waitFor } from '@ticketing/testkit';
-import { adminEvent, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, verifiedBuyer } from '../../scripts/lib/system.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 /** A pending order's payment in the profile and in its e-mail, and the buyer's withdrawal from a paid one. */

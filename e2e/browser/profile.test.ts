@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { randomInt } from 'node:crypto';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { makeCpf, readQrCode, waitFor } from '@ticketing/testkit';
-import { adminEvent, verifiedBuyer } from '../api/support.ts';
+import { adminEvent, verifiedBuyer } from '../../scripts/lib/system.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 let stack: BrowserStack;

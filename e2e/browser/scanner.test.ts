@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { waitFor } from '@ticketing/testkit';
-import { adminEvent, verifiedBuyer } from '../api/support.ts';
-import { launchCameraBrowser, qrVideo } from './fake-camera.ts';
+import { adminEvent, verifiedBuyer } from '../../scripts/lib/system.ts';
+import { launchCameraBrowser, qrVideo } from '../../scripts/lib/fake-camera.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Workshop de Farmácia Oncológica';

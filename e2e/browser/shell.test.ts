@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitFor } from '@ticketing/testkit';
-import { verifiedBuyer } from '../api/support.ts';
+import { verifiedBuyer } from '../../scripts/lib/system.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 let stack: BrowserStack;

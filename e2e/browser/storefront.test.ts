@@ -1,7 +1,7 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { ordersMessages, type EventView, type OrderView } from '@ticketing/proto';
 import { makeCpf, waitFor } from '@ticketing/testkit';
-import { verifiedBuyer } from '../api/support.ts';
+import { verifiedBuyer } from '../../scripts/lib/system.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 let stack: BrowserStack;

@@ -34,6 +34,7 @@ export interface GatewayOptions {
   publicDir?: string;
 }
 
+/** Like a running service (server, address, logger, close), plus the ops port the gateway serves apart. */
 export interface RunningGateway {
   server: Server;
   url: string;

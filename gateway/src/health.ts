@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { Metrics } from '@ticketing/platform';
+import { serveMetrics, type Metrics } from '@ticketing/platform';
 import type { Upstream, UpstreamName } from './routes.ts';
 import type { ConnectionPools } from './upstream.ts';
 
@@ -55,6 +55,7 @@ export function opsEndpoints({
   const ready = readiness(stopping);
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === '/metrics') return serveMetrics(ctx, metrics);
     if (ctx.path === '/healthz') {
       const list = [...upstreams.values()];
       const states = await Promise.all(list.map((upstream) => checkReady(upstream, pools, checkTimeoutMs)));
@@ -63,9 +64,6 @@ export function opsEndpoints({
       ctx.set('Cache-Control', 'no-store');
       ctx.status = healthy ? 200 : 503;
       ctx.body = { status: healthy ? 'ok' : 'degraded', services };
-    } else if (ctx.path === '/metrics') {
-      ctx.type = metrics.registry.contentType;
-      ctx.body = await metrics.registry.metrics();
     } else {
       return ready(ctx, next);
     }

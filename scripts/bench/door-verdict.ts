@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { waitFor } from '@ticketing/testkit';
-import { adminEvent, startSystem, verifiedBuyer } from '../../e2e/api/support.ts';
-import { blankVideo, launchCameraBrowser, qrSequenceVideo, showOnCamera } from '../../e2e/browser/fake-camera.ts';
+import { adminEvent, startSystem, verifiedBuyer } from '../lib/system.ts';
+import { blankVideo, launchCameraBrowser, qrSequenceVideo, showOnCamera } from '../lib/fake-camera.ts';
 import { ensureFrontendsBuilt } from '../lib/frontends.ts';
 import { percentile } from './fixed-rate.ts';
 

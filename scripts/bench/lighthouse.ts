@@ -12,8 +12,8 @@ import { parseArgs } from 'node:util';
 import { launch } from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../e2e/browser/support.ts';
-import { kb } from '../../e2e/browser/weight.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../lib/browser.ts';
+import { kb } from '../lib/page-weight.ts';
 
 // chrome-launcher starts a full browser: headless here, with the browser tests' settings.
 const CHROMIUM_FLAGS = ['--headless', ...CHROMIUM_ARGS];

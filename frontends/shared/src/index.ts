@@ -29,10 +29,13 @@ export {
 export { Badge, type BadgeTone } from './ui/Badge.tsx';
 export { Button, buttonClass, type ButtonProps, type ButtonSize, type ButtonVariant } from './ui/Button.tsx';
 export { Checkbox } from './ui/Checkbox.tsx';
+export { CopyInput } from './ui/CopyInput.tsx';
 export { cx } from './ui/cx.ts';
 export { Page } from './ui/Page.tsx';
+export { PhoneField } from './ui/PhoneField.tsx';
 export type { PageAddress, PageHead, ServerPage } from './server-page.ts';
 export { Pager } from './ui/Pager.tsx';
+export { SearchField, searchInput } from './ui/SearchField.tsx';
 export { SelectField, type SelectFieldProps } from './ui/SelectField.tsx';
 export { Skeleton } from './ui/Skeleton.tsx';
 export { Spinner } from './ui/Spinner.tsx';

@@ -5,7 +5,7 @@
  * does not open. Imported from `@ticketing/shared/primitives`.
  */
 export { Accordion, AccordionItem } from './ui/Accordion.tsx';
-export { Dialog, DialogClose, DialogContent, DialogTrigger } from './ui/Dialog.tsx';
+export { ConfirmActions, Dialog, DialogClose, DialogContent, DialogTrigger } from './ui/Dialog.tsx';
 export { Menu, MenuContent, MenuItem, MenuLabel, MenuSeparator, MenuTrigger } from './ui/Menu.tsx';
 export { Progress } from './ui/Progress.tsx';
 export { Tabs, TabsContent, TabsList, TabsTrigger } from './ui/Tabs.tsx';

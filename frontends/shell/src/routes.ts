@@ -38,7 +38,7 @@ const ADMINS: Access = ['admin'];
 /** Courtesy links and mass sending. */
 const COURTESIES: Access = ['courtesyManager'];
 
-/** Every page of the site and the remote that renders it. Anything else is the 404 page. */
+/** Every page of the site and the remote that renders it, one line each. Anything else is the 404 page. */
 export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/', page: 'storefront/Home' },
   { path: '/eventos', page: 'storefront/Events' },

@@ -13,7 +13,7 @@ import { ensureAdminAccount } from './domain/admin.ts';
 import { expireUnverifiedAccounts } from './domain/expire-unverified.ts';
 import { createLoginThrottle } from './domain/login-throttle.ts';
 import { prepareDummyHash } from './domain/passwords.ts';
-import { createRenewalLimit } from './domain/renew-session.ts';
+import { createRenewalLimit } from './domain/renewal-limit.ts';
 import { createSessionVerifier } from './domain/sessions.ts';
 import { createSigningKeys, ensureSigningKey } from './domain/signing-keys.ts';
 import type { IdentityDeps } from './domain/user.ts';
@@ -38,6 +38,7 @@ function warnAboutDevelopmentDefaults(config: IdentityConfig, logger: Logger): v
  * Users, e-mail verification, password reset, sessions and the keys that sign them, roles and door staff
  * assignments; accounts never verified expire.
  */
+// Every service declares itself with the same fields (name, configuration, migrations, secrets, checks).
 export const identityService = defineService({
   name: 'identity',
   config: identityConfig,

@@ -15,6 +15,20 @@ export interface Migration {
   down?(db: Knex): Promise<void>;
 }
 
+/** A migration that creates one table, with the columns and keys `columns` declares. */
+export function createTableMigration(
+  name: string,
+  table: string,
+  columns: (t: Knex.CreateTableBuilder, db: Knex) => void,
+): Migration {
+  return {
+    name,
+    async up(db) {
+      await db.schema.createTable(table, (t) => columns(t, db));
+    },
+  };
+}
+
 /** A pool whose unqualified tables resolve to the service's own schema. */
 export function createDb(url: string, schema: string, poolMax: number): Knex {
   return knex({

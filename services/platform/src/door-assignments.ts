@@ -3,6 +3,18 @@ import type { Knex } from './db.ts';
 import type { Logger } from './logger.ts';
 
 /**
+ * The events each door staffer may work, as identity last announced them: a service that serves the door keeps this
+ * table in its own schema, and lists or admits only these.
+ */
+export async function createDoorAssignmentsTable(db: Knex): Promise<void> {
+  await db.schema.createTable('door_assignments', (t) => {
+    t.uuid('user_id').notNullable();
+    t.uuid('event_id').notNullable();
+    t.primary(['user_id', 'event_id']);
+  });
+}
+
+/**
  * Replaces the events a door staffer may work with `eventIds` (none: they work no door), in the `door_assignments`
  * table a service that serves the door keeps.
  */

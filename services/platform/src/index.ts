@@ -15,8 +15,8 @@ export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooM
 export { createHttpApp } from './http/app.ts';
 export { listen } from './http/listen.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './http/request-id.ts';
-export { createMetrics, type Metrics } from './metrics.ts';
-export { createDb, migrate, prepared, type Knex, type Migration } from './db.ts';
+export { createMetrics, serveMetrics, type Metrics } from './metrics.ts';
+export { createDb, createTableMigration, migrate, prepared, type Knex, type Migration } from './db.ts';
 export { createRedis, type Redis } from './redis.ts';
 export {
   createTokenVerifier,
@@ -81,10 +81,11 @@ export {
   type RateLimitOptions,
   type Spender,
 } from './http/rate-limit.ts';
-export { createWaker } from './bus/wake.ts';
+export { createWaker, startWakeableLoop, type WakeableLoop } from './bus/wake.ts';
 export { jsonClient, CollaboratorError, type JsonClient } from './http/json-client.ts';
 export { startPeriodicJob, type PeriodicJob } from './periodic-job.ts';
 export { releaseHeapWhenQuiet } from './heap-release.ts';
+export { runProcess } from './run-process.ts';
 export { multipartBody, readUploads, type MultipartLimits, type Upload } from './http/multipart.ts';
 export { eventCalendar, calendarFileName, CALENDAR_CONTENT_TYPE, type CalendarEvent } from './calendar.ts';
 export { catalogClient, upcomingEvent, SERVICE_UNAVAILABLE, type CatalogClient } from './clients/catalog.ts';
@@ -106,4 +107,5 @@ export {
 export { toCsv, attachment, CSV_CONTENT_TYPE } from './csv.ts';
 export { qrCodePng } from './qr-png.ts';
 export { containsPattern, foldForSearch, foldedColumn, searchWords } from './search.ts';
-export { doorEventsChanged, replaceDoorAssignments } from './door-assignments.ts';
+export { createDoorAssignmentsTable, doorEventsChanged, replaceDoorAssignments } from './door-assignments.ts';
+export { createForgottenUsersTable, isForgottenUser, rememberForgottenUser } from './forgotten-users.ts';

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const EVENT_LOOP_SAMPLE_MS = 100;
@@ -61,3 +62,9 @@ export function createMetrics(service: string) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Answers Prometheus's scrape with every metric of the process. */
+export async function serveMetrics(ctx: Context, metrics: Metrics): Promise<void> {
+  ctx.type = metrics.registry.contentType;
+  ctx.body = await metrics.registry.metrics();
+}

@@ -66,6 +66,8 @@ export function redisAclFile(passwords: Record<RedisUser, string>, prefix = ''):
   return [...lines, 'user default on nopass resetkeys resetchannels -@all +ping', ''].join('\n');
 }
 
+// Redis's users are provisioned as PostgreSQL's roles are (an admin connection, a password each, a prefix for
+// tests), but by ACL rules instead of grants.
 export interface RedisUsersOptions {
   /** A connection allowed to run ACL SETUSER. */
   adminUrl: string;

@@ -33,10 +33,10 @@ import {
 } from './config.ts';
 import { createDb, migrate, type Knex, type Migration } from './db.ts';
 import { createHttpApp } from './http/app.ts';
-import { releaseHeapWhenQuiet } from './heap-release.ts';
 import { databaseCheck, monitorDependencies } from './http/health.ts';
 import { jsonClient } from './http/json-client.ts';
 import { listen } from './http/listen.ts';
+import { runProcess } from './run-process.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createRedis, type Redis } from './redis.ts';
@@ -254,25 +254,7 @@ export async function startService<S extends z.ZodRawShape>(
   }
 }
 
-/** The entry point of a service process: exits with a clear message on bad configuration, stops on SIGTERM. */
-export async function runService<S extends z.ZodRawShape>(definition: ServiceDefinition<S>): Promise<void> {
-  let service: RunningService<unknown>;
-  try {
-    service = await startService(definition, process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) console.error(`${definition.name}: ${error.message}`);
-    else console.error(`${definition.name}: failed to start:`, error);
-    process.exit(1);
-  }
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    service.logger.info({ signal }, 'stopping');
-    await service.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
-  releaseHeapWhenQuiet(service.logger);
+/** The entry point of a service process: see `runProcess`. */
+export function runService<S extends z.ZodRawShape>(definition: ServiceDefinition<S>): Promise<void> {
+  return runProcess(definition.name, () => startService(definition, process.env));
 }

@@ -1,5 +1,5 @@
-import { useEffect, useId, useState } from 'react';
-import { Button, copyText, cx, toast } from '@ticketing/shared';
+import { useEffect, useState } from 'react';
+import { Button, CopyInput, copyText, cx, toast } from '@ticketing/shared';
 import { CheckIcon, CopyIcon } from '../lib/icons.tsx';
 
 /** How long the copy button shows its check mark (spec §9). */
@@ -7,7 +7,6 @@ const COPIED_MS = 3000;
 
 /** A read-only link with a button that copies it; the button shows a check mark for 3 s after copying. */
 export function CopyField({ label, value }: { label: string; value: string }) {
-  const inputId = useId();
   const [copiedAt, setCopiedAt] = useState(0);
   useEffect(() => {
     if (!copiedAt) return;
@@ -26,28 +25,16 @@ export function CopyField({ label, value }: { label: string; value: string }) {
 
   const copied = copiedAt > 0;
   return (
-    <div className="copy-field">
-      <label className="field__label" htmlFor={inputId}>
-        {label}
-      </label>
-      <div className="copy-field__row">
-        <input
-          id={inputId}
-          className="field__input copy-field__input"
-          value={value}
-          readOnly
-          onFocus={(event) => event.target.select()}
-        />
-        <Button
-          variant="outline"
-          className={cx('copy-field__button', copied && 'copy-field__button--copied')}
-          aria-label={copied ? 'Link copiado' : 'Copiar link'}
-          title={copied ? 'Link copiado' : 'Copiar link'}
-          onClick={copy}
-        >
-          {copied ? <CheckIcon /> : <CopyIcon />}
-        </Button>
-      </div>
-    </div>
+    <CopyInput block="copy-field" label={label} value={value}>
+      <Button
+        variant="outline"
+        className={cx('copy-field__button', copied && 'copy-field__button--copied')}
+        aria-label={copied ? 'Link copiado' : 'Copiar link'}
+        title={copied ? 'Link copiado' : 'Copiar link'}
+        onClick={copy}
+      >
+        {copied ? <CheckIcon /> : <CopyIcon />}
+      </Button>
+    </CopyInput>
   );
 }

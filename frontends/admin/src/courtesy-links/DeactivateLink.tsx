@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CourtesyLinkView } from '@ticketing/proto';
 import { api, Button, toast, toastError } from '@ticketing/shared';
-import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
+import { ConfirmActions, Dialog, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
 
 /** Deactivating takes two steps: the button, then the confirmation in a dialog. */
 export function DeactivateLink({ link }: { link: CourtesyLinkView }) {
@@ -29,14 +29,7 @@ export function DeactivateLink({ link }: { link: CourtesyLinkView }) {
         title="Desativar link de cortesia?"
         description={`O código ${link.code} deixará de ser aceito. Os ingressos já emitidos com ele continuam válidos, e as vagas reservadas que não foram usadas voltam para o evento.`}
       >
-        <div className="confirm-actions">
-          <DialogClose asChild>
-            <Button variant="outline">Cancelar</Button>
-          </DialogClose>
-          <Button variant="destructive" loading={deactivate.isPending} onClick={() => deactivate.mutate()}>
-            Desativar link
-          </Button>
-        </div>
+        <ConfirmActions keep="Cancelar" confirm="Desativar link" action={deactivate} />
       </DialogContent>
     </Dialog>
   );

@@ -1,5 +1,6 @@
 import type { CourtesyRedemptionView } from '@ticketing/proto';
 import { formatDateTime } from '@ticketing/shared';
+import { DataTable } from '../lib/DataTable.tsx';
 
 /**
  * Who redeemed the link and when, newest first. A promotional link's uses are orders whose buyer the orders list
@@ -7,34 +8,20 @@ import { formatDateTime } from '@ticketing/shared';
  */
 export function RedemptionsTable({ redemptions, busy }: { redemptions: CourtesyRedemptionView[]; busy: boolean }) {
   return (
-    <div className="data-table__scroll">
-      <table className="data-table" aria-busy={busy}>
-        <caption className="visually-hidden">Resgates do link</caption>
-        <thead>
-          <tr>
-            <th scope="col">Nome</th>
-            <th scope="col">E-mail</th>
-            <th scope="col">CPF</th>
-            <th scope="col">Resgatado em</th>
-            <th scope="col">Pedido</th>
-          </tr>
-        </thead>
-        <tbody>
-          {redemptions.map((redemption, index) => (
-            <tr key={`${redemption.redeemedAt}-${index}`}>
-              <th scope="row" className="data-table__name">
-                {redemption.name ?? 'Compra com código promocional'}
-              </th>
-              <td className="data-table__email">{redemption.email ?? '—'}</td>
-              <td className="numeric data-table__nowrap">{redemption.cpf ?? '—'}</td>
-              <td className="numeric data-table__nowrap">
-                <time dateTime={redemption.redeemedAt}>{formatDateTime(redemption.redeemedAt)}</time>
-              </td>
-              <td className="numeric data-table__nowrap">{redemption.orderNumber ?? '—'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Resgates do link" columns={['Nome', 'E-mail', 'CPF', 'Resgatado em', 'Pedido']} busy={busy}>
+      {redemptions.map((redemption, index) => (
+        <tr key={`${redemption.redeemedAt}-${index}`}>
+          <th scope="row" className="data-table__name">
+            {redemption.name ?? 'Compra com código promocional'}
+          </th>
+          <td className="data-table__email">{redemption.email ?? '—'}</td>
+          <td className="numeric data-table__nowrap">{redemption.cpf ?? '—'}</td>
+          <td className="numeric data-table__nowrap">
+            <time dateTime={redemption.redeemedAt}>{formatDateTime(redemption.redeemedAt)}</time>
+          </td>
+          <td className="numeric data-table__nowrap">{redemption.orderNumber ?? '—'}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -8,7 +8,7 @@ import {
 } from '@ticketing/proto';
 import { api, Button, toast, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
-import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
+import { ConfirmActions, Dialog, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
 import { adminEventKey, storeAdminEvent } from './queries.ts';
 import { TextArea } from '../lib/TextArea.tsx';
 
@@ -58,14 +58,7 @@ export function CancelEvent({ event }: { event: AdminEventView }) {
             required
             {...form.field('reason')}
           />
-          <div className="confirm-actions">
-            <DialogClose asChild>
-              <Button variant="outline">Voltar</Button>
-            </DialogClose>
-            <Button type="submit" variant="destructive" loading={cancel.isPending}>
-              Cancelar evento
-            </Button>
-          </div>
+          <ConfirmActions keep="Voltar" confirm="Cancelar evento" loading={cancel.isPending} />
         </form>
       </DialogContent>
     </Dialog>

@@ -96,7 +96,7 @@ export function EventForm({ event }: { event?: AdminEventView }) {
       <fieldset className="event-form__fields" disabled={cancelled}>
         <TextField label="Título" autoComplete="off" maxLength={255} {...form.field('title')} />
         <TextArea label="Descrição" rows={6} maxLength={20000} {...form.field('description')} />
-        <div className="event-form__pair">
+        <div className="field-row event-form__pair">
           <TextField
             label="Data e hora"
             type="datetime-local"
@@ -105,7 +105,7 @@ export function EventForm({ event }: { event?: AdminEventView }) {
           />
           <TextField label="Local" autoComplete="off" maxLength={255} {...form.field('location')} />
         </div>
-        <div className="event-form__pair">
+        <div className="field-row event-form__pair">
           <TextField
             label="Preço (R$)"
             inputMode="decimal"

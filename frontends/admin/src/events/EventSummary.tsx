@@ -3,6 +3,7 @@ import type { AdminEventView } from '@ticketing/proto';
 import { Badge, buttonClass, formatDateTime } from '@ticketing/shared';
 import { CancelEvent } from './CancelEvent.tsx';
 import { STATUS_BADGES } from './status.ts';
+import { Fact } from '../lib/Fact.tsx';
 
 /** Only an event still to come, and not cancelled yet, can be cancelled. */
 const cancellable = (event: AdminEventView) => !event.cancelledAt && new Date(event.date).getTime() > Date.now();
@@ -14,18 +15,15 @@ export function EventSummary({ event }: { event: AdminEventView }) {
     <section className="event-summary" aria-label="Resumo do evento">
       <Badge tone={status.tone}>{status.label}</Badge>
       <dl className="facts event-summary__facts">
-        <div>
-          <dt>Vendidos</dt>
-          <dd className="numeric">{event.sold}</dd>
-        </div>
-        <div>
-          <dt>Reservados</dt>
-          <dd className="numeric">{event.held}</dd>
-        </div>
-        <div>
-          <dt>Capacidade</dt>
-          <dd className="numeric">{event.maxAttendees ?? 'sem limite'}</dd>
-        </div>
+        <Fact label="Vendidos" numeric>
+          {event.sold}
+        </Fact>
+        <Fact label="Reservados" numeric>
+          {event.held}
+        </Fact>
+        <Fact label="Capacidade" numeric>
+          {event.maxAttendees ?? 'sem limite'}
+        </Fact>
       </dl>
       <div className="event-summary__links">
         <Link to={`/admin/eventos/${event.id}/participantes`} className={buttonClass('outline', 'sm')}>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Skeleton } from '@ticketing/shared';
+import { TableHead } from './TableHead.tsx';
 import './card-table.css';
 
 interface CardTableProps {
@@ -11,26 +12,12 @@ interface CardTableProps {
   children: ReactNode;
 }
 
-function Head({ columns }: { columns: readonly string[] }) {
-  return (
-    <thead>
-      <tr>
-        {columns.map((column) => (
-          <th key={column} scope="col">
-            {column}
-          </th>
-        ))}
-      </tr>
-    </thead>
-  );
-}
-
 /** A table on wide screens whose rows read as cards on a phone; the rows label their cells with `columns`. */
 export function CardTable({ columns, caption, busy = false, children }: CardTableProps) {
   return (
     <table className="card-table" aria-busy={busy}>
       <caption className="visually-hidden">{caption}</caption>
-      <Head columns={columns} />
+      <TableHead columns={columns} />
       <tbody>{children}</tbody>
     </table>
   );
@@ -40,7 +27,7 @@ export function CardTable({ columns, caption, busy = false, children }: CardTabl
 export function CardTableSkeleton({ columns, label }: { columns: readonly string[]; label: string }) {
   return (
     <table className="card-table" aria-label={label}>
-      <Head columns={columns} />
+      <TableHead columns={columns} />
       <tbody>
         {[0, 1, 2].map((row) => (
           <tr key={row}>

@@ -9,7 +9,7 @@ interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
   ref?: Ref<HTMLTextAreaElement>;
 }
 
-/** A labelled multi-line field with its hint and inline error, like the shared `TextField`. */
+/** A labelled multi-line field with its hint and inline error, wired by ids as the shared `TextField` and `Checkbox` are. */
 export function TextArea({ label, error, hint, id, ...textarea }: TextAreaProps) {
   const generatedId = useId();
   const controlId = id ?? generatedId;

@@ -1,5 +1,6 @@
 import { iconStroke as stroke } from '@ticketing/shared';
 
+// The back office's own icons, drawn on the grid and stroke of the shell's.
 export const CopyIcon = () => (
   <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" {...stroke}>
     <rect x="9" y="9" width="12" height="12" rx="2" />

@@ -14,6 +14,7 @@ import {
   paymentMethodOf,
 } from '@ticketing/shared';
 import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';
+import { Fact } from '../lib/Fact.tsx';
 import { useFailureToast } from '../lib/useFailureToast.ts';
 import { salesPath } from '../sales/queries.ts';
 import { OrderTimeline } from './OrderTimeline.tsx';
@@ -26,15 +27,6 @@ type AdminOrder = AdminOrderAnswer['order'];
 
 /** While a refund's money is on its way the page asks again, so it shows when the provider gave it back. */
 const REFUND_POLL_MS = 3000;
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
 
 /** What was paid, and, once the provider told it, what it kept and what is left. */
 function Amounts({ order }: { order: AdminOrder }) {
@@ -61,10 +53,7 @@ function Amounts({ order }: { order: AdminOrder }) {
 function Summary({ order }: { order: AdminOrder }) {
   const { refund } = order;
   return (
-    <section className="card order-detail__card" aria-labelledby="order-summary">
-      <h2 id="order-summary" className="order-detail__heading">
-        Pedido
-      </h2>
+    <DetailCard id="order-summary" title="Pedido">
       <dl className="facts">
         <Fact label="Número">
           <span className="numeric">{order.orderNumber}</span>
@@ -85,17 +74,14 @@ function Summary({ order }: { order: AdminOrder }) {
       <p className="order-detail__id">
         Código do pedido: <span className="numeric">{order.id}</span>
       </p>
-    </section>
+    </DetailCard>
   );
 }
 
 function Buyer({ order }: { order: AdminOrder }) {
   const { buyer } = order;
   return (
-    <section className="card order-detail__card" aria-labelledby="order-buyer">
-      <h2 id="order-buyer" className="order-detail__heading">
-        Comprador
-      </h2>
+    <DetailCard id="order-buyer" title="Comprador">
       <dl className="facts">
         <Fact label="Nome">{buyer.name}</Fact>
         <Fact label="E-mail">{buyer.email}</Fact>
@@ -106,16 +92,13 @@ function Buyer({ order }: { order: AdminOrder }) {
       <Link to={`/admin/pedidos?q=${encodeURIComponent(buyer.email)}`} className={buttonClass('ghost', 'sm')}>
         Outros pedidos desta pessoa
       </Link>
-    </section>
+    </DetailCard>
   );
 }
 
 function Event({ order }: { order: AdminOrder }) {
   return (
-    <section className="card order-detail__card" aria-labelledby="order-event">
-      <h2 id="order-event" className="order-detail__heading">
-        Evento
-      </h2>
+    <DetailCard id="order-event" title="Evento">
       <dl className="facts">
         <Fact label="Evento">{order.event.title}</Fact>
         <Fact label="Data">
@@ -133,6 +116,18 @@ function Event({ order }: { order: AdminOrder }) {
           Participantes
         </Link>
       </div>
+    </DetailCard>
+  );
+}
+
+/** One card of the order's page, named by its heading. */
+function DetailCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="card order-detail__card" aria-labelledby={id}>
+      <h2 id={id} className="order-detail__heading">
+        {title}
+      </h2>
+      {children}
     </section>
   );
 }

@@ -40,6 +40,7 @@ export function OrderList() {
         </p>
       ) : (
         <>
+          {/* A count, the table and its pager, as the events' list shows them. */}
           <p className="list-count" aria-live="polite">
             {orders.data.total === 1 ? '1 pedido' : `${orders.data.total} pedidos`}
           </p>

@@ -42,7 +42,7 @@ function OrderRow({ order }: { order: OrderSearchRow }) {
   );
 }
 
-/** One page of orders, newest first; on a phone each row reads as a card. */
+/** One page of orders, newest first; on a phone each row reads as a card (the events' table is built the same way). */
 export function OrderTable({ orders, busy }: { orders: OrderSearchRow[]; busy: boolean }) {
   return (
     <CardTable columns={COLUMNS} caption="Pedidos" busy={busy}>

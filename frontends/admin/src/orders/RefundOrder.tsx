@@ -8,7 +8,7 @@ import {
 } from '@ticketing/proto';
 import { api, Button, formatBRL, isApiError, OFFLINE_MESSAGE, paymentMethodOf, toast } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
-import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
+import { ConfirmActions, Dialog, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
 import { TextArea } from '../lib/TextArea.tsx';
 import { refreshAfterRefund } from './queries.ts';
 
@@ -21,6 +21,7 @@ const warningFor = (order: AdminOrder) =>
 /**
  * 'Reembolsar pedido': the whole amount goes back once confirmed with a reason kept on the order. A refusal (a
  * courtesy has nothing to give back; someone refunded it meanwhile) is the server's own message, in the dialog.
+ * Built as 'Cancelar evento' is (a reason, then a step that cannot be undone), for another owner and other views.
  */
 export function RefundOrder({ order }: { order: AdminOrder }) {
   const [open, setOpen] = useState(false);
@@ -68,14 +69,7 @@ export function RefundOrder({ order }: { order: AdminOrder }) {
               {isApiError(refund.error) ? refund.error.message : OFFLINE_MESSAGE}
             </p>
           )}
-          <div className="confirm-actions">
-            <DialogClose asChild>
-              <Button variant="outline">Voltar</Button>
-            </DialogClose>
-            <Button type="submit" variant="destructive" loading={refund.isPending}>
-              Reembolsar
-            </Button>
-          </div>
+          <ConfirmActions keep="Voltar" confirm="Reembolsar" loading={refund.isPending} />
         </form>
       </DialogContent>
     </Dialog>

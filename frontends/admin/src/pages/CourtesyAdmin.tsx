@@ -15,6 +15,7 @@ export default function CourtesyAdmin() {
         Crie links gratuitos ou com preço promocional para um evento e acompanhe quantos ingressos ainda restam em cada
         um.
       </p>
+      {/* A link styled as a button, as every page's way onward is. */}
       <div className="admin-lead__actions">
         <Link to="/cortesia-envio-em-massa" className={buttonClass('outline', 'sm')}>
           Envio em massa por CSV

@@ -9,7 +9,7 @@ interface ParticipantsFiltersProps {
 /** The search box and the two filters; the list and the spreadsheet follow them. */
 export function ParticipantsFilters({ filters, onChange }: ParticipantsFiltersProps) {
   return (
-    <div className="participants-filters" role="search" aria-label="Filtrar participantes">
+    <div className="field-row participants-filters" role="search" aria-label="Filtrar participantes">
       <TextField
         label="Buscar"
         placeholder="Nome, e-mail, CPF ou número do pedido"
@@ -21,6 +21,7 @@ export function ParticipantsFilters({ filters, onChange }: ParticipantsFiltersPr
         value={filters.q}
         onChange={(event) => onChange({ ...filters, q: event.target.value })}
       />
+      {/* Two filters of the same kind, each with its own choices. */}
       <SelectField
         label="Situação"
         value={filters.status}

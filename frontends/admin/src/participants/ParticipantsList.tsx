@@ -5,6 +5,7 @@ import { useFailureToast } from '../lib/useFailureToast.ts';
 import { filtersInWords, participantsKey, type ParticipantsFilters } from './participants.ts';
 import { ParticipantsTable } from './ParticipantsTable.tsx';
 import { LoadFailure } from '../lib/LoadFailure.tsx';
+import { Fact } from '../lib/Fact.tsx';
 
 interface ParticipantsListProps {
   eventId: string;
@@ -46,19 +47,17 @@ export function ParticipantsList({ eventId, filters, page, onPageChange }: Parti
   const filtered = filtersInWords(filters) !== '';
   return (
     <>
+      {/* The event's totals, three counts as the event's summary shows its sales. */}
       <dl className="facts participants-totals">
-        <div>
-          <dt>Ingressos</dt>
-          <dd className="numeric">{totals.tickets}</dd>
-        </div>
-        <div>
-          <dt>Já entraram</dt>
-          <dd className="numeric">{totals.checkedIn}</dd>
-        </div>
-        <div>
-          <dt>Cancelados</dt>
-          <dd className="numeric">{totals.cancelled}</dd>
-        </div>
+        <Fact label="Ingressos" numeric>
+          {totals.tickets}
+        </Fact>
+        <Fact label="Já entraram" numeric>
+          {totals.checkedIn}
+        </Fact>
+        <Fact label="Cancelados" numeric>
+          {totals.cancelled}
+        </Fact>
       </dl>
       <p className="participants-count" aria-live="polite">
         {matching === 1 ? '1 participante encontrado' : `${matching} participantes encontrados`}

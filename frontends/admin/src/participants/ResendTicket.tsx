@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import type { ParticipantView, TicketResendView } from '@ticketing/proto';
 import { api, Button, toast, toastError } from '@ticketing/shared';
-import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
+import { ConfirmActions, Dialog, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
 
 /** 'Reenviar ingresso': the holder lost the e-mail; it goes again, once confirmed, to the address on the ticket. */
 export function ResendTicket({ ticket }: { ticket: ParticipantView }) {
@@ -28,14 +28,7 @@ export function ResendTicket({ ticket }: { ticket: ParticipantView }) {
         title="Reenviar ingresso?"
         description={`O e-mail com o ingresso de ${ticket.holderName} (pedido nº ${ticket.orderNumber}) será enviado novamente para ${ticket.holderEmail}.`}
       >
-        <div className="confirm-actions">
-          <DialogClose asChild>
-            <Button variant="outline">Cancelar</Button>
-          </DialogClose>
-          <Button loading={resend.isPending} onClick={() => resend.mutate()}>
-            Reenviar
-          </Button>
-        </div>
+        <ConfirmActions keep="Cancelar" confirm="Reenviar" action={resend} variant="primary" />
       </DialogContent>
     </Dialog>
   );

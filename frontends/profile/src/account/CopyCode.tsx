@@ -1,5 +1,4 @@
-import { useId } from 'react';
-import { Button, copyText, toast } from '@ticketing/shared';
+import { Button, CopyInput, copyText, toast } from '@ticketing/shared';
 
 interface CopyCodeProps {
   label: string;
@@ -12,7 +11,6 @@ interface CopyCodeProps {
 
 /** A code to paste in a bank's app (PIX copia e cola, a boleto's line): read-only, selected on focus, one-click copy. */
 export function CopyCode({ label, code, action, copied }: CopyCodeProps) {
-  const inputId = useId();
   async function copy() {
     if (await copyText(code)) {
       toast({ title: 'Copiado!', description: copied });
@@ -25,22 +23,10 @@ export function CopyCode({ label, code, action, copied }: CopyCodeProps) {
     }
   }
   return (
-    <div className="copy-code">
-      <label htmlFor={inputId} className="field__label">
-        {label}
-      </label>
-      <div className="copy-code__row">
-        <input
-          id={inputId}
-          className="field__input copy-code__input"
-          value={code}
-          readOnly
-          onFocus={(event) => event.target.select()}
-        />
-        <Button variant="outline" size="sm" onClick={copy}>
-          {action}
-        </Button>
-      </div>
-    </div>
+    <CopyInput block="copy-code" label={label} value={code}>
+      <Button variant="outline" size="sm" onClick={copy}>
+        {action}
+      </Button>
+    </CopyInput>
   );
 }

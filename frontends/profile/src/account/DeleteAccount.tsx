@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { deleteAccountSchema } from '@ticketing/proto';
 import { api, Button, clearToken, errorTitles, meQueryKey, TextField, toast, toastError } from '@ticketing/shared';
-import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
+import { ConfirmActions, Dialog, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
 import { useZodForm } from '@ticketing/shared/forms';
 import { ordersQueryKey } from './order-labels.ts';
 
@@ -27,14 +27,7 @@ export function DeleteAccount() {
             title="Excluir sua conta?"
             description="Esta ação é permanente. Seus dados pessoais serão apagados e você perderá o acesso aos seus pedidos e ingressos por este site."
           >
-            <div className="confirm-actions">
-              <DialogClose asChild>
-                <Button variant="outline">Manter minha conta</Button>
-              </DialogClose>
-              <Button variant="destructive" onClick={() => setStep('password')}>
-                Continuar
-              </Button>
-            </div>
+            <ConfirmActions keep="Manter minha conta" confirm="Continuar" onConfirm={() => setStep('password')} />
           </DialogContent>
         )}
         {step === 'password' && <PasswordStep />}
@@ -77,14 +70,7 @@ function PasswordStep() {
           autoFocus
           {...form.field('password')}
         />
-        <div className="confirm-actions">
-          <DialogClose asChild>
-            <Button variant="outline">Cancelar</Button>
-          </DialogClose>
-          <Button type="submit" variant="destructive" loading={isSubmitting}>
-            Excluir conta definitivamente
-          </Button>
-        </div>
+        <ConfirmActions keep="Cancelar" confirm="Excluir conta definitivamente" loading={isSubmitting} />
       </form>
     </DialogContent>
   );

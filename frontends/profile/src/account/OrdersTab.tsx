@@ -65,6 +65,7 @@ export function OrdersTab({ isAdmin }: { isAdmin: boolean }) {
   );
 }
 
+/** The orders' shape while they load (the back office's order page has its own cards). */
 function OrdersSkeleton() {
   return (
     <ul className="orders-list" aria-label="Carregando pedidos">

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrderView } from '@ticketing/proto';
 import { api, Button, errorTitles, toast, toastError } from '@ticketing/shared';
-import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
+import { ConfirmActions, Dialog, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
 import { ordersQueryKey } from './order-labels.ts';
 
 /** A pending order with a charge: ask the provider again whether it was paid, or give it up (confirmed twice). */
@@ -45,14 +45,7 @@ export function PendingOrderActions({ order }: { order: OrderView }) {
           title="Cancelar pedido?"
           description={`O pedido nº ${order.orderNumber} de ${order.event.title} será cancelado e a vaga liberada. Esta ação não pode ser desfeita.`}
         >
-          <div className="confirm-actions">
-            <DialogClose asChild>
-              <Button variant="outline">Manter pedido</Button>
-            </DialogClose>
-            <Button variant="destructive" loading={cancel.isPending} onClick={() => cancel.mutate()}>
-              Sim, cancelar pedido
-            </Button>
-          </div>
+          <ConfirmActions keep="Manter pedido" confirm="Sim, cancelar pedido" action={cancel} />
         </DialogContent>
       </Dialog>
     </div>

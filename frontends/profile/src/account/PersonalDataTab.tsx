@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { identityMessages, updateProfileSchema, type UserView } from '@ticketing/proto';
-import { api, Button, errorTitles, meQueryKey, phoneMask, TextField, toast, toastError } from '@ticketing/shared';
+import { api, Button, errorTitles, meQueryKey, PhoneField, TextField, toast, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
 
 /** YYYY-MM-DD as people read it. */
@@ -67,13 +67,7 @@ export function PersonalDataTab({ user }: { user: UserView }) {
           hint="Ao trocar o e-mail, você precisará confirmá-lo de novo."
           {...form.field('email')}
         />
-        <TextField
-          label="Telefone"
-          type="tel"
-          mask={phoneMask}
-          autoComplete="tel-national"
-          {...form.field('phone', optionalWhileEmpty(user.phone))}
-        />
+        <PhoneField {...form.field('phone', optionalWhileEmpty(user.phone))} />
       </div>
       <TextField
         label="Endereço completo"
@@ -81,6 +75,7 @@ export function PersonalDataTab({ user }: { user: UserView }) {
         {...form.field('address', optionalWhileEmpty(user.address))}
       />
       <TextField label="Empresa parceira (opcional)" autoComplete="organization" {...form.field('partnerCompany')} />
+      {/* Written like the e-mail above: a typed field with the browser's hint for it and a note of its own. */}
       <TextField
         label="Senha atual"
         type="password"

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { WITHDRAWAL_DAYS, type OrderView, type RefundAnswer } from '@ticketing/proto';
 import { api, Button, formatBRL, toast, toastError } from '@ticketing/shared';
-import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
+import { ConfirmActions, Dialog, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
 import { ordersQueryKey } from './order-labels.ts';
 
 /**
@@ -38,14 +38,7 @@ export function WithdrawOrder({ order }: { order: OrderView }) {
           pagamento e o ingresso do pedido nº {order.orderNumber} é cancelado: ele deixa de dar acesso a{' '}
           {order.event.title}. Esta ação não pode ser desfeita.
         </p>
-        <div className="confirm-actions">
-          <DialogClose asChild>
-            <Button variant="outline">Manter ingresso</Button>
-          </DialogClose>
-          <Button variant="destructive" loading={withdraw.isPending} onClick={() => withdraw.mutate()}>
-            Sim, solicitar reembolso
-          </Button>
-        </div>
+        <ConfirmActions keep="Manter ingresso" confirm="Sim, solicitar reembolso" action={withdraw} />
       </DialogContent>
     </Dialog>
   );

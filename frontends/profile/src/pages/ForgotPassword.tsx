@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { emailOnlySchema } from '@ticketing/proto';
-import { api, Button, errorTitles, TextField, toastError } from '@ticketing/shared';
+import { Button, errorTitles, TextField, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
+import { postAnonymously } from '../auth/post-anonymously.ts';
 
 export default function ForgotPassword() {
   const form = useZodForm(emailOnlySchema, { defaultValues: { email: '' } });
@@ -12,11 +13,7 @@ export default function ForgotPassword() {
 
   const onSubmit = form.handleSubmit(async (body) => {
     try {
-      const answer = await api<{ message: string }>('/auth/forgot-password', {
-        method: 'POST',
-        body,
-        anonymous: true,
-      });
+      const answer = await postAnonymously<{ message: string }>('/auth/forgot-password', body);
       setSent(answer.message);
     } catch (error) {
       toastError(errorTitles.generic, error);

@@ -2,7 +2,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { loginSchema, type UserView } from '@ticketing/proto';
 import {
-  api,
   Button,
   Checkbox,
   errorTitles,
@@ -15,6 +14,7 @@ import {
 import { useZodForm } from '@ticketing/shared/forms';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
 import { destinationAfterLogin, verifyEmailPath } from '../auth/after-login.ts';
+import { postAnonymously } from '../auth/post-anonymously.ts';
 
 export default function Login() {
   const queryClient = useQueryClient();
@@ -24,11 +24,7 @@ export default function Login() {
 
   const onSubmit = form.handleSubmit(async (credentials) => {
     try {
-      const { token, user } = await api<{ token: string; user: UserView }>('/auth/login', {
-        method: 'POST',
-        body: credentials,
-        anonymous: true,
-      });
+      const { token, user } = await postAnonymously<{ token: string; user: UserView }>('/auth/login', credentials);
       await startSession(queryClient, token);
       if (!user.emailVerified) {
         toast({

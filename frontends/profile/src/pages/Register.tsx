@@ -1,13 +1,12 @@
 import { Link, useNavigate } from 'react-router-dom';
 import { registerFormSchema } from '@ticketing/proto';
 import {
-  api,
   birthDateMask,
   Button,
   Checkbox,
   cpfMask,
   errorTitles,
-  phoneMask,
+  PhoneField,
   TextField,
   toast,
   toastError,
@@ -16,6 +15,7 @@ import { useZodForm } from '@ticketing/shared/forms';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
 import { NewPasswordFields } from '../auth/NewPasswordFields.tsx';
 import { verifyEmailPath, type VerifyEmailState } from '../auth/after-login.ts';
+import { postAnonymously } from '../auth/post-anonymously.ts';
 
 export default function Register() {
   const navigate = useNavigate();
@@ -39,10 +39,14 @@ export default function Register() {
       // The API reads the birth date as typed (dd/mm/aaaa); confirmations and terms stay on the page.
       const birthDate = form.getValues('birthDate');
       // The answer is the same whether or not the e-mail or the CPF already had an account.
-      const registered = await api<{ email: string; message: string }>('/auth/register', {
-        method: 'POST',
-        body: { name, cpf, birthDate, email, phone, address, password },
-        anonymous: true,
+      const registered = await postAnonymously<{ email: string; message: string }>('/auth/register', {
+        name,
+        cpf,
+        birthDate,
+        email,
+        phone,
+        address,
+        password,
       });
       toast({ title: 'Cadastro recebido!', description: registered.message });
       navigate(verifyEmailPath(registered.email), { state: { codeSent: true } satisfies VerifyEmailState });
@@ -76,14 +80,7 @@ export default function Register() {
               {...form.field('birthDate')}
             />
           </div>
-          <TextField
-            label="Telefone"
-            type="tel"
-            mask={phoneMask}
-            placeholder="(00) 00000-0000"
-            autoComplete="tel-national"
-            {...form.field('phone')}
-          />
+          <PhoneField placeholder="(00) 00000-0000" {...form.field('phone')} />
           <TextField
             label="Endereço completo"
             autoComplete="street-address"

@@ -1,9 +1,10 @@
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { resetPasswordSchema } from '@ticketing/proto';
-import { api, Button, buttonClass, errorTitles, toast, toastError } from '@ticketing/shared';
+import { Button, buttonClass, errorTitles, toast, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
 import { NewPasswordFields } from '../auth/NewPasswordFields.tsx';
+import { postAnonymously } from '../auth/post-anonymously.ts';
 
 const TITLE = 'Redefinir senha';
 
@@ -31,11 +32,7 @@ function ResetPasswordForm({ token }: { token: string }) {
 
   const onSubmit = form.handleSubmit(async (body) => {
     try {
-      const answer = await api<{ message: string }>('/auth/reset-password', {
-        method: 'POST',
-        body,
-        anonymous: true,
-      });
+      const answer = await postAnonymously<{ message: string }>('/auth/reset-password', body);
       toast({ title: 'Senha redefinida', description: answer.message });
       navigate('/login', { replace: true });
     } catch (error) {

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import type { UserView } from '@ticketing/proto';
-import { api, Button, buttonClass, errorTitles, startSession, toastError } from '@ticketing/shared';
+import { Button, buttonClass, errorTitles, startSession, toastError } from '@ticketing/shared';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
 import { destinationAfterLogin, verifyEmailPath } from '../auth/after-login.ts';
+import { postAnonymously } from '../auth/post-anonymously.ts';
 
 const TITLE = 'Entrar com link';
 
@@ -34,11 +35,7 @@ export default function SignInLink() {
   const signIn = async () => {
     setSigningIn(true);
     try {
-      const session = await api<{ token: string; user: UserView }>('/auth/sign-in-link', {
-        method: 'POST',
-        body: { token },
-        anonymous: true,
-      });
+      const session = await postAnonymously<{ token: string; user: UserView }>('/auth/sign-in-link', { token });
       await startSession(queryClient, session.token);
       navigate(session.user.emailVerified ? destinationAfterLogin() : verifyEmailPath(session.user.email), {
         replace: true,

@@ -2,7 +2,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { verifyCodeSchema } from '@ticketing/proto';
 import {
-  api,
   Button,
   buttonClass,
   errorTitles,
@@ -16,6 +15,7 @@ import { useZodForm } from '@ticketing/shared/forms';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
 import { destinationAfterLogin, type VerifyEmailState } from '../auth/after-login.ts';
 import { ResendButton } from '../auth/ResendButton.tsx';
+import { postAnonymously } from '../auth/post-anonymously.ts';
 
 const TITLE = 'Verificar e-mail';
 const codeSchema = verifyCodeSchema.pick({ code: true });
@@ -50,11 +50,7 @@ function VerifyCodeForm({ email, codeSent }: { email: string; codeSent: boolean 
 
   const onSubmit = form.handleSubmit(async ({ code }) => {
     try {
-      const verified = await api<{ token: string; message: string }>('/auth/verify-code', {
-        method: 'POST',
-        body: { email, code },
-        anonymous: true,
-      });
+      const verified = await postAnonymously<{ token: string; message: string }>('/auth/verify-code', { email, code });
       await startSession(queryClient, verified.token);
       toast({ title: verified.message });
       navigate(destinationAfterLogin(), { replace: true });
@@ -64,11 +60,7 @@ function VerifyCodeForm({ email, codeSent }: { email: string; codeSent: boolean 
   });
 
   const resend = async () => {
-    const sent = await api<{ message: string }>('/auth/resend-code', {
-      method: 'POST',
-      body: { email },
-      anonymous: true,
-    });
+    const sent = await postAnonymously<{ message: string }>('/auth/resend-code', { email });
     return sent.message;
   };
 

@@ -1,5 +1,6 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
+import { Button, type ButtonVariant } from './Button.tsx';
 import { cx } from './cx.ts';
 
 export const Dialog = RadixDialog.Root;
@@ -35,5 +36,39 @@ export function DialogContent({ title, description, variant = 'dialog', classNam
         </RadixDialog.Close>
       </RadixDialog.Content>
     </RadixDialog.Portal>
+  );
+}
+
+interface ConfirmActionsProps {
+  /** The button that closes the dialog and changes nothing ('Voltar', 'Manter pedido'). */
+  keep: string;
+  /** The button that goes ahead; with neither `action` nor `onConfirm` it submits the dialog's form. */
+  confirm: ReactNode;
+  /** The change the button makes (a mutation): the button waits while it runs. */
+  action?: { isPending: boolean; mutate(): void };
+  onConfirm?: () => void;
+  loading?: boolean;
+  variant?: ButtonVariant;
+}
+
+/** A confirmation's two buttons, the one that goes ahead last (destructive unless told otherwise). */
+export function ConfirmActions({
+  keep,
+  confirm,
+  action,
+  onConfirm,
+  loading,
+  variant = 'destructive',
+}: ConfirmActionsProps) {
+  const go = action ? () => action.mutate() : onConfirm;
+  return (
+    <div className="confirm-actions">
+      <RadixDialog.Close asChild>
+        <Button variant="outline">{keep}</Button>
+      </RadixDialog.Close>
+      <Button type={go ? 'button' : 'submit'} variant={variant} loading={action?.isPending ?? loading} onClick={go}>
+        {confirm}
+      </Button>
+    </div>
   );
 }

@@ -1,7 +1,6 @@
 import { lazy, Suspense } from 'react';
-import type { EventView } from '@ticketing/proto';
 import { Spinner } from '@ticketing/shared';
-import type { Promo } from './types.ts';
+import type { CheckoutProps } from './types.ts';
 
 // The dialog and the order's money rules download on the first purchase, not with the page.
 const loadDialog = () => import('./CheckoutDialog.tsx');
@@ -9,15 +8,6 @@ const CheckoutDialog = lazy(loadDialog);
 
 /** Starts downloading the dialog when a purchase looks likely (the pointer reaches the buy button). */
 export const preloadCheckout = () => void loadDialog();
-
-export interface CheckoutProps {
-  event: EventView;
-  promo: Promo | null;
-  open: boolean;
-  onOpenChange(open: boolean): void;
-  /** After 'Concluir'. */
-  onSuccess(): void;
-}
 
 export function Checkout(props: CheckoutProps) {
   if (!props.open) return null;

@@ -4,10 +4,9 @@ import { Button } from '@ticketing/shared';
 import { Dialog, DialogContent, Tabs, TabsContent, TabsList, TabsTrigger } from '@ticketing/shared/primitives';
 import { PAYMENT_WINDOWS } from '@ticketing/proto';
 import { isSoldOut } from '../events/availability.ts';
-import type { CheckoutProps } from './Checkout.tsx';
 import { OrderSummary } from './OrderSummary.tsx';
 import { PaymentDetails } from './PaymentDetails.tsx';
-import type { PaymentMethod } from './types.ts';
+import type { CheckoutProps, PaymentMethod } from './types.ts';
 import { useCreateOrder } from './useCreateOrder.ts';
 import './checkout.css';
 

@@ -1,4 +1,4 @@
-import type { CreateOrder, OrderView, PaymentView } from '@ticketing/proto';
+import type { CreateOrder, EventView, OrderView, PaymentView } from '@ticketing/proto';
 
 export type PaymentMethod = CreateOrder['paymentMethod'];
 
@@ -12,4 +12,13 @@ export interface Promo {
 export interface OrderAnswer {
   order: OrderView;
   payment: PaymentView;
+}
+
+export interface CheckoutProps {
+  event: EventView;
+  promo: Promo | null;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** After 'Concluir'. */
+  onSuccess(): void;
 }

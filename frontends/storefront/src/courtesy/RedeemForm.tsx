@@ -6,7 +6,7 @@ import {
   type RedeemCourtesy,
   type UserView,
 } from '@ticketing/proto';
-import { api, Button, cpfMask, formatDate, phoneMask, TextField, toast, toastError } from '@ticketing/shared';
+import { api, Button, cpfMask, formatDate, PhoneField, TextField, toast, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
 import { CourtesyFrame } from './CourtesyFrame.tsx';
 import { courtesyLinkQueryKey } from './queries.ts';
@@ -80,14 +80,7 @@ export function RedeemForm({ link, user, onRedeemed }: RedeemFormProps) {
         </div>
         <div className="courtesy__row">
           <TextField label="CPF" mask={cpfMask} placeholder="000.000.000-00" {...field('cpf')} />
-          <TextField
-            label="Telefone"
-            type="tel"
-            autoComplete="tel-national"
-            mask={phoneMask}
-            placeholder="(00) 00000-0000"
-            {...field('phone')}
-          />
+          <PhoneField placeholder="(00) 00000-0000" {...field('phone')} />
         </div>
         <div className="courtesy__row">
           <TextField label="Empresa parceira" autoComplete="organization" {...field('partnerCompany')} />

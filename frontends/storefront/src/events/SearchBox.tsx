@@ -1,3 +1,4 @@
+import { searchInput } from '@ticketing/shared';
 import { SearchIcon } from '../ui/icons.tsx';
 import './search.css';
 
@@ -16,11 +17,9 @@ export function SearchBox({ value, onChange }: SearchBoxProps) {
       <SearchIcon />
       <input
         id="busca-eventos"
-        type="search"
+        {...searchInput}
         className="search-box__input"
         placeholder="Buscar por nome, local ou assunto"
-        maxLength={100}
-        autoComplete="off"
         value={value}
         onChange={(event) => onChange(event.target.value)}
       />

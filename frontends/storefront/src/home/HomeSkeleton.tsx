@@ -1,7 +1,7 @@
 import { Skeleton } from '@ticketing/shared';
 import { EventCardSkeleton } from '../events/EventCard.tsx';
 
-/** The hero's and the side list's shape while the events load. */
+/** The hero's and the side list's shape while the events load; bars sized to their text, as an event card's are. */
 export function HomeSkeleton() {
   return (
     <div className="home-events" role="status" aria-label="Carregando eventos">

@@ -2,10 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Page, useDebounced } from '@ticketing/shared';
 import { EventGrid, EventGridSkeleton } from '../events/EventGrid.tsx';
+import { EventsAnswer } from '../events/EventsAnswer.tsx';
 import { useEvents } from '../events/queries.ts';
 import { SearchBox } from '../events/SearchBox.tsx';
-import { EmptyState } from '../ui/StatusMessage.tsx';
-import { LoadError } from '../ui/LoadError.tsx';
 
 const SEARCH_DELAY_MS = 300;
 
@@ -34,27 +33,22 @@ export default function Events() {
   return (
     <Page title="Eventos" heading="Todos os eventos">
       <SearchBox value={typed} onChange={setTyped} />
-      {/* An empty answer to the previous search says nothing about this one: it waits like a first load. */}
-      {events.isPending || (events.isPlaceholderData && events.data.length === 0) ? (
-        <EventGridSkeleton />
-      ) : events.isError ? (
-        <LoadError
-          title="Não foi possível carregar os eventos."
-          error={events.error}
-          onRetry={() => events.refetch()}
-        />
-      ) : events.data.length === 0 ? (
-        <EmptyState>
-          {q ? 'Nenhum evento encontrado com os termos pesquisados.' : 'Nenhum evento disponível no momento.'}
-        </EmptyState>
-      ) : (
-        <>
-          <p className="events-page__count" role="status">
-            {events.data.length === 1 ? '1 evento' : `${events.data.length} eventos`}
-          </p>
-          <EventGrid events={events.data} busy={events.isPlaceholderData} />
-        </>
-      )}
+      <EventsAnswer
+        events={events}
+        // An empty answer to the previous search says nothing about this one: it waits like a first load.
+        loading={events.isPending || (events.isPlaceholderData && events.data.length === 0)}
+        skeleton={<EventGridSkeleton />}
+        empty={q ? 'Nenhum evento encontrado com os termos pesquisados.' : 'Nenhum evento disponível no momento.'}
+      >
+        {(list) => (
+          <>
+            <p className="events-page__count" role="status">
+              {list.length === 1 ? '1 evento' : `${list.length} eventos`}
+            </p>
+            <EventGrid events={list} busy={events.isPlaceholderData} />
+          </>
+        )}
+      </EventsAnswer>
     </Page>
   );
 }

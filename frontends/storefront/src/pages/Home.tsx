@@ -1,13 +1,12 @@
 import { brand } from '@ticketing/proto/brand';
 import { Page } from '@ticketing/shared';
+import { EventsAnswer } from '../events/EventsAnswer.tsx';
 import { useEvents } from '../events/queries.ts';
 import { About } from '../home/About.tsx';
 import { Faq } from '../home/Faq.tsx';
 import { Hero } from '../home/Hero.tsx';
 import { HomeSkeleton } from '../home/HomeSkeleton.tsx';
 import { NEXT_EVENTS, NextEvents } from '../home/NextEvents.tsx';
-import { LoadError } from '../ui/LoadError.tsx';
-import { EmptyState } from '../ui/StatusMessage.tsx';
 import '../home/home.css';
 
 /** The earliest upcoming event as the hero, the next one beside it, then who we are and the FAQ. */
@@ -21,22 +20,19 @@ export default function Home() {
           Capacitação prática com especialistas do setor, do chão de fábrica aos assuntos regulatórios.
         </p>
       </header>
-      {events.isPending ? (
-        <HomeSkeleton />
-      ) : events.isError ? (
-        <LoadError
-          title="Não foi possível carregar os eventos."
-          error={events.error}
-          onRetry={() => events.refetch()}
-        />
-      ) : events.data.length === 0 ? (
-        <EmptyState>Nenhum evento disponível no momento.</EmptyState>
-      ) : (
-        <div className="home-events">
-          <Hero event={events.data[0]!} />
-          <NextEvents events={events.data.slice(1, 1 + NEXT_EVENTS)} />
-        </div>
-      )}
+      <EventsAnswer
+        events={events}
+        loading={events.isPending}
+        skeleton={<HomeSkeleton />}
+        empty="Nenhum evento disponível no momento."
+      >
+        {(list) => (
+          <div className="home-events">
+            <Hero event={list[0]!} />
+            <NextEvents events={list.slice(1, 1 + NEXT_EVENTS)} />
+          </div>
+        )}
+      </EventsAnswer>
       <About />
       <Faq />
     </Page>

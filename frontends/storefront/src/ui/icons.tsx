@@ -1,6 +1,6 @@
 import { iconStroke } from '@ticketing/shared';
 
-/** Line icons beside the event facts; decorative, the text next to them says the same. */
+/** Line icons beside the event facts, each its own drawing on the same grid; decorative, the text next to them says the same. */
 const stroke = { width: 20, height: 20, viewBox: '0 0 24 24', 'aria-hidden': true, ...iconStroke } as const;
 
 export const CalendarIcon = () => (

@@ -3,6 +3,7 @@ import { EVENT_TIME_ZONE } from '@ticketing/proto';
 import type { CatalogEvent } from '../domain/catalog-event.ts';
 import { headingTextOf, searchTextOf } from './search-text.ts';
 
+/** An event as its row stores it; `toEvent` turns it into the `CatalogEvent` the use cases see, field by field. */
 export interface EventRow {
   id: string;
   title: string;
@@ -183,28 +184,25 @@ export async function deactivateEvent(trx: Knex.Transaction, id: string): Promis
 }
 
 /** Marks an event cancelled, with the administrator's reason. */
-export async function markCancelled(trx: Knex.Transaction, id: string, reason: string): Promise<CatalogEvent> {
-  const [row] = (await trx('events')
-    .where({ id })
-    .update({ cancelled_at: trx.fn.now(), cancel_reason: reason, updated_at: trx.fn.now() })
-    .returning(COLUMNS)) as EventRow[];
-  return toEvent(row!);
+export function markCancelled(trx: Knex.Transaction, id: string, reason: string): Promise<CatalogEvent> {
+  return updateEventRow(trx, id, { cancelled_at: trx.fn.now(), cancel_reason: reason });
 }
 
 /** Counts `quantity` more spots taken, on a row the caller's transaction locked and checked for room. */
-export async function addTakenSpots(trx: Knex.Transaction, id: string, quantity: number): Promise<CatalogEvent> {
-  const [row] = (await trx('events')
-    .where({ id })
-    .update({ current_attendees: trx.raw('current_attendees + ?', [quantity]), updated_at: trx.fn.now() })
-    .returning(COLUMNS)) as EventRow[];
-  return toEvent(row!);
+export function addTakenSpots(trx: Knex.Transaction, id: string, quantity: number): Promise<CatalogEvent> {
+  return updateEventRow(trx, id, { current_attendees: trx.raw('current_attendees + ?', [quantity]) });
 }
 
 /** Gives `quantity` spots back (the check constraint keeps the count from going below zero). */
-export async function returnSpots(trx: Knex.Transaction, id: string, quantity: number): Promise<CatalogEvent> {
+export function returnSpots(trx: Knex.Transaction, id: string, quantity: number): Promise<CatalogEvent> {
+  return updateEventRow(trx, id, { current_attendees: trx.raw('current_attendees - ?', [quantity]) });
+}
+
+/** Sets `columns` on the event's row (and its `updated_at`); the event as it is now. */
+async function updateEventRow(trx: Knex.Transaction, id: string, columns: Record<string, unknown>) {
   const [row] = (await trx('events')
     .where({ id })
-    .update({ current_attendees: trx.raw('current_attendees - ?', [quantity]), updated_at: trx.fn.now() })
+    .update({ ...columns, updated_at: trx.fn.now() })
     .returning(COLUMNS)) as EventRow[];
   return toEvent(row!);
 }

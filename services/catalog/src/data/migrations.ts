@@ -1,4 +1,4 @@
-import type { Migration } from '@ticketing/platform';
+import { createDoorAssignmentsTable, type Migration } from '@ticketing/platform';
 import { headingTextOf } from './search-text.ts';
 
 /** The catalog's tables: events (with their availability) and the holds placed against them. */
@@ -6,6 +6,7 @@ export const catalogMigrations: Migration[] = [
   {
     name: '0001_events',
     async up(db) {
+      // The first table of a service, keyed by an id the database makes, as identity's users are.
       await db.schema.createTable('events', (t) => {
         t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
         t.string('title', 255).notNullable();
@@ -110,11 +111,7 @@ export const catalogMigrations: Migration[] = [
     name: '0006_door_assignments',
     async up(db) {
       // The events each door staffer may work, as identity last announced them: their door lists only these.
-      await db.schema.createTable('door_assignments', (t) => {
-        t.uuid('user_id').notNullable();
-        t.uuid('event_id').notNullable();
-        t.primary(['user_id', 'event_id']);
-      });
+      await createDoorAssignmentsTable(db);
     },
   },
   {

@@ -31,6 +31,7 @@ export const courtesyMigrations: Migration[] = [
         t.index(['created_at'], 'courtesy_links_created_at');
         t.index(['event_id'], 'courtesy_links_event_id');
       });
+      // A guest's personal data with an account's fields and sizes: the redemption form asks what registration asks.
       await db.schema.createTable('courtesy_attendees', (t) => {
         t.uuid('id').primary();
         t.string('name', 255).notNullable();

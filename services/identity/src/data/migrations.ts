@@ -1,4 +1,4 @@
-import type { Migration } from '@ticketing/platform';
+import { createTableMigration, type Knex, type Migration } from '@ticketing/platform';
 
 /** The identity service's tables: users, their e-mail verification codes and password resets, and signing keys. */
 export const identityMigrations: Migration[] = [
@@ -54,32 +54,19 @@ export const identityMigrations: Migration[] = [
   {
     name: '0003_password_resets',
     async up(db) {
-      await db.schema.createTable('password_resets', (t) => {
-        // SHA-256 of the token sent by e-mail: the token itself is never stored.
-        t.text('token_hash').primary();
-        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
-        t.timestamp('expires_at', { useTz: true }).notNullable();
-        t.timestamp('used_at', { useTz: true }).nullable();
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        t.index(['user_id'], 'password_resets_user_id');
-      });
+      await createEmailedTokenTable(db, 'password_resets');
     },
   },
-  {
-    name: '0004_signing_keys',
-    async up(db) {
-      await db.schema.createTable('signing_keys', (t) => {
-        t.text('kid').primary();
-        t.jsonb('public_jwk').notNullable();
-        t.jsonb('private_jwk').notNullable();
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        // Published from creation, signs from here on: verifiers can learn a key before meeting a token of it.
-        t.timestamp('activates_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        // Stops signing from here on; stays published until its last token has expired.
-        t.timestamp('retired_at', { useTz: true }).nullable();
-      });
-    },
-  },
+  createTableMigration('0004_signing_keys', 'signing_keys', (t, db) => {
+    t.text('kid').primary();
+    t.jsonb('public_jwk').notNullable();
+    t.jsonb('private_jwk').notNullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    // Published from creation, signs from here on: verifiers can learn a key before meeting a token of it.
+    t.timestamp('activates_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    // Stops signing from here on; stays published until its last token has expired.
+    t.timestamp('retired_at', { useTz: true }).nullable();
+  }),
   {
     name: '0005_roles_and_revoked_tokens',
     async up(db) {
@@ -117,15 +104,7 @@ export const identityMigrations: Migration[] = [
         t.index(['event_id'], 'door_assignments_event_id');
       });
       // Single-use links e-mailed when an account under guessing is tried from a new address.
-      await db.schema.createTable('sign_in_links', (t) => {
-        // SHA-256 of the token sent by e-mail: the token itself is never stored.
-        t.text('token_hash').primary();
-        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
-        t.timestamp('expires_at', { useTz: true }).notNullable();
-        t.timestamp('used_at', { useTz: true }).nullable();
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        t.index(['user_id'], 'sign_in_links_user_id');
-      });
+      await createEmailedTokenTable(db, 'sign_in_links');
       // Whether the account ever proved an address: one that never did expires (an e-mail change unverifies
       // an account without making it new). Codes consumed before this column existed tell the same.
       await db.raw('alter table users add column verified_once boolean not null default false');
@@ -168,3 +147,16 @@ export const identityMigrations: Migration[] = [
     },
   },
 ];
+
+/** A table of single-use tokens e-mailed to an account (a password reset, a sign-in link), by the token's hash. */
+async function createEmailedTokenTable(db: Knex, name: string): Promise<void> {
+  await db.schema.createTable(name, (t) => {
+    // SHA-256 of the token sent by e-mail: the token itself is never stored.
+    t.text('token_hash').primary();
+    t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+    t.timestamp('expires_at', { useTz: true }).notNullable();
+    t.timestamp('used_at', { useTz: true }).nullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    t.index(['user_id'], `${name}_user_id`);
+  });
+}

@@ -235,14 +235,7 @@ export async function updateUser(trx: Knex.Transaction, id: string, changes: Use
 /** Applies `changes` and ends every session of the account: every token issued before is refused. */
 export async function updateUserEndingSessions(trx: Knex.Transaction, id: string, changes: UserChanges): Promise<User> {
   await endSessionsOf(trx, id);
-  const [row] = (await trx('users')
-    .where({ id })
-    .update({
-      ...columnsOf(changes),
-      updated_at: trx.fn.now(),
-    })
-    .returning(COLUMNS)) as UserRow[];
-  return toUser(row!);
+  return updateUser(trx, id, changes);
 }
 
 /**

@@ -1,14 +1,14 @@
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError, addressGroup, type Logger, type Redis } from '@ticketing/platform';
+import { identityMessages } from '@ticketing/proto';
 import type { LoginLimits } from '../config.ts';
-import { messages } from './user.ts';
 
 /** Refused before the password is even checked; says when to try again. */
 export class TooManyAttempts extends AppError {
   readonly retryAfterSeconds: number;
 
   constructor(retryAfterSeconds: number) {
-    super(429, messages.tooManyAttempts);
+    super(429, identityMessages.tooManyAttempts);
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }

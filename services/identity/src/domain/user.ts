@@ -2,7 +2,7 @@ import type { Knex, Logger, Outbox, Redis } from '@ticketing/platform';
 import { ROLES, identityMessages, type GrantableRole, type Role } from '@ticketing/proto';
 import type { IdentitySettings } from '../config.ts';
 import type { LoginThrottle } from './login-throttle.ts';
-import type { RenewalLimit } from './renew-session.ts';
+import type { RenewalLimit } from './renewal-limit.ts';
 import type { SigningKeys } from './signing-keys.ts';
 
 /** An account as the use cases see it; optional fields are null for the administrator created at start. */

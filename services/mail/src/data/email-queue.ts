@@ -190,12 +190,3 @@ export async function redactUserEmails(
   const cancelled = rows.filter((row) => row.last_error?.startsWith(CANCELLED)).length;
   return { redacted: rows.length, cancelled };
 }
-
-/** Remembers that a user was deleted, so an e-mail event for them arriving late is not stored. */
-export async function rememberForgottenUser(trx: Knex.Transaction, userId: string): Promise<void> {
-  await trx('forgotten_users').insert({ user_id: userId }).onConflict('user_id').ignore();
-}
-
-export async function isForgottenUser(trx: Knex.Transaction, userId: string): Promise<boolean> {
-  return (await trx('forgotten_users').where({ user_id: userId }).first()) !== undefined;
-}

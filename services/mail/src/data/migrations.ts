@@ -1,4 +1,4 @@
-import type { Migration } from '@ticketing/platform';
+import { createForgottenUsersTable, type Migration } from '@ticketing/platform';
 
 /** The e-mail queue (spec §3 plus what delivery and privacy need) and the users whose data must not come back. */
 export const mailMigrations: Migration[] = [
@@ -9,6 +9,7 @@ export const mailMigrations: Migration[] = [
         t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
         // Event id + template: a redelivered event can never queue a second e-mail.
         t.text('dedupe_key').notNullable().unique();
+        // The message as it will be sent, one text column per part (a charge's table reads alike: both store text).
         t.text('template').notNullable();
         t.uuid('user_id').nullable();
         t.text('correlation_id').nullable();
@@ -34,10 +35,8 @@ export const mailMigrations: Migration[] = [
       await db.raw(
         "create index email_queue_due on email_queue (next_attempt_at) where status in ('pending', 'sending')",
       );
-      await db.schema.createTable('forgotten_users', (t) => {
-        t.uuid('user_id').primary();
-        t.timestamp('forgotten_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-      });
+      // As in orders: the service's own table with its index, then the deleted accounts it must not bring back.
+      await createForgottenUsersTable(db);
     },
   },
   {

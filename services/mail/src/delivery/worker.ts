@@ -1,4 +1,4 @@
-import { type Knex, type Logger, type Outbox, createWaker, trace } from '@ticketing/platform';
+import { type Knex, type Logger, type Outbox, startWakeableLoop, trace } from '@ticketing/platform';
 import {
   claimDue,
   failExhausted,
@@ -51,8 +51,6 @@ const MIN_WAIT_MS = 25;
 export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   const { db, outbox, sender, logger, metrics, maxAttempts, retryBaseMs, retryMaxMs, pollMs, batchSize, leaseMs } =
     options;
-  const waker = createWaker();
-  let closed = false;
 
   async function recordFailure(row: ClaimedEmail, error: unknown, fields: Record<string, unknown>) {
     const reason = describeError(error);
@@ -133,29 +131,18 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     return claimed.length;
   }
 
-  const loop = (async () => {
-    let failures = 0;
-    while (!closed) {
-      try {
-        const claimed = await round();
-        failures = 0;
-        if (claimed > 0) continue;
-        const dueIn = await msUntilNextDue(db, maxAttempts);
-        await waker.sleep(dueIn === null ? pollMs : Math.max(MIN_WAIT_MS, Math.min(dueIn, pollMs)));
-      } catch (error) {
-        failures++;
-        logger.warn({ err: error }, 'e-mail queue unavailable; retrying');
-        await waker.sleep(Math.min(100 * 2 ** failures, Math.max(pollMs, 5000)));
-      }
+  let failures = 0;
+  return startWakeableLoop(async (sleep) => {
+    try {
+      const claimed = await round();
+      failures = 0;
+      if (claimed > 0) return;
+      const dueIn = await msUntilNextDue(db, maxAttempts);
+      await sleep(dueIn === null ? pollMs : Math.max(MIN_WAIT_MS, Math.min(dueIn, pollMs)));
+    } catch (error) {
+      failures++;
+      logger.warn({ err: error }, 'e-mail queue unavailable; retrying');
+      await sleep(Math.min(100 * 2 ** failures, Math.max(pollMs, 5000)));
     }
-  })();
-
-  return {
-    wake: () => waker.wake(),
-    async close() {
-      closed = true;
-      waker.wake();
-      await loop;
-    },
-  };
+  });
 }

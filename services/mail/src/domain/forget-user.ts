@@ -1,5 +1,5 @@
-import type { Knex } from '@ticketing/platform';
-import { accountAddresses, redactUserEmails, rememberForgottenUser } from '../data/email-queue.ts';
+import { rememberForgottenUser, type Knex } from '@ticketing/platform';
+import { accountAddresses, redactUserEmails } from '../data/email-queue.ts';
 
 /**
  * A deleted account's e-mails keep their delivery record (status, attempts, timestamps, template) but lose

@@ -1,6 +1,6 @@
-import type { Knex } from '@ticketing/platform';
+import { isForgottenUser, type Knex } from '@ticketing/platform';
 import { z } from 'zod';
-import { insertEmail, isForgottenUser } from '../data/email-queue.ts';
+import { insertEmail } from '../data/email-queue.ts';
 import { renderEmail, type TemplateData, type TemplateName } from '../templates/index.ts';
 import { emailAttachment, type EmailAttachment } from './attachments.ts';
 

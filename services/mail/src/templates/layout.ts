@@ -1,5 +1,5 @@
 import { brand } from '@ticketing/proto';
-import { html, safeUrl, type SafeHtml } from './html.ts';
+import { html, safeUrl, SafeHtml } from './html.ts';
 
 /** Colours with enough contrast on white (WCAG AA) for text and for white text on them. */
 const COLOR = {
@@ -98,6 +98,9 @@ export interface LayoutParts {
   body: SafeHtml;
 }
 
+/** A full-width table used for layout only (screen readers skip it), as every mail client lays one out. */
+const FRAME_TABLE = new SafeHtml('role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"');
+
 /** The one HTML frame of every e-mail: brand header, the template's body, footer with the contact details. */
 export function layoutHtml({ title, preheader, body }: LayoutParts): string {
   const link = `color:${COLOR.brand};`;
@@ -112,24 +115,10 @@ export function layoutHtml({ title, preheader, body }: LayoutParts): string {
       </head>
       <body style="margin:0;padding:0;background-color:${COLOR.page};">
         <div style="display:none;max-height:0;max-width:0;overflow:hidden;opacity:0;mso-hide:all;">${preheader}</div>
-        <table
-          role="presentation"
-          width="100%"
-          cellpadding="0"
-          cellspacing="0"
-          border="0"
-          style="background-color:${COLOR.page};"
-        >
+        <table ${FRAME_TABLE} style="background-color:${COLOR.page};">
           <tr>
             <td align="center" style="padding:24px 12px;">
-              <table
-                role="presentation"
-                width="100%"
-                cellpadding="0"
-                cellspacing="0"
-                border="0"
-                style="max-width:600px;background-color:#ffffff;border-radius:8px;"
-              >
+              <table ${FRAME_TABLE} style="max-width:600px;background-color:#ffffff;border-radius:8px;">
                 <tr>
                   <td style="padding:20px 28px;background-color:${COLOR.brand};border-radius:8px 8px 0 0;">
                     <p style="margin:0;${FONT}font-size:22px;line-height:28px;font-weight:bold;color:#ffffff;">

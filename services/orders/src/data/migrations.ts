@@ -1,4 +1,4 @@
-import type { Migration } from '@ticketing/platform';
+import { createForgottenUsersTable, type Migration } from '@ticketing/platform';
 
 /**
  * The orders table: one row per purchase, with the charge, the event and buyer as they were, and the ticket; and the
@@ -25,6 +25,7 @@ export const ordersMigrations: Migration[] = [
         t.string('payment_method', 20).notNullable();
         t.decimal('amount', 10, 2).notNullable();
         t.text('asaas_payment_id').nullable();
+        // How the order was paid, as orders first kept it; the charge that payments keeps has the same fields.
         t.text('pix_qr_code').nullable();
         t.text('pix_payload').nullable();
         t.text('boleto_url').nullable();
@@ -89,10 +90,7 @@ export const ordersMigrations: Migration[] = [
         'create index orders_refunds_owed on orders (refund_owed_since) where refund_owed_since is not null',
       );
       // A deleted account: events about it that arrive later never bring its personal data back.
-      await db.schema.createTable('forgotten_users', (t) => {
-        t.uuid('user_id').primary();
-        t.timestamp('forgotten_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-      });
+      await createForgottenUsersTable(db);
     },
   },
   {
@@ -221,6 +219,7 @@ export const ordersMigrations: Migration[] = [
       await db.raw('drop index orders_pending_cpf');
       await db.raw(`create index orders_pending_cpf on orders (cpf_digits) where status = 'pending'`);
       await db.raw('drop function pending_orders_locked(uuid, text)');
+      // The same function as 0011 made it, now comparing the stored digits: 0011 stays as databases ran it.
       await db.raw(`
         create function pending_orders_locked(buyer uuid, digits text) returns bigint language plpgsql volatile as $$
         begin

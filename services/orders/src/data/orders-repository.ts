@@ -470,14 +470,6 @@ export async function eraseBuyer(trx: Knex.Transaction, userId: string, erased: 
     .update({ buyer_name: erased.name, buyer_email: erased.email, cpf: null, updated_at: trx.fn.now() });
 }
 
-export async function rememberForgottenUser(trx: Knex.Transaction, userId: string): Promise<void> {
-  await trx('forgotten_users').insert({ user_id: userId }).onConflict('user_id').ignore();
-}
-
-export async function isForgottenUser(db: Knex, userId: string): Promise<boolean> {
-  return (await db('forgotten_users').where({ user_id: userId }).first()) !== undefined;
-}
-
 /** A buyer's orders, newest first, one page of them, and how many there are in all. */
 export async function listOwnOrders(
   db: Knex,

@@ -1,6 +1,6 @@
-import type { Knex } from '@ticketing/platform';
+import { isForgottenUser, type Knex } from '@ticketing/platform';
 import { erasedPerson, type EventPayload } from '@ticketing/proto';
-import { insertCourtesyOrder, isForgottenUser } from '../data/orders-repository.ts';
+import { insertCourtesyOrder } from '../data/orders-repository.ts';
 import { announcePaid, type OrdersDeps } from './order.ts';
 
 /**

@@ -1,12 +1,14 @@
-import { scrubUserEvents, type Knex, type Logger } from '@ticketing/platform';
+import { rememberForgottenUser, scrubUserEvents, type Knex, type Logger } from '@ticketing/platform';
 import { erasedPerson, type EventPayload } from '@ticketing/proto';
-import { eraseBuyer, rememberForgottenUser } from '../data/orders-repository.ts';
+import { eraseBuyer } from '../data/orders-repository.ts';
 
 /**
  * A deleted account: its orders keep amounts, dates and statuses but lose the buyer's name, e-mail and CPF, and so
  * do the events about it kept here (outbox, dead letters). The user is remembered, so an event about them that
  * arrives later (a redemption on its way) is stored anonymised.
  */
+// Tickets forgets the same person the same way in its own schema (holders instead of buyers): each service erases
+// what it keeps, in its own transaction.
 export async function forgetUser(
   deps: { logger: Logger },
   trx: Knex.Transaction,

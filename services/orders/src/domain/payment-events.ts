@@ -54,6 +54,7 @@ async function markPaid(
  * before the money arrived takes a spot again if there is one (and is paid), or owes the money back (refunded).
  * A paid or refunded order, or one whose charge was already given back, stays as it is.
  */
+// Each payment event has its own handler with the signature every consumer of the bus takes.
 export async function paymentConfirmed(
   deps: Deps,
   trx: Knex.Transaction,

@@ -35,6 +35,7 @@ export const busMigrations: Migration[] = [
         t.uuid('id').primary();
         t.text('group').notNullable();
         t.text('topic').notNullable();
+        // A dead letter keeps the envelope as the outbox kept it, with why and how often it failed.
         // Null when the message was not an envelope at all (then `envelope` is {raw}).
         t.uuid('event_id');
         t.jsonb('envelope').notNullable();

@@ -6,7 +6,7 @@ import type { Metrics } from '../metrics.ts';
 import type { ServiceKeys } from '../service-keys.ts';
 import { signEnvelope } from './signatures.ts';
 import type { Transport } from './transport.ts';
-import { createWaker } from './wake.ts';
+import { startWakeableLoop } from './wake.ts';
 
 export interface RelayOptions {
   db: Knex;
@@ -56,8 +56,6 @@ export function startRelay(options: RelayOptions): Relay {
     },
   });
 
-  const waker = createWaker();
-
   const relayBatch = () =>
     db.transaction(async (trx) => {
       const lock = await trx.raw('select pg_try_advisory_xact_lock(hashtext(?)) as ok', [`outbox:${schema}`]);
@@ -82,40 +80,28 @@ export function startRelay(options: RelayOptions): Relay {
       return rows.length;
     });
 
-  let closed = false;
   let failures = 0;
   let lastCleanup = 0;
   let lastBatch = -Infinity;
-  const loop = (async () => {
-    while (!closed) {
-      try {
-        const gap = lastBatch + BATCH_GAP_MS - performance.now();
-        if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
-        lastBatch = performance.now();
-        const published = await relayBatch();
-        failures = 0;
-        if (Date.now() - lastCleanup > CLEANUP_EVERY_MS) {
-          lastCleanup = Date.now();
-          await db('outbox')
-            .where('published_at', '<', db.raw(`now() - interval '${KEEP_PUBLISHED_DAYS} days'`))
-            .delete();
-        }
-        if (published === batchSize) continue;
-        await waker.sleep(published === 'busy' ? BUSY_RETRY_MS : pollMs);
-      } catch (error) {
-        failures++;
-        logger.warn({ err: error }, 'outbox relay failed; retrying');
-        await waker.sleep(Math.min(100 * 2 ** failures, 5000));
+  return startWakeableLoop(async (sleep) => {
+    try {
+      const gap = lastBatch + BATCH_GAP_MS - performance.now();
+      if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+      lastBatch = performance.now();
+      const published = await relayBatch();
+      failures = 0;
+      if (Date.now() - lastCleanup > CLEANUP_EVERY_MS) {
+        lastCleanup = Date.now();
+        await db('outbox')
+          .where('published_at', '<', db.raw(`now() - interval '${KEEP_PUBLISHED_DAYS} days'`))
+          .delete();
       }
+      if (published === batchSize) return;
+      await sleep(published === 'busy' ? BUSY_RETRY_MS : pollMs);
+    } catch (error) {
+      failures++;
+      logger.warn({ err: error }, 'outbox relay failed; retrying');
+      await sleep(Math.min(100 * 2 ** failures, 5000));
     }
-  })();
-
-  return {
-    wake: () => waker.wake(),
-    async close() {
-      closed = true;
-      waker.wake();
-      await loop;
-    },
-  };
+  });
 }

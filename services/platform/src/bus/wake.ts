@@ -25,3 +25,30 @@ export function createWaker() {
     },
   };
 }
+
+/** A background loop that `wake()` hurries and `close()` ends, once its current turn is done. */
+export interface WakeableLoop {
+  wake(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs `turn` again and again until closed; a turn ends by waiting with `sleep`, which a wake-up (new rows, shutdown)
+ * cuts short. The shape of every worker that drains a table.
+ */
+export function startWakeableLoop(turn: (sleep: (ms: number) => Promise<void>) => Promise<void>): WakeableLoop {
+  const waker = createWaker();
+  const sleep = (ms: number) => waker.sleep(ms);
+  let closed = false;
+  const loop = (async () => {
+    while (!closed) await turn(sleep);
+  })();
+  return {
+    wake: () => waker.wake(),
+    async close() {
+      closed = true;
+      waker.wake();
+      await loop;
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Knex } from '../db.ts';
 import type { Logger } from '../logger.ts';
-import type { Metrics } from '../metrics.ts';
+import { serveMetrics, type Metrics } from '../metrics.ts';
 
 export type ReadinessCheck = () => Promise<unknown>;
 type CheckState = 'ok' | 'down';
@@ -86,6 +86,7 @@ export interface HealthOptions {
 export function health({ readiness, dependencies }: HealthOptions, metrics: Metrics): Middleware {
   return async (ctx, next) => {
     if (ctx.method !== 'GET') return next();
+    if (ctx.path === '/metrics') return serveMetrics(ctx, metrics);
     if (ctx.path === '/healthz') {
       const checks = dependencies.states();
       const degraded = Object.values(checks).some((state) => state !== 'ok');
@@ -95,9 +96,6 @@ export function health({ readiness, dependencies }: HealthOptions, metrics: Metr
       const ready = Object.values(checks).every((state) => state === 'ok');
       ctx.status = ready ? 200 : 503;
       ctx.body = { status: ready ? 'ok' : 'down', checks };
-    } else if (ctx.path === '/metrics') {
-      ctx.type = metrics.registry.contentType;
-      ctx.body = await metrics.registry.metrics();
     } else {
       return next();
     }

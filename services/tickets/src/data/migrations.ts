@@ -1,56 +1,51 @@
-import type { Migration } from '@ticketing/platform';
+import {
+  createDoorAssignmentsTable,
+  createForgottenUsersTable,
+  createTableMigration,
+  type Migration,
+} from '@ticketing/platform';
 
 /**
  * The tickets service's tables: the keys that sign QR codes, tickets, every scan at the door and every reset, the
  * orders whose ticket must not stand, and the users whose personal data was erased.
  */
 export const ticketsMigrations: Migration[] = [
-  {
-    name: '0001_signing_keys',
-    async up(db) {
-      await db.schema.createTable('signing_keys', (t) => {
-        // Short: it travels inside every QR code.
-        t.text('kid').primary();
-        // Ed25519 keys as base64url: the raw 32-byte public key and the 32-byte private seed.
-        t.text('public_key').notNullable();
-        t.text('private_key').notNullable();
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        // A retired key neither signs nor verifies: QR codes it signed are refused.
-        t.timestamp('retired_at', { useTz: true }).nullable();
-      });
-    },
-  },
-  {
-    name: '0002_tickets',
-    async up(db) {
-      await db.schema.createTable('tickets', (t) => {
-        t.uuid('id').primary();
-        // One ticket per order: a redelivered order.paid can never make a second one.
-        t.uuid('order_id').notNullable().unique();
-        t.string('order_number', 64).notNullable();
-        t.uuid('event_id').notNullable();
-        t.uuid('user_id').notNullable();
-        t.string('holder_name', 255).notNullable();
-        t.string('holder_email', 255).notNullable();
-        // Copied from order.paid, so the door answers with the event's title without asking anyone.
-        t.string('event_title', 255).notNullable();
-        t.timestamp('event_date', { useTz: true }).notNullable();
-        t.string('event_location', 255).notNullable();
-        // Signed into the QR code; raising it makes every QR code issued before invalid.
-        t.smallint('version').notNullable().defaultTo(1);
-        t.text('status').notNullable().defaultTo('valid');
-        // The signed text the QR code carries (for the current version).
-        t.text('qr_text').notNullable();
-        t.timestamp('used_at', { useTz: true }).nullable();
-        t.uuid('used_by').nullable();
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        t.check(`status in ('valid', 'cancelled')`, [], 'tickets_status_known');
-        t.check('version between 1 and 255', [], 'tickets_version_one_byte');
-        t.check('(used_at is null) = (used_by is null)', [], 'tickets_used_by_whom');
-        t.index(['event_id'], 'tickets_event_id');
-      });
-    },
-  },
+  createTableMigration('0001_signing_keys', 'signing_keys', (t, db) => {
+    // Short: it travels inside every QR code.
+    t.text('kid').primary();
+    // Ed25519 keys as base64url: the raw 32-byte public key and the 32-byte private seed.
+    t.text('public_key').notNullable();
+    t.text('private_key').notNullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    // A retired key neither signs nor verifies: QR codes it signed are refused.
+    t.timestamp('retired_at', { useTz: true }).nullable();
+  }),
+  createTableMigration('0002_tickets', 'tickets', (t, db) => {
+    t.uuid('id').primary();
+    // One ticket per order: a redelivered order.paid can never make a second one.
+    t.uuid('order_id').notNullable().unique();
+    t.string('order_number', 64).notNullable();
+    t.uuid('event_id').notNullable();
+    t.uuid('user_id').notNullable();
+    t.string('holder_name', 255).notNullable();
+    t.string('holder_email', 255).notNullable();
+    // Copied from order.paid, so the door answers with the event's title without asking anyone.
+    t.string('event_title', 255).notNullable();
+    t.timestamp('event_date', { useTz: true }).notNullable();
+    t.string('event_location', 255).notNullable();
+    // Signed into the QR code; raising it makes every QR code issued before invalid.
+    t.smallint('version').notNullable().defaultTo(1);
+    t.text('status').notNullable().defaultTo('valid');
+    // The signed text the QR code carries (for the current version).
+    t.text('qr_text').notNullable();
+    t.timestamp('used_at', { useTz: true }).nullable();
+    t.uuid('used_by').nullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    t.check(`status in ('valid', 'cancelled')`, [], 'tickets_status_known');
+    t.check('version between 1 and 255', [], 'tickets_version_one_byte');
+    t.check('(used_at is null) = (used_by is null)', [], 'tickets_used_by_whom');
+    t.index(['event_id'], 'tickets_event_id');
+  }),
   {
     name: '0003_scans_resets',
     async up(db) {
@@ -87,10 +82,7 @@ export const ticketsMigrations: Migration[] = [
         t.timestamp('cancelled_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
       });
       // A deleted account: a ticket issued for it later carries no name nor e-mail.
-      await db.schema.createTable('forgotten_users', (t) => {
-        t.uuid('user_id').primary();
-        t.timestamp('forgotten_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-      });
+      await createForgottenUsersTable(db);
     },
   },
   {
@@ -160,11 +152,7 @@ export const ticketsMigrations: Migration[] = [
     name: '0007_door_assignments',
     async up(db) {
       // The events each door staffer may work, as identity last announced them (the full set each time).
-      await db.schema.createTable('door_assignments', (t) => {
-        t.uuid('user_id').notNullable();
-        t.uuid('event_id').notNullable();
-        t.primary(['user_id', 'event_id']);
-      });
+      await createDoorAssignmentsTable(db);
     },
   },
   {

@@ -324,11 +324,3 @@ export async function eraseHolder(trx: Knex.Transaction, userId: string, erased:
     .where({ user_id: userId })
     .update({ holder_name: erased.name, holder_email: erased.email, holder_cpf: null });
 }
-
-export async function rememberForgottenUser(trx: Knex.Transaction, userId: string): Promise<void> {
-  await trx('forgotten_users').insert({ user_id: userId }).onConflict('user_id').ignore();
-}
-
-export async function isForgottenUser(trx: Knex.Transaction, userId: string): Promise<boolean> {
-  return (await trx('forgotten_users').where({ user_id: userId }).first()) !== undefined;
-}

@@ -1,6 +1,12 @@
-import { replaceDoorAssignments, scrubUserEvents, type Knex, type Logger } from '@ticketing/platform';
+import {
+  rememberForgottenUser,
+  replaceDoorAssignments,
+  scrubUserEvents,
+  type Knex,
+  type Logger,
+} from '@ticketing/platform';
 import { erasedPerson, type EventPayload } from '@ticketing/proto';
-import { eraseHolder, rememberForgottenUser } from '../data/tickets-repository.ts';
+import { eraseHolder } from '../data/tickets-repository.ts';
 
 /**
  * A deleted account: its tickets keep their status, check-ins and QR codes but no longer name the holder nor keep

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { qrCodePng, type Knex } from '@ticketing/platform';
+import { isForgottenUser, qrCodePng, type Knex } from '@ticketing/platform';
 import { erasedPerson, type EventPayload } from '@ticketing/proto';
-import {
-  insertTicket,
-  isCancelledOrder,
-  isForgottenUser,
-  lockOrderTicket,
-  type Ticket,
-} from '../data/tickets-repository.ts';
+import { insertTicket, isCancelledOrder, lockOrderTicket, type Ticket } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 import { signTicket } from './qr-code.ts';
 

@@ -3,7 +3,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, failOnCspViolations } from './support.ts';
+import { CHROMIUM, CHROMIUM_ARGS, failOnCspViolations } from './browser.ts';
 
 const run = promisify(execFile);
 

@@ -22,7 +22,7 @@ import { ordersService } from '@ticketing/orders';
 import { paymentsService } from '@ticketing/payments';
 import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
 import { startSandbox } from '@ticketing/asaas-sandbox';
-import { startMailCatcher, type CaughtMessage } from '../../scripts/mail-catcher.ts';
+import { startMailCatcher, type CaughtMessage } from '../mail-catcher.ts';
 
 export const PUBLIC_URL = 'http://localhost:8080';
 
