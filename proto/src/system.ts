@@ -45,15 +45,45 @@ export interface ServicePart {
 /** Every service sends identity its sessions to check. */
 const EVERYONE = ['catalog', 'orders', 'payments', 'courtesy', 'tickets-verifier', 'tickets-worker', 'mail'] as const;
 
+/**
+ * A service as most are: its own folder and `src/main.ts`, and its name for its schema, its database role and its
+ * signature; `parts` says where it differs.
+ */
+const service = <const Name extends string, const Parts extends Partial<ServicePart>>(
+  name: Name,
+  port: number,
+  parts: Parts,
+) =>
+  ({
+    name,
+    port,
+    dir: `services/${name}`,
+    entry: `services/${name}/src/main.ts`,
+    schema: name,
+    role: name,
+    signsAs: name,
+    routes: [],
+    callers: [],
+    ...parts,
+  }) as Omit<Usual<Name>, keyof Parts> & Parts;
+
+interface Usual<Name extends string> {
+  name: Name;
+  port: number;
+  dir: `services/${Name}`;
+  entry: `services/${Name}/src/main.ts`;
+  schema: Name;
+  role: Name;
+  signsAs: Name;
+  routes: readonly PublicRoute[];
+  callers: readonly string[];
+}
+
+/** The door API and the ticket issuer: two processes of services/tickets, sharing its schema and its signature. */
+const tickets = { dir: 'services/tickets', schema: 'tickets', signsAs: 'tickets' } as const;
+
 export const SERVICES = [
-  {
-    name: 'identity',
-    dir: 'services/identity',
-    entry: 'services/identity/src/main.ts',
-    port: 3001,
-    schema: 'identity',
-    role: 'identity',
-    signsAs: 'identity',
+  service('identity', 3001, {
     routes: [
       { path: '/api/auth', match: 'below' },
       { path: '/api/profile', match: 'tree' },
@@ -62,15 +92,8 @@ export const SERVICES = [
       { path: '/api/admin/users', match: 'below' },
     ],
     callers: EVERYONE,
-  },
-  {
-    name: 'catalog',
-    dir: 'services/catalog',
-    entry: 'services/catalog/src/main.ts',
-    port: 3002,
-    schema: 'catalog',
-    role: 'catalog',
-    signsAs: 'catalog',
+  }),
+  service('catalog', 3002, {
     routes: [
       { path: '/api/events', match: 'tree' },
       { path: '/api/admin/events', match: 'tree' },
@@ -78,55 +101,26 @@ export const SERVICES = [
       { path: '/api/door/events', match: 'exact' },
     ],
     callers: ['orders', 'courtesy'],
-  },
-  {
-    name: 'orders',
-    dir: 'services/orders',
-    entry: 'services/orders/src/main.ts',
-    port: 3003,
-    schema: 'orders',
-    role: 'orders',
-    signsAs: 'orders',
+  }),
+  service('orders', 3003, {
     routes: [
       { path: '/api/orders', match: 'tree' },
       { path: '/api/admin/orders', match: 'tree' },
       { path: '/api/admin/sales', match: 'tree' },
     ],
-    callers: [],
-  },
-  {
-    name: 'payments',
-    dir: 'services/payments',
-    entry: 'services/payments/src/main.ts',
-    port: 3004,
-    schema: 'payments',
-    role: 'payments',
-    signsAs: 'payments',
-    routes: [{ path: '/api/payments', match: 'below' }],
-    callers: ['orders'],
-  },
-  {
-    name: 'courtesy',
-    dir: 'services/courtesy',
-    entry: 'services/courtesy/src/main.ts',
-    port: 3005,
-    schema: 'courtesy',
-    role: 'courtesy',
-    signsAs: 'courtesy',
+  }),
+  service('payments', 3004, { routes: [{ path: '/api/payments', match: 'below' }], callers: ['orders'] }),
+  service('courtesy', 3005, {
     routes: [
       { path: '/api/courtesy-links', match: 'tree' },
       { path: '/api/courtesy', match: 'below' },
     ],
     callers: ['orders', 'mail'],
-  },
-  {
-    name: 'tickets-verifier',
-    dir: 'services/tickets',
+  }),
+  service('tickets-verifier', 3006, {
+    ...tickets,
     entry: 'services/tickets/src/verifier.ts',
-    port: 3006,
-    schema: 'tickets',
     role: 'tickets_verifier',
-    signsAs: 'tickets',
     routes: [
       { path: '/api/verify-ticket', match: 'exact' },
       // An event's ticket list, live counts, look-up and queued readings.
@@ -136,32 +130,14 @@ export const SERVICES = [
       { path: '/api/ticket-keys', match: 'exact' },
       { path: '/api/admin/tickets', match: 'tree' },
     ],
-    callers: [],
-  },
-  {
-    name: 'tickets-worker',
-    dir: 'services/tickets',
+  }),
+  service('tickets-worker', 3007, {
+    ...tickets,
     entry: 'services/tickets/src/worker.ts',
-    port: 3007,
-    schema: 'tickets',
     role: 'tickets',
-    signsAs: 'tickets',
-    routes: [],
-    callers: [],
     background: true,
-  },
-  {
-    name: 'mail',
-    dir: 'services/mail',
-    entry: 'services/mail/src/main.ts',
-    port: 3008,
-    schema: 'mail',
-    role: 'mail',
-    signsAs: 'mail',
-    routes: [],
-    callers: [],
-    background: true,
-  },
+  }),
+  service('mail', 3008, { background: true }),
 ] as const satisfies readonly ServicePart[];
 
 export type ServiceName = (typeof SERVICES)[number]['name'];

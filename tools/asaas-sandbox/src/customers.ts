@@ -1,7 +1,8 @@
+import { isValidCpf } from '@ticketing/proto';
 import { invalid, notFound } from './api-error.ts';
 import type { Route, Store } from './store.ts';
 import type { SandboxCustomer } from './types.ts';
-import { brasiliaToday, digitsOnly, listOf, validCnpj, validCpf } from './values.ts';
+import { brasiliaToday, digitsOnly, listOf, validCnpj } from './values.ts';
 
 /** `/customers`: create, search (by CPF/CNPJ, external reference or e-mail) and read. */
 export function customerRoutes(store: Store): Route[] {
@@ -10,7 +11,7 @@ export function customerRoutes(store: Store): Route[] {
     if (!name) throw invalid('invalid_name', 'O nome do cliente deve ser informado.');
     const cpfCnpj = digitsOnly(body.cpfCnpj);
     if (!cpfCnpj) throw invalid('invalid_cpfCnpj', 'O CPF/CNPJ do cliente deve ser informado.');
-    if (!(validCpf(cpfCnpj) || validCnpj(cpfCnpj)))
+    if (!(isValidCpf(cpfCnpj) || validCnpj(cpfCnpj)))
       throw invalid('invalid_cpfCnpj', 'O CPF/CNPJ informado é inválido.');
     const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
     const customer: SandboxCustomer = {
