@@ -129,30 +129,38 @@ export const releaseHoldQuerySchema = z.object({
 export type CreateEvent = z.infer<typeof createEventSchema>;
 export type UpdateEvent = z.infer<typeof updateEventSchema>;
 
-/** An event as the API returns it. */
-export interface EventView {
-  id: string;
-  title: string;
-  description: string;
-  date: string;
-  location: string;
-  price: string;
-  imageUrl: string | null;
-  maxAttendees: number | null;
-  currentAttendees: number;
-  remaining: number | null;
-  isActive: boolean;
-  listed: boolean;
-}
+/** An event as the API returns it (also to orders and courtesy, which parse it with this schema). */
+export const eventViewSchema = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  description: z.string(),
+  date: z.iso.datetime({ offset: true }),
+  location: z.string(),
+  price: z.string().regex(/^\d+\.\d{2}$/),
+  imageUrl: z.string().nullable(),
+  maxAttendees: z.number().int().nullable(),
+  currentAttendees: z.number().int(),
+  remaining: z.number().int().nullable(),
+  isActive: z.boolean(),
+  listed: z.boolean(),
+});
+export type EventView = z.infer<typeof eventViewSchema>;
 
-/** A hold as the catalog answers it, with the event as it stands after it. */
-export interface HoldView {
-  holdId: string;
-  quantity: number;
-  released: boolean;
-  kept: number;
-  event: EventView;
-}
+/**
+ * `PUT|DELETE /internal/events/:id/holds/:holdId` (orders, courtesy): the hold as the catalog answers it, with the
+ * event as it stands after it.
+ */
+export const holdViewSchema = z.object({
+  holdId: z.string(),
+  quantity: z.number().int(),
+  released: z.boolean(),
+  kept: z.number().int(),
+  event: eventViewSchema,
+});
+export type HoldView = z.infer<typeof holdViewSchema>;
+
+/** `POST /internal/events/:id/holds/:holdId/confirm` answers 204, without a body. */
+export const holdConfirmedSchema = z.undefined();
 
 /** The statuses the back office shows and filters by, one per event. */
 export const EVENT_STATUSES = ['rascunho', 'publicado', 'nao_listado', 'encerrado', 'esgotado', 'cancelado'] as const;

@@ -189,3 +189,23 @@ export interface CourtesyRedemptionsView {
   page: number;
   totalPages: number;
 }
+
+const promoEventIdField = z.string({ error: courtesyMessages.invalidCode }).pipe(z.uuid(courtesyMessages.invalidCode));
+
+/** `GET /internal/promo-links/:code?eventId=` (orders): which event the code must be a promotional link of. */
+export const promoQuoteQuerySchema = z.object({ eventId: promoEventIdField });
+
+/** `PUT /internal/promo-uses/:orderId` (orders): the code whose use the order takes, and its event. */
+export const promoUseRequestSchema = z.object({ code: courtesyCodeField, eventId: promoEventIdField });
+export type PromoUseRequest = z.input<typeof promoUseRequestSchema>;
+
+/** The answer to a quote and to a use taken: which link, and the ticket price it gives ("80.00"). */
+export const promoQuoteSchema = z.object({
+  linkId: z.uuid(),
+  overridePrice: z.string().regex(/^\d{1,8}\.\d{2}$/),
+});
+export type PromoQuote = z.infer<typeof promoQuoteSchema>;
+
+/** `DELETE /internal/promo-uses/:orderId`: whether the order had a use to give back. */
+export const promoUseReleaseSchema = z.object({ released: z.boolean() });
+export type PromoUseRelease = z.infer<typeof promoUseReleaseSchema>;

@@ -21,24 +21,29 @@ export const chargeRequestSchema = z.object({
 
 export type ChargeRequest = z.infer<typeof chargeRequestSchema>;
 
-/** The charge as orders keeps it and the checkout shows it. */
-export interface ChargeView {
-  paymentId: string;
-  providerStatus: string;
-  pixQrCode: string | null;
-  pixPayload: string | null;
-  boletoUrl: string | null;
+/** The charge as orders keeps it and the checkout shows it (the answer to `PUT /internal/charges/:orderId`). */
+export const chargeViewSchema = z.object({
+  paymentId: z.string(),
+  providerStatus: z.string(),
+  pixQrCode: z.string().nullable(),
+  pixPayload: z.string().nullable(),
+  boletoUrl: z.string().nullable(),
   /** The boleto's digitable line, to pay it in a bank's app without the PDF. */
-  boletoLine: string | null;
-  invoiceUrl: string | null;
-}
+  boletoLine: z.string().nullable(),
+  invoiceUrl: z.string().nullable(),
+});
+export type ChargeView = z.infer<typeof chargeViewSchema>;
 
-/** `POST /internal/charges/:orderId/check`: asks the provider once; a paid charge also publishes payment.confirmed. */
-export interface ChargeStatusView {
-  paymentId: string;
-  providerStatus: string;
-  paid: boolean;
-}
+/**
+ * `POST /internal/charges/:orderId/check` (asks the provider once; a paid charge also publishes payment.confirmed)
+ * and `POST /internal/charges/:orderId/refund`.
+ */
+export const chargeStatusViewSchema = z.object({
+  paymentId: z.string(),
+  providerStatus: z.string(),
+  paid: z.boolean(),
+});
+export type ChargeStatusView = z.infer<typeof chargeStatusViewSchema>;
 
 export const paymentsMessages = {
   providerRefused: 'Erro ao processar pagamento: o provedor recusou a cobrança',

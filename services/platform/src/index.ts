@@ -82,7 +82,7 @@ export {
   type Spender,
 } from './http/rate-limit.ts';
 export { createWaker } from './bus/wake.ts';
-export { jsonClient, CollaboratorError, type JsonClient } from './http/json-client.ts';
+export { jsonClient, CollaboratorError, type Caller, type JsonClient } from './http/json-client.ts';
 export { startPeriodicJob, type PeriodicJob } from './periodic-job.ts';
 export { releaseHeapWhenQuiet } from './heap-release.ts';
 export { multipartBody, readUploads, type MultipartLimits, type Upload } from './http/multipart.ts';

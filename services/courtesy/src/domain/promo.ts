@@ -1,14 +1,9 @@
 import { conflict, notFound, type Knex } from '@ticketing/platform';
+import type { PromoQuote } from '@ticketing/proto';
 import { findLink, findLinkByCode, giveUseBack, takeUse, type CourtesyLink } from '../data/links-repository.ts';
 import { deletePromoUse, findPromoUse, insertPromoUse } from '../data/promo-uses-repository.ts';
 import { isUuid, messages, type CourtesyDeps } from './deps.ts';
 import { isUsable } from './links.ts';
-
-/** What orders needs from a promotional link: which link, and the ticket price it sets. */
-export interface PromoQuote {
-  linkId: string;
-  overridePrice: string;
-}
 
 const quoteOf = (link: CourtesyLink): PromoQuote => ({ linkId: link.id, overridePrice: link.overridePrice! });
 

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
 import { notFound, type ServiceAuth } from '@ticketing/platform';
+import type { BuyerView, SessionStateView } from '@ticketing/proto';
 import { findBuyer } from '../domain/directory.ts';
 import { refreshSessionState } from '../domain/sessions.ts';
 import { messages, type IdentityDeps } from '../domain/user.ts';
@@ -20,14 +21,14 @@ export function internalRoutes(deps: IdentityDeps, auth: ServiceAuth): Router {
       cpf: user.cpf,
       phone: user.phone,
       emailVerified: user.emailVerified,
-    };
+    } satisfies BuyerView;
   });
 
   router.get('/sessions/:userId', auth.require(TOKEN_VERIFIERS), async (ctx) => {
     // Cached on the way: verifiers only read session states, identity alone writes them.
     const state = await refreshSessionState(deps, ctx.params.userId!);
     if (!state) throw notFound(messages.userNotFound);
-    ctx.body = { state };
+    ctx.body = { state } satisfies SessionStateView;
   });
 
   return router;

@@ -1,8 +1,7 @@
-import type { EventView, HoldView } from '@ticketing/proto';
+import { eventViewSchema, holdConfirmedSchema, holdViewSchema, type EventView, type HoldView } from '@ticketing/proto';
 import { AppError, conflict, notFound } from '../errors.ts';
-import { CollaboratorError, jsonClient } from '../http/json-client.ts';
+import { CollaboratorError, jsonClient, type Caller } from '../http/json-client.ts';
 import type { Logger } from '../logger.ts';
-import type { ServiceAuth } from '../service-auth.ts';
 
 /** The catalog as the services that sell its spots use it (orders, courtesy). */
 export interface CatalogClient {
@@ -19,28 +18,29 @@ export interface CatalogClient {
   release(eventId: string, holdId: string, keep?: number): Promise<void>;
 }
 
-export function catalogClient(baseUrl: string, timeoutMs: number, auth: ServiceAuth): CatalogClient {
-  const http = jsonClient('catalog', baseUrl, timeoutMs, auth);
+export function catalogClient(baseUrl: string, timeoutMs: number, caller: Caller): CatalogClient {
+  const http = jsonClient('catalog', baseUrl, timeoutMs, caller);
   const holdPath = (eventId: string, holdId: string) =>
     `/internal/events/${encodeURIComponent(eventId)}/holds/${encodeURIComponent(holdId)}`;
   return {
     async getEvent(eventId) {
       try {
-        return await http.call<EventView>('GET', `/api/events/${encodeURIComponent(eventId)}`);
+        return await http.call('GET', `/api/events/${encodeURIComponent(eventId)}`, eventViewSchema);
       } catch (error) {
         if (error instanceof CollaboratorError && error.status === 404) throw notFound(error.message);
         throw error;
       }
     },
     hold(eventId, holdId, quantity = 1, { provisional = false } = {}) {
-      return http.call<HoldView>('PUT', holdPath(eventId, holdId), { quantity, provisional });
+      return http.call('PUT', holdPath(eventId, holdId), holdViewSchema, { quantity, provisional });
     },
     async confirm(eventId, holdId) {
-      await http.call('POST', `${holdPath(eventId, holdId)}/confirm`);
+      await http.call('POST', `${holdPath(eventId, holdId)}/confirm`, holdConfirmedSchema);
     },
     async release(eventId, holdId, keep = 0) {
       try {
-        await http.call('DELETE', keep ? `${holdPath(eventId, holdId)}?keep=${keep}` : holdPath(eventId, holdId));
+        const path = keep ? `${holdPath(eventId, holdId)}?keep=${keep}` : holdPath(eventId, holdId);
+        await http.call('DELETE', path, holdViewSchema);
       } catch (error) {
         if (error instanceof CollaboratorError && error.status === 404) return;
         throw error;
