@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimalAmount } from '../money.ts';
+import { uuidParam } from './params.ts';
 
 export const catalogMessages = {
   eventNotFound: 'Evento não encontrado',
@@ -143,6 +144,8 @@ export const eventViewSchema = z.object({
   remaining: z.number().int().nullable(),
   isActive: z.boolean(),
   listed: z.boolean(),
+  /** Open for sale, as the catalog alone decides it (published, active, not cancelled, still to come); spots may still have run out (`remaining`). */
+  onSale: z.boolean(),
 });
 export type EventView = z.infer<typeof eventViewSchema>;
 
@@ -301,3 +304,6 @@ export interface AdminEventPage {
   totalPages: number;
   total: number;
 }
+
+/** `/api/events/:id`, `/api/admin/events/:id`, `/internal/events/:id/holds/:holdId`: the event the path names. */
+export const eventParamsSchema = z.object({ id: uuidParam(catalogMessages.eventNotFound) });

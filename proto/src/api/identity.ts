@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidParam } from './params.ts';
 import { isValidCpf } from '../cpf.ts';
 import { GRANTABLE_ROLES, type Role } from '../roles.ts';
 
@@ -236,3 +237,7 @@ export type BuyerView = z.infer<typeof buyerViewSchema>;
 /** `GET /internal/sessions/:userId` (every service that checks tokens): the account's signed session state. */
 export const sessionStateViewSchema = z.object({ state: z.string().min(1) });
 export type SessionStateView = z.infer<typeof sessionStateViewSchema>;
+
+/** `GET /internal/users/:id`, `GET /internal/sessions/:userId`, `POST /api/make-admin/:userId`: the account. */
+export const userParamsSchema = z.object({ id: uuidParam(identityMessages.userNotFound) });
+export const sessionParamsSchema = z.object({ userId: uuidParam(identityMessages.userNotFound) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidParam } from './params.ts';
 
 /**
  * Orders → payments, inside the cluster (`PUT /internal/charges/:orderId`): one provider charge per order, the
@@ -49,5 +50,11 @@ export const paymentsMessages = {
   providerRefused: 'Erro ao processar pagamento: o provedor recusou a cobrança',
   providerUnavailable: 'Erro ao processar pagamento: o provedor de pagamentos não respondeu. Tente novamente.',
   chargeNotFound: 'Cobrança não encontrada',
+  invalidOrderId: 'Identificador de pedido inválido',
   invalidWebhookToken: 'Token de webhook inválido',
 } as const;
+
+/** `PUT /internal/charges/:orderId`: the order to charge (400 when it is not an order id). */
+export const newChargeParamsSchema = z.object({ orderId: uuidParam(paymentsMessages.invalidOrderId) });
+/** `POST /internal/charges/:orderId/check|refund`: the order whose charge is meant (404 when it names none). */
+export const chargeParamsSchema = z.object({ orderId: uuidParam(paymentsMessages.chargeNotFound) });

@@ -5,7 +5,7 @@ import { EVENT_IMAGE_LIMITS, eventImageUrl } from '@ticketing/proto';
 import { findImage, saveImage, type EventImage } from '../data/images-repository.ts';
 import type { AdminEvent } from '../data/admin-events-repository.ts';
 import { getAdminEvent } from './admin-events.ts';
-import { assertEventId, messages, type CatalogDeps } from './catalog-event.ts';
+import { messages, type CatalogDeps } from './catalog-event.ts';
 import { updateEvent } from './manage-events.ts';
 
 const IMAGE_TYPES: ReadonlySet<string> = new Set(EVENT_IMAGE_LIMITS.types);
@@ -16,7 +16,6 @@ const SHA256 = /^[0-9a-f]{64}$/;
  * transaction with the event's change.
  */
 export async function uploadEventImage(deps: CatalogDeps, id: string, upload: Upload | undefined): Promise<AdminEvent> {
-  assertEventId(id);
   if (!upload) throw new AppError(422, messages.imageRequired);
   if (upload.content.length > EVENT_IMAGE_LIMITS.bytes) throw new AppError(413, messages.imageTooLarge);
   const type = await fileTypeFromBuffer(upload.content);

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
-import { CALENDAR_CONTENT_TYPE, parseInput, requireAdmin, type TokenVerifier } from '@ticketing/platform';
-import { createEventSchema, eventSearchSchema, updateEventSchema } from '@ticketing/proto';
+import { CALENDAR_CONTENT_TYPE, parseInput, parseParams, requireAdmin, type TokenVerifier } from '@ticketing/platform';
+import { createEventSchema, eventParamsSchema, eventSearchSchema, updateEventSchema } from '@ticketing/proto';
 import type { CatalogDeps } from '../domain/catalog-event.ts';
 import { getEvent, getEventCalendar, listEvents } from '../domain/browse-events.ts';
 import { getEventImage } from '../domain/event-image.ts';
@@ -19,7 +19,8 @@ export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier, publi
   });
 
   router.get('/:id', async (ctx) => {
-    ctx.body = toEventView(await getEvent(deps, ctx.params.id!));
+    const { id } = parseParams(eventParamsSchema, ctx.params);
+    ctx.body = toEventView(await getEvent(deps, id));
   });
 
   // The address names the content's hash: what it serves never changes, so browsers and proxies keep it a year.
@@ -33,7 +34,8 @@ export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier, publi
   });
 
   router.get('/:id/calendar.ics', async (ctx) => {
-    const calendar = await getEventCalendar(deps, ctx.params.id!, publicUrl);
+    const { id } = parseParams(eventParamsSchema, ctx.params);
+    const calendar = await getEventCalendar(deps, id, publicUrl);
     ctx.attachment(calendar.filename);
     ctx.type = CALENDAR_CONTENT_TYPE;
     ctx.body = calendar.content;
@@ -47,11 +49,13 @@ export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier, publi
 
   router.patch('/:id', admin, async (ctx) => {
     const input = parseInput(updateEventSchema, ctx.request.body);
-    ctx.body = toEventView(await updateEvent(deps, ctx.params.id!, input));
+    const { id } = parseParams(eventParamsSchema, ctx.params);
+    ctx.body = toEventView(await updateEvent(deps, id, input));
   });
 
   router.delete('/:id', admin, async (ctx) => {
-    ctx.body = toEventView(await deactivateEvent(deps, ctx.params.id!));
+    const { id } = parseParams(eventParamsSchema, ctx.params);
+    ctx.body = toEventView(await deactivateEvent(deps, id));
   });
 
   return router;

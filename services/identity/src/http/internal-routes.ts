@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
-import { notFound, type ServiceAuth } from '@ticketing/platform';
-import type { BuyerView, SessionStateView } from '@ticketing/proto';
+import { notFound, parseParams, type ServiceAuth } from '@ticketing/platform';
+import { sessionParamsSchema, userParamsSchema, type BuyerView, type SessionStateView } from '@ticketing/proto';
 import { findBuyer } from '../domain/directory.ts';
 import { refreshSessionState } from '../domain/sessions.ts';
 import { messages, type IdentityDeps } from '../domain/user.ts';
@@ -13,7 +13,8 @@ export function internalRoutes(deps: IdentityDeps, auth: ServiceAuth): Router {
   const router = new Router({ prefix: '/internal' });
 
   router.get('/users/:id', auth.require(['orders']), async (ctx) => {
-    const user = await findBuyer(deps, ctx.params.id!);
+    const { id } = parseParams(userParamsSchema, ctx.params);
+    const user = await findBuyer(deps, id);
     ctx.body = {
       id: user.id,
       name: user.name,
@@ -26,7 +27,8 @@ export function internalRoutes(deps: IdentityDeps, auth: ServiceAuth): Router {
 
   router.get('/sessions/:userId', auth.require(TOKEN_VERIFIERS), async (ctx) => {
     // Cached on the way: verifiers only read session states, identity alone writes them.
-    const state = await refreshSessionState(deps, ctx.params.userId!);
+    const { userId } = parseParams(sessionParamsSchema, ctx.params);
+    const state = await refreshSessionState(deps, userId);
     if (!state) throw notFound(messages.userNotFound);
     ctx.body = { state } satisfies SessionStateView;
   });

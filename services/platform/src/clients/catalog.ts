@@ -52,10 +52,10 @@ export function catalogClient(baseUrl: string, timeoutMs: number, caller: Caller
 export const SERVICE_UNAVAILABLE = 'Serviço temporariamente indisponível. Tente novamente em instantes.';
 
 /**
- * An event that is open for what the caller does with it: known to the catalog and not cancelled (404 otherwise, in
- * the catalog's words), active and still to come (409 with `unavailable`). The catalog not answering is a 503.
+ * An event the catalog says is on sale: known and not cancelled (404 otherwise, in the catalog's words), and open
+ * for sale (409 with `unavailable`). The catalog not answering, or answering what its contract rejects, is a 503.
  */
-export async function upcomingEvent(
+export async function eventOnSale(
   deps: { catalog: CatalogClient; logger: Logger },
   eventId: string,
   unavailable: string,
@@ -69,6 +69,6 @@ export async function upcomingEvent(
     deps.logger.warn({ err: error, eventId }, 'catalog unavailable');
     throw new AppError(503, SERVICE_UNAVAILABLE);
   }
-  if (!event.isActive || Date.parse(event.date) <= Date.now()) throw conflict(unavailable);
+  if (!event.onSale) throw conflict(unavailable);
   return event;
 }
