@@ -116,14 +116,8 @@ export function jsonClient(service: string, baseUrl: string, timeoutMs: number, 
       const { issues } = checked.error;
       failed('invalid_answer');
       logger.warn({ collaborator: service, method, path, status, issues }, 'collaborator answer breaks its contract');
-      throw new CollaboratorError(
-        service,
-        status,
-        `${service} answered ${method} ${path} with a body its contract rejects`,
-        {
-          issues,
-        },
-      );
+      const message = `${service} answered ${method} ${path} with a body its contract rejects`;
+      throw new CollaboratorError(service, status, message, { issues });
     },
   };
 }
