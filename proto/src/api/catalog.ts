@@ -144,7 +144,10 @@ export const eventViewSchema = z.object({
   remaining: z.number().int().nullable(),
   isActive: z.boolean(),
   listed: z.boolean(),
-  /** Open for sale, as the catalog alone decides it (published, active, not cancelled, still to come); spots may still have run out (`remaining`). */
+  /**
+   * Open for sale, as the catalog alone decides it (published, active, not cancelled, still to come); its spots may
+   * still have run out (`remaining`).
+   */
   onSale: z.boolean(),
 });
 export type EventView = z.infer<typeof eventViewSchema>;

@@ -223,7 +223,7 @@ export interface UserView {
   roles: Role[];
 }
 
-/** `GET /internal/users/:id` (orders): a buyer as a purchase needs them. */
+/** `GET /internal/users/:userId` (orders): a buyer as a purchase needs them. */
 export const buyerViewSchema = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -238,6 +238,5 @@ export type BuyerView = z.infer<typeof buyerViewSchema>;
 export const sessionStateViewSchema = z.object({ state: z.string().min(1) });
 export type SessionStateView = z.infer<typeof sessionStateViewSchema>;
 
-/** `GET /internal/users/:id`, `GET /internal/sessions/:userId`, `POST /api/make-admin/:userId`: the account. */
-export const userParamsSchema = z.object({ id: uuidParam(identityMessages.userNotFound) });
-export const sessionParamsSchema = z.object({ userId: uuidParam(identityMessages.userNotFound) });
+/** `GET /internal/users/:userId`, `GET /internal/sessions/:userId`, `POST /api/make-admin/:userId`: the account. */
+export const userParamsSchema = z.object({ userId: uuidParam(identityMessages.userNotFound) });

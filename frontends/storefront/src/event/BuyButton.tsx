@@ -12,8 +12,8 @@ interface BuyButtonProps {
 }
 
 /**
- * Buys a ticket; disabled, and saying why, when the event is sold out or no longer on sale (the catalog's `onSale`). A server-rendered page
- * shows it disabled until its code has taken over: a click before then would do nothing.
+ * Buys a ticket; disabled, and saying why, when the event is sold out or no longer on sale (the catalog's `onSale`).
+ * A server-rendered page shows it disabled until its code has taken over: a click before then would do nothing.
  */
 export function BuyButton({ event, onBuy, waiting = false, block = true }: BuyButtonProps) {
   const hydrated = useHydrated();
