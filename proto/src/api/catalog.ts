@@ -12,6 +12,7 @@ export const catalogMessages = {
   imageTooLarge: 'Imagem grande demais: o limite é 2 MB',
   imageType: 'Formato de imagem não aceito: envie JPEG, PNG ou WebP',
   imageUrl: 'URL da imagem inválida: envie a imagem pelo formulário do evento',
+  imageNotFound: 'Imagem não encontrada',
 } as const;
 
 /** Where catalog serves an uploaded image: the hash of its content is in the address, a new image, a new address. */
@@ -310,3 +311,8 @@ export interface AdminEventPage {
 
 /** `/api/events/:id`, `/api/admin/events/:id`, `/internal/events/:id/holds/:holdId`: the event the path names. */
 export const eventParamsSchema = z.object({ id: uuidParam(catalogMessages.eventNotFound) });
+
+/** `GET /api/events/images/:sha256`: an uploaded image, by the hash of its content. */
+export const eventImageParamsSchema = z.object({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, catalogMessages.imageNotFound),
+});

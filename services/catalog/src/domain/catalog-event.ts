@@ -48,7 +48,6 @@ export const messages = {
   publishPast: 'Não é possível publicar um evento cuja data já passou',
   unpublishTaken: 'Não é possível voltar a rascunho um evento com ingressos vendidos ou reservados',
   imageRequired: 'Envie uma imagem no campo "image" (JPEG, PNG ou WebP)',
-  imageNotFound: 'Imagem não encontrada',
 } as const;
 
 /** Spots still free: never below zero; null when the event has no limit. */

@@ -9,7 +9,6 @@ import { messages, type CatalogDeps } from './catalog-event.ts';
 import { updateEvent } from './manage-events.ts';
 
 const IMAGE_TYPES: ReadonlySet<string> = new Set(EVENT_IMAGE_LIMITS.types);
-const SHA256 = /^[0-9a-f]{64}$/;
 
 /**
  * Stores an uploaded image (JPEG, PNG or WebP by its content, up to 2 MB) and points the event at it, in one
@@ -31,7 +30,7 @@ export async function uploadEventImage(deps: CatalogDeps, id: string, upload: Up
 
 /** A stored image by the hash in its address. */
 export async function getEventImage(deps: Pick<CatalogDeps, 'db'>, sha256: string): Promise<EventImage> {
-  const image = SHA256.test(sha256) ? await findImage(deps.db, sha256) : undefined;
+  const image = await findImage(deps.db, sha256);
   if (!image) throw new AppError(404, messages.imageNotFound);
   return image;
 }

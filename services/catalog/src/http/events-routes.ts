@@ -1,6 +1,12 @@
 import { Router } from '@koa/router';
 import { CALENDAR_CONTENT_TYPE, parseInput, parseParams, requireAdmin, type TokenVerifier } from '@ticketing/platform';
-import { createEventSchema, eventParamsSchema, eventSearchSchema, updateEventSchema } from '@ticketing/proto';
+import {
+  createEventSchema,
+  eventImageParamsSchema,
+  eventParamsSchema,
+  eventSearchSchema,
+  updateEventSchema,
+} from '@ticketing/proto';
 import type { CatalogDeps } from '../domain/catalog-event.ts';
 import { getEvent, getEventCalendar, listEvents } from '../domain/browse-events.ts';
 import { getEventImage } from '../domain/event-image.ts';
@@ -25,7 +31,8 @@ export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier, publi
 
   // The address names the content's hash: what it serves never changes, so browsers and proxies keep it a year.
   router.get('/images/:sha256', async (ctx) => {
-    const image = await getEventImage(deps, ctx.params.sha256!);
+    const { sha256 } = parseParams(eventImageParamsSchema, ctx.params);
+    const image = await getEventImage(deps, sha256);
     ctx.type = image.contentType;
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.set('ETag', `"${image.sha256}"`);
