@@ -173,11 +173,12 @@ test('/eventos searches title, description and place as one types; no match has 
   expect(errors).toEqual([]);
 });
 
-test('the event page shows spots left, Esgotado with a disabled button at 0, no count without a maximum, and unknown events', async () => {
+test('the event page shows spots left, Esgotado with a disabled button at 0, no count without a maximum, Evento encerrado off sale, and unknown events', async () => {
   const open40 = await createEvent(20, { title: 'Simpósio de Farmácia Hospitalar', maxAttendees: 40 });
   const full = await createEvent(21, { title: 'Workshop de Estudos de Estabilidade', maxAttendees: 2 });
   await createLink(full.id, 2); // a free link holds both spots
   const unlimited = await createEvent(22, { title: 'Jornada de Atenção Farmacêutica', maxAttendees: null });
+  const past = await createEvent(-3, { title: 'Encontro de Farmácia Magistral', maxAttendees: 40 });
   const { page, errors } = await open(await stack.newContext());
 
   await page.goto(`/event/${open40.id}`);
@@ -202,6 +203,12 @@ test('the event page shows spots left, Esgotado with a disabled button at 0, no 
       .count(),
   ).toBe(0);
   await main(page).getByRole('button', { name: 'Comprar ingresso', disabled: false }).waitFor();
+
+  // The catalog says it is no longer on sale: the button says why, whatever spots are left.
+  await page.goto(`/event/${past.id}`);
+  await heading(page, past.title).waitFor();
+  expect(await main(page).getByRole('button', { name: 'Evento encerrado' }).isDisabled()).toBe(true);
+  expect(await main(page).getByRole('button', { name: 'Comprar ingresso' }).count()).toBe(0);
 
   await page.goto('/event/00000000-0000-4000-8000-000000000000');
   await heading(page, 'Evento não encontrado').waitFor();

@@ -24,6 +24,7 @@ const event: EventView = {
   remaining: 42,
   isActive: true,
   listed: false,
+  onSale: true,
 };
 
 /** A catalog standing in for the real one: the listing, one event, 404 for any other. */

@@ -4,6 +4,7 @@ export * from './events/index.ts';
 export * from './events/owners.ts';
 export * from './events/consumers.ts';
 export * from './money.ts';
+export * from './api/params.ts';
 export * from './api/catalog.ts';
 export * from './cpf.ts';
 export * from './erased-person.ts';

@@ -177,6 +177,7 @@ export async function startSystem({
     courtesy,
     gatewayUrl: gateway.url,
     orders,
+    payments,
     /** The tickets service's schema, for reading what the door recorded. */
     ticketsSchema,
     /** The PostgreSQL bus every service of the system shares. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimalAmount } from '../money.ts';
+import { uuidParam } from './params.ts';
 
 export const catalogMessages = {
   eventNotFound: 'Evento não encontrado',
@@ -11,6 +12,7 @@ export const catalogMessages = {
   imageTooLarge: 'Imagem grande demais: o limite é 2 MB',
   imageType: 'Formato de imagem não aceito: envie JPEG, PNG ou WebP',
   imageUrl: 'URL da imagem inválida: envie a imagem pelo formulário do evento',
+  imageNotFound: 'Imagem não encontrada',
 } as const;
 
 /** Where catalog serves an uploaded image: the hash of its content is in the address, a new image, a new address. */
@@ -129,30 +131,43 @@ export const releaseHoldQuerySchema = z.object({
 export type CreateEvent = z.infer<typeof createEventSchema>;
 export type UpdateEvent = z.infer<typeof updateEventSchema>;
 
-/** An event as the API returns it. */
-export interface EventView {
-  id: string;
-  title: string;
-  description: string;
-  date: string;
-  location: string;
-  price: string;
-  imageUrl: string | null;
-  maxAttendees: number | null;
-  currentAttendees: number;
-  remaining: number | null;
-  isActive: boolean;
-  listed: boolean;
-}
+/** An event as the API returns it (also to orders and courtesy, which parse it with this schema). */
+export const eventViewSchema = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  description: z.string(),
+  date: z.iso.datetime({ offset: true }),
+  location: z.string(),
+  price: z.string().regex(/^\d+\.\d{2}$/),
+  imageUrl: z.string().nullable(),
+  maxAttendees: z.number().int().nullable(),
+  currentAttendees: z.number().int(),
+  remaining: z.number().int().nullable(),
+  isActive: z.boolean(),
+  listed: z.boolean(),
+  /**
+   * Open for sale, as the catalog alone decides it (published, active, not cancelled, still to come); its spots may
+   * still have run out (`remaining`).
+   */
+  onSale: z.boolean(),
+});
+export type EventView = z.infer<typeof eventViewSchema>;
 
-/** A hold as the catalog answers it, with the event as it stands after it. */
-export interface HoldView {
-  holdId: string;
-  quantity: number;
-  released: boolean;
-  kept: number;
-  event: EventView;
-}
+/**
+ * `PUT|DELETE /internal/events/:id/holds/:holdId` (orders, courtesy): the hold as the catalog answers it, with the
+ * event as it stands after it.
+ */
+export const holdViewSchema = z.object({
+  holdId: z.string(),
+  quantity: z.number().int(),
+  released: z.boolean(),
+  kept: z.number().int(),
+  event: eventViewSchema,
+});
+export type HoldView = z.infer<typeof holdViewSchema>;
+
+/** `POST /internal/events/:id/holds/:holdId/confirm` answers 204, without a body. */
+export const holdConfirmedSchema = z.undefined();
 
 /** The statuses the back office shows and filters by, one per event. */
 export const EVENT_STATUSES = ['rascunho', 'publicado', 'nao_listado', 'encerrado', 'esgotado', 'cancelado'] as const;
@@ -293,3 +308,11 @@ export interface AdminEventPage {
   totalPages: number;
   total: number;
 }
+
+/** `/api/events/:id`, `/api/admin/events/:id`, `/internal/events/:id/holds/:holdId`: the event the path names. */
+export const eventParamsSchema = z.object({ id: uuidParam(catalogMessages.eventNotFound) });
+
+/** `GET /api/events/images/:sha256`: an uploaded image, by the hash of its content. */
+export const eventImageParamsSchema = z.object({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, catalogMessages.imageNotFound),
+});

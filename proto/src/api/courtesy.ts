@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { fromCents } from '../money.ts';
+import { uuidParam } from './params.ts';
 import { addressField, cpfField, emailField, nameField, phoneField } from './identity.ts';
 
 export const courtesyMessages = {
@@ -25,6 +26,7 @@ export const courtesyMessages = {
   duplicateUpload:
     'Este mesmo arquivo já foi enviado nas últimas 24 horas. Envie novamente com confirmação para convidar todos outra vez.',
   jobNotFound: 'Envio não encontrado',
+  attachmentNotFound: 'Anexo não encontrado',
 } as const;
 
 /** Promotional prices are capped like event prices: up to R$ 99.999.999,99. */
@@ -156,7 +158,7 @@ export interface MassSendJobView {
 
 /** GET /api/courtesy-links/:id/redemptions(.csv): the link's id. */
 export const courtesyLinkIdParamSchema = z.object(
-  { id: z.string({ error: 'Link de cortesia inválido' }).pipe(z.uuid('Link de cortesia inválido')) },
+  { id: uuidParam('Link de cortesia inválido') },
   { error: 'Link de cortesia inválido' },
 );
 
@@ -189,3 +191,35 @@ export interface CourtesyRedemptionsView {
   page: number;
   totalPages: number;
 }
+
+const promoEventIdField = z.string({ error: courtesyMessages.invalidCode }).pipe(z.uuid(courtesyMessages.invalidCode));
+
+/** `GET /internal/promo-links/:code?eventId=` (orders): which event the code must be a promotional link of. */
+export const promoQuoteQuerySchema = z.object({ eventId: promoEventIdField });
+
+/** `PUT /internal/promo-uses/:orderId` (orders): the code whose use the order takes, and its event. */
+export const promoUseRequestSchema = z.object({ code: courtesyCodeField, eventId: promoEventIdField });
+export type PromoUseRequest = z.input<typeof promoUseRequestSchema>;
+
+/** The answer to a quote and to a use taken: which link, and the ticket price it gives ("80.00"). */
+export const promoQuoteSchema = z.object({
+  linkId: z.uuid(),
+  overridePrice: z.string().regex(/^\d{1,8}\.\d{2}$/),
+});
+export type PromoQuote = z.infer<typeof promoQuoteSchema>;
+
+/** `DELETE /internal/promo-uses/:orderId`: whether the order had a use to give back. */
+export const promoUseReleaseSchema = z.object({ released: z.boolean() });
+export type PromoUseRelease = z.infer<typeof promoUseReleaseSchema>;
+
+/** `DELETE /api/courtesy-links/:id`: the link to deactivate. */
+export const courtesyLinkParamsSchema = z.object({ id: uuidParam(courtesyMessages.linkNotFound) });
+
+/** `GET /api/courtesy/mass-send/:jobId`: the job whose progress is shown. */
+export const massSendJobParamsSchema = z.object({ jobId: uuidParam(courtesyMessages.jobNotFound) });
+
+/** `GET /internal/attachments/:id` (mail): the file sent with a mass invitation. */
+export const attachmentParamsSchema = z.object({ id: uuidParam(courtesyMessages.attachmentNotFound) });
+
+/** `PUT|DELETE /internal/promo-uses/:orderId` (orders): the order whose use is taken or given back. */
+export const promoUseParamsSchema = z.object({ orderId: uuidParam(courtesyMessages.invalidCode) });

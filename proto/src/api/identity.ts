@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidParam } from './params.ts';
 import { isValidCpf } from '../cpf.ts';
 import { GRANTABLE_ROLES, type Role } from '../roles.ts';
 
@@ -221,3 +222,21 @@ export interface UserView {
   /** Every role the server grants; `isAdmin` and `canManageCourtesies` are the spec's view of two of them. */
   roles: Role[];
 }
+
+/** `GET /internal/users/:userId` (orders): a buyer as a purchase needs them. */
+export const buyerViewSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string(),
+  cpf: z.string().nullable(),
+  phone: z.string().nullable(),
+  emailVerified: z.boolean(),
+});
+export type BuyerView = z.infer<typeof buyerViewSchema>;
+
+/** `GET /internal/sessions/:userId` (every service that checks tokens): the account's signed session state. */
+export const sessionStateViewSchema = z.object({ state: z.string().min(1) });
+export type SessionStateView = z.infer<typeof sessionStateViewSchema>;
+
+/** `GET /internal/users/:userId`, `GET /internal/sessions/:userId`, `POST /api/make-admin/:userId`: the account. */
+export const userParamsSchema = z.object({ userId: uuidParam(identityMessages.userNotFound) });

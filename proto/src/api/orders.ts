@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidParam } from './params.ts';
 import type { orderRefunded } from '../events/orders.ts';
 
 /** The convenience fee added to every paid ticket (spec §9): R$ 5,00. */
@@ -167,3 +168,6 @@ export interface RefundAnswer {
   message: string;
   order: OrderView;
 }
+
+/** `/api/orders/:id/…` and `/api/admin/orders/:id/…`: the order the path names. */
+export const orderParamsSchema = z.object({ id: uuidParam(ordersMessages.orderNotFound) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidParam } from './params.ts';
 
 /**
  * Orders → payments, inside the cluster (`PUT /internal/charges/:orderId`): one provider charge per order, the
@@ -21,28 +22,39 @@ export const chargeRequestSchema = z.object({
 
 export type ChargeRequest = z.infer<typeof chargeRequestSchema>;
 
-/** The charge as orders keeps it and the checkout shows it. */
-export interface ChargeView {
-  paymentId: string;
-  providerStatus: string;
-  pixQrCode: string | null;
-  pixPayload: string | null;
-  boletoUrl: string | null;
+/** The charge as orders keeps it and the checkout shows it (the answer to `PUT /internal/charges/:orderId`). */
+export const chargeViewSchema = z.object({
+  paymentId: z.string(),
+  providerStatus: z.string(),
+  pixQrCode: z.string().nullable(),
+  pixPayload: z.string().nullable(),
+  boletoUrl: z.string().nullable(),
   /** The boleto's digitable line, to pay it in a bank's app without the PDF. */
-  boletoLine: string | null;
-  invoiceUrl: string | null;
-}
+  boletoLine: z.string().nullable(),
+  invoiceUrl: z.string().nullable(),
+});
+export type ChargeView = z.infer<typeof chargeViewSchema>;
 
-/** `POST /internal/charges/:orderId/check`: asks the provider once; a paid charge also publishes payment.confirmed. */
-export interface ChargeStatusView {
-  paymentId: string;
-  providerStatus: string;
-  paid: boolean;
-}
+/**
+ * `POST /internal/charges/:orderId/check` (asks the provider once; a paid charge also publishes payment.confirmed)
+ * and `POST /internal/charges/:orderId/refund`.
+ */
+export const chargeStatusViewSchema = z.object({
+  paymentId: z.string(),
+  providerStatus: z.string(),
+  paid: z.boolean(),
+});
+export type ChargeStatusView = z.infer<typeof chargeStatusViewSchema>;
 
 export const paymentsMessages = {
   providerRefused: 'Erro ao processar pagamento: o provedor recusou a cobrança',
   providerUnavailable: 'Erro ao processar pagamento: o provedor de pagamentos não respondeu. Tente novamente.',
   chargeNotFound: 'Cobrança não encontrada',
+  invalidOrderId: 'Identificador de pedido inválido',
   invalidWebhookToken: 'Token de webhook inválido',
 } as const;
+
+/** `PUT /internal/charges/:orderId`: the order to charge (400 when it is not an order id). */
+export const newChargeParamsSchema = z.object({ orderId: uuidParam(paymentsMessages.invalidOrderId) });
+/** `POST /internal/charges/:orderId/check|refund`: the order whose charge is meant (404 when it names none). */
+export const chargeParamsSchema = z.object({ orderId: uuidParam(paymentsMessages.chargeNotFound) });

@@ -350,6 +350,8 @@ test('duplicating makes a draft with the same fields and image, none of the sale
     status: 'rascunho',
     published: false,
     publishedAt: null,
+    // A draft is not on sale until it is published.
+    onSale: false,
     createdAt: expect.any(String),
     updatedAt: expect.any(String),
   });

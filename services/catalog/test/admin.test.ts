@@ -50,6 +50,7 @@ test('an administrator creates an event; it is stored, announced and logged', as
     remaining: 800,
     isActive: true,
     listed: true,
+    onSale: true,
   });
 
   const row = await catalog.service.db('events').where({ id: event.id }).first();
@@ -293,7 +294,7 @@ test('deactivating takes an event off the listing, the detail and sale; repeatin
 
   const first = await remove();
   expect(first.status).toBe(200);
-  expect(await first.json()).toEqual({ ...event, isActive: false });
+  expect(await first.json()).toEqual({ ...event, isActive: false, onSale: false });
   expect((await catalog.request('GET', `/api/events/${event.id}`)).status).toBe(404);
   expect(await (await catalog.request('GET', `/api/events?q=${tag}`)).json()).toEqual([]);
   const hold = await catalog.request('PUT', `/internal/events/${event.id}/holds/pedido-x`, { body: { quantity: 1 } });
@@ -302,7 +303,7 @@ test('deactivating takes an event off the listing, the detail and sale; repeatin
 
   const second = await remove();
   expect(second.status).toBe(200);
-  expect(await second.json()).toEqual({ ...event, isActive: false });
+  expect(await second.json()).toEqual({ ...event, isActive: false, onSale: false });
   expect((await catalog.changes(event.id)).map((change) => change.isActive)).toEqual([true, false]);
   expect(
     catalog.logs.lines.filter((line) => line.msg === 'event deactivated' && line.eventId === event.id),

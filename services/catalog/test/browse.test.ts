@@ -141,7 +141,7 @@ test('remaining spots: what is left, zero when sold out, null without a limit', 
   expect(await detail.json()).toMatchObject({ remaining: 0, currentAttendees: 2 });
 });
 
-test('the detail shows any active event by id, listed or not, past or not', async () => {
+test('the detail shows any active event by id, listed or not, past or not; only one still to come is on sale', async () => {
   const unlisted = await catalog.createEvent({ listed: false, imageUrl: '/images/events/exemplo.svg', price: 390 });
   const past = await catalog.createEvent({ date: inDays(-30) });
   for (const event of [unlisted, past]) {
@@ -154,7 +154,9 @@ test('the detail shows any active event by id, listed or not, past or not', asyn
     isActive: true,
     price: '390.00',
     imageUrl: '/images/events/exemplo.svg',
+    onSale: true,
   });
+  expect(past.onSale).toBe(false);
 });
 
 test('the detail of an unknown, inactive or malformed id is 404 "Evento não encontrado"', async () => {

@@ -19,12 +19,12 @@ export const courtesyService = defineService({
   name: 'courtesy',
   config: courtesyConfig,
   migrations: courtesyMigrations,
-  setup({ config, db, logger, outbox, verifyToken, serviceAuth }) {
+  setup({ config, db, logger, metrics, outbox, verifyToken, serviceAuth }) {
     const deps: CourtesyDeps = {
       db,
       outbox,
       logger,
-      catalog: catalogClient(config.CATALOG_URL, config.COLLABORATOR_TIMEOUT_MS, serviceAuth),
+      catalog: catalogClient(config.CATALOG_URL, config.COLLABORATOR_TIMEOUT_MS, { serviceAuth, logger, metrics }),
       siteUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
       codePrefix: config.COURTESY_CODE_PREFIX,
     };

@@ -52,7 +52,10 @@ test('an order takes one use, once however often it asks; the use comes back onc
   expect(await json(await giveBack(orderId))).toEqual({ released: true });
   expect(await json(await giveBack(orderId))).toEqual({ released: false });
   expect(await used(link.id)).toBe(0);
-  expect(await json(await giveBack('not-an-order'))).toEqual({ released: false });
+  // A path that names no order is refused as the taking is, before any database sees it.
+  const malformed = await giveBack('not-an-order');
+  expect(malformed.status).toBe(404);
+  expect(await json(malformed)).toEqual({ message: 'Este código de cortesia não é válido ou já foi utilizado.' });
 });
 
 test('20 orders at once for a link of 5: exactly 5 take a use, the others hear it is used up', async () => {

@@ -16,5 +16,7 @@ export { forgetUser } from './domain/erasure.ts';
 export { paymentWindow, addBusinessDays, endOfLocalDay, localDay } from './domain/payment-window.ts';
 export { lateHoldIdOf, messages, type Order, type OrdersDeps } from './domain/order.ts';
 export { courtesyRedeemed } from './domain/courtesy-orders.ts';
-export { courtesyClient, type CourtesyClient, type PromoLink } from './clients/courtesy.ts';
+export { courtesyClient, type CourtesyClient } from './clients/courtesy.ts';
+export { identityClient, type IdentityClient } from './clients/identity.ts';
+export { paymentsClient, type PaymentsClient } from './clients/payments.ts';
 export { toOrderView, toPaymentView } from './http/views.ts';

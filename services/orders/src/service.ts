@@ -23,17 +23,18 @@ export const ordersService = defineService({
   name: 'orders',
   config: ordersConfig,
   migrations: ordersMigrations,
-  setup({ config, db, redis, logger, outbox, verifyToken, serviceAuth }) {
+  setup({ config, db, redis, logger, metrics, outbox, verifyToken, serviceAuth }) {
+    const caller = { serviceAuth, logger, metrics };
     const timeout = config.COLLABORATOR_TIMEOUT_MS;
     const deps: OrdersDeps = {
       db,
       redis,
       logger,
       outbox,
-      catalog: catalogClient(config.CATALOG_URL, timeout, serviceAuth),
-      payments: paymentsClient(config.PAYMENTS_URL, timeout, serviceAuth, config.CHARGE_TIMEOUT_MS),
-      identity: identityClient(config.IDENTITY_URL, timeout, serviceAuth),
-      courtesy: courtesyClient(config.COURTESY_URL, timeout, serviceAuth),
+      catalog: catalogClient(config.CATALOG_URL, timeout, caller),
+      payments: paymentsClient(config.PAYMENTS_URL, timeout, caller, config.CHARGE_TIMEOUT_MS),
+      identity: identityClient(config.IDENTITY_URL, timeout, caller),
+      courtesy: courtesyClient(config.COURTESY_URL, timeout, caller),
       // After recording: the spot confirmed and the charge made, or either failing and the spot and use given back.
       limits: { maxPendingOrders: config.MAX_PENDING_ORDERS, creationMs: 4 * timeout + config.CHARGE_TIMEOUT_MS },
       placements: new Map(),

@@ -357,3 +357,43 @@ test('payments or identity not answering: 502 / 503, and nothing stays held', as
   expect(await h.ordersOf(who.id)).toHaveLength(1);
   expect(h.lines('unhandled error')).toEqual([]);
 });
+
+test('identity or payments answering a body its contract rejects: 503 / 502 as when it is down, logged and counted', async () => {
+  const failures = async (collaborator: string) =>
+    (await h.orders.metrics.collaboratorFailures.get()).values.find(
+      ({ labels }) => labels.collaborator === collaborator && labels.reason === 'invalid_answer',
+    )?.value ?? 0;
+  const event = await h.createEvent({ maxAttendees: 3 });
+  const who = await h.buyer();
+  const before = { identity: await failures('identity'), payments: await failures('payments') };
+
+  h.identity.users.set(who.id, { ...who, emailVerified: 'sim' as unknown as boolean });
+  const garbledBuyer = await h.buy(who, { eventId: event.id, paymentMethod: 'pix' });
+  h.identity.users.set(who.id, who);
+  expect(garbledBuyer.status).toBe(503);
+  expect(await json(garbledBuyer)).toEqual({
+    message: 'Serviço temporariamente indisponível. Tente novamente em instantes.',
+  });
+  expect(await failures('identity')).toBe(before.identity + 1);
+  expect(h.lines('collaborator answer breaks its contract')).toContainEqual(
+    expect.objectContaining({
+      collaborator: 'identity',
+      path: `/internal/users/${who.id}`,
+      issues: [expect.objectContaining({ path: ['emailVerified'] })],
+    }),
+  );
+
+  h.payments.behaviour.charge = 'garbled';
+  const garbledCharge = await h.buy(who, { eventId: event.id, paymentMethod: 'pix' }).finally(() => {
+    h.payments.behaviour.charge = 'ok';
+  });
+  expect(garbledCharge.status).toBe(502);
+  expect(await json(garbledCharge)).toEqual({
+    message: 'Erro ao processar pagamento: o serviço de pagamentos não respondeu. Tente novamente.',
+  });
+  expect(await failures('payments')).toBe(before.payments + 1);
+  // The order is given up and its spot given back, as when payments cannot be reached.
+  expect(await h.ordersOf(who.id)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+  expect(await h.eventRow(event.id)).toMatchObject({ current_attendees: 0 });
+  expect(h.lines('unhandled error')).toEqual([]);
+});

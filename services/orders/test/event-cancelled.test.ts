@@ -174,7 +174,7 @@ test('a refund payments cannot do yet stays owed, and the retry job finishes it 
     db: h.orders.db,
     outbox: h.orders.outbox,
     logger: h.orders.logger,
-    payments: paymentsClient(h.payments.url, 5000, h.orders.serviceAuth),
+    payments: paymentsClient(h.payments.url, 5000, h.orders),
   };
   expect(await sendOwedRefunds(deps)).toContain(paid);
   expect(await h.events('order.refunded', paid)).toEqual([

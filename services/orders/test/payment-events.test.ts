@@ -34,7 +34,7 @@ const paymentsDeps = () => ({
   db: h.orders.db,
   outbox: h.orders.outbox,
   logger: h.orders.logger,
-  payments: paymentsClient(h.payments.url, 5000, h.orders.serviceAuth),
+  payments: paymentsClient(h.payments.url, 5000, h.orders),
 });
 
 const statusOf = async (orderId: string) => (await h.orderRow(orderId)).status as string;

@@ -45,7 +45,7 @@ const refundDeps = () => ({
   db: h.orders.db,
   outbox: h.orders.outbox,
   logger: h.orders.logger,
-  payments: paymentsClient(h.payments.url, 5000, h.orders.serviceAuth),
+  payments: paymentsClient(h.payments.url, 5000, h.orders),
 });
 
 /** A paid order of a new buyer; `paidDaysAgo` moves its payment back in time, as the database keeps it. */

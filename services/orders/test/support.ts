@@ -22,10 +22,12 @@ import {
   EVENT_OWNERS,
   paymentsMessages,
   type ChargeRequest,
+  type ChargeStatusView,
   type ChargeView,
   type EventPayload,
   type EventType,
   type EventView,
+  type PromoQuote,
 } from '@ticketing/proto';
 import { catalogService } from '@ticketing/catalog';
 import { ordersService, type OrdersConfig } from '../src/index.ts';
@@ -96,7 +98,8 @@ export async function startIdentityStandIn() {
   };
 }
 
-export type ChargeBehaviour = 'ok' | 'refuse' | 'down';
+/** 'garbled' answers 200 with a body the charge's contract rejects. */
+export type ChargeBehaviour = 'ok' | 'refuse' | 'down' | 'garbled';
 
 export interface PaymentsCall {
   action: 'charge' | 'check' | 'refund';
@@ -127,6 +130,10 @@ export async function startPaymentsStandIn() {
     if (!parsed.success) {
       ctx.status = 400;
       ctx.body = { message: `pedido de cobrança inválido: ${parsed.error.issues[0]?.path.join('.')}` };
+      return;
+    }
+    if (behaviour.charge === 'garbled') {
+      ctx.body = { paymentId: 'pay_garbled', providerStatus: 42 };
       return;
     }
     if (behaviour.charge !== 'ok') {
@@ -172,7 +179,12 @@ export async function startPaymentsStandIn() {
       ctx.body = { message: paymentsMessages.chargeNotFound };
     } else {
       const isPaid = paid.has(orderId);
-      ctx.body = { paymentId: charge.view.paymentId, providerStatus: isPaid ? 'RECEIVED' : 'PENDING', paid: isPaid };
+      const status: ChargeStatusView = {
+        paymentId: charge.view.paymentId,
+        providerStatus: isPaid ? 'RECEIVED' : 'PENDING',
+        paid: isPaid,
+      };
+      ctx.body = status;
     }
   });
 
@@ -188,7 +200,7 @@ export async function startPaymentsStandIn() {
     const charge = charges.get(orderId);
     ctx.status = charge ? 200 : 404;
     ctx.body = charge
-      ? { paymentId: charge.view.paymentId, providerStatus: 'REFUNDED' }
+      ? ({ paymentId: charge.view.paymentId, providerStatus: 'REFUNDED', paid: false } satisfies ChargeStatusView)
       : { message: paymentsMessages.chargeNotFound };
   });
 
@@ -242,7 +254,7 @@ export async function startCourtesyStandIn() {
     const link = links.get(code.toUpperCase());
     return link && link.isActive && link.eventId === eventId ? link : undefined;
   };
-  const answer = (link: StandInPromoLink) => ({ linkId: link.id, overridePrice: link.overridePrice });
+  const answer = (link: StandInPromoLink): PromoQuote => ({ linkId: link.id, overridePrice: link.overridePrice });
   const unavailable = (ctx: Koa.Context) => {
     ctx.status = 503;
     ctx.body = { message: 'Serviço indisponível' };

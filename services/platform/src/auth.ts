@@ -12,7 +12,7 @@ import {
 } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { ROLE_REQUIRED, ROLES, type Role } from '@ticketing/proto';
+import { ROLE_REQUIRED, ROLES, sessionStateViewSchema, type Role } from '@ticketing/proto';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 import { CollaboratorError, type JsonClient } from './http/json-client.ts';
 import type { Logger } from './logger.ts';
@@ -386,9 +386,10 @@ export const requireAdmin = (verify: TokenVerifier): Middleware => requireRole(v
 export function identitySessions(identity: JsonClient): SessionSource {
   return async (userId) => {
     try {
-      const { state } = await identity.call<{ state: string }>(
+      const { state } = await identity.call(
         'GET',
         `/internal/sessions/${encodeURIComponent(userId)}`,
+        sessionStateViewSchema,
       );
       return state;
     } catch (error) {

@@ -69,7 +69,7 @@ export {
 export { errorAnswer, errorMiddleware, type ErrorAnswer } from './http/errors.ts';
 export { observe, requestRecorder } from './http/observe.ts';
 export { API_SECURITY_HEADERS, HSTS_MAX_AGE_SECONDS, apiSecurityHeaders } from './http/api-security-headers.ts';
-export { parseInput } from './http/parse-input.ts';
+export { parseInput, parseParams } from './http/parse-input.ts';
 export {
   beforeRoute,
   byAccount,
@@ -82,13 +82,13 @@ export {
   type Spender,
 } from './http/rate-limit.ts';
 export { createWaker, startWakeableLoop, type WakeableLoop } from './bus/wake.ts';
-export { jsonClient, CollaboratorError, type JsonClient } from './http/json-client.ts';
+export { jsonClient, CollaboratorError, type Caller, type JsonClient } from './http/json-client.ts';
 export { startPeriodicJob, type PeriodicJob } from './periodic-job.ts';
 export { releaseHeapWhenQuiet } from './heap-release.ts';
 export { runProcess } from './run-process.ts';
 export { multipartBody, readUploads, type MultipartLimits, type Upload } from './http/multipart.ts';
 export { eventCalendar, calendarFileName, CALENDAR_CONTENT_TYPE, type CalendarEvent } from './calendar.ts';
-export { catalogClient, upcomingEvent, SERVICE_UNAVAILABLE, type CatalogClient } from './clients/catalog.ts';
+export { catalogClient, eventOnSale, SERVICE_UNAVAILABLE, type CatalogClient } from './clients/catalog.ts';
 export {
   provisionDatabaseRoles,
   DATABASE_ROLES,

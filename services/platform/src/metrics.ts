@@ -31,6 +31,14 @@ export function createMetrics(service: string) {
       labelNames: ['dependency'],
       registers: [registry],
     }),
+    collaboratorFailures: new Counter({
+      name: 'collaborator_failures_total',
+      help:
+        'Calls to another service that got no usable answer, by collaborator and reason: unreachable (no answer in ' +
+        'time), invalid_answer (a body its contract in proto rejects)',
+      labelNames: ['collaborator', 'reason'],
+      registers: [registry],
+    }),
     busLag: new Histogram({
       name: 'bus_consume_lag_seconds',
       help: 'Time from an event occurring to its handling, by topic',

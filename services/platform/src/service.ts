@@ -183,7 +183,11 @@ export async function startService<S extends z.ZodRawShape>(
     });
     opened.unshift({ close: () => bus.close() });
     const serviceAuth = createServiceAuth(keys);
-    const identity = jsonClient('identity', config.IDENTITY_URL, SESSION_LOOKUP_TIMEOUT_MS, serviceAuth);
+    const identity = jsonClient('identity', config.IDENTITY_URL, SESSION_LOOKUP_TIMEOUT_MS, {
+      serviceAuth,
+      logger,
+      metrics,
+    });
     const verifyToken =
       options.verifyToken ??
       createTokenVerifier(

@@ -1,6 +1,6 @@
 import type { EventView } from '@ticketing/proto';
 import { Button, useHydrated } from '@ticketing/shared';
-import { hasHappened, isSoldOut } from '../events/availability.ts';
+import { isSoldOut } from '../events/availability.ts';
 import { preloadCheckout } from '../checkout/Checkout.tsx';
 
 interface BuyButtonProps {
@@ -12,8 +12,8 @@ interface BuyButtonProps {
 }
 
 /**
- * Buys a ticket; disabled, and saying why, when the event is sold out or already happened. A server-rendered page
- * shows it disabled until its code has taken over: a click before then would do nothing.
+ * Buys a ticket; disabled, and saying why, when the event is sold out or no longer on sale (the catalog's `onSale`).
+ * A server-rendered page shows it disabled until its code has taken over: a click before then would do nothing.
  */
 export function BuyButton({ event, onBuy, waiting = false, block = true }: BuyButtonProps) {
   const hydrated = useHydrated();
@@ -24,7 +24,7 @@ export function BuyButton({ event, onBuy, waiting = false, block = true }: BuyBu
       </Button>
     );
   }
-  if (hasHappened(event)) {
+  if (!event.onSale) {
     return (
       <Button variant="accent" size="lg" block={block} disabled>
         Evento encerrado

@@ -1,6 +1,6 @@
 import { calendarFileName, eventCalendar, notFound } from '@ticketing/platform';
 import { findEvent, listUpcoming } from '../data/events-repository.ts';
-import { assertEventId, messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
+import { messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
 
 /** The public listing: upcoming, published, active and listed events, soonest first, optionally narrowed by a search. */
 export function listEvents(deps: Pick<CatalogDeps, 'db'>, search: { q?: string | undefined }): Promise<CatalogEvent[]> {
@@ -12,7 +12,6 @@ export function listEvents(deps: Pick<CatalogDeps, 'db'>, search: { q?: string |
  * and a cancelled event is gone, saying so.
  */
 export async function getEvent(deps: Pick<CatalogDeps, 'db'>, id: string): Promise<CatalogEvent> {
-  assertEventId(id);
   const event = await findEvent(deps.db, id);
   if (!event || !event.isActive || !event.publishedAt) throw notFound(messages.eventNotFound);
   if (event.cancelledAt) throw notFound(messages.cancelled);

@@ -3,7 +3,7 @@ import type { EventPayload } from '@ticketing/proto';
 import type { AdminEvent } from '../data/admin-events-repository.ts';
 import { findEventForUpdate, markCancelled } from '../data/events-repository.ts';
 import { getAdminEvent } from './admin-events.ts';
-import { assertEventId, messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
+import { messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
 
 /**
  * Cancels an event that has not happened yet, for good: it leaves sale, the storefront and the door, and
@@ -12,7 +12,6 @@ import { assertEventId, messages, type CatalogDeps, type CatalogEvent } from './
  * announced once.
  */
 export async function cancelEvent(deps: CatalogDeps, id: string, reason: string): Promise<AdminEvent> {
-  assertEventId(id);
   await deps.db.transaction(async (trx) => {
     const current = await findEventForUpdate(trx, id);
     if (!current) throw notFound(messages.eventNotFound);

@@ -1,5 +1,5 @@
 import type { Knex, Logger, Outbox, TraceContext } from '@ticketing/platform';
-import { badRequest, notFound } from '@ticketing/platform';
+import { badRequest } from '@ticketing/platform';
 import { cancelEventMessages, catalogMessages, offsetMs, saoPauloClock, type EventPayload } from '@ticketing/proto';
 
 /** An event of the catalog as the use cases see it. */
@@ -48,7 +48,6 @@ export const messages = {
   publishPast: 'Não é possível publicar um evento cuja data já passou',
   unpublishTaken: 'Não é possível voltar a rascunho um evento com ingressos vendidos ou reservados',
   imageRequired: 'Envie uma imagem no campo "image" (JPEG, PNG ou WebP)',
-  imageNotFound: 'Imagem não encontrada',
 } as const;
 
 /** Spots still free: never below zero; null when the event has no limit. */
@@ -56,13 +55,18 @@ export function remainingSpots(event: Pick<CatalogEvent, 'maxAttendees' | 'curre
   return event.maxAttendees === null ? null : Math.max(0, event.maxAttendees - event.currentAttendees);
 }
 
-const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const HOLD_ID = /^[A-Za-z0-9_:-]{1,100}$/;
-
-/** An id that is not a UUID names no event: the caller sees "not found", never a database error. */
-export function assertEventId(id: string): void {
-  if (!EVENT_ID.test(id)) throw notFound(messages.eventNotFound);
+/**
+ * Open for sale: published, active, not cancelled and still to come. The one place this is decided: holds are
+ * refused otherwise, and every event view carries it as `onSale` for the services and pages that sell.
+ */
+export function isOnSale(
+  event: Pick<CatalogEvent, 'publishedAt' | 'isActive' | 'cancelledAt' | 'date'>,
+  now = Date.now(),
+): boolean {
+  return event.publishedAt !== null && event.isActive && event.cancelledAt === null && event.date.getTime() > now;
 }
+
+const HOLD_ID = /^[A-Za-z0-9_:-]{1,100}$/;
 
 export function assertHoldId(id: string): void {
   if (!HOLD_ID.test(id)) throw badRequest(messages.invalidHoldId);

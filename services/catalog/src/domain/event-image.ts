@@ -5,18 +5,16 @@ import { EVENT_IMAGE_LIMITS, eventImageUrl } from '@ticketing/proto';
 import { findImage, saveImage, type EventImage } from '../data/images-repository.ts';
 import type { AdminEvent } from '../data/admin-events-repository.ts';
 import { getAdminEvent } from './admin-events.ts';
-import { assertEventId, messages, type CatalogDeps } from './catalog-event.ts';
+import { messages, type CatalogDeps } from './catalog-event.ts';
 import { updateEvent } from './manage-events.ts';
 
 const IMAGE_TYPES: ReadonlySet<string> = new Set(EVENT_IMAGE_LIMITS.types);
-const SHA256 = /^[0-9a-f]{64}$/;
 
 /**
  * Stores an uploaded image (JPEG, PNG or WebP by its content, up to 2 MB) and points the event at it, in one
  * transaction with the event's change.
  */
 export async function uploadEventImage(deps: CatalogDeps, id: string, upload: Upload | undefined): Promise<AdminEvent> {
-  assertEventId(id);
   if (!upload) throw new AppError(422, messages.imageRequired);
   if (upload.content.length > EVENT_IMAGE_LIMITS.bytes) throw new AppError(413, messages.imageTooLarge);
   const type = await fileTypeFromBuffer(upload.content);
@@ -32,7 +30,7 @@ export async function uploadEventImage(deps: CatalogDeps, id: string, upload: Up
 
 /** A stored image by the hash in its address. */
 export async function getEventImage(deps: Pick<CatalogDeps, 'db'>, sha256: string): Promise<EventImage> {
-  const image = SHA256.test(sha256) ? await findImage(deps.db, sha256) : undefined;
+  const image = await findImage(deps.db, sha256);
   if (!image) throw new AppError(404, messages.imageNotFound);
   return image;
 }

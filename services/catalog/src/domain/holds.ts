@@ -1,7 +1,7 @@
 import { AppError, conflict, notFound } from '@ticketing/platform';
 import { addTakenSpots, findEventForUpdate } from '../data/events-repository.ts';
 import { findHolds, insertHolds, type Hold } from '../data/holds-repository.ts';
-import { assertEventId, assertHoldId, messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
+import { assertHoldId, isOnSale, messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
 
 export interface HoldResult {
   hold: Hold;
@@ -81,7 +81,6 @@ export function createHoldQueue(deps: CatalogDeps, maxBatch = 100) {
 }
 
 function assertHoldRequest(request: HoldRequest): void {
-  assertEventId(request.eventId);
   assertHoldId(request.holdId);
 }
 
@@ -170,8 +169,7 @@ function decide(
 /** Why an event gives no spots whatever the room: cancelled, or off sale (a draft, deactivated, past). */
 function closedReason(event: CatalogEvent): Refusal | undefined {
   if (event.cancelledAt) return 'cancelled';
-  const open = event.publishedAt !== null && event.isActive && event.date.getTime() > Date.now();
-  return open ? undefined : 'unavailable';
+  return isOnSale(event) ? undefined : 'unavailable';
 }
 
 const refusal = (reason: Refusal): HoldOutcome => ({ refused: conflict(REFUSALS[reason]), reason });

@@ -7,13 +7,12 @@ import {
   releaseHoldsUnder,
   releaseLapsedHolds,
 } from '../data/holds-repository.ts';
-import { assertEventId, assertHoldId, messages, type CatalogDeps } from './catalog-event.ts';
+import { assertHoldId, messages, type CatalogDeps } from './catalog-event.ts';
 import type { HoldResult } from './holds.ts';
 
 /** Keeps a provisional hold until it is released like any other; confirming it again changes nothing. */
 export async function confirmHold(deps: CatalogDeps, request: { eventId: string; holdId: string }): Promise<void> {
   const { eventId, holdId } = request;
-  assertEventId(eventId);
   assertHoldId(holdId);
   if (await markConfirmed(deps.db, holdId, eventId)) return;
   const hold = await findHold(deps.db, holdId);
@@ -53,7 +52,6 @@ export async function releaseHold(
   request: { eventId: string; holdId: string; keep?: number },
 ): Promise<HoldResult> {
   const { eventId, holdId, keep = 0 } = request;
-  assertEventId(eventId);
   assertHoldId(holdId);
   const result = await deps.db.transaction(async (trx) => {
     const released = await markReleased(trx, holdId, eventId, keep);

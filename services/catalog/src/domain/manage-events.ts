@@ -8,14 +8,7 @@ import {
   updateEvent as update,
   type EventChanges,
 } from '../data/events-repository.ts';
-import {
-  announceChange,
-  assertEventId,
-  messages,
-  parseEventDate,
-  type CatalogDeps,
-  type CatalogEvent,
-} from './catalog-event.ts';
+import { announceChange, messages, parseEventDate, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
 
 /** Changes an edit may bring; `published` publishes a draft (true) or takes one without sales back to draft (false). */
 export type EventEdit = UpdateEvent & { published?: boolean };
@@ -57,7 +50,6 @@ export async function createEvent(
  * spots already sold or held however many holds arrive meanwhile.
  */
 export async function updateEvent(deps: CatalogDeps, id: string, input: EventEdit): Promise<CatalogEvent> {
-  assertEventId(id);
   const { date, published, ...rest } = input;
   const changes: EventChanges = { ...rest, ...(date === undefined ? {} : { date: parseEventDate(date) }) };
   const event = await deps.db.transaction(async (trx) => {
@@ -90,7 +82,6 @@ function publication(current: CatalogEvent, published: boolean, newDate: Date | 
 
 /** Takes an event off sale and out of every listing; doing it again changes nothing. */
 export async function deactivateEvent(deps: CatalogDeps, id: string): Promise<CatalogEvent> {
-  assertEventId(id);
   const result = await deps.db.transaction(async (trx) => {
     const deactivated = await deactivate(trx, id);
     if (deactivated) {

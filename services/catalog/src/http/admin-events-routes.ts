@@ -1,6 +1,14 @@
 import { Router } from '@koa/router';
-import { multipartBody, parseInput, readUploads, requireAdmin, type TokenVerifier } from '@ticketing/platform';
 import {
+  multipartBody,
+  parseInput,
+  parseParams,
+  readUploads,
+  requireAdmin,
+  type TokenVerifier,
+} from '@ticketing/platform';
+import {
+  eventParamsSchema,
   adminCreateEventSchema,
   adminEventSearchSchema,
   adminUpdateEventSchema,
@@ -51,31 +59,36 @@ export function adminEventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier):
   });
 
   router.get('/:id', async (ctx) => {
-    ctx.body = toAdminEventView(await getAdminEvent(deps, ctx.params.id!));
+    const { id } = parseParams(eventParamsSchema, ctx.params);
+    ctx.body = toAdminEventView(await getAdminEvent(deps, id));
   });
 
   router.patch('/:id', async (ctx) => {
     const input = parseInput(adminUpdateEventSchema, ctx.request.body);
-    ctx.body = toAdminEventView(await editAdminEvent(deps, ctx.params.id!, input));
+    const { id } = parseParams(eventParamsSchema, ctx.params);
+    ctx.body = toAdminEventView(await editAdminEvent(deps, id, input));
   });
 
   router.post('/:id/image', imageUpload, async (ctx) => {
     const uploads = await readUploads(ctx);
-    ctx.body = toAdminEventView(await uploadEventImage(deps, ctx.params.id!, uploads[EVENT_IMAGE_FIELD]));
+    const { id } = parseParams(eventParamsSchema, ctx.params);
+    ctx.body = toAdminEventView(await uploadEventImage(deps, id, uploads[EVENT_IMAGE_FIELD]));
   });
 
   router.post('/:id/duplicate', async (ctx) => {
+    const { id } = parseParams(eventParamsSchema, ctx.params);
     ctx.status = 201;
-    ctx.body = toAdminEventView(await duplicateEvent(deps, ctx.params.id!));
+    ctx.body = toAdminEventView(await duplicateEvent(deps, id));
   });
 
   // Accepted: the refunds and the holders' e-mails follow through the bus.
   router.post('/:id/cancel', async (ctx) => {
     const { reason } = parseInput(cancelEventSchema, ctx.request.body);
+    const { id } = parseParams(eventParamsSchema, ctx.params);
     ctx.status = 202;
     ctx.body = {
       message: cancelEventMessages.confirmation,
-      event: toAdminEventView(await cancelEvent(deps, ctx.params.id!, reason)),
+      event: toAdminEventView(await cancelEvent(deps, id, reason)),
     } satisfies CancelEventAnswer;
   });
 

@@ -1,6 +1,12 @@
 import { Router } from '@koa/router';
-import { CALENDAR_CONTENT_TYPE, parseInput, requireAdmin, type TokenVerifier } from '@ticketing/platform';
-import { createEventSchema, eventSearchSchema, updateEventSchema } from '@ticketing/proto';
+import { CALENDAR_CONTENT_TYPE, parseInput, parseParams, requireAdmin, type TokenVerifier } from '@ticketing/platform';
+import {
+  createEventSchema,
+  eventImageParamsSchema,
+  eventParamsSchema,
+  eventSearchSchema,
+  updateEventSchema,
+} from '@ticketing/proto';
 import type { CatalogDeps } from '../domain/catalog-event.ts';
 import { getEvent, getEventCalendar, listEvents } from '../domain/browse-events.ts';
 import { getEventImage } from '../domain/event-image.ts';
@@ -19,12 +25,14 @@ export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier, publi
   });
 
   router.get('/:id', async (ctx) => {
-    ctx.body = toEventView(await getEvent(deps, ctx.params.id!));
+    const { id } = parseParams(eventParamsSchema, ctx.params);
+    ctx.body = toEventView(await getEvent(deps, id));
   });
 
   // The address names the content's hash: what it serves never changes, so browsers and proxies keep it a year.
   router.get('/images/:sha256', async (ctx) => {
-    const image = await getEventImage(deps, ctx.params.sha256!);
+    const { sha256 } = parseParams(eventImageParamsSchema, ctx.params);
+    const image = await getEventImage(deps, sha256);
     ctx.type = image.contentType;
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.set('ETag', `"${image.sha256}"`);
@@ -33,7 +41,8 @@ export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier, publi
   });
 
   router.get('/:id/calendar.ics', async (ctx) => {
-    const calendar = await getEventCalendar(deps, ctx.params.id!, publicUrl);
+    const { id } = parseParams(eventParamsSchema, ctx.params);
+    const calendar = await getEventCalendar(deps, id, publicUrl);
     ctx.attachment(calendar.filename);
     ctx.type = CALENDAR_CONTENT_TYPE;
     ctx.body = calendar.content;
@@ -47,11 +56,13 @@ export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier, publi
 
   router.patch('/:id', admin, async (ctx) => {
     const input = parseInput(updateEventSchema, ctx.request.body);
-    ctx.body = toEventView(await updateEvent(deps, ctx.params.id!, input));
+    const { id } = parseParams(eventParamsSchema, ctx.params);
+    ctx.body = toEventView(await updateEvent(deps, id, input));
   });
 
   router.delete('/:id', admin, async (ctx) => {
-    ctx.body = toEventView(await deactivateEvent(deps, ctx.params.id!));
+    const { id } = parseParams(eventParamsSchema, ctx.params);
+    ctx.body = toEventView(await deactivateEvent(deps, id));
   });
 
   return router;

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
-import { parseInput, type ServiceAuth } from '@ticketing/platform';
-import { holdSchema, releaseHoldQuerySchema } from '@ticketing/proto';
+import { parseInput, parseParams, type ServiceAuth } from '@ticketing/platform';
+import { eventParamsSchema, holdSchema, releaseHoldQuerySchema } from '@ticketing/proto';
 import type { CatalogDeps } from '../domain/catalog-event.ts';
 import { createHoldQueue } from '../domain/holds.ts';
 import { confirmHold, releaseHold } from '../domain/inventory.ts';
@@ -16,9 +16,10 @@ export function holdRoutes(deps: CatalogDeps, auth: ServiceAuth, provisionalSeco
   const hold = createHoldQueue(deps);
 
   router.put('/:holdId', async (ctx) => {
+    const { id: eventId } = parseParams(eventParamsSchema, ctx.params);
     const { quantity, provisional } = parseInput(holdSchema, ctx.request.body);
     const held = await hold({
-      eventId: ctx.params.id!,
+      eventId,
       holdId: ctx.params.holdId!,
       quantity,
       provisionalSeconds: provisional ? provisionalSeconds : undefined,
@@ -27,13 +28,15 @@ export function holdRoutes(deps: CatalogDeps, auth: ServiceAuth, provisionalSeco
   });
 
   router.post('/:holdId/confirm', async (ctx) => {
-    await confirmHold(deps, { eventId: ctx.params.id!, holdId: ctx.params.holdId! });
+    const { id: eventId } = parseParams(eventParamsSchema, ctx.params);
+    await confirmHold(deps, { eventId, holdId: ctx.params.holdId! });
     ctx.status = 204;
   });
 
   router.delete('/:holdId', async (ctx) => {
+    const { id: eventId } = parseParams(eventParamsSchema, ctx.params);
     const { keep } = parseInput(releaseHoldQuerySchema, ctx.query);
-    ctx.body = toHoldView(await releaseHold(deps, { eventId: ctx.params.id!, holdId: ctx.params.holdId!, keep }));
+    ctx.body = toHoldView(await releaseHold(deps, { eventId, holdId: ctx.params.holdId!, keep }));
   });
 
   return router;

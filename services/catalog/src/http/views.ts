@@ -1,6 +1,6 @@
 import type { AdminEventView, DoorEventView, EventView, HoldView } from '@ticketing/proto';
 import type { AdminEvent } from '../data/admin-events-repository.ts';
-import { remainingSpots, saoPauloLocal, type CatalogEvent } from '../domain/catalog-event.ts';
+import { isOnSale, remainingSpots, saoPauloLocal, type CatalogEvent } from '../domain/catalog-event.ts';
 import type { HoldResult } from '../domain/holds.ts';
 
 export function toEventView(event: CatalogEvent): EventView {
@@ -17,6 +17,7 @@ export function toEventView(event: CatalogEvent): EventView {
     remaining: remainingSpots(event),
     isActive: event.isActive,
     listed: event.listed,
+    onSale: isOnSale(event),
   };
 }
 

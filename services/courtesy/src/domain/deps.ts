@@ -19,6 +19,3 @@ export const messages = {
   csvRows: 'O arquivo tem erros; nenhum convite foi enviado.',
   guestErased: 'Convite não enviado: a conta do convidado foi excluída',
 } as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);

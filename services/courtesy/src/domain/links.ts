@@ -4,7 +4,7 @@ import {
   CollaboratorError,
   conflict,
   notFound,
-  upcomingEvent,
+  eventOnSale,
   type AuthUser,
   type Knex,
 } from '@ticketing/platform';
@@ -21,13 +21,13 @@ import {
   type NewLink,
 } from '../data/links-repository.ts';
 import { linkHoldId, newCode } from './codes.ts';
-import { isUuid, messages, type CourtesyDeps } from './deps.ts';
+import { messages, type CourtesyDeps } from './deps.ts';
 
 export const LINKS_PAGE_SIZE = 10;
 
-/** The event a link is made for: known to the catalog, active and still to come. */
+/** The event a link is made for: known to the catalog and on sale. */
 export const eventForLinks = (deps: CourtesyDeps, eventId: string) =>
-  upcomingEvent(deps, eventId, messages.eventUnavailable);
+  eventOnSale(deps, eventId, messages.eventUnavailable);
 
 export type LinkRequest = Omit<NewLink, 'code' | 'holdId' | 'event'> & { event: EventView };
 
@@ -135,7 +135,6 @@ export async function usableLink(deps: CourtesyDeps, code: string): Promise<Cour
  * ones stay taken by the guests' tickets). A release that fails now is retried by `releaseLeftoverHolds`.
  */
 export async function deactivateLink(deps: CourtesyDeps, id: string): Promise<CourtesyLink> {
-  if (!isUuid(id)) throw notFound(messages.linkNotFound);
   const link = (await deactivate(deps.db, id)) ?? (await findLink(deps.db, id));
   if (!link) throw notFound(messages.linkNotFound);
   await releaseUnusedSpots(deps, link);

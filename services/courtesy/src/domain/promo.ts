@@ -1,14 +1,9 @@
 import { conflict, notFound, type Knex } from '@ticketing/platform';
+import type { PromoQuote } from '@ticketing/proto';
 import { findLink, findLinkByCode, giveUseBack, takeUse, type CourtesyLink } from '../data/links-repository.ts';
 import { deletePromoUse, findPromoUse, insertPromoUse } from '../data/promo-uses-repository.ts';
-import { isUuid, messages, type CourtesyDeps } from './deps.ts';
+import { messages, type CourtesyDeps } from './deps.ts';
 import { isUsable } from './links.ts';
-
-/** What orders needs from a promotional link: which link, and the ticket price it sets. */
-export interface PromoQuote {
-  linkId: string;
-  overridePrice: string;
-}
 
 const quoteOf = (link: CourtesyLink): PromoQuote => ({ linkId: link.id, overridePrice: link.overridePrice! });
 
@@ -29,7 +24,6 @@ export async function takePromoUse(
   deps: CourtesyDeps,
   request: { orderId: string; code: string; eventId: string },
 ): Promise<PromoQuote> {
-  if (!isUuid(request.orderId)) throw notFound(messages.invalidCode);
   for (let attempt = 0; attempt < 2; attempt++) {
     const earlier = await findPromoUse(deps.db, request.orderId);
     if (earlier) return quoteOf((await findLink(deps.db, earlier))!);
@@ -75,7 +69,6 @@ export async function promoOrderPaid(deps: CourtesyDeps, paid: { orderId: string
 
 /** The order no longer needs its use (cancelled, expired, or never made): the link gets it back, once. */
 export async function givePromoUseBack(deps: CourtesyDeps, orderId: string): Promise<boolean> {
-  if (!isUuid(orderId)) return false;
   return deps.db.transaction(async (trx) => {
     const linkId = await deletePromoUse(trx, orderId);
     if (!linkId) return false;

@@ -1,14 +1,18 @@
 import { Router } from '@koa/router';
-import { notFound, parseInput, type ServiceAuth } from '@ticketing/platform';
-import { courtesyCodeField } from '@ticketing/proto';
-import { z } from 'zod';
+import { notFound, parseInput, parseParams, type ServiceAuth } from '@ticketing/platform';
+import {
+  attachmentParamsSchema,
+  courtesyCodeField,
+  courtesyMessages,
+  promoQuoteQuerySchema,
+  promoUseParamsSchema,
+  promoUseRequestSchema,
+  type PromoQuote,
+  type PromoUseRelease,
+} from '@ticketing/proto';
 import { findAttachment } from '../data/jobs-repository.ts';
-import { isUuid, messages, type CourtesyDeps } from '../domain/deps.ts';
+import type { CourtesyDeps } from '../domain/deps.ts';
 import { givePromoUseBack, quotePromo, takePromoUse } from '../domain/promo.ts';
-
-const eventIdField = z.string().pipe(z.uuid(messages.invalidCode));
-const quoteQuery = z.object({ eventId: eventIdField });
-const useBody = z.object({ code: courtesyCodeField, eventId: eventIdField });
 
 /** For the other services (the gateway does not route /internal): promotional uses for orders, files for mail. */
 export function internalRoutes(deps: CourtesyDeps, auth: ServiceAuth): Router {
@@ -17,24 +21,26 @@ export function internalRoutes(deps: CourtesyDeps, auth: ServiceAuth): Router {
   const orders = auth.require(['orders']);
 
   router.get('/promo-links/:code', orders, async (ctx) => {
-    const { eventId } = parseInput(quoteQuery, ctx.query);
+    const { eventId } = parseInput(promoQuoteQuerySchema, ctx.query);
     const code = parseInput(courtesyCodeField, ctx.params.code);
-    ctx.body = await quotePromo(deps, code, eventId);
+    ctx.body = (await quotePromo(deps, code, eventId)) satisfies PromoQuote;
   });
 
   router.put('/promo-uses/:orderId', orders, async (ctx) => {
-    const { code, eventId } = parseInput(useBody, ctx.request.body);
-    ctx.body = await takePromoUse(deps, { orderId: ctx.params.orderId!, code, eventId });
+    const { orderId } = parseParams(promoUseParamsSchema, ctx.params);
+    const { code, eventId } = parseInput(promoUseRequestSchema, ctx.request.body);
+    ctx.body = (await takePromoUse(deps, { orderId, code, eventId })) satisfies PromoQuote;
   });
 
   router.delete('/promo-uses/:orderId', orders, async (ctx) => {
-    ctx.body = { released: await givePromoUseBack(deps, ctx.params.orderId!) };
+    const { orderId } = parseParams(promoUseParamsSchema, ctx.params);
+    ctx.body = { released: await givePromoUseBack(deps, orderId) } satisfies PromoUseRelease;
   });
 
   router.get('/attachments/:id', auth.require(['mail']), async (ctx) => {
-    const id = ctx.params.id!;
-    const file = isUuid(id) ? await findAttachment(deps.db, id) : undefined;
-    if (!file) throw notFound('Anexo não encontrado');
+    const { id } = parseParams(attachmentParamsSchema, ctx.params);
+    const file = await findAttachment(deps.db, id);
+    if (!file) throw notFound(courtesyMessages.attachmentNotFound);
     ctx.type = file.content_type;
     ctx.set('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
     ctx.body = file.content;

@@ -1,6 +1,11 @@
 import { Router } from '@koa/router';
-import { parseInput, requireRole, type AuthUser, type TokenVerifier } from '@ticketing/platform';
-import { courtesyCodeField, createCourtesyLinkSchema, pageQuerySchema } from '@ticketing/proto';
+import { parseInput, parseParams, requireRole, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import {
+  courtesyCodeField,
+  courtesyLinkParamsSchema,
+  createCourtesyLinkSchema,
+  pageQuerySchema,
+} from '@ticketing/proto';
 import { z } from 'zod';
 import type { CourtesyDeps } from '../domain/deps.ts';
 import { messages } from '../domain/deps.ts';
@@ -34,7 +39,8 @@ export function linkRoutes(deps: CourtesyDeps, verifyToken: TokenVerifier): Rout
   });
 
   router.delete('/:id', manager, async (ctx) => {
-    ctx.body = toLinkView(deps.siteUrl, await deactivateLink(deps, ctx.params.id!));
+    const { id } = parseParams(courtesyLinkParamsSchema, ctx.params);
+    ctx.body = toLinkView(deps.siteUrl, await deactivateLink(deps, id));
   });
 
   return router;

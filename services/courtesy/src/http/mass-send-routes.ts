@@ -3,14 +3,15 @@ import {
   badRequest,
   multipartBody,
   notFound,
+  parseParams,
   readUploads,
   requireRole,
   type AuthUser,
   type TokenVerifier,
 } from '@ticketing/platform';
-import { MASS_SEND_LIMITS } from '@ticketing/proto';
+import { MASS_SEND_LIMITS, massSendJobParamsSchema } from '@ticketing/proto';
 import { failedRows, findJob } from '../data/jobs-repository.ts';
-import { isUuid, messages, type CourtesyDeps } from '../domain/deps.ts';
+import { messages, type CourtesyDeps } from '../domain/deps.ts';
 import { startMassSend } from '../domain/mass-send/start.ts';
 import { toJobView } from './views.ts';
 
@@ -42,8 +43,8 @@ export function massSendRoutes(deps: CourtesyDeps, verifyToken: TokenVerifier, q
   });
 
   router.get('/:jobId', async (ctx) => {
-    const jobId = ctx.params.jobId!;
-    const job = isUuid(jobId) ? await findJob(deps.db, jobId) : undefined;
+    const { jobId } = parseParams(massSendJobParamsSchema, ctx.params);
+    const job = await findJob(deps.db, jobId);
     if (!job) throw notFound(messages.jobNotFound);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = toJobView(job, await failedRows(deps.db, job.id, 100));

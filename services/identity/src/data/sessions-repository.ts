@@ -1,4 +1,5 @@
 import type { Knex } from '@ticketing/platform';
+import { isUuid } from '@ticketing/proto';
 
 /** One login and the renewals that followed it: a token is good only at the session's current generation. */
 export interface SessionRecord {
@@ -39,8 +40,6 @@ export interface SessionKey {
   generation: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Opens a session of `maxAgeSeconds`. The account keeps at most `keep` open sessions: ended ones go, and the ones
  * renewed longest ago end to make room.
@@ -75,7 +74,7 @@ export async function advanceSession(
   key: SessionKey,
   maxAgeSeconds: number,
 ): Promise<SessionRecord | undefined> {
-  if (!UUID.test(key.sessionId)) return undefined;
+  if (!isUuid(key.sessionId)) return undefined;
   const [row] = (await trx('sessions')
     .where({ id: key.sessionId, user_id: key.userId, generation: key.generation })
     .where('ends_at', '>', trx.fn.now())
@@ -93,7 +92,7 @@ export async function findOpenSession(
   db: Knex,
   { sessionId, userId }: Omit<SessionKey, 'generation'>,
 ): Promise<SessionRecord | undefined> {
-  if (!UUID.test(sessionId)) return undefined;
+  if (!isUuid(sessionId)) return undefined;
   const row = (await db('sessions')
     .where({ id: sessionId, user_id: userId })
     .where('ends_at', '>', db.fn.now())
@@ -112,7 +111,7 @@ export async function openSessionsOf(db: Knex, userId: string): Promise<SessionR
 
 /** Ends one session ('Sair'): every token of its chain is refused from now on. */
 export async function endSession(trx: Knex.Transaction, key: Omit<SessionKey, 'generation'>): Promise<void> {
-  if (!UUID.test(key.sessionId)) return;
+  if (!isUuid(key.sessionId)) return;
   await trx('sessions').where({ id: key.sessionId, user_id: key.userId }).delete();
 }
 
@@ -123,6 +122,6 @@ export async function endSessionsOf(trx: Knex.Transaction, userId: string): Prom
 
 /** Holds the account's row until the transaction ends: session states are read and published one at a time. */
 export async function lockAccount(trx: Knex.Transaction, userId: string): Promise<boolean> {
-  if (!UUID.test(userId)) return false;
+  if (!isUuid(userId)) return false;
   return (await trx('users').select('id').where({ id: userId }).forUpdate().first()) !== undefined;
 }

@@ -1,5 +1,5 @@
 import { prepared, type Knex } from '@ticketing/platform';
-import type { GrantableRole } from '@ticketing/proto';
+import { isUuid, type GrantableRole } from '@ticketing/proto';
 import type { User } from '../domain/user.ts';
 import { endSessionsOf } from './sessions-repository.ts';
 
@@ -80,8 +80,6 @@ export type UserChanges = Partial<
   >
 >;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Which unique rule an insert or update broke, if it was one of the users' own. */
 export function takenField(error: unknown): 'email' | 'cpf' | undefined {
   const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
@@ -103,7 +101,7 @@ export async function findUserByEmail(db: Knex, email: string): Promise<User | u
 
 /** An account that was not deleted, by id; an id that is not a UUID names nobody. */
 export async function findUserById(db: Knex, id: string): Promise<User | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const row = (await db('users')
     .select(COLUMNS)
     .where({ id })
@@ -115,7 +113,7 @@ export async function findUserById(db: Knex, id: string): Promise<User | undefin
 
 /** As `findUserById`, and the row stays locked until the transaction ends. */
 export async function findUserForUpdate(trx: Knex.Transaction, id: string): Promise<User | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const row = (await trx('users').select(COLUMNS).where({ id }).whereNull('deleted_at').forUpdate().first()) as
     UserRow | undefined;
   return row && toUser(row);
@@ -268,7 +266,7 @@ export async function anonymiseUser(trx: Knex.Transaction, id: string, name: str
 
 /** Makes an account an administrator; undefined when there is no such account. */
 export async function promoteToAdmin(trx: Knex.Transaction, id: string): Promise<User | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = (await trx('users')
     .where({ id })
     .whereNull('deleted_at')
@@ -291,6 +289,6 @@ export async function setGrantedRoles(trx: Knex.Transaction, current: User, role
 
 /** Whether the id names an account, deleted or not. */
 export async function accountExists(db: Knex, id: string): Promise<boolean> {
-  if (!UUID.test(id)) return false;
+  if (!isUuid(id)) return false;
   return (await db('users').select('id').where({ id }).first()) !== undefined;
 }

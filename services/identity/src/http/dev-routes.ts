@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
-import { requireUser } from '@ticketing/platform';
+import { parseParams, requireUser } from '@ticketing/platform';
+import { userParamsSchema } from '@ticketing/proto';
 import { makeAdmin } from '../domain/admin.ts';
 import type { SessionUser } from '../domain/sessions.ts';
 import type { IdentityDeps } from '../domain/user.ts';
@@ -10,7 +11,8 @@ export function devRoutes(deps: IdentityDeps, verifySession: (token: string) => 
   const router = new Router({ prefix: '/api/make-admin' });
 
   router.post('/:userId', requireUser(verifySession), async (ctx) => {
-    const user = await makeAdmin(deps, sessionOf(ctx), ctx.params.userId!);
+    const { userId } = parseParams(userParamsSchema, ctx.params);
+    const user = await makeAdmin(deps, sessionOf(ctx), userId);
     ctx.body = { user: { id: user.id, name: user.name, isAdmin: user.isAdmin } };
   });
 

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
-import { notFound, type ServiceAuth } from '@ticketing/platform';
+import { notFound, parseParams, type ServiceAuth } from '@ticketing/platform';
+import { userParamsSchema, type BuyerView, type SessionStateView } from '@ticketing/proto';
 import { findBuyer } from '../domain/directory.ts';
 import { refreshSessionState } from '../domain/sessions.ts';
 import { messages, type IdentityDeps } from '../domain/user.ts';
@@ -11,8 +12,9 @@ const TOKEN_VERIFIERS = ['catalog', 'orders', 'payments', 'courtesy', 'tickets',
 export function internalRoutes(deps: IdentityDeps, auth: ServiceAuth): Router {
   const router = new Router({ prefix: '/internal' });
 
-  router.get('/users/:id', auth.require(['orders']), async (ctx) => {
-    const user = await findBuyer(deps, ctx.params.id!);
+  router.get('/users/:userId', auth.require(['orders']), async (ctx) => {
+    const { userId } = parseParams(userParamsSchema, ctx.params);
+    const user = await findBuyer(deps, userId);
     ctx.body = {
       id: user.id,
       name: user.name,
@@ -20,14 +22,15 @@ export function internalRoutes(deps: IdentityDeps, auth: ServiceAuth): Router {
       cpf: user.cpf,
       phone: user.phone,
       emailVerified: user.emailVerified,
-    };
+    } satisfies BuyerView;
   });
 
   router.get('/sessions/:userId', auth.require(TOKEN_VERIFIERS), async (ctx) => {
     // Cached on the way: verifiers only read session states, identity alone writes them.
-    const state = await refreshSessionState(deps, ctx.params.userId!);
+    const { userId } = parseParams(userParamsSchema, ctx.params);
+    const state = await refreshSessionState(deps, userId);
     if (!state) throw notFound(messages.userNotFound);
-    ctx.body = { state };
+    ctx.body = { state } satisfies SessionStateView;
   });
 
   return router;

@@ -1,49 +1,35 @@
-import { CollaboratorError, jsonClient, type ServiceAuth } from '@ticketing/platform';
-import { z } from 'zod';
-
-const promoLinkSchema = z.object({
-  linkId: z.uuid(),
-  overridePrice: z.string().regex(/^\d{1,8}\.\d{2}$/),
-});
-
-/** A promotional courtesy link as a purchase uses it: which link, and the ticket price it gives ("80.00"). */
-export type PromoLink = z.infer<typeof promoLinkSchema>;
+import { CollaboratorError, jsonClient, type Caller } from '@ticketing/platform';
+import { promoQuoteSchema, promoUseReleaseSchema, type PromoQuote, type PromoUseRequest } from '@ticketing/proto';
 
 /** Courtesy as orders uses it: the promotional links a code names, and the use each order takes of one. */
 export interface CourtesyClient {
   /** The active promotional link of the event the code names, with uses left; null when there is none. */
-  findPromoLink(eventId: string, code: string): Promise<PromoLink | null>;
+  findPromoLink(eventId: string, code: string): Promise<PromoQuote | null>;
   /** Takes one use of the link for the order; repeating it is harmless. Refusals (404 invalid / 409 no use left) are thrown. */
-  takePromoUse(orderId: string, use: { code: string; eventId: string }): Promise<PromoLink>;
+  takePromoUse(orderId: string, use: PromoUseRequest): Promise<PromoQuote>;
   /** Gives the order's use back; true when it had one. */
   releasePromoUse(orderId: string): Promise<boolean>;
 }
 
-export function courtesyClient(baseUrl: string, timeoutMs: number, auth: ServiceAuth): CourtesyClient {
-  const http = jsonClient('courtesy', baseUrl, timeoutMs, auth);
+export function courtesyClient(baseUrl: string, timeoutMs: number, caller: Caller): CourtesyClient {
+  const http = jsonClient('courtesy', baseUrl, timeoutMs, caller);
   const usePath = (orderId: string) => `/internal/promo-uses/${encodeURIComponent(orderId)}`;
-  // An answer that is not what the contract says is treated like no answer: the caller cannot rely on it.
-  const promoLink = (answer: unknown): PromoLink => {
-    const parsed = promoLinkSchema.safeParse(answer);
-    if (!parsed.success) throw new CollaboratorError('courtesy', null, 'courtesy answered an unexpected promo link');
-    return parsed.data;
-  };
   return {
     async findPromoLink(eventId, code) {
       const query = `?eventId=${encodeURIComponent(eventId)}`;
       try {
-        return promoLink(await http.call('GET', `/internal/promo-links/${encodeURIComponent(code)}${query}`));
+        return await http.call('GET', `/internal/promo-links/${encodeURIComponent(code)}${query}`, promoQuoteSchema);
       } catch (error) {
         if (error instanceof CollaboratorError && error.status === 404) return null;
         throw error;
       }
     },
-    async takePromoUse(orderId, use) {
-      return promoLink(await http.call('PUT', usePath(orderId), use));
+    takePromoUse(orderId, use) {
+      return http.call('PUT', usePath(orderId), promoQuoteSchema, use);
     },
     async releasePromoUse(orderId) {
-      const answer = await http.call<{ released?: unknown }>('DELETE', usePath(orderId));
-      return answer?.released === true;
+      const { released } = await http.call('DELETE', usePath(orderId), promoUseReleaseSchema);
+      return released;
     },
   };
 }

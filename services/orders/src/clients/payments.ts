@@ -1,5 +1,11 @@
-import { jsonClient, type ServiceAuth } from '@ticketing/platform';
-import type { ChargeRequest, ChargeStatusView, ChargeView } from '@ticketing/proto';
+import { jsonClient, type Caller } from '@ticketing/platform';
+import {
+  chargeStatusViewSchema,
+  chargeViewSchema,
+  type ChargeRequest,
+  type ChargeStatusView,
+  type ChargeView,
+} from '@ticketing/proto';
 
 /** Payments as orders uses it: one provider charge per order, keyed by the order id. */
 export interface PaymentsClient {
@@ -15,17 +21,17 @@ export interface PaymentsClient {
 export function paymentsClient(
   baseUrl: string,
   timeoutMs: number,
-  auth: ServiceAuth,
+  caller: Caller,
   chargeTimeoutMs = timeoutMs,
 ): PaymentsClient {
-  const http = jsonClient('payments', baseUrl, timeoutMs, auth);
-  const charging = jsonClient('payments', baseUrl, chargeTimeoutMs, auth);
+  const http = jsonClient('payments', baseUrl, timeoutMs, caller);
+  const charging = jsonClient('payments', baseUrl, chargeTimeoutMs, caller);
   const path = (orderId: string) => `/internal/charges/${encodeURIComponent(orderId)}`;
   return {
-    createCharge: (orderId, request) => charging.call<ChargeView>('PUT', path(orderId), request),
-    checkCharge: (orderId) => http.call<ChargeStatusView>('POST', `${path(orderId)}/check`),
+    createCharge: (orderId, request) => charging.call('PUT', path(orderId), chargeViewSchema, request),
+    checkCharge: (orderId) => http.call('POST', `${path(orderId)}/check`, chargeStatusViewSchema),
     async refund(orderId) {
-      await http.call('POST', `${path(orderId)}/refund`);
+      await http.call('POST', `${path(orderId)}/refund`, chargeStatusViewSchema);
     },
   };
 }

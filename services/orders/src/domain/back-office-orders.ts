@@ -1,8 +1,8 @@
 import { notFound, searchWords } from '@ticketing/platform';
-import type { OrderSearchQuery, OrderTimelineEntry } from '@ticketing/proto';
+import { isUuid, type OrderSearchQuery, type OrderTimelineEntry } from '@ticketing/proto';
 import { findOrder, searchOrders, type OrderSearch } from '../data/orders-repository.ts';
 import { listTimeline } from '../data/timeline-repository.ts';
-import { isUuid, messages, type Order, type OrdersDeps } from './order.ts';
+import { messages, type Order, type OrdersDeps } from './order.ts';
 
 const SEARCH_PAGE_SIZE = 20;
 
@@ -43,7 +43,7 @@ export async function orderHistory(
   deps: Pick<OrdersDeps, 'db'>,
   orderId: string,
 ): Promise<{ order: Order; timeline: OrderTimelineEntry[] }> {
-  const order = isUuid(orderId) ? await findOrder(deps.db, orderId) : undefined;
+  const order = await findOrder(deps.db, orderId);
   if (!order) throw notFound(messages.orderNotFound);
   const created: OrderTimelineEntry = { at: order.createdAt.toISOString(), kind: 'created', detail: null };
   return { order, timeline: [created, ...(await listTimeline(deps.db, order.id))] };

@@ -1,7 +1,7 @@
 import { AppError, conflict, notFound, tooManyRequests } from '@ticketing/platform';
 import type { ChargeStatusView } from '@ticketing/proto';
 import { findOwnOrder, listOwnOrders, transition } from '../data/orders-repository.ts';
-import { announceCancelled, isUuid, messages, type Order, type OrdersDeps } from './order.ts';
+import { announceCancelled, messages, type Order, type OrdersDeps } from './order.ts';
 
 export const ORDERS_PAGE_SIZE = 10;
 /** A buyer may ask the provider about one order at most this often. */
@@ -24,7 +24,7 @@ export async function listOrders(
 
 /** The caller's own order; anyone else's is "not found", exactly as one that does not exist. */
 async function ownOrder(deps: Pick<OrdersDeps, 'db'>, orderId: string, userId: string): Promise<Order> {
-  const order = isUuid(orderId) ? await findOwnOrder(deps.db, orderId, userId) : undefined;
+  const order = await findOwnOrder(deps.db, orderId, userId);
   if (!order) throw notFound(messages.orderNotFound);
   return order;
 }

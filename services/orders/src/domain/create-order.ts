@@ -9,8 +9,14 @@ import {
   type AuthUser,
   CollaboratorError,
 } from '@ticketing/platform';
-import { CONVENIENCE_FEE_CENTS, fromCents, toCents, type CreateOrder, type EventView } from '@ticketing/proto';
-import type { PromoLink } from '../clients/courtesy.ts';
+import {
+  CONVENIENCE_FEE_CENTS,
+  fromCents,
+  toCents,
+  type CreateOrder,
+  type EventView,
+  type PromoQuote,
+} from '@ticketing/proto';
 import type { Buyer } from '../clients/identity.ts';
 import {
   findEarlierOrders,
@@ -232,7 +238,7 @@ async function recordOrder(
   details: {
     buyer: Buyer;
     event: EventView;
-    promo: PromoLink | null;
+    promo: PromoQuote | null;
     input: CreateOrder;
     idempotencyKey: string | null;
   },
@@ -263,7 +269,7 @@ async function recordOrder(
 }
 
 /** The ticket price (the promotional one when a code gave it) plus the convenience fee, in integer cents. */
-function orderAmount(event: EventView, promo: PromoLink | null): string {
+function orderAmount(event: EventView, promo: PromoQuote | null): string {
   return fromCents(toCents(promo?.overridePrice ?? event.price) + CONVENIENCE_FEE_CENTS);
 }
 
@@ -285,7 +291,7 @@ async function chargeOrder(deps: OrdersDeps, order: Order, method: PaymentMethod
   } catch (error) {
     await abandonOrder(deps, order, 'charge_failed', error);
     const said = error instanceof CollaboratorError ? error.message : '';
-    const refused = error instanceof CollaboratorError && error.status !== null && error.status < 500;
+    const refused = error instanceof CollaboratorError && error.refused;
     if (refused) {
       throw new AppError(422, said.startsWith(messages.paymentError) ? said : `${messages.paymentError}: ${said}`);
     }

@@ -100,10 +100,6 @@ export const messages = {
  */
 export const lateHoldIdOf = (orderId: string) => `${orderHoldId(orderId)}:late`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const isUuid = (value: string) => UUID.test(value);
-
 /** A courtesy order (R$ 0,00, no charge) has no money to give back. */
 export const hasMoney = (order: Order) => order.paymentMethod !== null && Number(order.amount) > 0;
 

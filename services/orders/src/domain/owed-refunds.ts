@@ -17,8 +17,7 @@ export async function sendOwedRefund(deps: Deps, orderId: string): Promise<boole
     await deps.payments.refund(orderId);
   } catch (error) {
     // Down or busy is the moment; a refusal needs someone to look, and the refund stays owed meanwhile.
-    const refused =
-      error instanceof CollaboratorError && error.status !== null && error.status < 500 && error.status !== 429;
+    const refused = error instanceof CollaboratorError && error.refused && error.status !== 429;
     const fields = { orderId, err: error };
     if (refused) deps.logger.error(fields, 'refund refused by payments; still owed');
     else deps.logger.warn(fields, 'refund not done yet; retrying later');

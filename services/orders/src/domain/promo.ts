@@ -1,5 +1,5 @@
 import { AppError, badRequest, conflict, CollaboratorError } from '@ticketing/platform';
-import type { PromoLink } from '../clients/courtesy.ts';
+import type { PromoQuote } from '@ticketing/proto';
 import { messages, type OrdersDeps } from './order.ts';
 import { giveBackPurchase, type Purchase } from './undo-creation.ts';
 
@@ -7,8 +7,8 @@ import { giveBackPurchase, type Purchase } from './undo-creation.ts';
  * The promotional link a code names for the event, with the ticket price it gives. 400 when the code names none
  * with uses left; 503 when courtesy cannot say (nothing is written before this).
  */
-export async function quotePromo(deps: OrdersDeps, eventId: string, code: string): Promise<PromoLink> {
-  let link: PromoLink | null;
+export async function quotePromo(deps: OrdersDeps, eventId: string, code: string): Promise<PromoQuote> {
+  let link: PromoQuote | null;
   try {
     link = await deps.courtesy.findPromoLink(eventId, code);
   } catch (error) {

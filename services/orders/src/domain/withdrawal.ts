@@ -8,7 +8,7 @@ import {
   oweRequestedRefund,
   requestWithdrawal,
 } from '../data/orders-repository.ts';
-import { hasMoney, isUuid, messages, snapshots, type Order, type OrdersDeps } from './order.ts';
+import { hasMoney, messages, snapshots, type Order, type OrdersDeps } from './order.ts';
 import { sendOwedRefundsOf } from './owed-refunds.ts';
 import { changedUnderLock } from './payment-events.ts';
 
@@ -78,7 +78,7 @@ async function announceWithdrawal(outbox: Outbox, trx: Knex.Transaction, order: 
  * (`withdrawalDecided`), so the door and the refund never both win.
  */
 export async function withdraw(deps: OrdersDeps, orderId: string, userId: string): Promise<Order> {
-  const order = isUuid(orderId) ? await findOwnOrder(deps.db, orderId, userId) : undefined;
+  const order = await findOwnOrder(deps.db, orderId, userId);
   if (!order) throw notFound(messages.orderNotFound);
   const refusal = orderRefusal(order, new Date()) ?? timingRefusal(await currentStart(deps, order), new Date());
   if (refusal) throw conflict(refusal);

@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
-import { parseInput, requireAdmin, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import { parseInput, parseParams, requireAdmin, type AuthUser, type TokenVerifier } from '@ticketing/platform';
 import {
+  orderParamsSchema,
   orderSearchQuerySchema,
   refundOrderSchema,
   salesQuerySchema,
@@ -27,14 +28,16 @@ export function adminOrderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier): 
   });
 
   router.get('/:id', async (ctx) => {
-    const { order, timeline } = await orderHistory(deps, ctx.params.id!);
+    const { id } = parseParams(orderParamsSchema, ctx.params);
+    const { order, timeline } = await orderHistory(deps, id);
     ctx.body = { order: toAdminOrder(order), timeline } satisfies AdminOrderAnswer;
   });
 
   router.post('/:id/refund', async (ctx) => {
+    const { id } = parseParams(orderParamsSchema, ctx.params);
     const { reason } = parseInput(refundOrderSchema, ctx.request.body);
     const admin = ctx.state.user as AuthUser;
-    const order = await refundByAdmin(deps, ctx.params.id!, admin.id, reason);
+    const order = await refundByAdmin(deps, id, admin.id, reason);
     ctx.status = 202;
     ctx.body = { message: messages.refundRequested, order: toOrderView(order) } satisfies RefundAnswer;
   });

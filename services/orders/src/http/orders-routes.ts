@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import { parseInput, requireUser, type AuthUser, type TokenVerifier } from '@ticketing/platform';
-import { createOrderSchema, pageQuerySchema, type RefundAnswer } from '@ticketing/proto';
+import { parseInput, parseParams, requireUser, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import { createOrderSchema, orderParamsSchema, pageQuerySchema, type RefundAnswer } from '@ticketing/proto';
 import { cancelOrder, checkPaymentStatus, listOrders } from '../domain/buyer-orders.ts';
 import { createOrder } from '../domain/create-order.ts';
 import { withdraw } from '../domain/withdrawal.ts';
@@ -33,16 +33,19 @@ export function orderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier, purcha
   });
 
   router.delete('/:id/cancel', async (ctx) => {
-    await cancelOrder(deps, ctx.params.id!, caller(ctx.state).id);
+    const { id } = parseParams(orderParamsSchema, ctx.params);
+    await cancelOrder(deps, id, caller(ctx.state).id);
     ctx.body = { message: messages.cancelled };
   });
 
   router.post('/:id/check-status', async (ctx) => {
-    ctx.body = { message: await checkPaymentStatus(deps, ctx.params.id!, caller(ctx.state).id) };
+    const { id } = parseParams(orderParamsSchema, ctx.params);
+    ctx.body = { message: await checkPaymentStatus(deps, id, caller(ctx.state).id) };
   });
 
   router.post('/:id/withdraw', async (ctx) => {
-    const order = await withdraw(deps, ctx.params.id!, caller(ctx.state).id);
+    const { id } = parseParams(orderParamsSchema, ctx.params);
+    const order = await withdraw(deps, id, caller(ctx.state).id);
     ctx.status = 202;
     ctx.body = { message: messages.withdrawalRequested, order: toOrderView(order) } satisfies RefundAnswer;
   });

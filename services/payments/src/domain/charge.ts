@@ -1,5 +1,4 @@
 import type { Knex, Logger, Outbox } from '@ticketing/platform';
-import { notFound } from '@ticketing/platform';
 import { paymentsMessages } from '@ticketing/proto';
 import type { Asaas, ChargeMethod } from '../asaas/adapter.ts';
 import type { PaymentsMetrics } from '../metrics.ts';
@@ -60,17 +59,7 @@ export interface PaymentsDeps {
 
 export const messages = {
   ...paymentsMessages,
-  invalidOrderId: 'Identificador de pedido inválido',
   refundNotPaid: 'Somente cobranças pagas podem ser estornadas',
   refundInProgress: 'O estorno desta cobrança já está em andamento. Tente novamente em instantes.',
   chargeBeingCreated: 'A cobrança ainda está sendo criada. Tente novamente.',
 } as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const isOrderId = (value: string) => UUID.test(value);
-
-/** An order id from a path that must name an existing charge: anything else is "not found". */
-export function assertChargeOrderId(orderId: string): void {
-  if (!isOrderId(orderId)) throw notFound(messages.chargeNotFound);
-}

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { AppError, badRequest, conflict, notFound } from '@ticketing/platform';
+import { AppError, conflict, notFound } from '@ticketing/platform';
 import type { ChargeRequest } from '@ticketing/proto';
 import type { ProviderCharge } from '../asaas/adapter.ts';
 import type { AsaasPayment } from '../asaas/types.ts';
@@ -12,7 +12,7 @@ import {
   lockCharge,
   releaseRefund,
 } from '../data/charges-repository.ts';
-import { assertChargeOrderId, isOrderId, messages, STATE_RANK, type Charge, type PaymentsDeps } from './charge.ts';
+import { messages, STATE_RANK, type Charge, type PaymentsDeps } from './charge.ts';
 import { applyProviderView, PAID_STATUSES, providerStatusOf } from './provider-view.ts';
 
 /**
@@ -23,7 +23,6 @@ import { applyProviderView, PAID_STATUSES, providerStatusOf } from './provider-v
  * order id then reuses the payment it made.
  */
 export async function createCharge(deps: PaymentsDeps, orderId: string, request: ChargeRequest): Promise<Charge> {
-  if (!isOrderId(orderId)) throw badRequest(messages.invalidOrderId);
   const reservation = { orderId, method: request.method, value: request.amount, dueDate: request.dueDate };
   for (let round = 0; ; round++) {
     const creation = await claimCreation(deps.db, reservation, deps.asaas.longestOperationMs);
@@ -79,7 +78,6 @@ export interface ChargeStatus {
 
 /** Asks the provider once for the payment and applies what it shows exactly as a webhook would. */
 export async function checkCharge(deps: PaymentsDeps, orderId: string): Promise<ChargeStatus> {
-  assertChargeOrderId(orderId);
   const stored = await findCharge(deps.db, orderId);
   if (!stored) throw notFound(messages.chargeNotFound);
   const payment = await deps.asaas.getPayment(stored.paymentId);
@@ -105,7 +103,6 @@ export async function checkCharge(deps: PaymentsDeps, orderId: string): Promise<
  * notification comes first. Repeating it answers the refunded charge without asking the provider.
  */
 export async function refundCharge(deps: PaymentsDeps, orderId: string): Promise<ChargeStatus> {
-  assertChargeOrderId(orderId);
   const stored = await findCharge(deps.db, orderId);
   if (!stored) throw notFound(messages.chargeNotFound);
   const settled = (charge: Charge) => ({ charge, providerStatus: charge.providerStatus });

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError, unauthorized, type Knex } from '@ticketing/platform';
-import { ASAAS_WEBHOOK_EVENTS } from '@ticketing/proto';
+import { ASAAS_WEBHOOK_EVENTS, isUuid } from '@ticketing/proto';
 import type { AsaasPayment, AsaasWebhook } from '../asaas/types.ts';
 import { isBeingCreated, lockChargeOfPayment } from '../data/charges-repository.ts';
 import { insertWebhookEvent, setWebhookOutcome, webhookEventSeen } from '../data/webhook-events-repository.ts';
-import { isOrderId, messages, type PaymentsDeps } from './charge.ts';
+import { messages, type PaymentsDeps } from './charge.ts';
 import { applyProviderView, type ViewResult } from './provider-view.ts';
 
 export type WebhookOutcome = ViewResult | 'ignored' | 'unknown_payment' | 'duplicate';
@@ -67,7 +67,7 @@ export async function receiveWebhook(deps: PaymentsDeps, notification: AsaasWebh
     const charge = await lockChargeOfPayment(trx, payment.id);
     if (!charge) {
       const reference = payment.externalReference;
-      if (reference && isOrderId(reference) && (await isBeingCreated(trx, reference))) {
+      if (reference && isUuid(reference) && (await isBeingCreated(trx, reference))) {
         // The payment was made for a charge whose creation has not been recorded yet: try again shortly.
         deps.logger.warn({ ...log, orderId: reference }, 'webhook for a charge still being created');
         throw new AppError(503, messages.chargeBeingCreated);

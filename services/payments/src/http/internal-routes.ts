@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
-import { parseInput, type ServiceAuth } from '@ticketing/platform';
-import { chargeRequestSchema } from '@ticketing/proto';
+import { parseInput, parseParams, type ServiceAuth } from '@ticketing/platform';
+import { chargeParamsSchema, chargeRequestSchema, newChargeParamsSchema } from '@ticketing/proto';
 import type { PaymentsDeps } from '../domain/charge.ts';
 import { checkCharge, createCharge, refundCharge } from '../domain/charges.ts';
 import { toChargeStatusView, toChargeView } from './views.ts';
@@ -11,16 +11,19 @@ export function internalRoutes(deps: PaymentsDeps, auth: ServiceAuth): Router {
   router.use(auth.require(['orders']));
 
   router.put('/', async (ctx) => {
+    const { orderId } = parseParams(newChargeParamsSchema, ctx.params, 400);
     const request = parseInput(chargeRequestSchema, ctx.request.body);
-    ctx.body = toChargeView(await createCharge(deps, ctx.params.orderId!, request));
+    ctx.body = toChargeView(await createCharge(deps, orderId, request));
   });
 
   router.post('/check', async (ctx) => {
-    ctx.body = toChargeStatusView(await checkCharge(deps, ctx.params.orderId!));
+    const { orderId } = parseParams(chargeParamsSchema, ctx.params);
+    ctx.body = toChargeStatusView(await checkCharge(deps, orderId));
   });
 
   router.post('/refund', async (ctx) => {
-    ctx.body = toChargeStatusView(await refundCharge(deps, ctx.params.orderId!));
+    const { orderId } = parseParams(chargeParamsSchema, ctx.params);
+    ctx.body = toChargeStatusView(await refundCharge(deps, orderId));
   });
 
   return router;

@@ -11,11 +11,12 @@ const LOST_CONNECTION = /(?:^| - )Connection terminated|is not queryable$/;
 
 /**
  * A failure that says nothing about the event: our infrastructure, or a collaborator that could not be reached,
- * timed out, failed (5xx) or asked us to slow down (429). Its 4xx refusals are about the event itself.
+ * timed out, failed (5xx), answered a body its contract rejects or asked us to slow down (429). Its 4xx refusals
+ * are about the event itself.
  */
 export function isTransient(error: unknown): boolean {
   if (error instanceof CollaboratorError) {
-    return error.status === null || error.status === 429 || error.status >= 500;
+    return !error.refused || error.status === 429;
   }
   const { code, name, syscall } = (error ?? {}) as { code?: unknown; name?: unknown; syscall?: unknown };
   if (name === 'KnexTimeoutError') return true;

@@ -1,8 +1,7 @@
-import type { EventView, HoldView } from '@ticketing/proto';
+import { eventViewSchema, holdConfirmedSchema, holdViewSchema, type EventView, type HoldView } from '@ticketing/proto';
 import { AppError, conflict, notFound } from '../errors.ts';
-import { CollaboratorError, jsonClient } from '../http/json-client.ts';
+import { CollaboratorError, jsonClient, type Caller } from '../http/json-client.ts';
 import type { Logger } from '../logger.ts';
-import type { ServiceAuth } from '../service-auth.ts';
 
 /** The catalog as the services that sell its spots use it (orders, courtesy). */
 export interface CatalogClient {
@@ -19,28 +18,29 @@ export interface CatalogClient {
   release(eventId: string, holdId: string, keep?: number): Promise<void>;
 }
 
-export function catalogClient(baseUrl: string, timeoutMs: number, auth: ServiceAuth): CatalogClient {
-  const http = jsonClient('catalog', baseUrl, timeoutMs, auth);
+export function catalogClient(baseUrl: string, timeoutMs: number, caller: Caller): CatalogClient {
+  const http = jsonClient('catalog', baseUrl, timeoutMs, caller);
   const holdPath = (eventId: string, holdId: string) =>
     `/internal/events/${encodeURIComponent(eventId)}/holds/${encodeURIComponent(holdId)}`;
   return {
     async getEvent(eventId) {
       try {
-        return await http.call<EventView>('GET', `/api/events/${encodeURIComponent(eventId)}`);
+        return await http.call('GET', `/api/events/${encodeURIComponent(eventId)}`, eventViewSchema);
       } catch (error) {
         if (error instanceof CollaboratorError && error.status === 404) throw notFound(error.message);
         throw error;
       }
     },
     hold(eventId, holdId, quantity = 1, { provisional = false } = {}) {
-      return http.call<HoldView>('PUT', holdPath(eventId, holdId), { quantity, provisional });
+      return http.call('PUT', holdPath(eventId, holdId), holdViewSchema, { quantity, provisional });
     },
     async confirm(eventId, holdId) {
-      await http.call('POST', `${holdPath(eventId, holdId)}/confirm`);
+      await http.call('POST', `${holdPath(eventId, holdId)}/confirm`, holdConfirmedSchema);
     },
     async release(eventId, holdId, keep = 0) {
       try {
-        await http.call('DELETE', keep ? `${holdPath(eventId, holdId)}?keep=${keep}` : holdPath(eventId, holdId));
+        const path = keep ? `${holdPath(eventId, holdId)}?keep=${keep}` : holdPath(eventId, holdId);
+        await http.call('DELETE', path, holdViewSchema);
       } catch (error) {
         if (error instanceof CollaboratorError && error.status === 404) return;
         throw error;
@@ -52,10 +52,10 @@ export function catalogClient(baseUrl: string, timeoutMs: number, auth: ServiceA
 export const SERVICE_UNAVAILABLE = 'Serviço temporariamente indisponível. Tente novamente em instantes.';
 
 /**
- * An event that is open for what the caller does with it: known to the catalog and not cancelled (404 otherwise, in
- * the catalog's words), active and still to come (409 with `unavailable`). The catalog not answering is a 503.
+ * An event the catalog says is on sale: known and not cancelled (404 otherwise, in the catalog's words), and open
+ * for sale (409 with `unavailable`). The catalog not answering, or answering what its contract rejects, is a 503.
  */
-export async function upcomingEvent(
+export async function eventOnSale(
   deps: { catalog: CatalogClient; logger: Logger },
   eventId: string,
   unavailable: string,
@@ -69,6 +69,6 @@ export async function upcomingEvent(
     deps.logger.warn({ err: error, eventId }, 'catalog unavailable');
     throw new AppError(503, SERVICE_UNAVAILABLE);
   }
-  if (!event.isActive || Date.parse(event.date) <= Date.now()) throw conflict(unavailable);
+  if (!event.onSale) throw conflict(unavailable);
   return event;
 }

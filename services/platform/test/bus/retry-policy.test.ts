@@ -5,13 +5,15 @@ import { createDb } from '../../src/db.ts';
 import { backoffDelayMs, isTransient } from '../../src/bus/retry-policy.ts';
 import { CollaboratorError } from '../../src/http/json-client.ts';
 
-test('a collaborator that is down, failing or throttling is transient; its refusals and plain errors are not', () => {
+test('a collaborator that is down, failing, throttling or breaking its contract is transient; its refusals and plain errors are not', () => {
   const collaborator = (status: number | null, code?: string) =>
-    new CollaboratorError('payments', status, `payments answered ${status}`, code);
+    new CollaboratorError('payments', status, `payments answered ${status}`, { code });
   for (const status of [null, 429, 500, 502, 503, 504]) {
     expect([status, isTransient(collaborator(status))]).toEqual([status, true]);
   }
   expect(isTransient(collaborator(null, 'ECONNREFUSED'))).toBe(true);
+  const issues = [{ code: 'custom' as const, path: ['paid'], message: 'Invalid input', input: undefined }];
+  expect(isTransient(new CollaboratorError('payments', 200, 'payments answered a bad body', { issues }))).toBe(true);
   for (const status of [400, 401, 404, 409, 422]) {
     expect([status, isTransient(collaborator(status))]).toEqual([status, false]);
   }

@@ -74,7 +74,7 @@ async function eventProblems(deps: CourtesyDeps, rows: GuestRow[]): Promise<stri
   return rows.flatMap((row) => {
     const event = events.get(row.eventId);
     if (!event) return [`Linha ${row.line}: evento não encontrado`];
-    if (!event.isActive || Date.parse(event.date) <= Date.now()) {
+    if (!event.onSale) {
       return [`Linha ${row.line}: evento indisponível para cortesias`];
     }
     const total = (asked.get(row.eventId) ?? 0) + row.ticketCount;
