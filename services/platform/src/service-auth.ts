@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import { SignJWT, decodeJwt, jwtVerify } from 'jose';
+import { SERVICES } from '@ticketing/proto';
 import { forbidden, unauthorized } from './errors.ts';
 import type { ServiceKeys } from './service-keys.ts';
 
@@ -14,7 +15,8 @@ export const INTERNAL_CALL_REFUSED = 'Chamada interna não autorizada';
 /**
  * How one service proves who it is to another: a short-lived token issued by the caller (`iss`) for one callee
  * (`aud`), signed with the caller's own private key and checked with the public key of the service `iss` names, so
- * a service can only ever speak as itself. Every `/internal` route names the callers it accepts.
+ * a service can only ever speak as itself. Every `/internal` route names the callers it accepts, among those the list
+ * of services gives it (a route naming another fails as the service starts).
  */
 export interface ServiceAuth {
   /** The service's own name: the issuer of its tokens and the audience it accepts. */
@@ -23,6 +25,16 @@ export interface ServiceAuth {
   token(audience: string): Promise<string>;
   /** Refuses calls without a valid token for this service (401) or from a service not in `callers` (403). */
   require(callers: readonly string[]): Middleware;
+}
+
+/**
+ * Who may call `name`'s internal routes, by the names they sign as: the callers the list of services gives each of
+ * its processes, and itself.
+ */
+function listedCallers(name: string): Set<string> {
+  const signerOf = new Map<string, string>(SERVICES.map((service) => [service.name, service.signsAs]));
+  const callers = SERVICES.filter((service) => service.signsAs === name).flatMap((service) => service.callers);
+  return new Set([name, ...callers.map((caller) => signerOf.get(caller)!)]);
 }
 
 /** Verified tokens beyond this many are dropped once expired (each caller presents a new one every 40 s). */
@@ -79,6 +91,13 @@ export function createServiceAuth(keys: ServiceKeys): ServiceAuth {
   }
 
   function require(callers: readonly string[]): Middleware {
+    const listed = listedCallers(name);
+    const unlisted = callers.filter((caller) => !listed.has(caller));
+    if (unlisted.length > 0) {
+      throw new Error(
+        `${name}'s internal routes accept ${unlisted.join(', ')}, whom proto/src/system.ts does not list`,
+      );
+    }
     const allowed = new Set(callers);
     return async (ctx, next) => {
       const match = /^Bearer (\S{1,4096})$/.exec(ctx.get('authorization'));

@@ -347,6 +347,14 @@ describe('service tokens', () => {
   // Keys catalog was never told about: someone else's `orders`, and a service it does not know.
   const outsiders = generateKeyRing(['orders', 'stranger']);
 
+  test('an internal route may accept only callers the list of services gives its service', () => {
+    const catalog = createServiceAuth(ring.keys('catalog'));
+    expect(() => catalog.require(['orders', 'mail'])).toThrow(
+      "catalog's internal routes accept mail, whom proto/src/system.ts does not list",
+    );
+    expect(() => catalog.require(['orders', 'courtesy', 'catalog'])).not.toThrow();
+  });
+
   test('an internal route needs a token for it, signed by the caller it names, from a caller it accepts', async () => {
     const catalog = createServiceAuth(ring.keys('catalog'));
     const app = await serve(catalog.require(['orders', 'courtesy']));
