@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { loadConfig } from '@ticketing/platform';
+import type { ZodRawShape } from 'zod';
+import { loadConfig, type ServiceDefinition } from '@ticketing/platform';
 import {
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
@@ -12,7 +13,7 @@ import {
   waitFor,
   type TestService,
 } from '@ticketing/testkit';
-import type { Role } from '@ticketing/proto';
+import { SERVICES, urlSetting, type Role, type ServiceName } from '@ticketing/proto';
 import { createGateway, gatewayConfigSchema } from '@ticketing/gateway';
 import { identityService } from '@ticketing/identity';
 import { mailService } from '@ticketing/mail';
@@ -70,27 +71,40 @@ export async function startSystem({
   });
   const ticketsSchema = uniqueName('tickets');
   const shared = { busSchema, redisPrefix, env: { PUBLIC_URL, DEV_TOOLS: 'true', REDIS_URL: redisUrl } };
-  const identity = await startTestService(identityService, { ...shared, env: { ...shared.env, ...identityEnv } });
-  // Every service checks tokens against the identity service's published keys and session states, as in production.
-  const withKeys = { ...shared, env: { ...shared.env, IDENTITY_URL: identity.url } };
-  const catalog = await startTestService(catalogService, withKeys);
-  const courtesy = await startTestService(courtesyService, {
-    ...withKeys,
-    env: { ...withKeys.env, CATALOG_URL: catalog.url, MASS_SEND_POLL_MS: '200' },
-  });
+  const running: Partial<Record<ServiceName, TestService<unknown>>> = {};
+  /**
+   * The addresses of the services `name` calls, as the list of services says: every service checks tokens against
+   * identity's published keys and session states, as in production, and calls its collaborators.
+   */
+  const collaborators = (name: ServiceName) =>
+    Object.fromEntries(
+      SERVICES.filter((callee) => (callee.callers as readonly string[]).includes(name) && running[callee.name]).map(
+        (callee) => [urlSetting(callee.name), running[callee.name]!.url],
+      ),
+    );
+  async function start<S extends ZodRawShape>(
+    name: ServiceName,
+    definition: ServiceDefinition<S>,
+    env: Record<string, string> = {},
+  ) {
+    const service = await startTestService(definition, {
+      ...shared,
+      env: { ...shared.env, ...collaborators(name), ...env },
+    });
+    running[name] = service as TestService<unknown>;
+    return service;
+  }
+
+  const identity = await start('identity', identityService, identityEnv);
+  const catalog = await start('catalog', catalogService);
+  const courtesy = await start('courtesy', courtesyService, { MASS_SEND_POLL_MS: '200' });
   // The catcher answers in milliseconds: a short send timeout lets a killed mail process's claims lapse quickly.
-  const mailSettings = {
-    SMTP_URL: catcher.smtpUrl,
-    MAIL_POLL_MS: '100',
-    MAIL_SEND_TIMEOUT_MS: '5000',
-    COURTESY_URL: courtesy.url,
-  };
-  const mail = withMail
-    ? await startTestService(mailService, { ...withKeys, env: { ...withKeys.env, ...mailSettings } })
-    : undefined;
+  const mailSettings = { SMTP_URL: catcher.smtpUrl, MAIL_POLL_MS: '100', MAIL_SEND_TIMEOUT_MS: '5000' };
+  const mail = withMail ? await start('mail', mailService, mailSettings) : undefined;
   const mailSchema = uniqueName('mail');
   const mailEnv = {
-    ...withKeys.env,
+    ...shared.env,
+    ...collaborators('mail'),
     ...mailSettings,
     ...testKeyRing.settings('mail'),
     PORT: '0',
@@ -102,23 +116,13 @@ export async function startSystem({
     REDIS_URL: redisUrl,
     REDIS_PREFIX: redisPrefix,
   };
-  const payments = await startTestService(paymentsService, {
-    ...withKeys,
-    env: { ...withKeys.env, ASAAS_BASE_URL: sandbox.apiUrl, ASAAS_WEBHOOK_TOKEN: WEBHOOK_TOKEN },
+  const payments = await start('payments', paymentsService, {
+    ASAAS_BASE_URL: sandbox.apiUrl,
+    ASAAS_WEBHOOK_TOKEN: WEBHOOK_TOKEN,
   });
-  const orders = await startTestService(ordersService, {
-    ...withKeys,
-    env: {
-      ...withKeys.env,
-      CATALOG_URL: catalog.url,
-      PAYMENTS_URL: payments.url,
-      COURTESY_URL: courtesy.url,
-      ...ordersEnv,
-    },
-  });
-  const tickets = { ...withKeys, env: { ...withKeys.env, DB_SCHEMA: ticketsSchema } };
-  const verifier = await startTestService(ticketsVerifierService, tickets);
-  const worker = await startTestService(ticketsWorkerService, tickets);
+  const orders = await start('orders', ordersService, ordersEnv);
+  await start('tickets-verifier', ticketsVerifierService, { DB_SCHEMA: ticketsSchema });
+  await start('tickets-worker', ticketsWorkerService, { DB_SCHEMA: ticketsSchema });
   const gateway = await createGateway(
     loadConfig(gatewayConfigSchema, {
       PORT: '0',
@@ -127,18 +131,13 @@ export async function startSystem({
       REDIS_URL: redisUrl,
       REDIS_PREFIX: redisPrefix,
       LOG_LEVEL: 'silent',
-      IDENTITY_URL: identity.url,
-      CATALOG_URL: catalog.url,
-      ORDERS_URL: orders.url,
-      PAYMENTS_URL: payments.url,
-      COURTESY_URL: courtesy.url,
-      TICKETS_VERIFIER_URL: verifier.url,
+      ...Object.fromEntries(Object.entries(running).map(([name, service]) => [urlSetting(name), service.url])),
       ...gatewayEnv,
     }),
   );
   sandbox.webhook.url = `${gateway.url}/api/payments/webhook`;
-  const services: TestService<unknown>[] = [worker, verifier, orders, payments, courtesy, catalog, identity];
-  if (mail) services.splice(4, 0, mail);
+  // Stopped in the reverse order of their start: whoever calls a service stops before it.
+  const services = Object.values(running).reverse();
 
   /** A JSON call through the gateway, as the browser makes it. */
   async function call(
