@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { pageQuerySchema, type OrderRefundReason, type OrderStatus, type OrderView } from './orders.ts';
+import type { OrderRefundReason, OrderStatus, OrderView } from './orders.ts';
+import { pageQuerySchema } from './params.ts';
 
 export const backOfficeMessages = {
   invalidEvent: 'Evento inválido',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { reasonSchema } from './reason.ts';
 import { decimalAmount } from '../money.ts';
-import { uuidParam } from './params.ts';
+import { pageQuerySchema, uuidParam } from './params.ts';
 
 export const catalogMessages = {
   eventNotFound: 'Evento não encontrado',
@@ -237,19 +238,13 @@ export const adminUpdateEventSchema = z
   .partial()
   .refine((value) => Object.keys(value).length > 0, 'Informe ao menos um campo para atualizar');
 
-export const adminEventSearchSchema = z.object({
+export const adminEventSearchSchema = pageQuerySchema.extend({
   q: z.string({ error: 'Busca inválida' }).max(100, 'Busca deve ter no máximo 100 caracteres').optional(),
   status: z
     .enum(EVENT_STATUSES, {
       error: 'Situação inválida: use rascunho, publicado, nao_listado, encerrado, esgotado ou cancelado',
     })
     .optional(),
-  page: z.coerce
-    .number({ error: 'Página inválida' })
-    .int('Página inválida')
-    .min(1, 'Página inválida')
-    .max(10_000, 'Página inválida')
-    .default(1),
 });
 
 export type AdminCreateEvent = z.infer<typeof adminCreateEventSchema>;
@@ -284,16 +279,7 @@ export const cancelEventMessages = {
 } as const;
 
 /** An administrator cancels an event for good: its paid orders are refunded and its holders told why. */
-export const cancelEventSchema = z.object(
-  {
-    reason: z
-      .string({ error: cancelEventMessages.reasonRequired })
-      .trim()
-      .min(3, cancelEventMessages.reasonLength)
-      .max(500, cancelEventMessages.reasonLength),
-  },
-  { error: cancelEventMessages.reasonRequired },
-);
+export const cancelEventSchema = reasonSchema(cancelEventMessages);
 export type CancelEvent = z.infer<typeof cancelEventSchema>;
 
 /** The answer to a cancellation: what happens next, and the event as the back office now sees it. */

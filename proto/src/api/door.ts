@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ScanCode } from './tickets.ts';
+import type { ScanCode, TicketHolder } from './tickets.ts';
 
 /**
  * The door's contract beyond a single reading: the events a door checks in, the ticket list a scanner keeps to
@@ -163,16 +163,8 @@ export const doorSearchQuery = z.object({
     .max(100, doorMessages.searchTooLong),
 });
 
-export interface DoorSearchHit {
-  ticketId: string;
-  orderId: string;
-  orderNumber: string;
-  holderName: string;
-  /** Masked: `m***@gmail.com`. */
-  holderEmail: string;
-  /** Masked: `***.456.789-**`; null when the order has none. */
-  cpf: string | null;
-  status: 'valid' | 'cancelled';
+/** A guest the look-up found; the e-mail masked too (`m***@gmail.com`). */
+export interface DoorSearchHit extends TicketHolder {
   usedAt: string | null;
 }
 

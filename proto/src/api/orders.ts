@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reasonSchema } from './reason.ts';
 import { uuidParam } from './params.ts';
 import type { orderRefunded } from '../events/orders.ts';
 
@@ -61,15 +62,6 @@ export const createOrderSchema = z.object(
   },
   { error: 'Dados do pedido inválidos' },
 );
-
-export const pageQuerySchema = z.object({
-  page: z.coerce
-    .number({ error: 'Página inválida' })
-    .int('Página inválida')
-    .min(1, 'Página inválida')
-    .max(100_000, 'Página inválida')
-    .default(1),
-});
 
 export type CreateOrder = z.infer<typeof createOrderSchema>;
 
@@ -151,16 +143,7 @@ export const refundMessages = {
 } as const;
 
 /** An administrator refunds a paid order in full: the reason is kept with the order. */
-export const refundOrderSchema = z.object(
-  {
-    reason: z
-      .string({ error: refundMessages.reasonRequired })
-      .trim()
-      .min(3, refundMessages.reasonLength)
-      .max(500, refundMessages.reasonLength),
-  },
-  { error: refundMessages.reasonRequired },
-);
+export const refundOrderSchema = reasonSchema(refundMessages);
 export type RefundOrder = z.infer<typeof refundOrderSchema>;
 
 /** The answer to a refund or a withdrawal: the order as the buyer now sees it. */

@@ -10,3 +10,13 @@ const anyUuid = z.guid();
 
 /** Whether a text is a UUID (of any version): only such a text may be looked up in a `uuid` column. */
 export const isUuid = (value: string): boolean => anyUuid.safeParse(value).success;
+
+/** `?page=`: which page of a list, from 1. */
+export const pageQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: 'Página inválida' })
+    .int('Página inválida')
+    .min(1, 'Página inválida')
+    .max(100_000, 'Página inválida')
+    .default(1),
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventPayload } from '../events/index.ts';
-import { pageQuerySchema } from './orders.ts';
+import { pageQuerySchema } from './params.ts';
 
 /** How a reading at the door ended: the holder let in, or why not. */
 export type ScanCode = 'valid' | 'already_used' | 'cancelled' | 'wrong_event' | 'not_found' | 'invalid' | 'conflict';
@@ -68,16 +68,21 @@ export type ParticipantsFilter = z.infer<typeof participantsFilter>;
 /** A ticket named in an administrator's path. */
 export const ticketIdParam = z.uuid({ error: participantsMessages.ticketInvalid });
 
-/** One ticket of the event as the participants' list shows it: the CPF masked (`***.456.789-**`). */
-export interface ParticipantView {
+/** A ticket and whom it names, as the back office and the door's look-up list it. */
+export interface TicketHolder {
   ticketId: string;
   orderId: string;
   orderNumber: string;
   holderName: string;
   holderEmail: string;
+  /** Masked: `***.456.789-**`; null when the order has none. */
   cpf: string | null;
-  paymentMethod: TicketPaymentMethod | null;
   status: 'valid' | 'cancelled';
+}
+
+/** One ticket of the event as the participants' list shows it. */
+export interface ParticipantView extends TicketHolder {
+  paymentMethod: TicketPaymentMethod | null;
   checkedInAt: string | null;
 }
 

@@ -11,25 +11,22 @@ export const verificationCodeIssued = z.object({
   expiresAt: z.iso.datetime({ offset: true }),
 });
 
-/** Carries the single-use token for the e-mailed link; the service keeps only its hash. */
-export const passwordResetRequested = z.object({
+/** Carries the single-use token of an e-mailed link; the service keeps only its hash. */
+const singleUseLinkIssued = z.object({
   userId: z.uuid(),
   email: z.string(),
   name: z.string(),
   token: z.string(),
   expiresAt: z.iso.datetime({ offset: true }),
 });
+
+/** The link to choose a new password. */
+export const passwordResetRequested = singleUseLinkIssued;
 
 export const userDeleted = z.object({ userId: z.uuid() });
 
-/** A single-use sign-in link, sent when an account under guessing is tried from a new address; only its hash is kept. */
-export const signInLinkRequested = z.object({
-  userId: z.uuid(),
-  email: z.string(),
-  name: z.string(),
-  token: z.string(),
-  expiresAt: z.iso.datetime({ offset: true }),
-});
+/** A sign-in link, sent when an account under guessing is tried from a new address. */
+export const signInLinkRequested = singleUseLinkIssued;
 
 /** Someone tried to register with this account's e-mail or CPF: the owner hears which, the form never says. */
 export const registrationAttempted = z.object({
