@@ -11,9 +11,9 @@ import {
   listen,
   observe,
   requestId,
-  type Logger,
   type Metrics,
   type Redis,
+  type RunningServer,
 } from '@ticketing/platform';
 import { compression } from './compression.ts';
 import type { GatewayConfig } from './config.ts';
@@ -34,15 +34,11 @@ export interface GatewayOptions {
   publicDir?: string;
 }
 
-/** Like a running service (server, address, logger, close), plus the ops port the gateway serves apart. */
-export interface RunningGateway {
-  server: Server;
-  url: string;
+/** Like a running service, plus the ops port the gateway serves apart. */
+export interface RunningGateway extends RunningServer {
   /** Where `/healthz` and `/metrics` are served: a port of their own that no ingress routes to. */
   opsUrl: string;
-  logger: Logger;
   metrics: Metrics;
-  close(): Promise<void>;
 }
 
 /** In-flight requests get this long to finish when the gateway stops. */

@@ -85,7 +85,7 @@ export { createWaker, startWakeableLoop, type WakeableLoop } from './bus/wake.ts
 export { jsonClient, CollaboratorError, type Caller, type JsonClient } from './http/json-client.ts';
 export { startPeriodicJob, type PeriodicJob } from './periodic-job.ts';
 export { releaseHeapWhenQuiet } from './heap-release.ts';
-export { runProcess } from './run-process.ts';
+export { runProcess, type RunningServer } from './run-process.ts';
 export { multipartBody, readUploads, type MultipartLimits, type Upload } from './http/multipart.ts';
 export { eventCalendar, calendarFileName, CALENDAR_CONTENT_TYPE, type CalendarEvent } from './calendar.ts';
 export { catalogClient, eventOnSale, SERVICE_UNAVAILABLE, type CatalogClient } from './clients/catalog.ts';

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { ConfigError } from './config.ts';
 import { releaseHeapWhenQuiet } from './heap-release.ts';
 import type { Logger } from './logger.ts';
@@ -6,6 +7,12 @@ import type { Logger } from './logger.ts';
 interface Running {
   logger: Logger;
   close(): Promise<void>;
+}
+
+/** A started HTTP server of the system (a service, the gateway): where it answers, and how to stop it. */
+export interface RunningServer extends Running {
+  server: Server;
+  url: string;
 }
 
 /**

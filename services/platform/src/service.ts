@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Router } from '@koa/router';
 import type { DestinationStream } from 'pino';
@@ -36,7 +35,7 @@ import { createHttpApp } from './http/app.ts';
 import { databaseCheck, monitorDependencies } from './http/health.ts';
 import { jsonClient } from './http/json-client.ts';
 import { listen } from './http/listen.ts';
-import { runProcess } from './run-process.ts';
+import { runProcess, type RunningServer } from './run-process.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createRedis, type Redis } from './redis.ts';
@@ -84,13 +83,10 @@ export function defineService<S extends z.ZodRawShape>(definition: ServiceDefini
   return definition;
 }
 
-export interface RunningService<C = BaseConfig> extends ServiceDeps<C> {
+export interface RunningService<C = BaseConfig> extends ServiceDeps<C>, RunningServer {
   name: string;
-  url: string;
   schema: string;
   bus: Bus;
-  server: Server;
-  close(): Promise<void>;
 }
 
 /** A session check waits this long for identity before answering 503. */
