@@ -1,4 +1,5 @@
 import { createHash, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { isUuid } from '@ticketing/proto';
 
 /**
  * The text a ticket's QR code carries, verifiable offline by anyone holding the public keys:
@@ -16,7 +17,6 @@ const PAYLOAD_BYTES = 33;
 const SIGNATURE_BYTES = 64;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const KID = /^[A-Za-z0-9_-]{1,16}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface TicketClaims {
   ticketId: string;
@@ -52,7 +52,7 @@ function canonicalBase64url(text: string, length: number): Buffer | undefined {
 }
 
 export function signTicket(claims: TicketClaims, key: SigningKey): string {
-  if (!UUID.test(claims.ticketId) || !UUID.test(claims.eventId)) throw new Error('ticket and event ids must be UUIDs');
+  if (!isUuid(claims.ticketId) || !isUuid(claims.eventId)) throw new Error('ticket and event ids must be UUIDs');
   if (!Number.isInteger(claims.version) || claims.version < 1 || claims.version > 255)
     throw new Error('version must be between 1 and 255');
   const payload = Buffer.concat([uuidBytes(claims.ticketId), uuidBytes(claims.eventId), Buffer.of(claims.version)]);

@@ -2,6 +2,7 @@ import { Router } from '@koa/router';
 import {
   forbidden,
   parseInput,
+  parseParams,
   requireAdmin,
   requireRole,
   type AuthUser,
@@ -14,7 +15,7 @@ import { admitFromLookUp } from '../domain/door-admit.ts';
 import { resetTicket } from '../domain/reset-ticket.ts';
 import type { Door } from '../domain/door.ts';
 import { doorEventOf } from './door-event.ts';
-import { ticketIdParam, verifyTicketInput } from './input.ts';
+import { resetParams, ticketIdParam, verifyTicketInput } from './input.ts';
 import type { DoorLimits } from './staffer-limit.ts';
 import { toResetView, toScanView } from './views.ts';
 
@@ -73,7 +74,8 @@ export function doorRoutes(deps: TicketsDeps, door: Door, verifyToken: TokenVeri
 
   router.post('/reset-ticket/:orderId', requireAdmin(verifyToken), async (ctx) => {
     const user = ctx.state.user as AuthUser;
-    ctx.body = toResetView(await resetTicket(deps, { orderId: ctx.params.orderId!, resetBy: user.id }));
+    const { orderId } = parseParams(resetParams, ctx.params);
+    ctx.body = toResetView(await resetTicket(deps, { orderId, resetBy: user.id }));
   });
 
   return router;

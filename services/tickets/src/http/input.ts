@@ -1,4 +1,4 @@
-import { deviceId } from '@ticketing/proto';
+import { deviceId, uuidParam } from '@ticketing/proto';
 import { z } from 'zod';
 import { messages } from '../domain/messages.ts';
 import { QR_TEXT_MAX_LENGTH } from '../domain/qr-code.ts';
@@ -25,3 +25,6 @@ export const eventIdParam = z.uuid({ error: messages.eventIdInvalid });
 
 /** A ticket named in a door path. */
 export const ticketIdParam = z.uuid({ error: messages.ticketIdInvalid });
+
+/** The order whose ticket an administrator lets through once more; an id that is no UUID names no order. */
+export const resetParams = z.object({ orderId: uuidParam(messages.notFound) });
