@@ -18,6 +18,8 @@ export * from './api/courtesy.ts';
 export * from './api/tickets.ts';
 export * from './api/door.ts';
 export * from './scan-messages.ts';
+export * from './door/qr-text.ts';
+export * from './door/door-rule.ts';
 export * from './sao-paulo-clock.ts';
 export * from './asaas-webhooks.ts';
 export * from './system.ts';

@@ -22,7 +22,7 @@ export const scanMessages = {
   alreadyUsed: (at: Date | string) =>
     `Ingresso já utilizado em ${DAY.format(new Date(at))} às ${TIME.format(new Date(at))}`,
   cancelled: 'Ingresso cancelado',
-  wrongEvent: (title: string) => `Ingresso de outro evento: ${title}`,
+  wrongEvent: (title: string | null) => (title ? `Ingresso de outro evento: ${title}` : 'Ingresso de outro evento'),
   notFound: 'Ingresso não encontrado',
   invalid: 'QR Code inválido',
   outdated: 'QR Code inválido: este ingresso foi reemitido, apresente o QR Code mais recente',

@@ -13,15 +13,7 @@ export {
   type TicketKeys,
   type PublishedKey,
 } from './domain/ticket-keys.ts';
-export {
-  signTicket,
-  parseQrText,
-  hasValidSignature,
-  generateKeyMaterial,
-  QR_FORMAT,
-  type TicketClaims,
-  type SigningKey,
-} from './domain/qr-code.ts';
+export { signTicket, hasValidSignature, generateKeyMaterial, type SigningKey } from './domain/qr-code.ts';
 export { messages } from './domain/messages.ts';
 export { type TicketsDeps } from './domain/deps.ts';
 export { toTicketRow, type NewTicket } from './data/tickets-repository.ts';

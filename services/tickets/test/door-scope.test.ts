@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TokenVerifier } from '@ticketing/platform';
 import type { DoorSearchView } from '@ticketing/proto';
-import { parseQrText } from '../src/index.ts';
+import { parseQrText } from '@ticketing/proto';
 import { startTickets, waitFor, type Harness } from './support.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DoorReadingsView, DoorSearchView, DoorTicketsView } from '@ticketing/proto';
-import { parseQrText } from '../src/index.ts';
+import { parseQrText } from '@ticketing/proto';
 import { startTickets, waitFor, type Harness, type IssuedTicket } from './support.ts';
 
 let tickets: Harness;

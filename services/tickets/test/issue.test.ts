@@ -1,6 +1,7 @@
 import { randomUUID, verify as verifySignature } from 'node:crypto';
 import { ed25519PublicKey } from '@ticketing/platform';
-import { parseQrText, type PublishedKey } from '../src/index.ts';
+import { parseQrText } from '@ticketing/proto';
+import { type PublishedKey } from '../src/index.ts';
 import { decodeQrDataUrl, orderPaid, startTickets, waitFor, type Harness } from './support.ts';
 
 let tickets: Harness;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '@ticketing/platform';
+import { parseQrText } from '@ticketing/proto';
 import {
   createTicketKeys,
   ensureTicketKey,
   hasValidSignature,
-  parseQrText,
   retireTicketKey,
   rotateTicketKey,
   signTicket,

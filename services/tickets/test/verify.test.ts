@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ed25519PrivateKey } from '@ticketing/platform';
-import { generateKeyMaterial, parseQrText, signTicket } from '../src/index.ts';
+import { parseQrText } from '@ticketing/proto';
+import { generateKeyMaterial, signTicket } from '../src/index.ts';
 import { newestSigningKey } from '../src/data/signing-keys-repository.ts';
 import { startTickets, type Harness, type IssuedTicket } from './support.ts';
 

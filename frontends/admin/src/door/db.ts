@@ -1,7 +1,6 @@
 import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
-import type { DoorConflict, DoorTicket, ScanCode } from '@ticketing/proto';
+import { parseQrText, type DoorConflict, type DoorTicket, type ScanCode, type TicketClaims } from '@ticketing/proto';
 import { DOOR_DATA_DB, UNSYNCED_READINGS_DB } from '@ticketing/shared';
-import { parseQrText, type Claims } from './qr-claims.ts';
 
 /**
  * The door's data on this device, in two databases: what belongs to the person signed in (keys, ticket lists, last
@@ -32,7 +31,7 @@ export interface QueuedReading {
   readingId: string;
   eventId: string;
   /** What the QR code says, its signature checked here; null for a code that was no ticket of ours. */
-  claims: Claims | null;
+  claims: TicketClaims | null;
   readAt: string;
   /** Also makes the ticket used on this device while queued. */
   admitted: boolean;

@@ -23,7 +23,6 @@ const SECONDS = new Intl.DateTimeFormat('pt-BR', {
 /** The door's texts: the server's own for a verdict, so a verdict reads alike offline. */
 export const doorTexts = {
   ...scanMessages,
-  wrongEvent: (title: string | null) => (title ? scanMessages.wrongEvent(title) : 'Ingresso de outro evento'),
   unreachable: 'Sem conexão: escolha o evento desta entrada para ler ingressos sem internet',
   conflict: (holder: string, times: string[]) =>
     `Conflito: ${holder} entrou em dois dispositivos (às ${times.map(clockTime).join(' e ')})`,

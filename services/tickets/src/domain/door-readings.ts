@@ -1,10 +1,16 @@
 import { trace } from '@ticketing/platform';
-import type { DoorConflict, DoorReading, DoorReadingResult, ScanCode } from '@ticketing/proto';
+import {
+  admissibleButForUse,
+  type DoorConflict,
+  type DoorReading,
+  type DoorReadingResult,
+  type ScanCode,
+} from '@ticketing/proto';
 import { deviceConflicts, insertConflicts, lockDevice, type ConflictRow } from '../data/door-repository.ts';
 import { findReadings, insertScans, type NewScan } from '../data/scans-repository.ts';
 import { lockTickets, setAdmissions, type Admission, type Ticket } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
-import { checkedIn, standingRefusal, whyRefused } from './verify-ticket.ts';
+import { checkedIn, decideNow } from './verify-ticket.ts';
 
 export interface ReadingsBatch {
   deviceId: string;
@@ -63,9 +69,10 @@ export async function syncReadings(deps: TicketsDeps, batch: ReadingsBatch): Pro
       if (decided.has(reading.readingId)) continue;
       const ticket = claim ? tickets.get(claim.ticketId) : undefined;
       const readAt = new Date(Math.min(Date.parse(reading.readAt), now.getTime()));
-      // A refused reading gets the code a scan would get now; it never admits.
-      let code: ScanCode = claim ? whyRefused(ticket, claim, eventId).code : 'invalid';
-      if (claim && ticket && reading.admitted && !standingRefusal(ticket, claim, eventId)) {
+      const decision = claim && decideNow(ticket, claim, eventId);
+      // A refused reading gets the code a scan would get now ('invalid' where one would admit); it never admits.
+      let code: ScanCode = decision && decision.code !== 'valid' ? decision.code : 'invalid';
+      if (ticket && reading.admitted && decision && admissibleButForUse(decision)) {
         if (!ticket.usedAt) {
           code = 'valid';
           admissions.set(ticket.id, admissionOf(ticket, readAt));

@@ -1,5 +1,11 @@
 import type { TraceContext } from '@ticketing/platform';
-import type { ScanCode } from '@ticketing/proto';
+import {
+  decideReading,
+  trustedClaims as claimsOf,
+  type DoorDecision,
+  type ScanCode,
+  type TicketClaims,
+} from '@ticketing/proto';
 import { insertScans } from '../data/scans-repository.ts';
 import {
   admitAndAnnounce,
@@ -10,7 +16,7 @@ import {
 } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 import { messages } from './messages.ts';
-import { hasValidSignature, parseQrText, type TicketClaims } from './qr-code.ts';
+import { hasValidSignature } from './qr-code.ts';
 
 /** What the door sees after a reading. */
 export interface ScanResult {
@@ -44,14 +50,17 @@ export interface ScanRequest {
 }
 
 /** The claims of a QR text whose signature checks out against a key in use. */
-export async function trustedClaims(deps: Pick<TicketsDeps, 'keys'>, text: string): Promise<TicketClaims | undefined> {
-  const parsed = parseQrText(text);
-  if (!parsed) return undefined;
-  const key = await deps.keys.verifying(parsed.kid);
-  return key && hasValidSignature(parsed, key) ? parsed.claims : undefined;
-}
+export const trustedClaims = (deps: Pick<TicketsDeps, 'keys'>, text: string): Promise<TicketClaims | undefined> =>
+  claimsOf(text, async (qr) => {
+    const key = await deps.keys.verifying(qr.kid);
+    return !!key && hasValidSignature(qr, key);
+  });
 
-const refusal = (code: ScanCode, message: string, ticket?: Ticket): ScanResult => ({
+/** The door's decision on a signed reading, as the ticket reads now (the rule every door follows, in proto). */
+export const decideNow = (ticket: Ticket | undefined, claims: TicketClaims, doorEventId: string | undefined) =>
+  decideReading({ claims, doorEventId, ticket, claimedEventTitle: ticket?.eventTitle });
+
+const refusal = ({ code, message }: DoorDecision, ticket?: Ticket): ScanResult => ({
   success: false,
   code,
   message,
@@ -62,32 +71,11 @@ const refusal = (code: ScanCode, message: string, ticket?: Ticket): ScanResult =
   orderId: ticket?.orderId ?? null,
 });
 
-/** Why a signed ticket may not come in whatever its use; undefined when only whether it was used is left. */
-export function standingRefusal(
-  ticket: Ticket | undefined,
-  claims: TicketClaims,
-  doorEventId: string | undefined,
-): ScanResult | undefined {
-  if (!ticket) return refusal('not_found', messages.notFound);
-  if (ticket.eventId !== claims.eventId) return refusal('invalid', messages.invalid);
-  if (doorEventId && doorEventId !== ticket.eventId)
-    return refusal('wrong_event', messages.wrongEvent(ticket.eventTitle), ticket);
-  if (ticket.version !== claims.version) return refusal('invalid', messages.outdated, ticket);
-  if (ticket.status === 'cancelled') return refusal('cancelled', messages.cancelled, ticket);
-  return undefined;
-}
-
 /** Why a signed ticket was not admitted, read after the admission found no row to change. */
-export function whyRefused(
-  ticket: Ticket | undefined,
-  claims: TicketClaims,
-  doorEventId: string | undefined,
-): ScanResult {
-  const refused = standingRefusal(ticket, claims, doorEventId);
-  if (refused) return refused;
-  if (ticket!.usedAt) return refusal('already_used', messages.alreadyUsed(ticket!.usedAt), ticket);
-  // Unused again by a reset that committed between the admission and this read: the door may just scan again.
-  return refusal('invalid', messages.invalid, ticket);
+function whyRefused(ticket: Ticket | undefined, claims: TicketClaims, doorEventId: string | undefined): ScanResult {
+  const decision = decideNow(ticket, claims, doorEventId);
+  // Admissible again by a reset that committed between the admission and this read: the door may just scan again.
+  return refusal(decision.code === 'valid' ? { code: 'invalid', message: messages.invalid } : decision, ticket);
 }
 
 const admittedResult = (admitted: Admission): ScanResult => ({
@@ -133,7 +121,7 @@ export async function verifyTickets(deps: TicketsDeps, requests: ScanRequest[]):
     Promise.allSettled(requests.map((request) => request.allowed)),
   ]);
   const passed = requests.flatMap((_, i) => (checks[i]!.status === 'fulfilled' ? [i] : []));
-  const decided = await decide(
+  const decided = await decideAll(
     deps,
     passed.map((i) => requests[i]!),
     passed.map((i) => signed[i]),
@@ -145,7 +133,7 @@ export async function verifyTickets(deps: TicketsDeps, requests: ScanRequest[]):
 }
 
 /** Decides the readings that passed their checks (at once where it can, else in a transaction), counted and logged. */
-async function decide(
+async function decideAll(
   deps: TicketsDeps,
   requests: ScanRequest[],
   claims: (TicketClaims | undefined)[],
@@ -195,7 +183,7 @@ async function admitAtOnce(
     if (!claim || first.has(claim.ticketId)) return undefined;
     first.add(claim.ticketId);
     const ticket = tickets.get(claim.ticketId);
-    if (standingRefusal(ticket, claim, request.doorEventId) || ticket!.usedAt) return undefined;
+    if (decideNow(ticket, claim, request.doorEventId).code !== 'valid') return undefined;
     const { id: ticketId, orderId, eventId, holderName, eventTitle } = ticket!;
     return { ticketId, orderId, eventId, holderName, eventTitle, usedAt };
   });
@@ -256,7 +244,7 @@ async function verifyInTransaction(
     const tickets = await findTickets(trx, [...new Set(refusedIds)]);
     const outcome = requests.map((request, i) => {
       const claim = claims[i];
-      if (!claim) return refusal('invalid', messages.invalid);
+      if (!claim) return refusal({ code: 'invalid', message: messages.invalid });
       if (isWinner(i)) return admittedResult(admitted.get(claim.ticketId)!);
       return whyRefused(tickets.get(claim.ticketId), claim, request.doorEventId);
     });

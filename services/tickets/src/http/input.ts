@@ -1,7 +1,7 @@
 import { deviceId, uuidParam } from '@ticketing/proto';
 import { z } from 'zod';
 import { messages } from '../domain/messages.ts';
-import { QR_TEXT_MAX_LENGTH } from '../domain/qr-code.ts';
+import { QR_TEXT_MAX_LENGTH } from '@ticketing/proto';
 
 /**
  * A reading from the scanner: the text of the QR code and, optionally, the event the door checks in and the device

@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { TicketKeys } from '../domain/ticket-keys.ts';
-import { QR_FORMAT } from '../domain/qr-code.ts';
+import { QR_FORMAT } from '@ticketing/proto';
 
 /** The public keys that verify QR codes, for scanners that check tickets offline. */
 export function keyRoutes(keys: TicketKeys): Router {
