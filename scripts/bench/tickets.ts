@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createDb, createLogger, replaceDoorAssignments, type Knex } from '@ticketing/platform';
 import { waitFor } from '@ticketing/testkit';
-import { createTicketKeys, ensureTicketKey, signTicket, toTicketRow } from '@ticketing/tickets';
+import { createTicketKeys, ensureTicketKey, keepEventCopy, signTicket, toTicketRow } from '@ticketing/tickets';
 
 /**
  * Issues `count` valid tickets for a new event straight into the verifier's schema, signed with its current key,
@@ -21,6 +21,11 @@ export async function issueBenchTickets(
     await ensureTicketKey({ db, logger });
     const key = await createTicketKeys(db, logger, 60_000).signing();
     const eventId = randomUUID();
+    await keepEventCopy(db, eventId, {
+      title: 'Congresso de Benchmark',
+      date: new Date(Date.now() + 86_400_000),
+      location: 'São Paulo — SP',
+    });
     const rows = Array.from({ length: count }, (_, i) => {
       const id = randomUUID();
       return toTicketRow({
@@ -31,9 +36,6 @@ export async function issueBenchTickets(
         userId: randomUUID(),
         holderName: `Participante ${i}`,
         holderEmail: `participante.${i}@example.com.br`,
-        eventTitle: 'Congresso de Benchmark',
-        eventDate: new Date(Date.now() + 86_400_000),
-        eventLocation: 'São Paulo — SP',
         qrText: signTicket({ ticketId: id, eventId, version: 1 }, key),
       });
     });

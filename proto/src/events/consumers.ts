@@ -24,6 +24,7 @@ export const EVENT_CONSUMERS = {
   payments: ['order.cancelled', 'order.expired'],
   courtesy: ['event.changed', 'order.cancelled', 'order.expired', 'order.paid', 'user.deleted'],
   'tickets-worker': [
+    'event.changed',
     'order.paid',
     'order.refunded',
     'order.withdrawal-requested',

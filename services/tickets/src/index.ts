@@ -17,3 +17,4 @@ export { signTicket, hasValidSignature, generateKeyMaterial, type SigningKey } f
 export { messages } from './domain/messages.ts';
 export { type TicketsDeps } from './domain/deps.ts';
 export { toTicketRow, type NewTicket } from './data/tickets-repository.ts';
+export { keepEventCopy } from './data/event-snapshots-repository.ts';

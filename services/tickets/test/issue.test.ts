@@ -31,8 +31,6 @@ test('a paid order gets one ticket whose QR code is signed, short, and decodes f
       user_id: order.userId,
       holder_name: 'Maria da Silva',
       holder_email: order.buyer.email,
-      event_title: 'Workshop de Farmacovigilância',
-      event_location: 'São Paulo – SP',
       version: 1,
       status: 'valid',
       qr_text: issued.qrText,
@@ -40,7 +38,15 @@ test('a paid order gets one ticket whose QR code is signed, short, and decodes f
       used_by: null,
     }),
   ]);
-  expect(rows[0].event_date.toISOString()).toBe(order.event.date);
+  // The event is kept once, from the order's copy until catalog announces it.
+  const event = await tickets.db('event_snapshots').where({ id: order.eventId }).first();
+  expect(event).toEqual({
+    id: order.eventId,
+    title: 'Workshop de Farmacovigilância',
+    date: new Date(order.event.date),
+    location: 'São Paulo – SP',
+    changed_at: null,
+  });
 
   expect(issued).toEqual({
     ticketId: rows[0].id,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { erasedPerson, type ParticipantsView } from '@ticketing/proto';
-import { toTicketRow } from '../src/index.ts';
+import { keepEventCopy, toTicketRow } from '../src/index.ts';
 import { orderPaid, orderRefunded, startTickets, waitFor, type Harness, type IssuedTicket } from './support.ts';
 
 let tickets: Harness;
@@ -264,12 +264,14 @@ test('pages through a large event, 50 tickets a page', async () => {
       holderName: `Participante ${String(i).padStart(2, '0')}`,
       holderEmail: `participante.${i}@exemplo.com.br`,
       paymentMethod: 'pix',
-      eventTitle: 'Congresso Lotado',
-      eventDate: new Date('2027-03-12T22:00:00.000Z'),
-      eventLocation: 'São Paulo – SP',
       qrText: `T1.participante-${i}`,
     }),
   );
+  await keepEventCopy(tickets.db, eventId, {
+    title: 'Congresso Lotado',
+    date: new Date('2027-03-12T22:00:00.000Z'),
+    location: 'São Paulo – SP',
+  });
   await tickets.db('tickets').insert(rows);
   const first = await participants({ eventId });
   const second = await participants({ eventId, page: '2' });

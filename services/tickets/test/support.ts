@@ -22,19 +22,15 @@ import { mayPublish, type Envelope, type EventPayload, type EventType } from '@t
 import { ticketsVerifierService, ticketsWorkerService, type TicketsConfig } from '../src/index.ts';
 
 /**
- * Stand in for the services tickets hears (orders, identity): each writes the events its service owns to its
- * outbox, signed as that service, as they do.
+ * Stand in for the services tickets hears (orders, identity, catalog): each writes the events its service owns to
+ * its outbox, signed as that service, as they do.
  */
-const producer = defineService({ name: 'orders-stand-in', identity: 'orders', migrations: [], setup: () => ({}) });
-const identityProducer = defineService({
-  name: 'identity-stand-in',
-  identity: 'identity',
-  migrations: [],
-  setup: () => ({}),
-});
+const STAND_INS = ['orders', 'identity', 'catalog'] as const;
+const standIn = (identity: (typeof STAND_INS)[number]) =>
+  defineService({ name: `${identity}-stand-in`, identity, migrations: [], setup: () => ({}) });
 
-/** Which stand-in publishes an event type: orders' own, else identity's. */
-const producerOf = (type: EventType) => (mayPublish('orders', type) ? 'orders' : 'identity');
+/** Which stand-in publishes an event type: the service that owns it. */
+const producerOf = (type: EventType) => STAND_INS.find((service) => mayPublish(service, type)) ?? 'identity';
 
 export type OrderPaid = EventPayload<'order.paid'>;
 export type TicketIssued = EventPayload<'ticket.issued'>;
@@ -120,7 +116,7 @@ export interface Harness {
   startVerifier(): Promise<Service>;
   /** Publishes order.paid through the stand-in's outbox; resolves with its envelope. */
   publish(order: OrderPaid): Promise<Envelope>;
-  /** Publishes any event through the stand-in's outbox, keyed by its order (or user); resolves with its envelope. */
+  /** Publishes any event through the stand-in's outbox, keyed by its order (or user, or event); resolves with its envelope. */
   emit<T extends EventType>(type: T, payload: EventPayload<T>): Promise<Envelope>;
   /** Waits until the worker has handled these events (their inbox rows are committed). */
   handled(...envelopes: Envelope[]): Promise<void>;
@@ -167,10 +163,8 @@ export async function startTickets({
     verifyToken: verifyToken ? verifyToken(issuer.verifyToken) : issuer.verifyToken,
     logStream: logs.stream,
   };
-  const [source, identitySource] = await Promise.all([
-    startTestService(producer, { busSchema }),
-    startTestService(identityProducer, { busSchema }),
-  ]);
+  const sources = await Promise.all(STAND_INS.map((service) => startTestService(standIn(service), { busSchema })));
+  const sourceOf = (type: EventType) => sources[STAND_INS.indexOf(producerOf(type))]!;
   const [worker, verifier] = await Promise.all([
     startTestService(ticketsWorkerService, options),
     startTestService(ticketsVerifierService, options),
@@ -198,7 +192,7 @@ export async function startTickets({
   const harness: Harness = {
     worker,
     verifier,
-    producer: source,
+    producer: sourceOf('order.paid'),
     logs,
     schema,
     busSchema,
@@ -220,10 +214,10 @@ export async function startTickets({
       await harness.handled(await harness.emit('user.door-events-changed', { userId, eventIds }));
     },
     emit: (type, payload) => {
-      const { orderId, userId } = payload as { orderId?: string; userId?: string };
-      const from = producerOf(type) === 'orders' ? source : identitySource;
+      const { orderId, userId, eventId } = payload as { orderId?: string; userId?: string; eventId?: string };
+      const from = sourceOf(type);
       return from.db.transaction((trx: Knex.Transaction) =>
-        from.outbox.add(trx, type, orderId ?? userId ?? type, payload as never),
+        from.outbox.add(trx, type, orderId ?? userId ?? eventId ?? type, payload as never),
       );
     },
     async handled(...envelopes) {
@@ -266,7 +260,7 @@ export async function startTickets({
     },
     async stop() {
       for (const service of [...extra, verifier, worker]) await service.stop();
-      await Promise.all([source.stop(), identitySource.stop()]);
+      await Promise.all(sources.map((source) => source.stop()));
       await transport.close();
       await dropSchemas([schema, busSchema]);
     },

@@ -3,7 +3,7 @@ import { ed25519PrivateKey } from '@ticketing/platform';
 import { parseQrText } from '@ticketing/proto';
 import { generateKeyMaterial, signTicket } from '../src/index.ts';
 import { newestSigningKey } from '../src/data/signing-keys-repository.ts';
-import { startTickets, type Harness, type IssuedTicket } from './support.ts';
+import { orderPaid, startTickets, type Harness, type IssuedTicket } from './support.ts';
 
 let tickets: Harness;
 
@@ -408,4 +408,37 @@ test('door staff who are not administrators admit tickets at the door of the eve
     { code: 'wrong_event', device_id: null, staff_name: 'Equipe da portaria' },
     { code: 'valid', device_id: 'portaria-norte-01', staff_name: 'Equipe da portaria' },
   ]);
+});
+
+test('the door names an event as catalog last announced it: a rename wins, an older announcement or order copy never brings the old title back', async () => {
+  const { order, issued } = await tickets.issue();
+  const otherDoor = randomUUID();
+  const announce = (title: string) =>
+    tickets.emit('event.changed', {
+      eventId: order.eventId,
+      title,
+      date: order.event.date,
+      location: order.event.location,
+      price: '150.00',
+      isActive: true,
+      listed: true,
+      maxAttendees: null,
+    });
+  const first = await announce('Workshop de Farmacovigilância — Turma 2');
+  const latest = await announce('Workshop de Farmacovigilância — Turma 3');
+  await tickets.handled(first, latest);
+  // Older than what is kept, arriving late under another id (a producer's retry, another partition's order copy).
+  const late = { ...first, id: randomUUID() };
+  await tickets.redeliver(late);
+  const copy = orderPaid({ eventId: order.eventId });
+  await tickets.handled(late, await tickets.publish(copy));
+
+  expect(await tickets.scan(issued.qrText, otherDoor)).toMatchObject({
+    code: 'wrong_event',
+    message: 'Ingresso de outro evento: Workshop de Farmacovigilância — Turma 3',
+  });
+  expect(await tickets.scan(issued.qrText, order.eventId)).toMatchObject({
+    code: 'valid',
+    eventTitle: 'Workshop de Farmacovigilância — Turma 3',
+  });
 });

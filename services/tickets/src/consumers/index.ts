@@ -1,6 +1,7 @@
 import { doorEventsChanged, type EventHandlers } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
 import { eventOfTicket } from '../data/counts-repository.ts';
+import { recordEventChange } from '../data/event-snapshots-repository.ts';
 import { orderRefunded, withdrawalRequested } from '../domain/cancel-ticket.ts';
 import type { TicketsDeps } from '../domain/deps.ts';
 import { forgetUser } from '../domain/erasure.ts';
@@ -10,7 +11,7 @@ import type { DoorNotices } from './door-notices.ts';
 /**
  * The events the worker consumes, each handler in the transaction of the event's inbox row: a paid order gets its
  * ticket, a refunded one loses it, a withdrawn one loses it unless admitted first, a deleted account is erased, a
- * door staffer's assigned events are kept. Every change to an event's admitted or expected tickets (the service's
+ * door staffer's assigned events are kept, and an event as catalog last announced it. Every change to an event's admitted or expected tickets (the service's
  * own ticket events, and cancellations) is announced to the door panels.
  */
 export function ticketsConsumers(
@@ -18,6 +19,9 @@ export function ticketsConsumers(
   notices: DoorNotices,
 ): EventHandlers {
   return {
+    'event.changed': async ({ eventId, title, date, location }: EventPayload<'event.changed'>, { trx, event }) => {
+      await recordEventChange(trx, eventId, { title, date: new Date(date), location }, new Date(event.occurredAt));
+    },
     'order.paid': async (payload: EventPayload<'order.paid'>, { trx }) => {
       await issueTicket(deps, trx, payload);
     },

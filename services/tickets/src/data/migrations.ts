@@ -178,4 +178,23 @@ export const ticketsMigrations: Migration[] = [
         end $$`);
     },
   },
+  {
+    // An event's title, date and location, kept once: catalog's event.changed updates them (the latest wins), an
+    // order's copy only fills in until then. Tickets stop carrying copies that would go stale on a rename.
+    name: '0009_event_snapshots',
+    async up(db) {
+      await db.schema.createTable('event_snapshots', (t) => {
+        t.uuid('id').primary();
+        t.string('title', 255).notNullable();
+        t.timestamp('date', { useTz: true }).notNullable();
+        t.string('location', 255).notNullable();
+        // When catalog announced this version; null for a copy from an order.
+        t.timestamp('changed_at', { useTz: true }).nullable();
+      });
+      await db.raw(`insert into event_snapshots (id, title, date, location)
+        select distinct on (event_id) event_id, event_title, event_date, event_location
+        from tickets order by event_id, created_at desc`);
+      await db.schema.alterTable('tickets', (t) => t.dropColumns('event_title', 'event_date', 'event_location'));
+    },
+  },
 ];

@@ -66,10 +66,3 @@ export async function participantTotals(
     )) as { tickets: number; checked_in: number; cancelled: number }[];
   return { tickets: row!.tickets, checkedIn: row!.checked_in, cancelled: row!.cancelled };
 }
-
-/** The event's title as its tickets carry it (copied from the order); undefined when it has none. */
-export async function eventTitleOf(db: Knex, eventId: string): Promise<string | undefined> {
-  const row = (await db('tickets').where({ event_id: eventId }).orderBy('created_at', 'desc').first('event_title')) as
-    { event_title: string } | undefined;
-  return row?.event_title;
-}

@@ -30,7 +30,17 @@ export interface Ticket {
 
 export type NewTicket = Omit<
   Ticket,
-  'holderCpf' | 'paymentMethod' | 'version' | 'status' | 'usedAt' | 'usedBy' | 'usedDevice' | 'createdAt'
+  | 'holderCpf'
+  | 'paymentMethod'
+  | 'eventTitle'
+  | 'eventDate'
+  | 'eventLocation'
+  | 'version'
+  | 'status'
+  | 'usedAt'
+  | 'usedBy'
+  | 'usedDevice'
+  | 'createdAt'
 > & {
   holderCpf?: string | null;
   paymentMethod?: TicketPaymentMethod | null;
@@ -93,38 +103,46 @@ export const toTicketRow = (ticket: NewTicket) => ({
   holder_email: ticket.holderEmail,
   holder_cpf: ticket.holderCpf ?? null,
   payment_method: ticket.paymentMethod ?? null,
-  event_title: ticket.eventTitle,
-  event_date: ticket.eventDate,
-  event_location: ticket.eventLocation,
   qr_text: ticket.qrText,
   status: ticket.status ?? 'valid',
 });
 
-/** Stores a new ticket; undefined when the order already has one. */
+/** Tickets with their event as this service keeps it (`event_snapshots`: one row an event, one freshness rule). */
+const ticketsWithEvent = (db: Knex) =>
+  db('tickets')
+    .join('event_snapshots as event', 'event.id', 'tickets.event_id')
+    .select('tickets.*', 'event.title as event_title', 'event.date as event_date', 'event.location as event_location');
+
+/** The one ticket a statement changed (none when it matched nothing), read again with its event. */
+async function readAgain(db: Knex, rows: { id: string }[]): Promise<Ticket | undefined> {
+  const [row] = rows;
+  return row && (await findTickets(db, [row.id])).get(row.id);
+}
+
+/** Stores a new ticket (its event kept beforehand); undefined when the order already has one. */
 export async function insertTicket(trx: Knex.Transaction, ticket: NewTicket): Promise<Ticket | undefined> {
-  const [row] = (await trx('tickets')
-    .insert(toTicketRow(ticket))
-    .onConflict('order_id')
-    .ignore()
-    .returning('*')) as TicketRow[];
-  return row && toTicket(row);
+  const rows = await trx('tickets').insert(toTicketRow(ticket)).onConflict('order_id').ignore().returning('id');
+  return readAgain(trx, rows);
 }
 
 export async function findTickets(db: Knex, ids: string[]): Promise<Map<string, Ticket>> {
   if (ids.length === 0) return new Map();
-  const rows = (await db('tickets').whereIn('id', ids)) as TicketRow[];
+  const rows = (await ticketsWithEvent(db).whereIn('tickets.id', ids)) as TicketRow[];
   return new Map(rows.map((row) => [row.id, toTicket(row)]));
 }
 
 /** Locks the tickets read, so a decision made on them stands until the caller's transaction ends. */
 export async function lockTickets(trx: Knex.Transaction, ids: string[]): Promise<Map<string, Ticket>> {
   if (ids.length === 0) return new Map();
-  const rows = (await trx('tickets').whereIn('id', ids).orderBy('id').forUpdate()) as TicketRow[];
+  const rows = (await ticketsWithEvent(trx)
+    .whereIn('tickets.id', ids)
+    .orderBy('tickets.id')
+    .forUpdate('tickets')) as TicketRow[];
   return new Map(rows.map((row) => [row.id, toTicket(row)]));
 }
 
 export async function findTicketByOrder(db: Knex, orderId: string): Promise<Ticket | undefined> {
-  const row = (await db('tickets').where({ order_id: orderId }).first()) as TicketRow | undefined;
+  const row = (await ticketsWithEvent(db).where({ 'tickets.order_id': orderId }).first()) as TicketRow | undefined;
   return row && toTicket(row);
 }
 
@@ -152,10 +170,11 @@ export async function admitTickets(
   }>(
     `update tickets set used_at = now(), used_by = scan.scanned_by, used_device = nullif(scan.device_id, '')
      from unnest(?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[])
-       as scan(ticket_id, event_id, version, scanned_by, device_id)
-     where tickets.id = scan.ticket_id and tickets.event_id = scan.event_id and tickets.version = scan.version
+       as scan(ticket_id, event_id, version, scanned_by, device_id), event_snapshots as event
+     where event.id = tickets.event_id and tickets.id = scan.ticket_id and tickets.event_id = scan.event_id and tickets.version = scan.version
        and tickets.status = 'valid' and tickets.used_at is null
-     returning tickets.id, tickets.order_id, tickets.event_id, tickets.holder_name, tickets.event_title, tickets.used_at`,
+     returning tickets.id, tickets.order_id, tickets.event_id, tickets.holder_name, event.title as event_title,
+       tickets.used_at`,
     [
       scans.map((scan) => scan.ticketId),
       scans.map((scan) => scan.eventId),
@@ -297,11 +316,11 @@ export async function isCancelledOrder(trx: Knex.Transaction, orderId: string): 
 
 /** Cancels an order's valid ticket; undefined when it has none (not issued yet, or cancelled already). */
 export async function cancelTicket(trx: Knex.Transaction, orderId: string): Promise<Ticket | undefined> {
-  const [row] = (await trx('tickets')
+  const rows = await trx('tickets')
     .where({ order_id: orderId, status: 'valid' })
     .update({ status: 'cancelled' })
-    .returning('*')) as TicketRow[];
-  return row && toTicket(row);
+    .returning('id');
+  return readAgain(trx, rows);
 }
 
 /**
@@ -310,12 +329,12 @@ export async function cancelTicket(trx: Knex.Transaction, orderId: string): Prom
  * when nothing was voided (not issued yet, cancelled already, or admitted).
  */
 export async function cancelTicketUnlessAdmitted(trx: Knex.Transaction, orderId: string): Promise<Ticket | undefined> {
-  const [row] = (await trx('tickets')
+  const rows = await trx('tickets')
     .where({ order_id: orderId, status: 'valid' })
     .whereNull('used_at')
     .update({ status: 'cancelled' })
-    .returning('*')) as TicketRow[];
-  return row && toTicket(row);
+    .returning('id');
+  return readAgain(trx, rows);
 }
 
 /** Replaces the holder on every ticket of a user and forgets their CPF. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isForgottenUser, qrCodePng, type Knex } from '@ticketing/platform';
 import { erasedPerson, type EventPayload } from '@ticketing/proto';
+import { keepEventCopy } from '../data/event-snapshots-repository.ts';
 import { insertTicket, isCancelledOrder, lockOrderTicket, type Ticket } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 import { signTicket } from './qr-code.ts';
@@ -32,6 +33,7 @@ export async function issueTicket(
   const id = randomUUID();
   const key = await deps.keys.signing();
   const qrText = signTicket({ ticketId: id, eventId: order.eventId, version: 1 }, key);
+  await keepEventCopy(trx, order.eventId, { ...order.event, date: new Date(order.event.date) });
   const ticket = await insertTicket(trx, {
     id,
     orderId: order.orderId,
@@ -42,9 +44,6 @@ export async function issueTicket(
     holderEmail: holder.email,
     holderCpf: forgotten ? null : cpfDigits(order.buyer.cpf),
     paymentMethod: order.paymentMethod ?? null,
-    eventTitle: order.event.title,
-    eventDate: new Date(order.event.date),
-    eventLocation: order.event.location,
     qrText,
     status: cancelled ? 'cancelled' : 'valid',
   });
@@ -65,7 +64,8 @@ export async function issueTicket(
     qrText,
     qrCodeData: toQrPng(qrText),
     buyer: holder,
-    event: order.event,
+    // The event as this service keeps it, which a rename since the order was placed may have changed.
+    event: { title: ticket.eventTitle, date: ticket.eventDate.toISOString(), location: ticket.eventLocation },
   });
   deps.logger.info(
     { ticketId: ticket.id, orderId: ticket.orderId, eventId: ticket.eventId, kid: key.kid },

@@ -1,6 +1,7 @@
 import { toCsv } from '@ticketing/platform';
 import { formatCpf, type ParticipantsFilter, type TicketPaymentMethod } from '@ticketing/proto';
-import { eventTitleOf, listParticipants } from '../data/participants-repository.ts';
+import { findEventSnapshot } from '../data/event-snapshots-repository.ts';
+import { listParticipants } from '../data/participants-repository.ts';
 import type { TicketStatus } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 import { participantsWhere } from './participants.ts';
@@ -29,7 +30,10 @@ export async function exportEventParticipants(
   filter: ParticipantsFilter,
 ): Promise<{ fileName: string; csv: string }> {
   const where = participantsWhere(filter);
-  const [rows, title] = await Promise.all([listParticipants(deps.db, where), eventTitleOf(deps.db, where.eventId)]);
+  const [rows, event] = await Promise.all([
+    listParticipants(deps.db, where),
+    findEventSnapshot(deps.db, where.eventId),
+  ]);
   const csv = toCsv(
     HEADER,
     rows.map((row) => [
@@ -42,5 +46,5 @@ export async function exportEventParticipants(
       row.usedAt,
     ]),
   );
-  return { fileName: fileNameOf(title), csv };
+  return { fileName: fileNameOf(event?.title), csv };
 }
