@@ -16,7 +16,16 @@ export { createHttpApp } from './http/app.ts';
 export { listen } from './http/listen.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './http/request-id.ts';
 export { createMetrics, serveMetrics, type Metrics } from './metrics.ts';
-export { createDb, createTableMigration, migrate, prepared, type Knex, type Migration } from './db.ts';
+export {
+  alterTableMigration,
+  createDb,
+  createTableMigration,
+  migrate,
+  personalDataColumns,
+  prepared,
+  type Knex,
+  type Migration,
+} from './db.ts';
 export { createRedis, type Redis } from './redis.ts';
 export {
   createTokenVerifier,
