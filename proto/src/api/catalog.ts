@@ -124,8 +124,10 @@ export const holdSchema = z.strictObject(
 export const releaseHoldQuerySchema = z.object({
   keep: queryInteger({
     invalid: 'Quantidade a manter deve ser um número inteiro',
-    min: [0, 'Quantidade a manter não pode ser negativa'],
-    max: [100, 'Quantidade a manter deve ser no máximo 100'],
+    min: 0,
+    tooSmall: 'Quantidade a manter não pode ser negativa',
+    max: 100,
+    tooLarge: 'Quantidade a manter deve ser no máximo 100',
     fallback: 0,
   }),
 });

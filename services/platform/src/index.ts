@@ -117,4 +117,4 @@ export { toCsv, attachment, CSV_CONTENT_TYPE } from './csv.ts';
 export { qrCodePng } from './qr-png.ts';
 export { containsPattern, foldForSearch, foldedColumn, searchWords } from './search.ts';
 export { createDoorAssignmentsTable, doorEventsChanged, replaceDoorAssignments } from './door-assignments.ts';
-export { createForgottenUsersTable, isForgottenUser, rememberForgottenUser } from './forgotten-users.ts';
+export { createForgottenUsersTable, forgetPerson, isForgottenUser, rememberForgottenUser } from './forgotten-users.ts';

@@ -1,34 +1,39 @@
-import { createDoorAssignmentsTable, createTableMigration, type Migration } from '@ticketing/platform';
+import { createDoorAssignmentsTable, type Migration } from '@ticketing/platform';
 import { headingTextOf } from './search-text.ts';
 
 /** The catalog's tables: events (with their availability) and the holds placed against them. */
 export const catalogMigrations: Migration[] = [
-  createTableMigration(
-    '0001_events',
-    'events',
-    (t, db) => {
-      t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
-      t.string('title', 255).notNullable();
-      t.text('description').notNullable().defaultTo('');
-      t.timestamp('date', { useTz: true }).notNullable();
-      t.string('location', 255).notNullable();
-      t.decimal('price', 10, 2).notNullable();
-      t.string('image_url', 500).nullable();
-      t.integer('max_attendees').nullable();
-      t.integer('current_attendees').notNullable().defaultTo(0);
-      t.boolean('is_active').notNullable().defaultTo(true);
-      t.boolean('listed').notNullable().defaultTo(true);
-      t.text('search_text').notNullable().defaultTo('');
-      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-      t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-      t.check('current_attendees >= 0', [], 'events_current_attendees_not_negative');
-      t.check('max_attendees is null or current_attendees <= max_attendees', [], 'events_current_attendees_within_max');
-      t.check('max_attendees is null or max_attendees > 0', [], 'events_max_attendees_positive');
-      t.check('price >= 0', [], 'events_price_not_negative');
+  {
+    name: '0001_events',
+    async up(db) {
+      await db.schema.createTable('events', (t) => {
+        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+        t.string('title', 255).notNullable();
+        t.text('description').notNullable().defaultTo('');
+        t.timestamp('date', { useTz: true }).notNullable();
+        t.string('location', 255).notNullable();
+        t.decimal('price', 10, 2).notNullable();
+        t.string('image_url', 500).nullable();
+        t.integer('max_attendees').nullable();
+        t.integer('current_attendees').notNullable().defaultTo(0);
+        t.boolean('is_active').notNullable().defaultTo(true);
+        t.boolean('listed').notNullable().defaultTo(true);
+        t.text('search_text').notNullable().defaultTo('');
+        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.check('current_attendees >= 0', [], 'events_current_attendees_not_negative');
+        t.check(
+          'max_attendees is null or current_attendees <= max_attendees',
+          [],
+          'events_current_attendees_within_max',
+        );
+        t.check('max_attendees is null or max_attendees > 0', [], 'events_max_attendees_positive');
+        t.check('price >= 0', [], 'events_price_not_negative');
+      });
+      // The public listing reads only upcoming, active, listed events in date order.
+      await db.raw('create index events_upcoming on events (date) where is_active and listed');
     },
-    // The public listing reads only upcoming, active, listed events in date order.
-    'create index events_upcoming on events (date) where is_active and listed',
-  ),
+  },
   {
     name: '0002_holds',
     async up(db) {

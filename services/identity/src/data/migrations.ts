@@ -33,25 +33,20 @@ export const identityMigrations: Migration[] = [
     // Start-up copies every raised session version to Redis.
     'create index users_raised_session_version on users (id) where session_version > 0',
   ),
-  {
-    name: '0002_verification_codes',
-    async up(db) {
-      await db.schema.createTable('verification_codes', (t) => {
-        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
-        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
-        // The address the code was sent to: a code proves only that mailbox.
-        t.string('email', 255).notNullable();
-        // HMAC-SHA256(secret, "userId:code"): the code itself is never stored.
-        t.text('code_hash').notNullable();
-        t.timestamp('expires_at', { useTz: true }).notNullable();
-        t.integer('attempts').notNullable().defaultTo(0);
-        t.timestamp('consumed_at', { useTz: true }).nullable();
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        t.check('attempts >= 0', [], 'verification_codes_attempts_not_negative');
-        t.index(['user_id'], 'verification_codes_user_id');
-      });
-    },
-  },
+  createTableMigration('0002_verification_codes', 'verification_codes', (t, db) => {
+    t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+    t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+    // The address the code was sent to: a code proves only that mailbox.
+    t.string('email', 255).notNullable();
+    // HMAC-SHA256(secret, "userId:code"): the code itself is never stored.
+    t.text('code_hash').notNullable();
+    t.timestamp('expires_at', { useTz: true }).notNullable();
+    t.integer('attempts').notNullable().defaultTo(0);
+    t.timestamp('consumed_at', { useTz: true }).nullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    t.check('attempts >= 0', [], 'verification_codes_attempts_not_negative');
+    t.index(['user_id'], 'verification_codes_user_id');
+  }),
   {
     name: '0003_password_resets',
     async up(db) {
