@@ -1,10 +1,13 @@
 import { z } from 'zod';
 
+/** An instant as events and answers carry it: ISO 8601 with its offset. */
+export const isoDateTime = z.iso.datetime({ offset: true });
+
 /** Every message on the bus travels in this envelope; `payload` is checked against the event's own schema. */
 export const envelopeSchema = z.object({
   id: z.uuid(),
   type: z.string().min(1),
-  occurredAt: z.iso.datetime({ offset: true }),
+  occurredAt: isoDateTime,
   correlationId: z.string().min(1),
   causationId: z.string().min(1).nullable(),
   key: z.string().min(1),

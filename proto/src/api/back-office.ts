@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OrderRefundReason, OrderStatus, OrderView } from './orders.ts';
-import { pageQuerySchema } from './params.ts';
+import { pageQuerySchema, searchText } from './params.ts';
 
 export const backOfficeMessages = {
   invalidEvent: 'Evento inválido',
@@ -77,11 +77,7 @@ export interface SalesEventRow {
 
 /** `GET /api/admin/orders?q=&page=`: by order id, order number, buyer e-mail, CPF or name; no `q` lists every order. */
 export const orderSearchQuerySchema = pageQuerySchema.extend({
-  q: z
-    .string({ error: backOfficeMessages.invalidSearch })
-    .trim()
-    .max(100, backOfficeMessages.searchTooLong)
-    .default(''),
+  q: searchText({ invalid: backOfficeMessages.invalidSearch, tooLong: backOfficeMessages.searchTooLong }).default(''),
 });
 export type OrderSearchQuery = z.infer<typeof orderSearchQuerySchema>;
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { reasonSchema } from './reason.ts';
+import { reasonSchema, type ReasonedAnswer } from './reason.ts';
 import { decimalAmount } from '../money.ts';
-import { pageQuerySchema, uuidParam } from './params.ts';
+import { pageQuerySchema, queryInteger, uuidParam } from './params.ts';
+import { isoDateTime } from '../envelope.ts';
 
 export const catalogMessages = {
   eventNotFound: 'Evento não encontrado',
@@ -121,12 +122,14 @@ export const holdSchema = z.strictObject(
 
 /** Releasing a hold may keep some of its spots taken: those a courtesy link already gave to its guests. */
 export const releaseHoldQuerySchema = z.object({
-  keep: z.coerce
-    .number({ error: 'Quantidade a manter deve ser um número inteiro' })
-    .int('Quantidade a manter deve ser um número inteiro')
-    .min(0, 'Quantidade a manter não pode ser negativa')
-    .max(100, 'Quantidade a manter deve ser no máximo 100')
-    .default(0),
+  keep: queryInteger({
+    invalid: 'Quantidade a manter deve ser um número inteiro',
+    min: 0,
+    tooSmall: 'Quantidade a manter não pode ser negativa',
+    max: 100,
+    tooLarge: 'Quantidade a manter deve ser no máximo 100',
+    fallback: 0,
+  }),
 });
 
 export type CreateEvent = z.infer<typeof createEventSchema>;
@@ -137,7 +140,7 @@ export const eventViewSchema = z.object({
   id: z.uuid(),
   title: z.string(),
   description: z.string(),
-  date: z.iso.datetime({ offset: true }),
+  date: isoDateTime,
   location: z.string(),
   price: z.string().regex(/^\d+\.\d{2}$/),
   imageUrl: z.string().nullable(),
@@ -283,10 +286,7 @@ export const cancelEventSchema = reasonSchema(cancelEventMessages);
 export type CancelEvent = z.infer<typeof cancelEventSchema>;
 
 /** The answer to a cancellation: what happens next, and the event as the back office now sees it. */
-export interface CancelEventAnswer {
-  message: string;
-  event: AdminEventView;
-}
+export type CancelEventAnswer = ReasonedAnswer<'event', AdminEventView>;
 
 export interface AdminEventPage {
   events: AdminEventView[];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { searchText } from './params.ts';
 import type { ScanCode, TicketHolder } from './tickets.ts';
 
 /**
@@ -156,11 +157,10 @@ export interface DoorCountsView {
  * mask), a whole e-mail or a whole order code; never by a part of a CPF or e-mail.
  */
 export const doorSearchQuery = z.object({
-  q: z
-    .string({ error: doorMessages.searchTooShort })
-    .trim()
-    .min(3, doorMessages.searchTooShort)
-    .max(100, doorMessages.searchTooLong),
+  q: searchText({ invalid: doorMessages.searchTooShort, tooLong: doorMessages.searchTooLong }).min(
+    3,
+    doorMessages.searchTooShort,
+  ),
 });
 
 /** A guest the look-up found; the e-mail masked too (`m***@gmail.com`). */

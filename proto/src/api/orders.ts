@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { reasonSchema } from './reason.ts';
+import { reasonSchema, type ReasonedAnswer } from './reason.ts';
 import { uuidParam } from './params.ts';
 import type { orderRefunded } from '../events/orders.ts';
 
@@ -147,10 +147,7 @@ export const refundOrderSchema = reasonSchema(refundMessages);
 export type RefundOrder = z.infer<typeof refundOrderSchema>;
 
 /** The answer to a refund or a withdrawal: the order as the buyer now sees it. */
-export interface RefundAnswer {
-  message: string;
-  order: OrderView;
-}
+export type RefundAnswer = ReasonedAnswer<'order', OrderView>;
 
 /** `/api/orders/:id/…` and `/api/admin/orders/:id/…`: the order the path names. */
 export const orderParamsSchema = z.object({ id: uuidParam(ordersMessages.orderNotFound) });

@@ -15,3 +15,6 @@ export const reasonSchema = (messages: { reasonRequired: string; reasonLength: s
     },
     { error: messages.reasonRequired },
   );
+
+/** The answer to such an act: what happens next, and the record it changed (under `key`) as its reader now sees it. */
+export type ReasonedAnswer<Key extends string, View> = { message: string } & Record<Key, View>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTime } from '../envelope.ts';
 
 /**
  * Published by catalog whenever what an event is changes: its public data, status or capacity. A spot held or given
@@ -7,7 +8,7 @@ import { z } from 'zod';
 export const eventChanged = z.object({
   eventId: z.uuid(),
   title: z.string(),
-  date: z.iso.datetime({ offset: true }),
+  date: isoDateTime,
   location: z.string(),
   price: z.string(),
   isActive: z.boolean(),
@@ -22,10 +23,10 @@ export const eventChanged = z.object({
 export const eventCancelled = z.object({
   eventId: z.uuid(),
   reason: z.string(),
-  cancelledAt: z.iso.datetime({ offset: true }),
+  cancelledAt: isoDateTime,
   event: z.object({
     title: z.string(),
-    date: z.iso.datetime({ offset: true }),
+    date: isoDateTime,
     location: z.string(),
   }),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTime } from '../envelope.ts';
 
 export const userRegistered = z.object({ userId: z.uuid(), email: z.string(), name: z.string() });
 
@@ -8,7 +9,7 @@ export const verificationCodeIssued = z.object({
   email: z.string(),
   name: z.string(),
   code: z.string().regex(/^\d{6}$/),
-  expiresAt: z.iso.datetime({ offset: true }),
+  expiresAt: isoDateTime,
 });
 
 /** Carries the single-use token of an e-mailed link; the service keeps only its hash. */
@@ -17,7 +18,7 @@ const singleUseLinkIssued = z.object({
   email: z.string(),
   name: z.string(),
   token: z.string(),
-  expiresAt: z.iso.datetime({ offset: true }),
+  expiresAt: isoDateTime,
 });
 
 /** The link to choose a new password. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTime } from '../envelope.ts';
 
 /**
  * An e-mail about an order was accepted by the SMTP server (once per e-mail, however often it was sent): the
@@ -9,5 +10,5 @@ export const mailSent = z.object({
   orderId: z.uuid(),
   template: z.string(),
   subject: z.string(),
-  sentAt: z.iso.datetime({ offset: true }),
+  sentAt: isoDateTime,
 });

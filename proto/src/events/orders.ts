@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { isoDateTime } from '../envelope.ts';
 
 const money = z.string().regex(/^\d+\.\d{2}$/);
-const isoDate = z.iso.datetime({ offset: true });
 export const paymentMethod = z.enum(['pix', 'credit_card', 'boleto']);
 
 /** What the ticket and its e-mail show about the event, copied into the order when it was made. */
-export const eventSnapshot = z.object({ title: z.string(), date: isoDate, location: z.string() });
+export const eventSnapshot = z.object({ title: z.string(), date: isoDateTime, location: z.string() });
 export const buyerSnapshot = z.object({ name: z.string(), email: z.string() });
 
 /**
@@ -20,7 +20,7 @@ export const orderCreated = z.object({
   eventId: z.uuid(),
   amount: money,
   paymentMethod,
-  expiresAt: isoDate,
+  expiresAt: isoDateTime,
   invoiceUrl: z.url().nullable(),
   /** The PIX copy-paste code. */
   pixPayload: z.string().nullable().optional(),
@@ -38,7 +38,7 @@ export const orderPaid = z.object({
   userId: z.uuid(),
   eventId: z.uuid(),
   amount: money,
-  paidAt: isoDate,
+  paidAt: isoDateTime,
   /** `cpf` as the order keeps it (the buyer's, or the courtesy guest's): the door finds the holder by it. */
   buyer: buyerSnapshot.extend({ cpf: z.string().nullable().optional() }),
   event: eventSnapshot,
@@ -84,7 +84,7 @@ export const orderWithdrawalRequested = z.object({
   orderNumber: z.string(),
   userId: z.uuid(),
   eventId: z.uuid(),
-  requestedAt: isoDate,
+  requestedAt: isoDateTime,
   buyer: buyerSnapshot,
   event: eventSnapshot,
 });

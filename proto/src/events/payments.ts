@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTime } from '../envelope.ts';
 
 /** The provider says the order's charge is paid (CONFIRMED, RECEIVED, RECEIVED_IN_CASH). */
 export const paymentConfirmed = z.object({
@@ -11,7 +12,7 @@ export const paymentConfirmed = z.object({
     .string()
     .regex(/^\d{1,8}\.\d{2}$/)
     .optional(),
-  paidAt: z.iso.datetime({ offset: true }),
+  paidAt: isoDateTime,
 });
 
 /** The charge will not be paid: deleted, refunded, refused or reproved by risk analysis. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isoDateTime } from '../envelope.ts';
 import { buyerSnapshot, eventSnapshot, orderWithdrawalRequested } from './orders.ts';
 
 /** One ticket per paid order; `qrCodeData` is the QR PNG as a data URL, `qrText` the signed text it encodes. */
@@ -18,7 +19,7 @@ export const ticketCheckedIn = z.object({
   ticketId: z.uuid(),
   orderId: z.uuid(),
   eventId: z.uuid(),
-  usedAt: z.iso.datetime({ offset: true }),
+  usedAt: isoDateTime,
   scannedBy: z.uuid(),
 });
 
@@ -26,7 +27,7 @@ export const ticketReset = z.object({
   ticketId: z.uuid(),
   orderId: z.uuid(),
   resetBy: z.uuid(),
-  resetAt: z.iso.datetime({ offset: true }),
+  resetAt: isoDateTime,
 });
 
 /** An administrator asked for the ticket e-mail again: mail sends the same e-mail as for ticket.issued, once more. */
@@ -40,5 +41,5 @@ export const ticketResent = ticketIssued.extend({ resentBy: z.uuid() });
 export const ticketWithdrawalDecided = orderWithdrawalRequested.omit({ requestedAt: true }).extend({
   ticketId: z.uuid().nullable(),
   outcome: z.enum(['cancelled', 'admitted']),
-  usedAt: z.iso.datetime({ offset: true }).nullable(),
+  usedAt: isoDateTime.nullable(),
 });

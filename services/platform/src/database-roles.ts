@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { EVENT_OWNERS, SERVICES } from '@ticketing/proto';
 import { ensureBusLog } from './bus/log-tables.ts';
+import { userUrls, type ProvisioningOptions } from './provisioning.ts';
 
 /** The schema each service owns (from the list of services); the two tickets processes share one. */
 export type ServiceSchema = (typeof SERVICES)[number]['schema'];
@@ -30,11 +31,8 @@ const schemaOf = (role: DatabaseRole): ServiceSchema =>
 const DEADLOCK_DETECTED = '40P01';
 const DEADLOCK_ATTEMPTS = 5;
 
-export interface DatabaseRolesOptions {
-  /** A connection allowed to create roles and schemas (the database owner or a superuser). */
-  adminUrl: string;
-  /** The password each role logs in with. */
-  passwords: Record<DatabaseRole, string>;
+/** The admin connection must also be allowed to create schemas. */
+export interface DatabaseRolesOptions extends ProvisioningOptions<DatabaseRole> {
   /** The PostgreSQL transport's shared log (every service reads it; each appends only the events it owns). */
   busSchema?: string;
   /** Put before every role and schema name (tests run side by side in one cluster). */
@@ -143,15 +141,7 @@ export async function provisionDatabaseRoles(options: DatabaseRolesOptions): Pro
   } finally {
     await client.end();
   }
-  const url = new URL(adminUrl);
-  return Object.fromEntries(
-    DATABASE_ROLES.map((role) => {
-      const own = new URL(url);
-      own.username = encodeURIComponent(roleOf(role));
-      own.password = encodeURIComponent(passwords[role]);
-      return [role, own.toString()];
-    }),
-  ) as Record<DatabaseRole, string>;
+  return userUrls(options, DATABASE_ROLES, roleOf);
 }
 
 /**

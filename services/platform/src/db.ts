@@ -15,18 +15,49 @@ export interface Migration {
   down?(db: Knex): Promise<void>;
 }
 
-/** A migration that creates one table, with the columns and keys `columns` declares. */
+/**
+ * A migration that creates one table, with the columns and keys `columns` declares, then runs `statements` (what the
+ * table builder does not say: partial and expression indexes).
+ */
 export function createTableMigration(
   name: string,
   table: string,
   columns: (t: Knex.CreateTableBuilder, db: Knex) => void,
+  ...statements: string[]
 ): Migration {
   return {
     name,
     async up(db) {
       await db.schema.createTable(table, (t) => columns(t, db));
+      for (const statement of statements) await db.raw(statement);
     },
   };
+}
+
+/** A migration that adds to one table the columns or indexes `changes` declares. */
+export function alterTableMigration(
+  name: string,
+  table: string,
+  changes: (t: Knex.AlterTableBuilder) => void,
+): Migration {
+  return {
+    name,
+    async up(db) {
+      await db.schema.alterTable(table, changes);
+    },
+  };
+}
+
+/**
+ * The personal data registration asks for, with its sizes: an account's (optional) and a courtesy guest's (required;
+ * the redemption form asks what registration asks). The partner company is always optional.
+ */
+export function personalDataColumns(t: Knex.CreateTableBuilder, required: boolean): void {
+  for (const column of [t.string('cpf', 14), t.string('phone', 20), t.date('birth_date'), t.string('address', 500)]) {
+    if (required) column.notNullable();
+    else column.nullable();
+  }
+  t.string('partner_company', 255).nullable();
 }
 
 /** A pool whose unqualified tables resolve to the service's own schema. */

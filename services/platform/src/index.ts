@@ -16,7 +16,16 @@ export { createHttpApp } from './http/app.ts';
 export { listen } from './http/listen.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './http/request-id.ts';
 export { createMetrics, serveMetrics, type Metrics } from './metrics.ts';
-export { createDb, createTableMigration, migrate, prepared, type Knex, type Migration } from './db.ts';
+export {
+  alterTableMigration,
+  createDb,
+  createTableMigration,
+  migrate,
+  personalDataColumns,
+  prepared,
+  type Knex,
+  type Migration,
+} from './db.ts';
 export { createRedis, type Redis } from './redis.ts';
 export {
   createTokenVerifier,
@@ -108,4 +117,4 @@ export { toCsv, attachment, CSV_CONTENT_TYPE } from './csv.ts';
 export { qrCodePng } from './qr-png.ts';
 export { containsPattern, foldForSearch, foldedColumn, searchWords } from './search.ts';
 export { createDoorAssignmentsTable, doorEventsChanged, replaceDoorAssignments } from './door-assignments.ts';
-export { createForgottenUsersTable, isForgottenUser, rememberForgottenUser } from './forgotten-users.ts';
+export { createForgottenUsersTable, forgetPerson, isForgottenUser, rememberForgottenUser } from './forgotten-users.ts';

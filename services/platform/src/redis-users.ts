@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { GATEWAY, ServiceName } from '@ticketing/proto';
+import { userUrls, type ProvisioningOptions } from './provisioning.ts';
 
 /** Where signed session states live (see auth.ts): identity writes them, every service reads them. */
 const SESSION_STATES = 'auth:session:*';
@@ -66,12 +67,7 @@ export function redisAclFile(passwords: Record<RedisUser, string>, prefix = ''):
   return [...lines, 'user default on nopass resetkeys resetchannels -@all +ping', ''].join('\n');
 }
 
-// Redis's users are provisioned as PostgreSQL's roles are (an admin connection, a password each, a prefix for
-// tests), but by ACL rules instead of grants.
-export interface RedisUsersOptions {
-  /** A connection allowed to run ACL SETUSER. */
-  adminUrl: string;
-  passwords: Record<RedisUser, string>;
+export interface RedisUsersOptions extends ProvisioningOptions<RedisUser> {
   /** Put before every user name (tests run side by side on one server). */
   userPrefix?: string;
   /** The services' REDIS_PREFIX. */
@@ -89,12 +85,5 @@ export async function provisionRedisUsers(options: RedisUsersOptions): Promise<R
   } finally {
     admin.disconnect();
   }
-  return Object.fromEntries(
-    REDIS_USER_NAMES.map((user) => {
-      const url = new URL(adminUrl);
-      url.username = encodeURIComponent(`${userPrefix}${user}`);
-      url.password = encodeURIComponent(passwords[user]);
-      return [user, url.toString()];
-    }),
-  ) as Record<RedisUser, string>;
+  return userUrls(options, REDIS_USER_NAMES, (user) => `${userPrefix}${user}`);
 }

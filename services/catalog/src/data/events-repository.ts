@@ -3,7 +3,7 @@ import { EVENT_TIME_ZONE } from '@ticketing/proto';
 import type { CatalogEvent } from '../domain/catalog-event.ts';
 import { headingTextOf, searchTextOf } from './search-text.ts';
 
-/** An event as its row stores it; `toEvent` turns it into the `CatalogEvent` the use cases see, field by field. */
+/** The fields of a `CatalogEvent` by their column names: the use cases never see the table's (`toEvent` maps them). */
 export interface EventRow {
   id: string;
   title: string;

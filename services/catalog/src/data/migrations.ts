@@ -6,7 +6,6 @@ export const catalogMigrations: Migration[] = [
   {
     name: '0001_events',
     async up(db) {
-      // The first table of a service, keyed by an id the database makes, as identity's users are.
       await db.schema.createTable('events', (t) => {
         t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
         t.string('title', 255).notNullable();

@@ -1,4 +1,4 @@
-import type { Migration } from '@ticketing/platform';
+import { personalDataColumns, type Migration } from '@ticketing/platform';
 
 /** Courtesy links, the guests who redeemed them, the promotional uses of orders, and mass-send jobs. */
 export const courtesyMigrations: Migration[] = [
@@ -31,16 +31,12 @@ export const courtesyMigrations: Migration[] = [
         t.index(['created_at'], 'courtesy_links_created_at');
         t.index(['event_id'], 'courtesy_links_event_id');
       });
-      // A guest's personal data with an account's fields and sizes: the redemption form asks what registration asks.
+      // A guest's personal data, as an account's.
       await db.schema.createTable('courtesy_attendees', (t) => {
         t.uuid('id').primary();
         t.string('name', 255).notNullable();
         t.string('email', 255).notNullable();
-        t.string('cpf', 14).notNullable();
-        t.string('phone', 20).notNullable();
-        t.date('birth_date').notNullable();
-        t.string('address', 500).notNullable();
-        t.string('partner_company', 255).nullable();
+        personalDataColumns(t, true);
         t.string('occupation', 255).nullable();
         t.string('event_title', 255).notNullable();
         t.timestamps(true, true);

@@ -1,56 +1,52 @@
-import { createTableMigration, type Knex, type Migration } from '@ticketing/platform';
+import {
+  alterTableMigration,
+  createTableMigration,
+  personalDataColumns,
+  type Knex,
+  type Migration,
+} from '@ticketing/platform';
 
 /** The identity service's tables: users, their e-mail verification codes and password resets, and signing keys. */
 export const identityMigrations: Migration[] = [
-  {
-    name: '0001_users',
-    async up(db) {
-      await db.schema.createTable('users', (t) => {
-        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
-        t.string('email', 255).notNullable();
-        t.boolean('email_verified').notNullable().defaultTo(false);
-        // Null once the account is deleted: nobody can log in to it any more.
-        t.text('password_hash').nullable();
-        t.string('name', 255).notNullable();
-        t.string('cpf', 14).nullable();
-        t.string('phone', 20).nullable();
-        t.date('birth_date').nullable();
-        t.string('address', 500).nullable();
-        t.string('partner_company', 255).nullable();
-        t.boolean('is_admin').notNullable().defaultTo(false);
-        // Raised when a password changes or the account is deleted: tokens carrying an older one are refused.
-        t.integer('session_version').notNullable().defaultTo(0);
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        t.timestamp('deleted_at', { useTz: true }).nullable();
-        t.check('email = lower(email)', [], 'users_email_lower_case');
-        t.check('session_version >= 0', [], 'users_session_version_not_negative');
-      });
-      await db.raw('create unique index users_email_unique on users (lower(email))');
-      await db.raw('create unique index users_cpf_unique on users (cpf) where cpf is not null');
-      // Start-up copies every raised session version to Redis.
-      await db.raw('create index users_raised_session_version on users (id) where session_version > 0');
+  createTableMigration(
+    '0001_users',
+    'users',
+    (t, db) => {
+      t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+      t.string('email', 255).notNullable();
+      t.boolean('email_verified').notNullable().defaultTo(false);
+      // Null once the account is deleted: nobody can log in to it any more.
+      t.text('password_hash').nullable();
+      t.string('name', 255).notNullable();
+      personalDataColumns(t, false);
+      t.boolean('is_admin').notNullable().defaultTo(false);
+      // Raised when a password changes or the account is deleted: tokens carrying an older one are refused.
+      t.integer('session_version').notNullable().defaultTo(0);
+      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      t.timestamp('deleted_at', { useTz: true }).nullable();
+      t.check('email = lower(email)', [], 'users_email_lower_case');
+      t.check('session_version >= 0', [], 'users_session_version_not_negative');
     },
-  },
-  {
-    name: '0002_verification_codes',
-    async up(db) {
-      await db.schema.createTable('verification_codes', (t) => {
-        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
-        t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
-        // The address the code was sent to: a code proves only that mailbox.
-        t.string('email', 255).notNullable();
-        // HMAC-SHA256(secret, "userId:code"): the code itself is never stored.
-        t.text('code_hash').notNullable();
-        t.timestamp('expires_at', { useTz: true }).notNullable();
-        t.integer('attempts').notNullable().defaultTo(0);
-        t.timestamp('consumed_at', { useTz: true }).nullable();
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        t.check('attempts >= 0', [], 'verification_codes_attempts_not_negative');
-        t.index(['user_id'], 'verification_codes_user_id');
-      });
-    },
-  },
+    'create unique index users_email_unique on users (lower(email))',
+    'create unique index users_cpf_unique on users (cpf) where cpf is not null',
+    // Start-up copies every raised session version to Redis.
+    'create index users_raised_session_version on users (id) where session_version > 0',
+  ),
+  createTableMigration('0002_verification_codes', 'verification_codes', (t, db) => {
+    t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+    t.uuid('user_id').notNullable().references('id').inTable('users').onDelete('CASCADE');
+    // The address the code was sent to: a code proves only that mailbox.
+    t.string('email', 255).notNullable();
+    // HMAC-SHA256(secret, "userId:code"): the code itself is never stored.
+    t.text('code_hash').notNullable();
+    t.timestamp('expires_at', { useTz: true }).notNullable();
+    t.integer('attempts').notNullable().defaultTo(0);
+    t.timestamp('consumed_at', { useTz: true }).nullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    t.check('attempts >= 0', [], 'verification_codes_attempts_not_negative');
+    t.index(['user_id'], 'verification_codes_user_id');
+  }),
   {
     name: '0003_password_resets',
     async up(db) {
@@ -83,15 +79,10 @@ export const identityMigrations: Migration[] = [
       await db.raw('drop index if exists users_raised_session_version');
     },
   },
-  {
-    name: '0006_verification_code_history',
-    async up(db) {
-      // Wrong codes are counted per account and day across resends, so superseded codes stay (expired) for a day.
-      await db.schema.alterTable('verification_codes', (t) => {
-        t.index(['user_id', 'created_at'], 'verification_codes_user_day');
-      });
-    },
-  },
+  // Wrong codes are counted per account and day across resends, so superseded codes stay (expired) for a day.
+  alterTableMigration('0006_verification_code_history', 'verification_codes', (t) => {
+    t.index(['user_id', 'created_at'], 'verification_codes_user_day');
+  }),
   {
     name: '0007_door_assignments_sign_in_links',
     async up(db) {

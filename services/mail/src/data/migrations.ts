@@ -1,4 +1,4 @@
-import { createForgottenUsersTable, type Migration } from '@ticketing/platform';
+import { alterTableMigration, createForgottenUsersTable, type Migration } from '@ticketing/platform';
 
 /** The e-mail queue (spec §3 plus what delivery and privacy need) and the users whose data must not come back. */
 export const mailMigrations: Migration[] = [
@@ -9,14 +9,11 @@ export const mailMigrations: Migration[] = [
         t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
         // Event id + template: a redelivered event can never queue a second e-mail.
         t.text('dedupe_key').notNullable().unique();
-        // The message as it will be sent, one text column per part (a charge's table reads alike: both store text).
         t.text('template').notNullable();
         t.uuid('user_id').nullable();
         t.text('correlation_id').nullable();
-        t.text('to').notNullable();
-        t.text('subject').notNullable();
-        t.text('html').notNullable();
-        t.text('text').notNullable();
+        // The message as it will be sent, one text column per part.
+        for (const part of ['to', 'subject', 'html', 'text']) t.text(part).notNullable();
         // [{ filename, contentType, content (base64) | href (URL), cid? }]
         t.jsonb('attachments').notNullable().defaultTo(db.raw("'[]'::jsonb"));
         t.text('status').notNullable().defaultTo('pending');
@@ -35,17 +32,12 @@ export const mailMigrations: Migration[] = [
       await db.raw(
         "create index email_queue_due on email_queue (next_attempt_at) where status in ('pending', 'sending')",
       );
-      // As in orders: the service's own table with its index, then the deleted accounts it must not bring back.
+      // The deleted accounts whose e-mails must not come back.
       await createForgottenUsersTable(db);
     },
   },
-  {
-    name: '0002_email_order',
-    async up(db) {
-      // The order an e-mail is about, if any: its delivery is announced (mail.sent) for the order's timeline.
-      await db.schema.alterTable('email_queue', (t) => {
-        t.uuid('order_id').nullable();
-      });
-    },
-  },
+  // The order an e-mail is about, if any: its delivery is announced (mail.sent) for the order's timeline.
+  alterTableMigration('0002_email_order', 'email_queue', (t) => {
+    t.uuid('order_id').nullable();
+  }),
 ];

@@ -1,4 +1,4 @@
-import { createForgottenUsersTable, type Migration } from '@ticketing/platform';
+import { alterTableMigration, createForgottenUsersTable, type Migration } from '@ticketing/platform';
 
 /**
  * The orders table: one row per purchase, with the charge, the event and buyer as they were, and the ticket; and the
@@ -25,11 +25,8 @@ export const ordersMigrations: Migration[] = [
         t.string('payment_method', 20).notNullable();
         t.decimal('amount', 10, 2).notNullable();
         t.text('asaas_payment_id').nullable();
-        // How the order was paid, as orders first kept it; the charge that payments keeps has the same fields.
-        t.text('pix_qr_code').nullable();
-        t.text('pix_payload').nullable();
-        t.text('boleto_url').nullable();
-        t.text('invoice_url').nullable();
+        // How the order was paid, as orders first kept it (payments keeps it with the charge now).
+        for (const column of ['pix_qr_code', 'pix_payload', 'boleto_url', 'invoice_url']) t.text(column).nullable();
         t.timestamp('expires_at', { useTz: true }).nullable();
         t.timestamp('paid_at', { useTz: true }).nullable();
         t.timestamp('cancelled_at', { useTz: true }).nullable();
@@ -145,15 +142,10 @@ export const ordersMigrations: Migration[] = [
       await db.raw('create index orders_newest on orders (created_at desc, order_number desc)');
     },
   },
-  {
-    name: '0006_boleto_line',
-    async up(db) {
-      // The boleto's digitable line, shown with its PDF until the order is paid (a bank's app reads it).
-      await db.schema.alterTable('orders', (t) => {
-        t.text('boleto_line').nullable();
-      });
-    },
-  },
+  // The boleto's digitable line, shown with its PDF until the order is paid (a bank's app reads it).
+  alterTableMigration('0006_boleto_line', 'orders', (t) => {
+    t.text('boleto_line').nullable();
+  }),
   {
     name: '0007_event_cancelled_refunds',
     async up(db) {

@@ -1,5 +1,5 @@
-import { rememberForgottenUser, scrubUserEvents, type Knex, type Logger } from '@ticketing/platform';
-import { erasedPerson, type EventPayload } from '@ticketing/proto';
+import { forgetPerson, type Knex, type Logger } from '@ticketing/platform';
+import type { EventPayload } from '@ticketing/proto';
 import { eraseBuyer } from '../data/orders-repository.ts';
 
 /**
@@ -7,18 +7,13 @@ import { eraseBuyer } from '../data/orders-repository.ts';
  * do the events about it kept here (outbox, dead letters). The user is remembered, so an event about them that
  * arrives later (a redemption on its way) is stored anonymised.
  */
-// Tickets forgets the same person the same way in its own schema (holders instead of buyers): each service erases
-// what it keeps, in its own transaction.
 export async function forgetUser(
   deps: { logger: Logger },
   trx: Knex.Transaction,
   { userId }: EventPayload<'user.deleted'>,
 ): Promise<void> {
-  const erased = erasedPerson(userId);
-  await rememberForgottenUser(trx, userId);
-  const orders = await eraseBuyer(trx, userId, erased);
-  const events =
-    (await scrubUserEvents(trx, userId, 'buyer', { ...erased, cpf: '' })) +
-    (await scrubUserEvents(trx, userId, 'attendee', { ...erased, cpf: '' }));
+  const { records: orders, events } = await forgetPerson(trx, userId, ['buyer', 'attendee'], (erased) =>
+    eraseBuyer(trx, userId, erased),
+  );
   deps.logger.info({ userId, orders, events }, 'personal data erased');
 }

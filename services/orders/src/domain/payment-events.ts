@@ -17,10 +17,21 @@ type Deps = Pick<OrdersDeps, 'outbox' | 'logger' | 'catalog'> & {
 };
 type PaymentEvent = { orderId: string; paymentId: string; providerStatus: string };
 
-async function lockedOrder(deps: Pick<Deps, 'logger'>, trx: Knex.Transaction, orderId: string, topic: string) {
-  const order = await lockOrder(trx, orderId);
-  if (!order) deps.logger.warn({ orderId, topic }, 'event for an unknown order ignored');
-  return order;
+type PaymentTopic = 'payment.confirmed' | 'payment.failed' | 'payment.refunded' | 'payment.overdue';
+
+/**
+ * The handler of one payment event, with the signature every consumer of the bus takes: `handle` gets the order the
+ * event names, locked; an event for an unknown order is logged and ignored.
+ */
+function withLockedOrder<D extends Pick<Deps, 'logger'>, T extends PaymentTopic>(
+  topic: T,
+  handle: (deps: D, trx: Knex.Transaction, order: Order, payment: EventPayload<T>) => Promise<void>,
+) {
+  return async (deps: D, trx: Knex.Transaction, payment: EventPayload<T>): Promise<void> => {
+    const order = await lockOrder(trx, payment.orderId);
+    if (!order) return deps.logger.warn({ orderId: payment.orderId, topic }, 'event for an unknown order ignored');
+    return handle(deps, trx, order, payment);
+  };
 }
 
 /** An event about a charge other than the one the order is paid (or to be paid) with. */
@@ -54,14 +65,7 @@ async function markPaid(
  * before the money arrived takes a spot again if there is one (and is paid), or owes the money back (refunded).
  * A paid or refunded order, or one whose charge was already given back, stays as it is.
  */
-// Each payment event has its own handler with the signature every consumer of the bus takes.
-export async function paymentConfirmed(
-  deps: Deps,
-  trx: Knex.Transaction,
-  payment: EventPayload<'payment.confirmed'>,
-): Promise<void> {
-  const order = await lockedOrder(deps, trx, payment.orderId, 'payment.confirmed');
-  if (!order) return;
+export const paymentConfirmed = withLockedOrder('payment.confirmed', async (deps: Deps, trx, order, payment) => {
   if (order.status === 'pending') return markPaid(deps, trx, order, payment, false);
   if (order.status === 'paid' || order.status === 'refunded' || order.refundReason) {
     deps.logger.info(
@@ -80,7 +84,7 @@ export async function paymentConfirmed(
     return;
   }
   return markPaid(deps, trx, order, payment, true);
-}
+});
 
 /**
  * A late payment with no spot left: the order is refunded now, and the refund owed is recorded with it. Payments is
@@ -117,13 +121,7 @@ async function cancelUnpaid(
 }
 
 /** The charge will not be paid: a pending order is cancelled (the spot goes back). Nothing else ever moves back. */
-export async function paymentFailed(
-  deps: Deps,
-  trx: Knex.Transaction,
-  payment: EventPayload<'payment.failed'>,
-): Promise<void> {
-  const order = await lockedOrder(deps, trx, payment.orderId, 'payment.failed');
-  if (!order) return;
+export const paymentFailed = withLockedOrder('payment.failed', async (deps: Deps, trx, order, payment) => {
   const otherCharge = isOtherCharge(order, payment);
   if (order.status !== 'pending' || otherCharge) {
     deps.logger.info(
@@ -133,7 +131,7 @@ export async function paymentFailed(
     return;
   }
   await cancelUnpaid(deps, trx, order, payment, 'payment_failed');
-}
+});
 
 /**
  * The money of the order's charge went back (refunded, or disputed by the card holder). A paid order is refunded:
@@ -142,13 +140,7 @@ export async function paymentFailed(
  * An order whose money was owed back (a late payment, a refund, a withdrawal, a cancelled event) is settled: the
  * money went back. Anything else is already settled.
  */
-export async function paymentRefunded(
-  deps: Deps,
-  trx: Knex.Transaction,
-  payment: EventPayload<'payment.refunded'>,
-): Promise<void> {
-  const order = await lockedOrder(deps, trx, payment.orderId, 'payment.refunded');
-  if (!order) return;
+export const paymentRefunded = withLockedOrder('payment.refunded', async (deps: Deps, trx, order, payment) => {
   const context = { orderId: order.id, status: order.status, providerStatus: payment.providerStatus };
   if (isOtherCharge(order, payment)) {
     deps.logger.info({ ...context, otherCharge: true }, 'payment refund ignored');
@@ -170,7 +162,7 @@ export async function paymentRefunded(
   } else {
     deps.logger.info(context, 'payment refund ignored');
   }
-}
+});
 
 /** Payments gave owed money back (a late payment, a refund, a withdrawal, a cancelled event): the debt is cleared and order.refunded tells the buyer. */
 export async function settleOwedRefund(
@@ -189,15 +181,9 @@ export async function settleOwedRefund(
  * The due date passed. The order's own payment window decides when it expires (the sweep), and a boleto may
  * still be paid late, so this only leaves a trace; after payment it is ignored.
  */
-export async function paymentOverdue(
-  deps: Pick<Deps, 'logger'>,
-  trx: Knex.Transaction,
-  payment: EventPayload<'payment.overdue'>,
-): Promise<void> {
-  const order = await lockedOrder(deps, trx, payment.orderId, 'payment.overdue');
-  if (!order) return;
+export const paymentOverdue = withLockedOrder('payment.overdue', async (deps: Pick<Deps, 'logger'>, _trx, order) => {
   deps.logger.info(
     { orderId: order.id, status: order.status },
     order.status === 'pending' ? 'payment overdue' : 'payment overdue ignored',
   );
-}
+});

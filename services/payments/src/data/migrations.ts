@@ -10,11 +10,10 @@ export const paymentsMigrations: Migration[] = [
     t.decimal('value', 12, 2).notNullable();
     t.text('status').notNullable().defaultTo('pending');
     t.text('provider_status').notNullable();
-    t.text('pix_qr_code').nullable();
-    t.text('pix_payload').nullable();
-    t.text('boleto_url').nullable();
-    t.text('boleto_line').nullable();
-    t.text('invoice_url').nullable();
+    // How the buyer pays, as the provider answered for the method.
+    for (const column of ['pix_qr_code', 'pix_payload', 'boleto_url', 'boleto_line', 'invoice_url']) {
+      t.text(column).nullable();
+    }
     t.date('due_date').notNullable();
     t.timestamp('paid_at', { useTz: true }).nullable();
     t.timestamp('refund_requested_at', { useTz: true }).nullable();

@@ -1,4 +1,4 @@
-import type { Migration } from '../db.ts';
+import { createTableMigration, type Migration } from '../db.ts';
 
 /**
  * Every service's schema carries its own outbox (events to publish), inbox (events already handled) and dead letters
@@ -27,24 +27,23 @@ export const busMigrations: Migration[] = [
       });
     },
   },
-  {
-    name: '0001_bus_dead_letters',
-    async up(db) {
-      await db.schema.createTable('dead_letters', (t) => {
-        // The id of the bus.dead-letter event announcing it, so one id names it on the topic and here.
-        t.uuid('id').primary();
-        t.text('group').notNullable();
-        t.text('topic').notNullable();
-        // A dead letter keeps the envelope as the outbox kept it, with why and how often it failed.
-        // Null when the message was not an envelope at all (then `envelope` is {raw}).
-        t.uuid('event_id');
-        t.jsonb('envelope').notNullable();
-        t.text('error').notNullable();
-        t.integer('attempts').notNullable();
-        t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-        t.timestamp('replayed_at', { useTz: true });
-      });
-      await db.raw('create index dead_letters_unreplayed on dead_letters (created_at) where replayed_at is null');
+  createTableMigration(
+    '0001_bus_dead_letters',
+    'dead_letters',
+    (t, db) => {
+      // The id of the bus.dead-letter event announcing it, so one id names it on the topic and here.
+      t.uuid('id').primary();
+      t.text('group').notNullable();
+      t.text('topic').notNullable();
+      // A dead letter keeps the envelope as the outbox kept it, with why and how often it failed.
+      // Null when the message was not an envelope at all (then `envelope` is {raw}).
+      t.uuid('event_id');
+      t.jsonb('envelope').notNullable();
+      t.text('error').notNullable();
+      t.integer('attempts').notNullable();
+      t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+      t.timestamp('replayed_at', { useTz: true });
     },
-  },
+    'create index dead_letters_unreplayed on dead_letters (created_at) where replayed_at is null',
+  ),
 ];
