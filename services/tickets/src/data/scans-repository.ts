@@ -14,7 +14,10 @@ export interface NewScan {
   readAt?: Date;
 }
 
-/** Records readings at the door, admitted or refused, in one statement. */
+/**
+ * Records readings at the door, admitted or refused, in one statement. Column by column, like the door's conflicts
+ * and a new ticket: alike in shape only, each names its own table's columns.
+ */
 export async function insertScans(trx: Knex.Transaction, scans: NewScan[]): Promise<void> {
   if (scans.length === 0) return;
   await trx('scans').insert(
