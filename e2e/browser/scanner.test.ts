@@ -9,7 +9,7 @@ import { startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Workshop de Farmácia Oncológica';
 /** The door's decoders, downloaded as a chunk of their own by the scanner page only. */
-const DECODER = /\/admin\/assets\/qr-decoders\.\w+\.js$/;
+const DECODER = /\/door\/assets\/qr-decoders\.\w+\.js$/;
 
 let stack: BrowserStack;
 let dir: string;

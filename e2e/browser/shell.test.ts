@@ -94,7 +94,7 @@ test('React, the router and react-query exist once: the remotes use the shell’
   for (const shared of await sharedModules(page)) {
     expect(shared).toEqual({ name: shared.name, versions: [expect.any(String)], providers: ['shell'] });
   }
-  const remoteFiles = requested.filter((path) => /^\/(storefront|profile|admin)\//.test(path));
+  const remoteFiles = requested.filter((path) => /^\/(storefront|profile|admin|door)\//.test(path));
   for (const path of remoteFiles) {
     expect(path).toMatch(/^\/\w+\/(mf-manifest\.json|remoteEntry\.js|assets\/[\w.-]+\.(js|css))$/);
   }
@@ -106,7 +106,7 @@ test('React, the router and react-query exist once: the remotes use the shell’
   expect(errors).toEqual([]);
 });
 
-test('the profile and admin remotes load on navigation; admins see their badge, links and avatar menu', async () => {
+test('the profile and door remotes load on navigation; admins see their badge, links and avatar menu', async () => {
   const admin = await stack.system.call('POST', '/api/auth/login', {
     body: { email: 'admin@educacaofarma.com.br', password: 'admin123' },
   });
@@ -125,7 +125,9 @@ test('the profile and admin remotes load on navigation; admins see their badge, 
 
   await nav.getByRole('link', { name: 'Verificar QR' }).click();
   await heading(page, 'Verificar Ingresso').waitFor();
-  expect(requested).toContain('/admin/remoteEntry.js');
+  // The door is a remote of its own: a phone at the entrance downloads none of the back office.
+  expect(requested).toContain('/door/remoteEntry.js');
+  expect(requested).not.toContain('/admin/remoteEntry.js');
 
   const name: string = admin.body.user.name;
   const initials = name

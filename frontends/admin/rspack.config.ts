@@ -4,8 +4,6 @@ export default frontendConfig({
   name: 'admin',
   dir: import.meta.dirname,
   exposes: {
-    './Scanner': './src/pages/Scanner.tsx',
-    './DoorPanel': './src/pages/DoorPanel.tsx',
     './CourtesyAdmin': './src/pages/CourtesyAdmin.tsx',
     './MassSend': './src/pages/MassSend.tsx',
     './AdminTest': './src/pages/AdminTest.tsx',

@@ -170,5 +170,5 @@ export const localUrl = (name: ServiceName) =>
   `http://127.0.0.1:${SERVICES.find((service) => service.name === name)!.port}`;
 
 /** The micro-frontends the shell composes: each a Module Federation remote built into frontends/dist/<name>. */
-export const FRONTENDS = ['shell', 'storefront', 'profile', 'admin'] as const;
+export const FRONTENDS = ['shell', 'storefront', 'profile', 'admin', 'door'] as const;
 export type FrontendName = (typeof FRONTENDS)[number];

@@ -45,4 +45,6 @@ export { iconStroke } from './ui/icon-stroke.ts';
 export { dismissToast, errorTitles, OFFLINE_MESSAGE, toast, toastError, type Toast } from './ui/toast.ts';
 export { preloadToaster, Toaster } from './ui/Toaster.tsx';
 export { useDebounced } from './useDebounced.ts';
+export { useFailureToast } from './useFailureToast.ts';
+export { useResetTicket } from './useResetTicket.ts';
 export { useHydrated } from './useHydrated.ts';

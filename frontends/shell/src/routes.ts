@@ -5,9 +5,8 @@ import { PAGE_ROLE_REQUIRED, type Role } from '@ticketing/proto/roles';
 export type RemotePageId =
   | `storefront/${'Home' | 'Events' | 'EventDetail' | 'Courtesy'}`
   | `profile/${'Login' | 'Register' | 'ForgotPassword' | 'ResetPassword' | 'SignInLink' | 'VerifyEmail' | 'Profile'}`
+  | `door/${'Scanner' | 'DoorPanel'}`
   | `admin/${
-      | 'Scanner'
-      | 'DoorPanel'
       | 'CourtesyAdmin'
       | 'MassSend'
       | 'AdminTest'
@@ -52,8 +51,8 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/entrar-com-link', page: 'profile/SignInLink' },
   { path: '/verify-email', page: 'profile/VerifyEmail' },
   { path: '/profile', page: 'profile/Profile' },
-  { path: '/verificar', page: 'admin/Scanner', access: DOOR },
-  { path: '/painel-porta', page: 'admin/DoorPanel', access: ADMINS },
+  { path: '/verificar', page: 'door/Scanner', access: DOOR },
+  { path: '/painel-porta', page: 'door/DoorPanel', access: ADMINS },
   { path: '/cortesia-admin', page: 'admin/CourtesyAdmin', access: COURTESIES },
   { path: '/cortesia-envio-em-massa', page: 'admin/MassSend', access: COURTESIES },
   { path: '/cortesia-admin/:id/resgates', page: 'admin/CourtesyRedemptions', access: COURTESIES },

@@ -5,9 +5,17 @@ import {
   type CreateCourtesyLink,
   type EventView,
 } from '@ticketing/proto';
-import { api, Button, formatShortDate, SelectField, TextField, toast, toastError } from '@ticketing/shared';
+import {
+  api,
+  Button,
+  formatShortDate,
+  SelectField,
+  TextField,
+  toast,
+  toastError,
+  useFailureToast,
+} from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
-import { useFailureToast } from '../lib/useFailureToast.ts';
 
 /** "49,90", "1.234,56" or "49.90" as typed; empty is a free link (null), anything else unreadable is NaN. */
 function typedPrice(typed: unknown): number | null {

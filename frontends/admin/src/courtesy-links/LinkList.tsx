@@ -1,8 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { CourtesyLinkView } from '@ticketing/proto';
-import { Pager, Skeleton } from '@ticketing/shared';
+import { Pager, Skeleton, useFailureToast } from '@ticketing/shared';
 import { LoadFailure } from '../lib/LoadFailure.tsx';
-import { useFailureToast } from '../lib/useFailureToast.ts';
 import { LinkCard } from './LinkCard.tsx';
 
 interface LinkPage {

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { MASS_SEND_COLUMNS, type EventView } from '@ticketing/proto';
-import { buttonClass, formatShortDate, Skeleton } from '@ticketing/shared';
-import { useFailureToast } from '../lib/useFailureToast.ts';
+import { buttonClass, formatShortDate, Skeleton, useFailureToast } from '@ticketing/shared';
 
 const COLUMNS: Record<(typeof MASS_SEND_COLUMNS)[number], string> = {
   name: 'nome completo do convidado',

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { MassSendJobView } from '@ticketing/proto';
-import { Button, Spinner } from '@ticketing/shared';
+import { Button, Spinner, useFailureToast } from '@ticketing/shared';
 import { Progress } from '@ticketing/shared/primitives';
-import { useFailureToast } from '../lib/useFailureToast.ts';
 
 /** How often the progress is asked for while the invitations go out. */
 const POLL_MS = 1000;

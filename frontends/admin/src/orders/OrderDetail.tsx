@@ -8,14 +8,14 @@ import {
   formatBRL,
   formatDateTime,
   isApiError,
-  Page,
-  Skeleton,
   orderStatusOf,
+  Page,
   paymentMethodOf,
+  Skeleton,
+  useFailureToast,
 } from '@ticketing/shared';
 import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';
 import { Fact } from '../lib/Fact.tsx';
-import { useFailureToast } from '../lib/useFailureToast.ts';
 import { salesPath } from '../sales/queries.ts';
 import { OrderTimeline } from './OrderTimeline.tsx';
 import type { BackToSearch } from './OrderTable.tsx';

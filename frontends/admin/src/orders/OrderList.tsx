@@ -1,8 +1,7 @@
 import { useCallback } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { OrderSearchAnswer } from '@ticketing/proto';
-import { Pager } from '@ticketing/shared';
-import { useFailureToast } from '../lib/useFailureToast.ts';
+import { Pager, useFailureToast } from '@ticketing/shared';
 import { OrderSearchBox } from './OrderSearchBox.tsx';
 import { OrderTable, OrderTableSkeleton } from './OrderTable.tsx';
 import { orderSearchKey, type OrderSearch } from './queries.ts';

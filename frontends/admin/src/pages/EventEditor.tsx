@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import type { AdminEventView } from '@ticketing/proto';
-import { buttonClass, isApiError, Page, Skeleton } from '@ticketing/shared';
+import { buttonClass, isApiError, Page, Skeleton, useFailureToast } from '@ticketing/shared';
 import { DoorStaff } from '../door-staff/DoorStaff.tsx';
 import { EventForm } from '../events/EventForm.tsx';
 import { EventSummary } from '../events/EventSummary.tsx';
 import { adminEventKey } from '../events/queries.ts';
 import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';
-import { useFailureToast } from '../lib/useFailureToast.ts';
 import { LoadFailure } from '../lib/LoadFailure.tsx';
 import '../lib/admin.css';
 import '../mass-send/mass-send.css';

@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import type { SalesView } from '@ticketing/proto';
-import { Page } from '@ticketing/shared';
+import { Page, useFailureToast } from '@ticketing/shared';
 import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';
-import { useFailureToast } from '../lib/useFailureToast.ts';
 import { EventPicker } from '../sales/EventPicker.tsx';
 import { salesKey } from '../sales/queries.ts';
 import { SalesReport, SalesReportSkeleton } from '../sales/SalesReport.tsx';

@@ -1,7 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ParticipantsView } from '@ticketing/proto';
-import { Pager, Skeleton } from '@ticketing/shared';
-import { useFailureToast } from '../lib/useFailureToast.ts';
+import { Pager, Skeleton, useFailureToast } from '@ticketing/shared';
 import { filtersInWords, participantsKey, type ParticipantsFilters } from './participants.ts';
 import { ParticipantsTable } from './ParticipantsTable.tsx';
 import { LoadFailure } from '../lib/LoadFailure.tsx';

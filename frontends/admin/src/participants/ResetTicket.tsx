@@ -1,6 +1,5 @@
 import type { ParticipantView } from '@ticketing/proto';
-import { Button } from '@ticketing/shared';
-import { useResetTicket } from '../door/useResetTicket.ts';
+import { Button, useResetTicket } from '@ticketing/shared';
 import { PARTICIPANTS_KEY } from './participants.ts';
 
 /** 'Resetar Ingresso': a used ticket may be read at the door once more (a guest who left and came back). */

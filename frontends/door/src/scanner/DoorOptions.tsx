@@ -1,7 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { DoorEventView } from '@ticketing/proto';
-import { Checkbox, formatShortDate, SelectField } from '@ticketing/shared';
-import { useFailureToast } from '../lib/useFailureToast.ts';
+import { Checkbox, formatShortDate, SelectField, useFailureToast } from '@ticketing/shared';
 
 interface DoorOptionsProps {
   events: UseQueryResult<DoorEventView[]>;

@@ -1,10 +1,8 @@
 import { useSearchParams } from 'react-router-dom';
-import { Page, Skeleton } from '@ticketing/shared';
+import { Page, Skeleton, useFailureToast } from '@ticketing/shared';
 import { useDoorEvents } from '../door/events.ts';
 import { DoorPanel } from '../door-panel/DoorPanel.tsx';
 import { EventChoice } from '../door-panel/EventChoice.tsx';
-import { useFailureToast } from '../lib/useFailureToast.ts';
-import '../lib/admin.css';
 
 /** /painel-porta: how the door of an event is going, live, large enough for a laptop or a TV by the entrance. */
 export default function DoorPanelPage() {
@@ -16,7 +14,9 @@ export default function DoorPanelPage() {
 
   return (
     <Page title="Painel da Portaria" className="door-panel-page">
-      <p className="admin-lead">Quantas pessoas já entraram, em que ritmo e por qual aparelho, atualizado ao vivo.</p>
+      <p className="door-panel-page__lead">
+        Quantas pessoas já entraram, em que ritmo e por qual aparelho, atualizado ao vivo.
+      </p>
       {events.isPending && <Skeleton className="door-panel-page__event-skeleton" />}
       {events.isError && (
         <p className="door-panel__empty" role="alert">

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button } from '@ticketing/shared';
+import { Button, useResetTicket } from '@ticketing/shared';
 import { KEPT_READINGS, lastReadings, type StoredReading } from '../door/db.ts';
-import { useResetTicket } from '../door/useResetTicket.ts';
 import { clockTime } from '../door/verdict.ts';
 
 /** 'Resetar Ingresso': an admin lets a used ticket in again (a guest who left and came back, a wrong reading). */

@@ -1,6 +1,5 @@
 import type { DoorSearchHit } from '@ticketing/proto';
-import { Badge, Button } from '@ticketing/shared';
-import { useResetTicket } from '../door/useResetTicket.ts';
+import { Badge, Button, useResetTicket } from '@ticketing/shared';
 import { searchKey, ticketState } from './search.ts';
 
 interface SearchResultProps {

@@ -59,7 +59,3 @@ export const sendReadings = (eventId: string, readings: DoorReading[]) =>
 
 export const renewSession = () =>
   doorCall<{ token: string; expiresAt: string }>('/auth/renew', SYNC_WAIT_MS, { method: 'POST' });
-
-/** An admin lets a used ticket in again; a refused session is an error to show, never a trip to /login mid-queue. */
-export const resetTicket = (orderId: string) =>
-  api<{ message: string }>(`/reset-ticket/${encodeURIComponent(orderId)}`, { method: 'POST', keepSessionOn401: true });

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { toastError } from '@ticketing/shared';
+import { toastError } from './ui/toast.ts';
 
 /** A read that failed: the destructive toast with the server's message, once per failure (the page also says so in place). */
 export function useFailureToast(error: unknown, title: string) {
