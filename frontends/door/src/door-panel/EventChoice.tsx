@@ -9,32 +9,29 @@ interface EventChoiceProps {
 
 /** The event the panel follows: today's events first (started or not, listed or not), then upcoming ones. */
 export function EventChoice({ events, eventId, onChange }: EventChoiceProps) {
-  const today = events.filter((event) => event.today);
-  const upcoming = events.filter((event) => !event.today);
+  const groups = [
+    { label: 'Hoje', events: events.filter((event) => event.today), when: formatTime },
+    { label: 'Próximos', events: events.filter((event) => !event.today), when: formatShortDate },
+  ];
+  // The shared select bound to an event, as the sales' picker is: the choices and their grouping are the door's.
   return (
     <SelectField
       label="Evento"
       className="door-panel-page__event"
       value={eventId}
-      onChange={(event) => onChange(event.target.value)}
+      onChange={(e) => onChange(e.target.value)}
     >
-      {today.length > 0 && (
-        <optgroup label="Hoje">
-          {today.map((event) => (
-            <option key={event.id} value={event.id}>
-              {event.title} — {formatTime(event.date)}
-            </option>
-          ))}
-        </optgroup>
-      )}
-      {upcoming.length > 0 && (
-        <optgroup label="Próximos">
-          {upcoming.map((event) => (
-            <option key={event.id} value={event.id}>
-              {event.title} — {formatShortDate(event.date)}
-            </option>
-          ))}
-        </optgroup>
+      {groups.map(
+        (group) =>
+          group.events.length > 0 && (
+            <optgroup key={group.label} label={group.label}>
+              {group.events.map((event) => (
+                <option key={event.id} value={event.id}>
+                  {event.title} — {group.when(event.date)}
+                </option>
+              ))}
+            </optgroup>
+          ),
       )}
     </SelectField>
   );

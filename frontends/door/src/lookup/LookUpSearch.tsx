@@ -29,6 +29,7 @@ export function LookUpSearch({ eventId, onAdmit }: { eventId: string; onAdmit(ti
     placeholderData: keepPreviousData,
   });
 
+  // The shared text field, set up as a search at the door; other forms set it up alike for their own input.
   return (
     <div className="lookup">
       <TextField

@@ -25,6 +25,7 @@ export function LastReadings({ version, mayReset }: { version: number; mayReset:
   }, [version]);
 
   if (readings.length === 0) return null;
+  // A titled section as the back office's door staff list is one: alike in shape, not in what they hold.
   return (
     <section className="last-readings" aria-labelledby="last-readings-title">
       <h2 id="last-readings-title" className="last-readings__title">
