@@ -64,11 +64,9 @@ test('visitors and users who are not admins are turned away from every admin pag
       await page.getByText(message, { exact: true }).waitFor();
       await page.getByText('Acesso negado', { exact: true }).waitFor();
       await page.waitForURL((url) => url.pathname === destination);
-      expect({ who, route, admin: requested.filter((path) => path.startsWith('/admin/')) }).toEqual({
-        who,
-        route,
-        admin: [],
-      });
+      // Neither the back office's code nor the door's.
+      const code = requested.filter((path) => /^\/(admin|door)\//.test(path));
+      expect({ who, route, code }).toEqual({ who, route, code: [] });
       await page.close();
     }
   }
