@@ -37,7 +37,7 @@ export type { PageAddress, PageHead, ServerPage } from './server-page.ts';
 export { Pager } from './ui/Pager.tsx';
 export { SearchField, searchInput } from './ui/SearchField.tsx';
 export { SelectField, type SelectFieldProps } from './ui/SelectField.tsx';
-export { Skeleton } from './ui/Skeleton.tsx';
+export { Skeleton, SkeletonLines } from './ui/Skeleton.tsx';
 export { Spinner } from './ui/Spinner.tsx';
 export { TextField, type TextFieldProps } from './ui/TextField.tsx';
 export { Field, FieldNotes, noteIds } from './ui/Field.tsx';
