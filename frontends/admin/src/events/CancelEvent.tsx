@@ -19,7 +19,6 @@ export function CancelEvent({ event }: { event: AdminEventView }) {
       label="Motivo do cancelamento"
       hint="Os participantes receberão este motivo no e-mail."
       confirm="Cancelar evento"
-      className="event-cancel"
       path={`/admin/events/${event.id}/cancel`}
       onDone={({ message, event: cancelled }) => {
         storeAdminEvent(queryClient, cancelled);

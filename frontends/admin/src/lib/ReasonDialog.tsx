@@ -21,19 +21,18 @@ interface ReasonDialogProps<Answer> {
   hint: string;
   /** The button that goes ahead. */
   confirm: string;
-  className: string;
   /** Where the reason is sent (POST). */
   path: string;
   /** What the answer changes on screen; then the dialog closes. */
   onDone(answer: Answer): void;
-  /** A refusal; without it, the dialog shows the server's words under the reason (`<className>__refusal`). */
+  /** A refusal; without it, the dialog shows the server's words under the reason. */
   onRefused?(error: Error): void;
   onSettled?(): void;
 }
 
 /** A step that cannot be undone ('Cancelar evento', 'Reembolsar pedido'), confirmed with a reason. */
 export function ReasonDialog<Answer>(props: ReasonDialogProps<Answer>) {
-  const { trigger, title, warning, schema, label, hint, confirm, className, path, onRefused } = props;
+  const { trigger, title, warning, schema, label, hint, confirm, path, onRefused } = props;
   const [open, setOpen] = useState(false);
   const form = useZodForm(schema, { defaultValues: { reason: '' } });
   const send = useMutation({
@@ -63,10 +62,10 @@ export function ReasonDialog<Answer>(props: ReasonDialogProps<Answer>) {
         </Button>
       </DialogTrigger>
       <DialogContent title={title} description={warning}>
-        <form className={className} onSubmit={form.handleSubmit((input) => send.mutate(input))} noValidate>
+        <form onSubmit={form.handleSubmit((input) => send.mutate(input))} noValidate>
           <TextArea label={label} hint={hint} rows={4} maxLength={500} required {...form.field('reason')} />
           {send.error && !onRefused && (
-            <p className={`${className}__refusal`} role="alert">
+            <p className="reason-dialog__refusal" role="alert">
               {isApiError(send.error) ? send.error.message : OFFLINE_MESSAGE}
             </p>
           )}

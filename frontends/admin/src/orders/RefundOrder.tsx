@@ -26,7 +26,6 @@ export function RefundOrder({ order }: { order: AdminOrder }) {
       label="Motivo do reembolso"
       hint="Fica registrado no histórico do pedido. De 3 a 500 caracteres."
       confirm="Reembolsar"
-      className="order-refund"
       path={`/admin/orders/${order.id}/refund`}
       onDone={({ message }) => toast({ title: 'Reembolso solicitado', description: message })}
       // Refunded or refused, the order on screen may be out of date: read it again.
