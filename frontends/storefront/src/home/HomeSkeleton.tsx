@@ -1,6 +1,7 @@
 import { Skeleton, SkeletonLines } from '@ticketing/shared';
 import { EventCardSkeleton } from '../events/EventCard.tsx';
 
+/** The hero's lines, top to bottom, each as tall and wide as its text. */
 const HERO_LINES = [
   { width: '30%' },
   { height: '2rem', width: '90%' },
