@@ -14,7 +14,7 @@ const kindOf = (link: CourtesyLinkView) =>
 export function LinkCard({ link }: { link: CourtesyLinkView }) {
   const kind = kindOf(link);
   return (
-    <li className="link-card">
+    <li className="card link-card">
       <LinkSummary link={link} kind={kind} heading="h3">
         <div>
           <dt>Ingressos</dt>

@@ -16,9 +16,9 @@ export function LinkList({ page, onPageChange }: { page: number; onPageChange(pa
 
   if (links.isPending) {
     return (
-      <ul className="link-list" aria-label="Carregando links">
+      <ul className="bare-list link-list" aria-label="Carregando links">
         {[0, 1, 2].map((i) => (
-          <li key={i} className="link-card">
+          <li key={i} className="card link-card">
             <Skeleton style={{ width: '60%', height: '1.25rem' }} />
             <Skeleton style={{ width: '40%' }} />
             <Skeleton style={{ height: '2.75rem' }} />
@@ -35,7 +35,7 @@ export function LinkList({ page, onPageChange }: { page: number; onPageChange(pa
   }
   return (
     <>
-      <ul className="link-list" aria-busy={links.isPlaceholderData}>
+      <ul className="bare-list link-list" aria-busy={links.isPlaceholderData}>
         {links.data.links.map((link) => (
           <LinkCard key={link.id} link={link} />
         ))}

@@ -15,7 +15,7 @@ interface LinkSummaryProps {
 export function LinkSummary({ link, kind, heading: Heading, children }: LinkSummaryProps) {
   return (
     <>
-      <div className="link-card__top">
+      <div className="wrap-row link-card__top">
         <Heading className="link-card__event">{link.event.title}</Heading>
         <div className="link-card__badges">
           <Badge tone={kind.tone}>{kind.label}</Badge>

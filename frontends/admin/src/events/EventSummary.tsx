@@ -3,7 +3,7 @@ import type { AdminEventView } from '@ticketing/proto';
 import { Badge, buttonClass, formatDateTime } from '@ticketing/shared';
 import { CancelEvent } from './CancelEvent.tsx';
 import { STATUS_BADGES } from './status.ts';
-import { Fact } from '../lib/Fact.tsx';
+import { CountFacts } from '../lib/Fact.tsx';
 
 /** Only an event still to come, and not cancelled yet, can be cancelled. */
 const cancellable = (event: AdminEventView) => !event.cancelledAt && new Date(event.date).getTime() > Date.now();
@@ -14,17 +14,10 @@ export function EventSummary({ event }: { event: AdminEventView }) {
   return (
     <section className="event-summary" aria-label="Resumo do evento">
       <Badge tone={status.tone}>{status.label}</Badge>
-      <dl className="facts event-summary__facts">
-        <Fact label="Vendidos" numeric>
-          {event.sold}
-        </Fact>
-        <Fact label="Reservados" numeric>
-          {event.held}
-        </Fact>
-        <Fact label="Capacidade" numeric>
-          {event.maxAttendees ?? 'sem limite'}
-        </Fact>
-      </dl>
+      <CountFacts
+        className="event-summary__facts"
+        counts={{ Vendidos: event.sold, Reservados: event.held, Capacidade: event.maxAttendees ?? 'sem limite' }}
+      />
       <div className="event-summary__links">
         <Link to={`/admin/eventos/${event.id}/participantes`} className={buttonClass('outline', 'sm')}>
           Participantes

@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
-import type { AdminEventView } from '@ticketing/proto';
+import type { AdminEventPage, AdminEventView } from '@ticketing/proto';
 import { Badge, buttonClass, formatBRL, formatDateTime } from '@ticketing/shared';
-import { CardTable, CardTableSkeleton } from '../lib/CardTable.tsx';
+import type { SearchedList } from '../lib/SearchedTable.tsx';
 import { DuplicateEvent } from './DuplicateEvent.tsx';
 import { STATUS_BADGES } from './status.ts';
 
@@ -58,16 +58,9 @@ function EventRow({ event }: { event: AdminEventView }) {
   );
 }
 
-/** The events of one page, one row each; on a phone each row reads as a card. */
-export function EventTable({ events, busy }: { events: AdminEventView[]; busy: boolean }) {
-  return (
-    <CardTable columns={COLUMNS} caption="Eventos" busy={busy}>
-      {events.map((event) => (
-        <EventRow key={event.id} event={event} />
-      ))}
-    </CardTable>
-  );
-}
-
-/** The table's shape while the first page loads. */
-export const EventTableSkeleton = () => <CardTableSkeleton columns={COLUMNS} label="Carregando eventos" />;
+/** The events' list: a row each, which reads as a card on a phone. */
+export const EVENT_LIST: SearchedList<AdminEventPage> = {
+  columns: COLUMNS,
+  words: { one: 'evento', many: 'eventos', none: 'Nenhum evento criado ainda.' },
+  rows: (answer) => answer.events.map((event) => <EventRow key={event.id} event={event} />),
+};

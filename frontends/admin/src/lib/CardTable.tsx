@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Skeleton } from '@ticketing/shared';
 import { TableHead } from './TableHead.tsx';
+import './table.css';
 import './card-table.css';
 
 interface CardTableProps {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { TableHead } from './TableHead.tsx';
+import './table.css';
 import './data-table.css';
 
 interface DataTableProps {
@@ -16,7 +17,7 @@ interface DataTableProps {
 /** A wide table of people that scrolls sideways on a phone; faded while the next page loads. */
 export function DataTable({ caption, columns, actions = false, busy, children }: DataTableProps) {
   return (
-    <div className="data-table__scroll">
+    <div className="surface data-table__scroll">
       <table className="data-table" aria-busy={busy}>
         <caption className="visually-hidden">{caption}</caption>
         <TableHead columns={columns} actions={actions} />

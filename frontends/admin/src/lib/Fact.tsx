@@ -9,3 +9,16 @@ export function Fact({ label, numeric = false, children }: { label: string; nume
     </div>
   );
 }
+
+/** A `dl className="facts"` of counts, each under its label, in the order given. */
+export function CountFacts({ className, counts }: { className: string; counts: Record<string, ReactNode> }) {
+  return (
+    <dl className={`facts ${className}`}>
+      {Object.entries(counts).map(([label, count]) => (
+        <Fact key={label} label={label} numeric>
+          {count}
+        </Fact>
+      ))}
+    </dl>
+  );
+}

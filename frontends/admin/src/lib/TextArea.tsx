@@ -1,5 +1,5 @@
-import { useId, type Ref, type TextareaHTMLAttributes } from 'react';
-import { FieldNotes, noteIds } from '@ticketing/shared';
+import type { Ref, TextareaHTMLAttributes } from 'react';
+import { Field } from '@ticketing/shared';
 import './admin.css';
 
 interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
@@ -9,23 +9,11 @@ interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
   ref?: Ref<HTMLTextAreaElement>;
 }
 
-/** A labelled multi-line field with its hint and inline error, wired by ids as the shared `TextField` and `Checkbox` are. */
+/** A labelled multi-line field with its hint and inline error, in the frame of the shared `TextField`. */
 export function TextArea({ label, error, hint, id, ...textarea }: TextAreaProps) {
-  const generatedId = useId();
-  const controlId = id ?? generatedId;
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={controlId}>
-        {label}
-      </label>
-      <textarea
-        className="field__input text-area"
-        {...textarea}
-        id={controlId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={noteIds(controlId, { hint, error }).join(' ') || undefined}
-      />
-      <FieldNotes controlId={controlId} hint={hint} error={error} />
-    </div>
+    <Field label={label} error={error} hint={hint} id={id}>
+      {(control) => <textarea className="field__input text-area" {...textarea} {...control} />}
+    </Field>
   );
 }

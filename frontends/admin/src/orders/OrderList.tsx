@@ -1,11 +1,11 @@
 import { useCallback } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { OrderSearchAnswer } from '@ticketing/proto';
-import { Pager, useFailureToast } from '@ticketing/shared';
+import { useFailureToast } from '@ticketing/shared';
 import { OrderSearchBox } from './OrderSearchBox.tsx';
-import { OrderTable, OrderTableSkeleton } from './OrderTable.tsx';
+import { ORDER_LIST } from './OrderTable.tsx';
 import { orderSearchKey, type OrderSearch } from './queries.ts';
-import { LoadFailure } from '../lib/LoadFailure.tsx';
+import { SearchedTable } from '../lib/SearchedTable.tsx';
 import { useUrlSearch } from '../lib/useUrlSearch.ts';
 
 /** The orders' search, kept in the address. */
@@ -29,28 +29,7 @@ export function OrderList() {
         pedido.
       </p>
       <OrderSearchBox q={search.q} onChange={searchFor} />
-      {orders.isPending ? (
-        <OrderTableSkeleton />
-      ) : !orders.data ? (
-        <LoadFailure message="Não foi possível carregar os pedidos." onRetry={() => orders.refetch()} />
-      ) : orders.data.orders.length === 0 ? (
-        <p className="list-message">
-          {search.q ? 'Nenhum pedido encontrado para esta busca.' : 'Nenhum pedido feito ainda.'}
-        </p>
-      ) : (
-        <>
-          {/* A count, the table and its pager, as the events' list shows them. */}
-          <p className="list-count" aria-live="polite">
-            {orders.data.total === 1 ? '1 pedido' : `${orders.data.total} pedidos`}
-          </p>
-          <OrderTable orders={orders.data.orders} busy={orders.isPlaceholderData} />
-          <Pager
-            page={search.page}
-            totalPages={orders.data.totalPages}
-            onPageChange={(page) => go({ ...search, page })}
-          />
-        </>
-      )}
+      <SearchedTable list={ORDER_LIST} query={orders} filtered={search.q !== ''} search={search} go={go} />
     </>
   );
 }

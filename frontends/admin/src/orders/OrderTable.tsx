@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'react-router-dom';
-import type { OrderSearchRow } from '@ticketing/proto';
+import type { OrderSearchAnswer, OrderSearchRow } from '@ticketing/proto';
 import { Badge, formatBRL, formatDateTime, paymentMethodOf, statusOf } from '@ticketing/shared';
-import { CardTable, CardTableSkeleton } from '../lib/CardTable.tsx';
+import type { SearchedList } from '../lib/SearchedTable.tsx';
 
 const COLUMNS = ['Pedido', 'Comprador', 'CPF', 'Evento', 'Valor', 'Pagamento', 'Situação', 'Data'] as const;
 
@@ -42,16 +42,9 @@ function OrderRow({ order }: { order: OrderSearchRow }) {
   );
 }
 
-/** One page of orders, newest first; on a phone each row reads as a card (the events' table is built the same way). */
-export function OrderTable({ orders, busy }: { orders: OrderSearchRow[]; busy: boolean }) {
-  return (
-    <CardTable columns={COLUMNS} caption="Pedidos" busy={busy}>
-      {orders.map((order) => (
-        <OrderRow key={order.id} order={order} />
-      ))}
-    </CardTable>
-  );
-}
-
-/** The table's shape while the first page loads. */
-export const OrderTableSkeleton = () => <CardTableSkeleton columns={COLUMNS} label="Carregando pedidos" />;
+/** The orders' list: a row each, which reads as a card on a phone (the events' list is described alike). */
+export const ORDER_LIST: SearchedList<OrderSearchAnswer> = {
+  columns: COLUMNS,
+  words: { one: 'pedido', many: 'pedidos', none: 'Nenhum pedido feito ainda.' },
+  rows: (answer) => answer.orders.map((order) => <OrderRow key={order.id} order={order} />),
+};

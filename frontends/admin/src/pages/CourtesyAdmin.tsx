@@ -21,7 +21,7 @@ export default function CourtesyAdmin() {
           Envio em massa por CSV
         </Link>
       </div>
-      <div className="courtesy-admin__layout">
+      <div className="admin-columns courtesy-admin__layout">
         <CreateLinkCard onCreated={() => setPage(1)} />
         <section aria-labelledby="links-title">
           <h2 id="links-title" className="courtesy-admin__list-title">

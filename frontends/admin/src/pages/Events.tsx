@@ -2,12 +2,12 @@ import { useCallback } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { EVENT_STATUSES, type AdminEventPage, type EventStatus } from '@ticketing/proto';
-import { buttonClass, Page, Pager, useFailureToast } from '@ticketing/shared';
+import { buttonClass, Page, useFailureToast } from '@ticketing/shared';
 import { EventFilters, type EventFilter } from '../events/EventFilters.tsx';
-import { EventTable, EventTableSkeleton } from '../events/EventTable.tsx';
+import { EVENT_LIST } from '../events/EventTable.tsx';
 import { adminEventListKey } from '../events/queries.ts';
 import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';
-import { LoadFailure } from '../lib/LoadFailure.tsx';
+import { SearchedTable } from '../lib/SearchedTable.tsx';
 import { useUrlSearch } from '../lib/useUrlSearch.ts';
 import '../lib/admin.css';
 import '../events/events.css';
@@ -29,7 +29,6 @@ export default function Events() {
   useFailureToast(events.error, 'Erro');
   const { q, status } = search;
   const filter = useCallback((next: EventFilter) => go({ ...next, page: 1 }), [go]);
-  const filtered = Boolean(q || status);
 
   return (
     <Page title="Gerenciar Eventos">
@@ -41,27 +40,7 @@ export default function Events() {
         </Link>
       </div>
       <EventFilters filter={{ q, status }} onChange={filter} />
-      {events.isPending ? (
-        <EventTableSkeleton />
-      ) : !events.data ? (
-        <LoadFailure message="Não foi possível carregar os eventos." onRetry={() => events.refetch()} />
-      ) : events.data.events.length === 0 ? (
-        <p className="list-message">
-          {filtered ? 'Nenhum evento encontrado para esta busca.' : 'Nenhum evento criado ainda.'}
-        </p>
-      ) : (
-        <>
-          <p className="list-count" aria-live="polite">
-            {events.data.total === 1 ? '1 evento' : `${events.data.total} eventos`}
-          </p>
-          <EventTable events={events.data.events} busy={events.isPlaceholderData} />
-          <Pager
-            page={events.data.page}
-            totalPages={events.data.totalPages}
-            onPageChange={(page) => go({ ...search, page })}
-          />
-        </>
-      )}
+      <SearchedTable list={EVENT_LIST} query={events} filtered={Boolean(q || status)} search={search} go={go} />
     </Page>
   );
 }

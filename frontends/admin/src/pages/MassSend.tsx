@@ -31,7 +31,7 @@ export default function MassSend() {
           Voltar para os links de cortesia
         </Link>
       </div>
-      <div className="mass-send">
+      <div className="admin-columns mass-send">
         <div className="mass-send__main">
           <SendForm onQueued={follow} />
           {jobId && <JobProgress key={jobId} jobId={jobId} />}

@@ -24,7 +24,7 @@ export default function Sales() {
   return (
     <Page title={title ? `Vendas · ${title}` : 'Vendas'} heading="Vendas">
       <BackOfficeNav />
-      <div className="sales-top">
+      <div className="wrap-row sales-top">
         <p className="admin-lead">Receita, pedidos, ingressos e entradas de todos os eventos ou de um só.</p>
         <EventPicker
           eventId={eventId}

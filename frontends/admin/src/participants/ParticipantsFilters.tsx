@@ -1,6 +1,12 @@
 import { SelectField, TextField } from '@ticketing/shared';
 import type { ParticipantsFilters as Filters } from './participants.ts';
 
+/** The two filters, each a choice among fixed values ('' is every one). */
+const CHOICES: readonly { name: 'status' | 'checkedIn'; label: string; options: Record<string, string> }[] = [
+  { name: 'status', label: 'Situação', options: { '': 'Todas', valid: 'Válidos', cancelled: 'Cancelados' } },
+  { name: 'checkedIn', label: 'Entrada', options: { '': 'Todos', true: 'Já entraram', false: 'Ainda não entraram' } },
+];
+
 interface ParticipantsFiltersProps {
   filters: Filters;
   onChange(filters: Filters): void;
@@ -21,25 +27,20 @@ export function ParticipantsFilters({ filters, onChange }: ParticipantsFiltersPr
         value={filters.q}
         onChange={(event) => onChange({ ...filters, q: event.target.value })}
       />
-      {/* Two filters of the same kind, each with its own choices. */}
-      <SelectField
-        label="Situação"
-        value={filters.status}
-        onChange={(event) => onChange({ ...filters, status: event.target.value as Filters['status'] })}
-      >
-        <option value="">Todas</option>
-        <option value="valid">Válidos</option>
-        <option value="cancelled">Cancelados</option>
-      </SelectField>
-      <SelectField
-        label="Entrada"
-        value={filters.checkedIn}
-        onChange={(event) => onChange({ ...filters, checkedIn: event.target.value as Filters['checkedIn'] })}
-      >
-        <option value="">Todos</option>
-        <option value="true">Já entraram</option>
-        <option value="false">Ainda não entraram</option>
-      </SelectField>
+      {CHOICES.map(({ name, label, options }) => (
+        <SelectField
+          key={name}
+          label={label}
+          value={filters[name]}
+          onChange={(event) => onChange({ ...filters, [name]: event.target.value })}
+        >
+          {Object.entries(options).map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </SelectField>
+      ))}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { Pager, Skeleton, useFailureToast } from '@ticketing/shared';
 import { filtersInWords, participantsKey, type ParticipantsFilters } from './participants.ts';
 import { ParticipantsTable } from './ParticipantsTable.tsx';
 import { LoadFailure } from '../lib/LoadFailure.tsx';
-import { Fact } from '../lib/Fact.tsx';
+import { CountFacts } from '../lib/Fact.tsx';
 
 interface ParticipantsListProps {
   eventId: string;
@@ -46,18 +46,10 @@ export function ParticipantsList({ eventId, filters, page, onPageChange }: Parti
   const filtered = filtersInWords(filters) !== '';
   return (
     <>
-      {/* The event's totals, three counts as the event's summary shows its sales. */}
-      <dl className="facts participants-totals">
-        <Fact label="Ingressos" numeric>
-          {totals.tickets}
-        </Fact>
-        <Fact label="Já entraram" numeric>
-          {totals.checkedIn}
-        </Fact>
-        <Fact label="Cancelados" numeric>
-          {totals.cancelled}
-        </Fact>
-      </dl>
+      <CountFacts
+        className="participants-totals"
+        counts={{ Ingressos: totals.tickets, 'Já entraram': totals.checkedIn, Cancelados: totals.cancelled }}
+      />
       <p className="participants-count" aria-live="polite">
         {matching === 1 ? '1 participante encontrado' : `${matching} participantes encontrados`}
       </p>

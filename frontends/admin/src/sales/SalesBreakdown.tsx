@@ -9,7 +9,7 @@ function Counts({ title, rows }: { title: string; rows: { label: ReactNode; coun
       <h2 className="sales-section__title">{title}</h2>
       <dl className="sales-counts__list">
         {rows.map(({ label, count }, index) => (
-          <div key={index} className="sales-counts__row">
+          <div key={index} className="ends-row sales-counts__row">
             <dt>{label}</dt>
             <dd className="numeric">{count}</dd>
           </div>

@@ -1,7 +1,8 @@
 import { changePasswordSchema, resetPasswordSchema } from '@ticketing/proto';
-import { api, Button, errorTitles, setToken, TextField, toast, toastError } from '@ticketing/shared';
+import { api, Button, errorTitles, setToken, toast, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
 import { NewPasswordFields } from '../auth/NewPasswordFields.tsx';
+import { CurrentPasswordField } from '../auth/CurrentPasswordField.tsx';
 
 /** The API's schema plus the confirmation, checked as on the reset-password page. */
 const changePasswordFormSchema = changePasswordSchema
@@ -39,12 +40,7 @@ export function ChangePasswordForm() {
   return (
     <form className="card account-form" onSubmit={onSubmit} noValidate>
       <h2 className="account-form__title">Alterar senha</h2>
-      <TextField
-        label="Senha atual"
-        type="password"
-        autoComplete="current-password"
-        {...form.field('currentPassword')}
-      />
+      <CurrentPasswordField {...form.field('currentPassword')} />
       <div className="fields-grid">
         <NewPasswordFields password={form.field('newPassword')} confirmation={form.field('confirmPassword')} />
       </div>

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { deleteAccountSchema } from '@ticketing/proto';
-import { api, Button, clearToken, errorTitles, meQueryKey, TextField, toast, toastError } from '@ticketing/shared';
+import { api, Button, clearToken, errorTitles, meQueryKey, toast, toastError } from '@ticketing/shared';
 import { ConfirmActions, Dialog, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';
 import { useZodForm } from '@ticketing/shared/forms';
 import { ordersQueryKey } from './order-labels.ts';
+import { CurrentPasswordField } from '../auth/CurrentPasswordField.tsx';
 
 type Step = 'closed' | 'warn' | 'password';
 
@@ -63,13 +64,7 @@ function PasswordStep() {
   return (
     <DialogContent title="Confirme com sua senha" description="Digite sua senha para confirmar a exclusão.">
       <form onSubmit={onSubmit} noValidate>
-        <TextField
-          label="Senha"
-          type="password"
-          autoComplete="current-password"
-          autoFocus
-          {...form.field('password')}
-        />
+        <CurrentPasswordField label="Senha" autoFocus {...form.field('password')} />
         <ConfirmActions keep="Cancelar" confirm="Excluir conta definitivamente" loading={isSubmitting} />
       </form>
     </DialogContent>

@@ -20,7 +20,7 @@ export function OrderCard({ order, isAdmin }: { order: OrderView; isAdmin: boole
   const status = orderStatusOf(order);
   return (
     <article className="order-card card" aria-labelledby={titleId}>
-      <header className="order-card__head">
+      <header className="wrap-row order-card__head">
         <div>
           <p className="order-card__number numeric">Pedido nº {order.orderNumber}</p>
           <h2 id={titleId} className="order-card__title">

@@ -6,7 +6,7 @@ import { CopyCode } from './CopyCode.tsx';
 export function OrderPayment({ order, payment }: { order: OrderView; payment: PaymentView }) {
   if (order.paymentMethod === 'pix' && payment.pixPayload) {
     return (
-      <div className="order-payment">
+      <div className="wrap-row order-payment">
         {/* The provider sends the QR code as a base64 PNG, without the data: prefix. */}
         {payment.pixQrCode && (
           <img

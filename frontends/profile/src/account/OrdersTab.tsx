@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { Button, buttonClass, errorTitles, Pager, Skeleton, toastError } from '@ticketing/shared';
+import { Button, buttonClass, errorTitles, Pager, SkeletonLines, toastError } from '@ticketing/shared';
 import { OrderCard } from './OrderCard.tsx';
 import { ordersQueryKey, type OrdersPage } from './order-labels.ts';
 
@@ -53,7 +53,7 @@ export function OrdersTab({ isAdmin }: { isAdmin: boolean }) {
   }
   return (
     <div ref={listTop} className="profile-orders" aria-busy={orders.isPlaceholderData || undefined}>
-      <ul className="orders-list">
+      <ul className="bare-list orders-list">
         {orders.data.orders.map((order) => (
           <li key={order.id}>
             <OrderCard order={order} isAdmin={isAdmin} />
@@ -68,13 +68,12 @@ export function OrdersTab({ isAdmin }: { isAdmin: boolean }) {
 /** The orders' shape while they load (the back office's order page has its own cards). */
 function OrdersSkeleton() {
   return (
-    <ul className="orders-list" aria-label="Carregando pedidos">
+    <ul className="bare-list orders-list" aria-label="Carregando pedidos">
       {[0, 1, 2].map((index) => (
         <li key={index} className="order-card card">
-          <Skeleton style={{ width: '30%' }} />
-          <Skeleton className="order-card__skeleton-title" style={{ width: '70%' }} />
-          <Skeleton style={{ width: '90%' }} />
-          <Skeleton style={{ width: '50%' }} />
+          <SkeletonLines
+            lines={[{ width: '30%' }, { height: '1.5rem', width: '70%' }, { width: '90%' }, { width: '50%' }]}
+          />
         </li>
       ))}
     </ul>

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { identityMessages, updateProfileSchema, type UserView } from '@ticketing/proto';
 import { api, Button, errorTitles, meQueryKey, PhoneField, TextField, toast, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
+import { CurrentPasswordField } from '../auth/CurrentPasswordField.tsx';
 
 /** YYYY-MM-DD as people read it. */
 const brazilianDate = (iso: string) => iso.split('-').reverse().join('/');
@@ -75,11 +76,7 @@ export function PersonalDataTab({ user }: { user: UserView }) {
         {...form.field('address', optionalWhileEmpty(user.address))}
       />
       <TextField label="Empresa parceira (opcional)" autoComplete="organization" {...form.field('partnerCompany')} />
-      {/* Written like the e-mail above: a typed field with the browser's hint for it and a note of its own. */}
-      <TextField
-        label="Senha atual"
-        type="password"
-        autoComplete="current-password"
+      <CurrentPasswordField
         hint="Necessária para alterar nome, e-mail ou telefone."
         {...form.field('currentPassword')}
       />

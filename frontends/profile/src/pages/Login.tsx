@@ -15,6 +15,7 @@ import { useZodForm } from '@ticketing/shared/forms';
 import { AuthLayout } from '../auth/AuthLayout.tsx';
 import { destinationAfterLogin, verifyEmailPath } from '../auth/after-login.ts';
 import { postAnonymously } from '../auth/post-anonymously.ts';
+import { CurrentPasswordField } from '../auth/CurrentPasswordField.tsx';
 
 export default function Login() {
   const queryClient = useQueryClient();
@@ -57,7 +58,7 @@ export default function Login() {
     >
       <form onSubmit={onSubmit} noValidate>
         <TextField label="E-mail" type="email" autoComplete="email" {...form.field('email')} />
-        <TextField label="Senha" type="password" autoComplete="current-password" {...form.field('password')} />
+        <CurrentPasswordField label="Senha" {...form.field('password')} />
         <div className="auth__row">
           <Checkbox label="Lembrar-me" {...form.register('rememberMe')} />
           <Link to="/forgot-password" className="auth__link">

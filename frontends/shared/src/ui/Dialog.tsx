@@ -62,7 +62,7 @@ export function ConfirmActions({
 }: ConfirmActionsProps) {
   const go = action ? () => action.mutate() : onConfirm;
   return (
-    <div className="confirm-actions">
+    <div className="wrap-row confirm-actions">
       <RadixDialog.Close asChild>
         <Button variant="outline">{keep}</Button>
       </RadixDialog.Close>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import type { EventView } from '@ticketing/proto';
-import { Badge, formatBRL, formatTime, Skeleton } from '@ticketing/shared';
+import { Badge, formatBRL, formatTime, Skeleton, SkeletonLines } from '@ticketing/shared';
 import { ClockIcon, PinIcon } from '../ui/icons.tsx';
 import { isSoldOut } from './availability.ts';
 import { DateBadge } from './DateBadge.tsx';
@@ -30,7 +30,7 @@ export function EventCard({ event, headingLevel = 2 }: { event: EventView; headi
           <PinIcon />
           <span>{event.location}</span>
         </p>
-        <p className="event-card__price">
+        <p className="ends-row event-card__price">
           <span className="numeric">{formatBRL(event.price)}</span>
           {isSoldOut(event) && <Badge tone="danger">Esgotado</Badge>}
         </p>
@@ -45,10 +45,14 @@ export function EventCardSkeleton() {
     <div className="event-card event-card--skeleton" aria-hidden="true">
       <Skeleton className="event-image" />
       <div className="event-card__body">
-        <Skeleton style={{ height: '1.4rem', width: '85%' }} />
-        <Skeleton style={{ width: '40%' }} />
-        <Skeleton style={{ width: '65%' }} />
-        <Skeleton style={{ height: '1.4rem', width: '30%' }} />
+        <SkeletonLines
+          lines={[
+            { height: '1.4rem', width: '85%' },
+            { width: '40%' },
+            { width: '65%' },
+            { height: '1.4rem', width: '30%' },
+          ]}
+        />
       </div>
     </div>
   );

@@ -7,7 +7,7 @@ const SKELETONS = 6;
 
 export function EventGrid({ events, busy = false }: { events: EventView[]; busy?: boolean }) {
   return (
-    <ul className="event-grid" aria-busy={busy || undefined}>
+    <ul className="bare-list event-grid" aria-busy={busy || undefined}>
       {events.map((event) => (
         <li key={event.id}>
           <EventCard event={event} />
@@ -19,7 +19,7 @@ export function EventGrid({ events, busy = false }: { events: EventView[]; busy?
 
 export function EventGridSkeleton() {
   return (
-    <div className="event-grid" role="status" aria-label="Carregando eventos">
+    <div className="bare-list event-grid" role="status" aria-label="Carregando eventos">
       {Array.from({ length: SKELETONS }, (_, index) => (
         <EventCardSkeleton key={index} />
       ))}
