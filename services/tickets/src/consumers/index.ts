@@ -11,8 +11,9 @@ import type { DoorNotices } from './door-notices.ts';
 /**
  * The events the worker consumes, each handler in the transaction of the event's inbox row: a paid order gets its
  * ticket, a refunded one loses it, a withdrawn one loses it unless admitted first, a deleted account is erased, a
- * door staffer's assigned events are kept, and an event as catalog last announced it. Every change to an event's admitted or expected tickets (the service's
- * own ticket events, and cancellations) is announced to the door panels.
+ * door staffer's assigned events are kept, and an event is kept as catalog last announced it. Every change to an
+ * event's admitted or expected tickets (the service's own ticket events, and cancellations) is announced to the door
+ * panels.
  */
 export function ticketsConsumers(
   deps: Pick<TicketsDeps, 'outbox' | 'logger' | 'keys'>,
@@ -20,6 +21,7 @@ export function ticketsConsumers(
 ): EventHandlers {
   return {
     'event.changed': async ({ eventId, title, date, location }: EventPayload<'event.changed'>, { trx, event }) => {
+      // Catalog stamps the announcement while it holds the event's row, so a later edit carries a later instant.
       await recordEventChange(trx, eventId, { title, date: new Date(date), location }, new Date(event.occurredAt));
     },
     'order.paid': async (payload: EventPayload<'order.paid'>, { trx }) => {

@@ -37,7 +37,6 @@ export async function keepEventCopy(db: Knex, eventId: string, event: EventSnaps
 }
 
 export async function findEventSnapshot(db: Knex, eventId: string): Promise<EventSnapshot | undefined> {
-  const row = (await db('event_snapshots').where({ id: eventId }).first('title', 'date', 'location')) as
+  return (await db('event_snapshots').where({ id: eventId }).first('title', 'date', 'location')) as
     EventSnapshot | undefined;
-  return row;
 }
