@@ -51,7 +51,7 @@ produces courtesy courtesy.redeemed courtesy.invited
 consumes courtesy event.changed order.cancelled order.expired order.paid user.deleted
 produces tickets-verifier ticket.issued ticket.checked-in ticket.reset ticket.resent ticket.withdrawal-decided
 produces tickets-worker ticket.issued ticket.checked-in ticket.reset ticket.resent ticket.withdrawal-decided
-consumes tickets-worker order.paid order.refunded order.withdrawal-requested ticket.checked-in ticket.issued \
+consumes tickets-worker event.changed order.paid order.refunded order.withdrawal-requested ticket.checked-in ticket.issued \
   ticket.reset user.deleted user.door-events-changed
 produces mail mail.sent
 consumes mail courtesy.invited order.created order.refunded ticket.issued ticket.resent ticket.withdrawal-decided \
