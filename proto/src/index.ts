@@ -20,6 +20,7 @@ export * from './api/door.ts';
 export * from './scan-messages.ts';
 export * from './door/qr-text.ts';
 export * from './door/door-rule.ts';
+export * from './door/sessions.ts';
 export * from './sao-paulo-clock.ts';
 export * from './asaas-webhooks.ts';
 export * from './system.ts';

@@ -56,24 +56,100 @@ const maxAttendees = z
   .nullable();
 const flag = (name: string) => z.boolean({ error: `${name} deve ser verdadeiro ou falso` });
 
-export const createEventSchema = z.strictObject(
-  {
-    title,
-    description: description.default(''),
-    date,
-    location,
-    price,
-    imageUrl: imageUrl.default(null),
-    maxAttendees: maxAttendees.default(null),
-    listed: flag('listed').default(true),
-    /** False keeps the event a draft: out of the storefront, the door and sale until published (default true). */
-    published: flag('published').optional(),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys' ? `Campo desconhecido: ${issue.keys.join(', ')}` : 'Dados do evento inválidos',
-  },
-);
+/** pt-BR texts of an event's sessions. */
+export const sessionMessages = {
+  invalid: 'Sessões inválidas: informe uma lista de sessões com início e fim',
+  required: 'Informe ao menos uma sessão',
+  tooMany: 'Um evento pode ter no máximo 60 sessões',
+  startsAt: 'Início da sessão inválido: informe data e hora',
+  endsAt: 'Fim da sessão inválido: informe data e hora',
+  title: 'Título da sessão deve ter no máximo 100 caracteres',
+  endBeforeStart: 'Cada sessão deve terminar depois de começar',
+  tooLong: 'Cada sessão deve durar no máximo 24 horas',
+  overlap: 'As sessões não podem se sobrepor',
+  dateNotFirst: 'A data do evento é o início da primeira sessão: informe só as sessões, ou a mesma data',
+  unknown: 'Sessão não encontrada neste evento',
+} as const;
+
+/** The longest a session may last. */
+export const SESSION_MAX_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * One session as an edit sends it: its start and end (an ISO instant with offset; the back office may send a São
+ * Paulo date and time) and an optional title. An `id` keeps an existing session (and the admissions to it); a
+ * session without one is new, and an existing one left out is removed.
+ */
+const sessionInput = <Time extends z.ZodType<string>>(time: (message: string) => Time) =>
+  z.strictObject(
+    {
+      id: z.uuid({ error: sessionMessages.unknown }).optional(),
+      startsAt: time(sessionMessages.startsAt),
+      endsAt: time(sessionMessages.endsAt),
+      title: z
+        .string({ error: sessionMessages.title })
+        .trim()
+        .max(100, sessionMessages.title)
+        .nullish()
+        .transform((value) => value || null),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys' ? `Campo desconhecido: ${issue.keys.join(', ')}` : sessionMessages.invalid,
+    },
+  );
+
+const sessionList = <Time extends z.ZodType<string>>(time: (message: string) => Time) =>
+  z
+    .array(sessionInput(time), { error: sessionMessages.invalid })
+    .min(1, sessionMessages.required)
+    .max(60, sessionMessages.tooMany);
+
+const isoTime = (message: string) => z.iso.datetime({ offset: true, error: message });
+
+/**
+ * What is wrong with a schedule (sessions by their instants), or undefined: each ends after it starts, lasts at most
+ * 24 h, and none overlaps another. The catalog checks it; the back office's form says the same before sending.
+ */
+export function scheduleProblem(sessions: readonly { startsAt: Date; endsAt: Date }[]): string | undefined {
+  const ordered = [...sessions].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
+  for (const [i, session] of ordered.entries()) {
+    const length = session.endsAt.getTime() - session.startsAt.getTime();
+    if (length <= 0) return sessionMessages.endBeforeStart;
+    if (length > SESSION_MAX_MS) return sessionMessages.tooLong;
+    const next = ordered[i + 1];
+    if (next && next.startsAt.getTime() < session.endsAt.getTime()) return sessionMessages.overlap;
+  }
+  return undefined;
+}
+
+export const createEventSchema = z
+  .strictObject(
+    {
+      title,
+      description: description.default(''),
+      /** Optional with `sessions`, whose first start it then must be. */
+      date: date.optional(),
+      location,
+      price,
+      imageUrl: imageUrl.default(null),
+      maxAttendees: maxAttendees.default(null),
+      listed: flag('listed').default(true),
+      /** Its days or blocks; without them, one session starting at `date` (which is then required). */
+      sessions: sessionList(isoTime).optional(),
+      /** False keeps the event a draft: out of the storefront, the door and sale until published (default true). */
+      published: flag('published').optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `Campo desconhecido: ${issue.keys.join(', ')}`
+          : 'Dados do evento inválidos',
+    },
+  )
+  .refine((value) => value.date !== undefined || value.sessions !== undefined, {
+    error: 'Data inválida: use o formato ISO 8601 com fuso horário',
+    path: ['date'],
+  });
 
 export const updateEventSchema = z
   .strictObject(
@@ -87,6 +163,8 @@ export const updateEventSchema = z
       maxAttendees,
       listed: flag('listed'),
       isActive: flag('isActive'),
+      /** The whole schedule, replacing the one before (see `sessionInput`). */
+      sessions: sessionList(isoTime),
     },
     {
       error: (issue) =>
@@ -135,6 +213,14 @@ export const releaseHoldQuerySchema = z.object({
 export type CreateEvent = z.infer<typeof createEventSchema>;
 export type UpdateEvent = z.infer<typeof updateEventSchema>;
 
+/** A session as the catalog answers it (`EventSession`). */
+export const sessionViewSchema = z.object({
+  id: z.uuid(),
+  startsAt: isoDateTime,
+  endsAt: isoDateTime,
+  title: z.string().nullable(),
+});
+
 /** An event as the API returns it (also to orders and courtesy, which parse it with this schema). */
 export const eventViewSchema = z.object({
   id: z.uuid(),
@@ -154,6 +240,8 @@ export const eventViewSchema = z.object({
    * still have run out (`remaining`).
    */
   onSale: z.boolean(),
+  /** Its days or blocks, by start: `date` is the first one's start. */
+  sessions: z.array(sessionViewSchema).min(1),
 });
 export type EventView = z.infer<typeof eventViewSchema>;
 
@@ -203,12 +291,11 @@ const unknownFieldsError = {
  * A date and time in São Paulo ("2030-03-15T09:00", seconds optional) or an ISO 8601 instant with its offset. The
  * day and range are checked by the catalog.
  */
-const localOrOffsetDate = z
-  .string({ error: 'Data inválida: informe data e hora' })
-  .refine(
-    (value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/.test(value),
-    'Data inválida: informe data e hora',
-  );
+const localOrOffset = (message: string) =>
+  z
+    .string({ error: message })
+    .refine((value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?$/.test(value), message);
+const localOrOffsetDate = localOrOffset('Data inválida: informe data e hora');
 
 const adminEventFields = {
   title,
@@ -220,20 +307,29 @@ const adminEventFields = {
   maxAttendees,
   listed: flag('listed'),
   published: flag('published'),
+  /** The schedule; `date` follows its first start (and may then be left out). */
+  sessions: sessionList(localOrOffset),
 };
 
 /** The back office's new event: a draft unless `published`; its date must be still to come. */
-export const adminCreateEventSchema = z.strictObject(
-  {
-    ...adminEventFields,
-    description: description.default(''),
-    imageUrl: imageUrl.default(null),
-    maxAttendees: maxAttendees.default(null),
-    listed: flag('listed').default(true),
-    published: flag('published').default(false),
-  },
-  unknownFieldsError,
-);
+export const adminCreateEventSchema = z
+  .strictObject(
+    {
+      ...adminEventFields,
+      description: description.default(''),
+      imageUrl: imageUrl.default(null),
+      maxAttendees: maxAttendees.default(null),
+      listed: flag('listed').default(true),
+      published: flag('published').default(false),
+      date: localOrOffsetDate.optional(),
+      sessions: adminEventFields.sessions.optional(),
+    },
+    unknownFieldsError,
+  )
+  .refine((value) => value.date !== undefined || value.sessions !== undefined, {
+    error: 'Data inválida: informe data e hora',
+    path: ['date'],
+  });
 
 /** The back office's edit: any of the fields; `published: true` publishes a draft. */
 export const adminUpdateEventSchema = z
@@ -261,6 +357,8 @@ export interface AdminEventView extends EventView {
   publishedAt: string | null;
   /** The date as entered in São Paulo ("2030-03-15T09:00"), for the edit form. */
   localDate: string;
+  /** The sessions' starts and ends as entered in São Paulo, for the edit form, in the order of `sessions`. */
+  localSessions: { id: string; startsAt: string; endsAt: string; title: string | null }[];
   /** Spots sold or given (paid orders, used courtesies). */
   sold: number;
   /** Spots reserved but not yet sold (pending orders, unused courtesy links). */

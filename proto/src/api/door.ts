@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { searchText } from './params.ts';
 import type { ScanCode, TicketHolder } from './tickets.ts';
+import type { EventSession } from '../door/sessions.ts';
 
 /**
  * The door's contract beyond a single reading: the events a door checks in, the ticket list a scanner keeps to
@@ -41,6 +42,8 @@ export interface DoorEventView {
   listed: boolean;
   /** Happens today in São Paulo, whether it has started or not. */
   today: boolean;
+  /** Its sessions by start, each admitting a ticket once: the scanner defaults to the one whose door is open. */
+  sessions: EventSession[];
 }
 
 /** One ticket as a scanner keeps it to decide offline: no personal data beyond the name shown at the door. */

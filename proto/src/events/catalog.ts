@@ -14,6 +14,13 @@ export const eventChanged = z.object({
   isActive: z.boolean(),
   listed: z.boolean(),
   maxAttendees: z.number().int().nullable(),
+  /**
+   * Its sessions by start (`date` is the first one's). Absent only from announcements made before events had
+   * sessions: the event then has one, whose id is the event's (see `sessionsOrWhole`).
+   */
+  sessions: z
+    .array(z.object({ id: z.uuid(), startsAt: isoDateTime, endsAt: isoDateTime, title: z.string().nullable() }))
+    .optional(),
 });
 
 /**

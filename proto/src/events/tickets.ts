@@ -15,19 +15,32 @@ export const ticketIssued = z.object({
   event: eventSnapshot,
 });
 
-export const ticketCheckedIn = z.object({
-  ticketId: z.uuid(),
-  orderId: z.uuid(),
-  eventId: z.uuid(),
-  usedAt: isoDateTime,
-  scannedBy: z.uuid(),
-});
+/**
+ * A ticket admitted to one session of its event (`usedAt`: then). Admissions announced before events had sessions
+ * name none: they were to the event's one session, whose id is the event's.
+ */
+export const ticketCheckedIn = z
+  .object({
+    ticketId: z.uuid(),
+    orderId: z.uuid(),
+    eventId: z.uuid(),
+    sessionId: z.uuid().optional(),
+    usedAt: isoDateTime,
+    scannedBy: z.uuid(),
+  })
+  .transform((checkIn) => ({ ...checkIn, sessionId: checkIn.sessionId ?? checkIn.eventId }));
 
+/**
+ * An administrator undid a ticket's admission to a session (`sessionId`), or to every session (null, as every reset
+ * announced before events had sessions). `firstUsedAt`: the earliest admission the ticket still has, null when none.
+ */
 export const ticketReset = z.object({
   ticketId: z.uuid(),
   orderId: z.uuid(),
   resetBy: z.uuid(),
   resetAt: isoDateTime,
+  sessionId: z.uuid().nullable().default(null),
+  firstUsedAt: isoDateTime.nullable().default(null),
 });
 
 /** An administrator asked for the ticket e-mail again: mail sends the same e-mail as for ticket.issued, once more. */
