@@ -20,6 +20,8 @@ export const doorMessages = {
   eventRequired: 'Escolha o evento desta entrada antes de ler ingressos',
   eventNotAssigned: 'Você não está escalado para a portaria deste evento',
   ticketNotInEvent: 'Ingresso não encontrado neste evento',
+  sessionInvalid: 'Identificador da sessão inválido',
+  sessionNotInEvent: 'Sessão não encontrada neste evento',
   tooManySearches: 'Muitas buscas seguidas. Aguarde alguns segundos e tente novamente.',
   tooManyReadings: 'Muitas leituras seguidas. Aguarde alguns segundos e tente novamente.',
   liveEnded: 'O painel foi fechado: sua sessão terminou ou você não está mais escalado para este evento.',
@@ -46,6 +48,12 @@ export interface DoorEventView {
   sessions: EventSession[];
 }
 
+/** A session a door request names; without it, the session whose door is open (`defaultSession`). */
+export const sessionIdInput = z.uuid({ error: doorMessages.sessionInvalid });
+
+/** When a ticket was admitted to each session it was admitted to: session id → ISO time. */
+export type SessionAdmissions = Record<string, string>;
+
 /** One ticket as a scanner keeps it to decide offline: no personal data beyond the name shown at the door. */
 export interface DoorTicket {
   id: string;
@@ -54,12 +62,13 @@ export interface DoorTicket {
   version: number;
   holderName: string;
   status: 'valid' | 'cancelled';
-  usedAt: string | null;
+  admissions: SessionAdmissions;
 }
 
-/** A ticket admitted offline on two devices: the server kept the first admission. */
+/** A ticket admitted to one session offline on two devices: the server kept the first admission. */
 export interface DoorConflict {
   ticketId: string;
+  sessionId: string;
   holderName: string;
   /** Both admissions, the kept one first. */
   admissions: { deviceId: string; at: string }[];
@@ -110,11 +119,15 @@ export const doorReading = z.object({
   admitted: z.boolean({ error: doorMessages.readingsInvalid }),
 });
 
-/** `POST /api/door/readings`: a device's queued readings for one event. */
+/**
+ * `POST /api/door/readings`: a device's queued readings for one event and session (without `sessionId`, each
+ * reading's session is the one whose door was open when it was read).
+ */
 export const doorReadingsInput = z.object(
   {
     deviceId,
     eventId: z.uuid({ error: 'Identificador do evento inválido' }),
+    sessionId: sessionIdInput.optional(),
     readings: z
       .array(doorReading, { error: doorMessages.readingsInvalid })
       .min(1, doorMessages.readingsInvalid)
@@ -140,26 +153,33 @@ export interface DoorReadingsView {
 }
 
 /**
- * `GET /api/door/events/:eventId/live` (Server-Sent Events, `event: counts`) and `GET .../counts` (JSON): how the
- * door is going.
+ * `GET /api/door/events/:eventId/live?sessionId=` (Server-Sent Events, `event: counts`) and `GET .../counts?sessionId=`
+ * (JSON): how the door of one session is going (without `sessionId`, the session whose door is open).
  */
 export interface DoorCountsView {
   eventId: string;
+  sessionId: string;
+  /** Valid tickets admitted to this session. */
   admitted: number;
   /** Valid tickets of the event. */
   expected: number;
-  /** Admissions per minute over the last 30 minutes, oldest first; `minute` is its start (ISO). */
+  /** Admissions to this session per minute over the last 30 minutes, oldest first; `minute` is its start (ISO). */
   perMinute: { minute: string; count: number }[];
-  /** Admissions per device, most first. */
+  /** Admissions to this session per device, most first. */
   devices: { deviceId: string; staffName: string; admitted: number }[];
+  /** Valid tickets admitted to each session of the event, in the order of the sessions. */
+  sessions: { sessionId: string; admitted: number }[];
   at: string;
 }
+
+/** The session a door view (counts, live panel, look-up) follows. */
+export const doorSessionQuery = z.object({ sessionId: sessionIdInput.optional() });
 
 /**
  * `GET /api/door/events/:eventId/search?q=`: by the words of a name, or a whole CPF (11 digits, with or without the
  * mask), a whole e-mail or a whole order code; never by a part of a CPF or e-mail.
  */
-export const doorSearchQuery = z.object({
+export const doorSearchQuery = doorSessionQuery.extend({
   q: searchText({ invalid: doorMessages.searchTooShort, tooLong: doorMessages.searchTooLong }).min(
     3,
     doorMessages.searchTooShort,
@@ -168,6 +188,7 @@ export const doorSearchQuery = z.object({
 
 /** A guest the look-up found; the e-mail masked too (`m***@gmail.com`). */
 export interface DoorSearchHit extends TicketHolder {
+  /** When admitted to the session looked up for; null while not. */
   usedAt: string | null;
 }
 
@@ -175,7 +196,10 @@ export interface DoorSearchHit extends TicketHolder {
  * `POST /api/door/events/:eventId/tickets/:ticketId/admit`: admits a guest found by the look-up, recorded and
  * answered (`ScanView`) as a reading of their QR code at this door.
  */
-export const doorAdmitInput = z.object({ deviceId: deviceId.optional() }, { error: doorMessages.readingsInvalid });
+export const doorAdmitInput = z.object(
+  { deviceId: deviceId.optional(), sessionId: sessionIdInput.optional() },
+  { error: doorMessages.readingsInvalid },
+);
 
 export interface DoorSearchView {
   tickets: DoorSearchHit[];

@@ -16,6 +16,8 @@ export interface ScanView {
   userName: string | null;
   eventTitle: string | null;
   usedAt?: string;
+  /** The session the reading was for (null when the QR code named no ticket we trust). */
+  sessionId: string | null;
   /** The ticket read, when the QR code named one we trust: the door resets it from its last readings. */
   ticketId: string | null;
   orderId: string | null;
@@ -28,6 +30,7 @@ export const participantsMessages = {
   searchTooLong: 'Busca longa demais',
   statusInvalid: 'Situação inválida: use valid ou cancelled',
   checkedInInvalid: 'Filtro de entrada inválido: use true ou false',
+  sessionInvalid: 'Identificador da sessão inválido',
   ticketInvalid: 'Identificador do ingresso inválido',
   ticketNotFound: 'Ingresso não encontrado',
   resendCancelled: 'Este ingresso foi cancelado: o e-mail do ingresso não pode ser reenviado',
@@ -58,6 +61,13 @@ export const participantsFilter = z.object({
     .enum(['true', 'false', ''], { error: participantsMessages.checkedInInvalid })
     .optional()
     .transform((checkedIn) => (checkedIn ? checkedIn === 'true' : undefined)),
+  /** `checkedIn` then says whether admitted to this session (else: to any). */
+  sessionId: z
+    .union([z.uuid({ error: participantsMessages.sessionInvalid }), z.literal('')], {
+      error: participantsMessages.sessionInvalid,
+    })
+    .optional()
+    .transform((sessionId) => sessionId || undefined),
 });
 
 /** GET /api/admin/tickets: the filters and the page. */
@@ -83,7 +93,10 @@ export interface TicketHolder {
 /** One ticket of the event as the participants' list shows it. */
 export interface ParticipantView extends TicketHolder {
   paymentMethod: TicketPaymentMethod | null;
+  /** Its first admission, to any session; null while never admitted. */
   checkedInAt: string | null;
+  /** When it was admitted to each session (session id → ISO time). */
+  admissions: Record<string, string>;
 }
 
 /**
@@ -92,6 +105,8 @@ export interface ParticipantView extends TicketHolder {
  */
 export interface ParticipantsView {
   eventId: string;
+  /** The event's sessions by start, each with its label ('Dia 1 — 06/12') and the valid tickets admitted to it. */
+  sessions: { id: string; label: string; startsAt: string; endsAt: string; checkedIn: number }[];
   tickets: ParticipantView[];
   page: number;
   pageSize: number;
