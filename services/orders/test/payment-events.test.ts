@@ -416,6 +416,7 @@ test("ticket events fill in the buyer's view: the QR code, then used at the door
     ticketId,
     orderId: order.id,
     eventId: event.id,
+    sessionId: event.id,
     usedAt,
     scannedBy: randomUUID(),
   });
@@ -423,7 +424,14 @@ test("ticket events fill in the buyer's view: the QR code, then used at the door
   expect(await view()).toMatchObject({ qrCodeUsed: true, qrCodeUsedAt: usedAt });
 
   const resetAt = new Date(Date.parse(usedAt) + 1000).toISOString();
-  await h.publish('ticket.reset', { ticketId, orderId: order.id, resetBy: randomUUID(), resetAt });
+  await h.publish('ticket.reset', {
+    ticketId,
+    orderId: order.id,
+    resetBy: randomUUID(),
+    resetAt,
+    sessionId: null,
+    firstUsedAt: null,
+  });
   await waitFor(async () => (await view()).qrCodeUsed === false);
   expect(await view()).toMatchObject({ qrCodeUsed: false, qrCodeUsedAt: null, qrCodeData });
 
@@ -432,6 +440,7 @@ test("ticket events fill in the buyer's view: the QR code, then used at the door
     ticketId,
     orderId: order.id,
     eventId: event.id,
+    sessionId: event.id,
     usedAt,
     scannedBy: randomUUID(),
   });
