@@ -42,6 +42,7 @@ export interface ScanAnswer {
   code: string;
   eventTitle: string | null;
   usedAt?: string;
+  sessionId: string | null;
   ticketId: string | null;
   orderId: string | null;
 }

@@ -305,25 +305,20 @@ export async function admitAndAnnounce(db: Knex, usedAt: Date, readings: Expecte
   return new Set(rows.map((row) => row.id));
 }
 
-/** Sets who admitted tickets to a session and when, on rows the caller has locked and decided on. */
+/**
+ * Sets who admitted tickets to sessions and when, on rows the caller has locked and decided on: each ticket's
+ * `admissions` replace those of the same sessions it had.
+ */
 export async function setAdmissions(
   trx: Knex.Transaction,
-  admissions: { ticketId: string; sessionId: string; usedAt: Date; usedBy: string; deviceId: string }[],
+  changes: { ticketId: string; admissions: Admissions }[],
 ): Promise<void> {
-  if (admissions.length === 0) return;
+  if (changes.length === 0) return;
   await trx.raw(
-    `update tickets
-     set ${ADMIT('admission.session_id', 'admission.used_at', 'admission.used_by', 'admission.device_id')}
-     from unnest(?::uuid[], ?::uuid[], ?::timestamptz[], ?::uuid[], ?::text[])
-       as admission(ticket_id, session_id, used_at, used_by, device_id)
-     where tickets.id = admission.ticket_id`,
-    [
-      admissions.map((admission) => admission.ticketId),
-      admissions.map((admission) => admission.sessionId),
-      admissions.map((admission) => admission.usedAt.toISOString()),
-      admissions.map((admission) => admission.usedBy),
-      admissions.map((admission) => admission.deviceId),
-    ],
+    `update tickets set admissions = tickets.admissions || change.admissions
+     from unnest(?::uuid[], ?::jsonb[]) as change(ticket_id, admissions)
+     where tickets.id = change.ticket_id`,
+    [changes.map((change) => change.ticketId), changes.map((change) => JSON.stringify(change.admissions))],
   );
 }
 

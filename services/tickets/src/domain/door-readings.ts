@@ -65,9 +65,9 @@ export async function syncReadings(deps: TicketsDeps, batch: ReadingsBatch): Pro
     const scans: NewScan[] = [];
     // By ticket and session: the admissions announced and those the rows take.
     const admissions = new Map<string, Admission>();
-    const changed = new Map<string, { ticket: Ticket; sessionId: string }>();
+    const changed = new Set<Ticket>();
     const conflicts: ConflictRow[] = [];
-    const recorded: ScanCode[] = [];
+    const recorded: { code: ScanCode; sessionId: string | null }[] = [];
 
     for (const { reading, claim } of order) {
       if (decided.has(reading.readingId)) continue;
@@ -90,12 +90,12 @@ export async function syncReadings(deps: TicketsDeps, batch: ReadingsBatch): Pro
         // The earliest admission stands: who admitted it and when follow it.
         if (code !== 'already_used' && (!standing || readAt < standing.at)) {
           ticket.admissions[sessionId] = { at: readAt, by: scannedBy, device: deviceId };
-          changed.set(key, { ticket, sessionId });
+          changed.add(ticket);
         }
       }
       const scanSession = code === 'wrong_event' ? null : (sessionId ?? null);
       decided.set(reading.readingId, { code, ticketId: claim?.ticketId ?? null, sessionId: scanSession });
-      recorded.push(code);
+      recorded.push({ code, sessionId: scanSession });
       scans.push({
         ticketId: claim?.ticketId ?? null,
         scannedBy,
@@ -111,13 +111,7 @@ export async function syncReadings(deps: TicketsDeps, batch: ReadingsBatch): Pro
 
     await setAdmissions(
       trx,
-      [...changed.values()].map(({ ticket, sessionId }) => ({
-        ticketId: ticket.id,
-        sessionId,
-        usedAt: ticket.admissions[sessionId]!.at,
-        usedBy: scannedBy,
-        deviceId,
-      })),
+      [...changed.values()].map((ticket) => ({ ticketId: ticket.id, admissions: ticket.admissions })),
     );
     await insertScans(trx, scans);
     await insertConflicts(

@@ -184,7 +184,7 @@ async function decideAll(
     );
     undecided.forEach((i, n) => (results[i] = decided[n]));
   }
-  deps.doorMetrics.counted(results.map((result) => result!.code));
+  deps.doorMetrics.counted(results as ScanResult[]);
 
   results.forEach((result, i) => {
     const fields = {
