@@ -25,6 +25,14 @@ const event: EventView = {
   isActive: true,
   listed: false,
   onSale: true,
+  sessions: [
+    {
+      id: '3f1c2a9e-0000-4000-8000-000000000001',
+      startsAt: '2026-12-05T12:00:00.000Z',
+      endsAt: '2026-12-05T16:00:00.000Z',
+      title: null,
+    },
+  ],
 };
 
 /** A catalog standing in for the real one: the listing, one event, 404 for any other. */
