@@ -4,6 +4,7 @@ import type { DoorEventView } from '@ticketing/proto';
 import { api, isApiError } from '@ticketing/shared';
 import { keepEvents, keptEvents, rememberedEvent, rememberEvent } from './device.ts';
 import { doorEventOf } from './door-event.ts';
+import { doorSessionOf, eventSessions } from './door-session.ts';
 
 export const doorEventsKey = ['door', 'events'] as const;
 
@@ -31,17 +32,35 @@ export const useDoorEvents = () =>
     networkMode: 'offlineFirst',
   });
 
-/** The event this door checks in (see `doorEventOf`), and how the door chooses another. */
+/**
+ * The event this door checks in (see `doorEventOf`) and its session (the one chosen, else the one whose door is
+ * open: see `doorSessionOf`), and how the door chooses another. Readings wait for the session as for the event.
+ */
 export function useDoorEvent(isAdmin: boolean) {
   const events = useDoorEvents();
   const [chosen, setChosen] = useState(rememberedEvent);
+  const [chosenSession, setChosenSession] = useState<string | null>(null);
   const list = events.data;
   const { eventId, decided } = doorEventOf(chosen, list, isAdmin);
+  // The list kept on the device names the sessions while a refused session keeps the server's from the door.
+  const event = (list ?? keptEvents())?.find((found) => found.id === eventId);
+  const sessions = event && eventSessions(event);
+  const sessionId = eventId ? doorSessionOf(chosenSession, sessions) : undefined;
 
   const choose = useCallback((id: string) => {
     rememberEvent(id);
     setChosen(id);
+    setChosenSession(null);
   }, []);
-  const titleOf = useCallback((id: string) => list?.find((event) => event.id === id)?.title ?? null, [list]);
-  return { events, eventId, decided, choose, titleOf };
+  const titleOf = useCallback((id: string) => list?.find((found) => found.id === id)?.title ?? null, [list]);
+  return {
+    events,
+    eventId,
+    sessions: sessions ?? [],
+    sessionId,
+    decided: decided && (!eventId || sessionId !== undefined),
+    choose,
+    chooseSession: setChosenSession,
+    titleOf,
+  };
 }
