@@ -2,6 +2,7 @@ import { decideReading, type DoorEventView, type DoorTicket, type EventSession }
 import {
   doorSessionOf,
   eventSessions,
+  keptChoice,
   sessionAt,
   usedInSession,
   type QueuedAdmission,
@@ -75,6 +76,17 @@ test('the door checks in the session chosen while it is the event’s, else the 
   expect(doorSessionOf('gone', sessions, duringDay2)).toBe(day2.id);
   expect(doorSessionOf(null, sessions, new Date('2026-12-01T10:00:00.000Z'))).toBe(day1.id);
   expect(doorSessionOf(null, undefined, duringDay2)).toBeUndefined();
+});
+
+test('a session chosen on an earlier start of the door stands until it ends, then the open one is taken', () => {
+  const sessions = eventSessions(event);
+  expect(keptChoice(day1.id, sessions, new Date('2026-12-06T20:00:00.000Z'))).toBe(day1.id);
+  expect(keptChoice(day2.id, sessions, new Date('2026-12-06T20:00:00.000Z'))).toBe(day2.id);
+  const nextMorning = new Date('2026-12-07T10:00:00.000Z');
+  expect(keptChoice(day1.id, sessions, nextMorning)).toBeNull();
+  expect(doorSessionOf(keptChoice(day1.id, sessions, nextMorning), sessions, nextMorning)).toBe(day2.id);
+  expect(keptChoice('another-event-session', sessions, nextMorning)).toBeNull();
+  expect(keptChoice(day1.id, undefined, nextMorning)).toBeNull();
 });
 
 test('an event kept before events had sessions has one, with the event’s id, which every reading is for', () => {

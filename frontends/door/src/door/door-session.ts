@@ -20,6 +20,17 @@ export function doorSessionOf(
   return sessions.some((session) => session.id === chosen) ? chosen! : defaultSession(sessions, now)?.id;
 }
 
+/**
+ * A session chosen on an earlier start of the door (kept on the device) while it still stands: one of the event's
+ * that has not ended. Yesterday's choice is not today's door: without one, the door takes the one open now.
+ */
+export const keptChoice = (
+  chosen: string | null,
+  sessions: readonly EventSession[] | undefined,
+  now = new Date(),
+): string | null =>
+  sessions?.some((session) => session.id === chosen && Date.parse(session.endsAt) > now.getTime()) ? chosen : null;
+
 /** The session a reading of `eventId` at `readAt` was for, by the events kept on the device: its door was open then. */
 export function sessionAt(events: readonly DoorEventView[], eventId: string, readAt: string): string | null {
   const event = events.find((found) => found.id === eventId);
