@@ -144,13 +144,14 @@ test('the door panel and the scanner’s counter follow an admission at the door
     expect(counts.reduce((sum, count) => sum + count, 0)).toBe(1);
     expect((await admissionOf(scanned.orderId)).admissions).toBe(1);
   } finally {
-    await camera.close();
+    // Their live streams go: a user may hold only a few at once.
+    await Promise.all([camera.close(), panel.context().close(), phone.context().close()]);
   }
 }, 90_000);
 
 test('a refused live stream neither logs the panel out nor stops it: it says so and comes back live', async () => {
   const page = await (await stack.newContext({ token: adminToken })).newPage();
-  const LIVE = /\/api\/door\/events\/[^/]+\/live$/;
+  const LIVE = /\/api\/door\/events\/[^/]+\/live(\?|$)/;
   let refused = 0;
   await page.route(LIVE, async (route) => {
     refused += 1;
@@ -167,6 +168,7 @@ test('a refused live stream neither logs the panel out nor stops it: it says so 
   await page.unroute(LIVE);
   await totals.getByRole('status').getByText('ao vivo').waitFor();
   await totals.getByText(/^Entraram \d+ de 2$/).waitFor();
+  await page.context().close();
 });
 
 test('a guest whose QR code will not scan is found by CPF and admitted from the look-up; an admin resets it', async () => {
@@ -206,6 +208,7 @@ test('a guest whose QR code will not scan is found by CPF and admitted from the 
   await guest.getByRole('button', { name: 'Resetar Ingresso' }).click();
   await guest.getByText('Não entrou', { exact: true }).waitFor();
   expect((await admissionOf(lookedUp.orderId)).usedAt).toBeNull();
+  await page.context().close();
 }, 60_000);
 
 test('the flashlight toggle is offered only by a camera with a torch: the fake camera has none', async () => {
@@ -269,7 +272,6 @@ test('a congress of two days: the panel, the counter and the look-up follow the 
     body: { qrCodeData: readQrCode(ticket.qrCodeData), eventId: congress.eventId, sessionId: day1!.id },
   });
   expect(admitted.body).toMatchObject({ success: true, sessionId: day1!.id });
-
   // The panel opens on day 1, whose door is open; each day's count below.
   const panel = await (await stack.newContext({ token: adminToken })).newPage();
   await panel.goto(`/painel-porta?evento=${congress.eventId}`);
@@ -319,4 +321,5 @@ test('a congress of two days: the panel, the counter and the look-up follow the 
   expect((await admissionOf(ticket.orderId, day2!.id)).usedAt).toBeNull();
   expect((await admissionOf(ticket.orderId, day1!.id)).usedAt).not.toBeNull();
   await totals.getByText('Entraram 0 de 1', { exact: true }).waitFor();
+  await Promise.all([panel.context().close(), phone.context().close()]);
 }, 90_000);
