@@ -258,7 +258,7 @@ async function cameOnDay1(orders: Ticket[]): Promise<(Date | null)[]> {
 
 /** The list of events has arrived (the choice is enabled): the door's choice no longer changes by itself. */
 const eventsListed = (page: Page) =>
-  page.locator('.scanner__options select:enabled').waitFor({ state: 'attached', timeout: 30_000 });
+  page.locator('.scanner__options select:enabled').first().waitFor({ state: 'attached', timeout: 30_000 });
 
 /** Unfolds 'Opções da leitura' under the camera. */
 async function showOptions(page: Page) {
