@@ -77,11 +77,11 @@ export const certificateSettingsSchema = z.object({
 export type CertificateSettingsInput = z.infer<typeof certificateSettingsSchema>;
 
 /**
- * The default text: `{nome}`, `{evento}`, `{datas}`, `{horas}` and `{local}` are replaced with the holder's name, the
- * event's title, its dates, the hours attended and its place.
+ * The default text, printed under the holder's name: `{nome}`, `{evento}`, `{datas}`, `{horas}` and `{local}` are
+ * replaced with the holder's name, the event's title, its dates, the hours attended and its place.
  */
 export const DEFAULT_CERTIFICATE_TEXT =
-  'Certificamos que {nome} participou do evento {evento}, realizado em {datas}, em {local}, com carga horária de {horas} horas.';
+  'participou do evento {evento}, realizado em {datas}, em {local}, com carga horária de {horas} horas.';
 export const DEFAULT_MINIMUM_ATTENDANCE = 0.75;
 
 export interface CertificateSessionView {
