@@ -54,7 +54,10 @@ export const certificateSettingsSchema = z.object({
   hoursBySession: z
     .record(
       z.uuid({ error: certificateMessages.unknownSession }),
-      z.number({ error: certificateMessages.hours }).min(0, certificateMessages.hours).max(24, certificateMessages.hours),
+      z
+        .number({ error: certificateMessages.hours })
+        .min(0, certificateMessages.hours)
+        .max(24, certificateMessages.hours),
     )
     .optional(),
   minimumAttendance: z

@@ -19,7 +19,12 @@ export const certificatesService = defineService({
   migrations: certificatesMigrations,
   setup({ config, db, redis, logger, outbox, verifyToken, serviceAuth }) {
     const deps: CertificatesDeps = { db, outbox, logger, siteUrl: config.PUBLIC_URL.replace(/\/+$/, '') };
-    const autoRelease = startPeriodicJob('auto-release', config.AUTO_RELEASE_POLL_MS, () => autoReleaseRound(deps), logger);
+    const autoRelease = startPeriodicJob(
+      'auto-release',
+      config.AUTO_RELEASE_POLL_MS,
+      () => autoReleaseRound(deps),
+      logger,
+    );
     const router = new Router();
     for (const routes of [
       eventRoutes(deps, verifyToken),

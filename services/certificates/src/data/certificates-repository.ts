@@ -54,7 +54,9 @@ export const byUser = (db: Knex, userId: string): Promise<CertificateRow[]> =>
   db('certificates').where({ user_id: userId }).orderBy('issued_at', 'desc');
 
 export const byEvent = (db: Knex, eventId: string): Promise<CertificateRow[]> =>
-  db('certificates').where({ event_id: eventId }).orderBy([{ column: 'holder_name' }, { column: 'issued_at' }]);
+  db('certificates')
+    .where({ event_id: eventId })
+    .orderBy([{ column: 'holder_name' }, { column: 'issued_at' }]);
 
 export async function setStatus(trx: Knex.Transaction, id: string, status: CertificateStatus): Promise<void> {
   await trx('certificates').where({ id }).update({ status });

@@ -33,10 +33,7 @@ export async function unadmit(trx: Knex.Transaction, ticketId: string, sessionId
  * The holders of an event still to be certified (not revoked, no certificate yet), each with the sessions they
  * were admitted to.
  */
-export async function uncertifiedHolders(
-  db: Knex,
-  eventId: string,
-): Promise<(HolderRow & { sessions: string[] })[]> {
+export async function uncertifiedHolders(db: Knex, eventId: string): Promise<(HolderRow & { sessions: string[] })[]> {
   return db('holders as h')
     .where({ 'h.event_id': eventId })
     .whereNull('h.revoked_at')

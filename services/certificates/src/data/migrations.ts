@@ -62,8 +62,7 @@ export const certificatesMigrations: Migration[] = [
         t.text('body').notNullable();
         t.string('signer_name', 120).nullable();
         t.string('signer_role', 120).nullable();
-        t.enu('status', ['valid', 'replaced', 'revoked']).notNullable()
-          .defaultTo('valid');
+        t.enu('status', ['valid', 'replaced', 'revoked']).notNullable().defaultTo('valid');
         t.string('replaces', 19).nullable();
         t.timestamp('issued_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
       });

@@ -15,7 +15,9 @@ export function countedSessions(event: EventRow, settings: SettingsRow | undefin
   return sessionsOrWhole(event, event.sessions).map((session, position) => ({
     ...session,
     label: sessionLabel(session, position),
-    hours: set[session.id] ?? Math.round(((Date.parse(session.endsAt) - Date.parse(session.startsAt)) / HOUR_MS) * 100) / 100,
+    hours:
+      set[session.id] ??
+      Math.round(((Date.parse(session.endsAt) - Date.parse(session.startsAt)) / HOUR_MS) * 100) / 100,
   }));
 }
 

@@ -34,7 +34,14 @@ export async function correctName(
     await correctHolderName(trx, old.ticket_id, holderName);
     const { hours, status: _status, issued_at: _issuedAt, ...kept } = old;
     const [reissued] = await insertCertificates(trx, [
-      { ...kept, id: randomUUID(), code: newCertificateCode(), holder_name: holderName, hours: Number(hours), replaces: old.code },
+      {
+        ...kept,
+        id: randomUUID(),
+        code: newCertificateCode(),
+        holder_name: holderName,
+        hours: Number(hours),
+        replaces: old.code,
+      },
     ]);
     await deps.outbox.add(trx, 'certificate.issued', reissued!.ticket_id, issuedEvent(deps.siteUrl, reissued!, event));
     return reissued!;

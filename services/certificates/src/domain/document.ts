@@ -35,7 +35,9 @@ export function certificateDocument(
     body: certificate.body,
     signerName: certificate.signer_name,
     signerRole: certificate.signer_role,
-    signatureImage: signatureImage ? Buffer.from(signatureImage.slice(signatureImage.indexOf(',') + 1), 'base64') : null,
+    signatureImage: signatureImage
+      ? Buffer.from(signatureImage.slice(signatureImage.indexOf(',') + 1), 'base64')
+      : null,
     verifyUrl: verifyUrl(siteUrl, certificate.code),
   };
 }

@@ -54,8 +54,15 @@ export function certificatePdf(document: CertificateDocument): Promise<Buffer> {
   const { width, height } = pdf.page;
   const left = 56;
   const textWidth = width - 2 * left;
-  pdf.lineWidth(3).strokeColor(ACCENT).rect(24, 24, width - 48, height - 48).stroke();
-  pdf.lineWidth(0.75).rect(32, 32, width - 64, height - 64).stroke();
+  pdf
+    .lineWidth(3)
+    .strokeColor(ACCENT)
+    .rect(24, 24, width - 48, height - 48)
+    .stroke();
+  pdf
+    .lineWidth(0.75)
+    .rect(32, 32, width - 64, height - 64)
+    .stroke();
 
   pdf.fillColor(ACCENT).font('Helvetica-Bold').fontSize(30);
   pdf.text('CERTIFICADO DE PARTICIPAÇÃO', left, 80, { width: textWidth, align: 'center' });
@@ -75,7 +82,12 @@ export function certificatePdf(document: CertificateDocument): Promise<Buffer> {
   if (document.signatureImage) {
     pdf.image(document.signatureImage, signatureLeft + 40, signatureTop, { fit: [180, 60], align: 'center' });
   }
-  pdf.lineWidth(0.75).strokeColor(INK).moveTo(signatureLeft, signatureTop + 64).lineTo(signatureLeft + 260, signatureTop + 64).stroke();
+  pdf
+    .lineWidth(0.75)
+    .strokeColor(INK)
+    .moveTo(signatureLeft, signatureTop + 64)
+    .lineTo(signatureLeft + 260, signatureTop + 64)
+    .stroke();
   pdf.fillColor(INK).font('Helvetica-Bold').fontSize(11);
   pdf.text(document.signerName ?? '', signatureLeft, signatureTop + 70, { width: 260, align: 'center' });
   pdf.font('Helvetica').fontSize(10);
@@ -85,7 +97,10 @@ export function certificatePdf(document: CertificateDocument): Promise<Buffer> {
   const qrTop = height - 56 - qrSize;
   pdf.image(qrCodePng(document.verifyUrl, { margin: 2, scale: 4 }), width - 56 - qrSize, qrTop, { width: qrSize });
   pdf.fillColor('#4b5563').fontSize(9);
-  pdf.text(`Código de verificação: ${document.code}`, left, qrTop + 48, { width: textWidth - qrSize - 16, align: 'right' });
+  pdf.text(`Código de verificação: ${document.code}`, left, qrTop + 48, {
+    width: textWidth - qrSize - 16,
+    align: 'right',
+  });
   pdf.text(`Confira a autenticidade em ${document.verifyUrl}`, left, qrTop + 62, {
     width: textWidth - qrSize - 16,
     align: 'right',
