@@ -529,6 +529,7 @@ describe('docker-compose.yml run with NODE_ENV=production', () => {
       'tickets-verifier': [...PASSWORDS, ...KEYS],
       'tickets-worker': [...PASSWORDS, ...KEYS],
       mail: [...PASSWORDS, ...KEYS],
+      certificates: [...PASSWORDS, ...KEYS],
     });
   });
 

@@ -25,7 +25,10 @@ export const mailService = defineService({
       from: config.MAIL_FROM,
       connections: config.MAIL_SMTP_CONNECTIONS,
       timeoutMs: config.MAIL_SEND_TIMEOUT_MS,
-      linkHeaders: async () => ({ authorization: `Bearer ${await serviceAuth.token('courtesy')}` }),
+      // Each file's owner serves it: certificates their PDFs, courtesy the files of mass sends.
+      linkHeaders: async (href) => ({
+        authorization: `Bearer ${await serviceAuth.token(href.startsWith(config.CERTIFICATES_URL) ? 'certificates' : 'courtesy')}`,
+      }),
     });
     const worker = startDeliveryWorker({
       db,
@@ -45,6 +48,7 @@ export const mailService = defineService({
         logger,
         publicUrl: config.PUBLIC_URL,
         courtesyUrl: config.COURTESY_URL,
+        certificatesUrl: config.CERTIFICATES_URL,
         queued: () => worker.wake(),
       }),
       async close() {
