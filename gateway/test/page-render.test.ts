@@ -25,6 +25,37 @@ const event: EventView = {
   isActive: true,
   listed: false,
   onSale: true,
+  sessions: [
+    {
+      id: '3f1c2a9e-0000-4000-8000-000000000001',
+      startsAt: '2026-12-05T12:00:00.000Z',
+      endsAt: '2026-12-05T16:00:00.000Z',
+      title: null,
+    },
+  ],
+};
+
+/** A congress of two days, 08:00–18:00 each. */
+const congress: EventView = {
+  ...event,
+  id: '3f1c2a9e-0000-4000-8000-000000000002',
+  title: 'Congresso Brasileiro de Assuntos Regulatórios',
+  date: '2026-12-06T11:00:00.000Z',
+  listed: true,
+  sessions: [
+    {
+      id: '3f1c2a9e-0000-4000-8000-0000000000d1',
+      startsAt: '2026-12-06T11:00:00.000Z',
+      endsAt: '2026-12-06T21:00:00.000Z',
+      title: 'Dia 1',
+    },
+    {
+      id: '3f1c2a9e-0000-4000-8000-0000000000d2',
+      startsAt: '2026-12-07T11:00:00.000Z',
+      endsAt: '2026-12-07T21:00:00.000Z',
+      title: 'Dia 2',
+    },
+  ],
 };
 
 /** A catalog standing in for the real one: the listing, one event, 404 for any other. */
@@ -39,7 +70,9 @@ beforeAll(async () => {
   catalog = createServer((request, response) => {
     catalogReads.push(request.url ?? '');
     const body =
-      request.url === '/api/events' ? [event] : request.url === `/api/events/${event.id}` ? event : undefined;
+      request.url === '/api/events'
+        ? [event, congress]
+        : [event, congress].find((one) => request.url === `/api/events/${one.id}`);
     response.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
     response.end(JSON.stringify(body ?? { message: 'Evento não encontrado' }));
   });
@@ -104,6 +137,7 @@ test("an event's page holds its content, its head and the data it was rendered w
     '@type': 'Event',
     name: event.title,
     startDate: '2026-12-05T09:00:00-03:00',
+    endDate: '2026-12-05T13:00:00-03:00',
     location: { '@type': 'Place', name: event.location },
     offers: { price: '390.00', priceCurrency: 'BRL', availability: 'https://schema.org/InStock' },
   });
@@ -113,6 +147,21 @@ test("an event's page holds its content, its head and the data it was rendered w
   ).toEqual([[['events', event.id], event]]);
   // Nothing in the data closes its element early.
   expect(html.match(/<\/script><script>alert/g)).toBeNull();
+});
+
+test("an event of several days shows its days, its hours and its schedule, and ends with its last session's end", async () => {
+  const { response, html, root, metaOf } = await page(gateway.url, `/event/${congress.id}`);
+  expect(response.status).toBe(200);
+  expect(root).toContain('6 e 7 de dezembro de 2026');
+  expect(root).toContain('08:00–18:00');
+  expect(root).toContain('Programação');
+  for (const day of ['Dia 1', '6 de dezembro de 2026', 'Dia 2', '7 de dezembro de 2026']) expect(root).toContain(day);
+  expect(metaOf('og:description')).toMatch(/^6 e 7 de dezembro de 2026 · 08:00–18:00 · Centro de Convenções Rebouças/);
+  expect(jsonBlock(html.slice(html.indexOf('application/ld+json') - 14), '')).toMatchObject({
+    '@type': 'Event',
+    startDate: '2026-12-06T08:00:00-03:00',
+    endDate: '2026-12-07T18:00:00-03:00',
+  });
 });
 
 test('a promotional link renders the event, its price waiting for the code, under the same canonical URL', async () => {
@@ -169,7 +218,7 @@ test('with the catalog down, or no module, or a page behind a login, the page re
 test('files and API calls are never rendered', async () => {
   catalogReads = [];
   const api = await fetch(`${gateway.url}/api/events`);
-  expect(await api.json()).toEqual([event]);
+  expect(await api.json()).toEqual([event, congress]);
   expect((await fetch(`${gateway.url}/runtime-config.json`)).headers.get('content-type')).toMatch(/json/);
   expect(catalogReads).toEqual(['/api/events']);
 });

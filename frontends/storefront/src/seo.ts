@@ -1,6 +1,7 @@
 import { brand, saoPauloClock, type EventView } from '@ticketing/proto';
 import { formatBRL, formatDate, formatTime, type PageHead } from '@ticketing/shared';
 import { isSoldOut } from './events/availability.ts';
+import { eventSpan } from './events/schedule.ts';
 
 /** What the site says of itself where no page says more (the home page, a shared link to the list). */
 const SITE_DESCRIPTION =
@@ -48,8 +49,8 @@ function excerpt(text: string, length: number): string {
   return `${line.slice(0, line.lastIndexOf(' ', length - 1)).replace(/[\s,.;:—-]+$/, '')}…`;
 }
 
-/** The event's start in Brazil's time, with its offset: `2026-03-15T19:00:00-03:00`. */
-function localStart(iso: string): string {
+/** An instant in Brazil's time, with its offset: `2026-03-15T19:00:00-03:00`. */
+function localTime(iso: string): string {
   const clock = saoPauloClock(new Date(iso));
   return `${clock.year}-${clock.month}-${clock.day}T${clock.hour}:${clock.minute}:${clock.second}${clock.offset}`;
 }
@@ -57,7 +58,9 @@ function localStart(iso: string): string {
 /** An event's page: its own title, a summary that says when and where, its image and schema.org `Event`. */
 export function eventHead(event: EventView, origin: string): PageHead {
   const url = `${origin}/event/${event.id}`;
-  const when = `${formatDate(event.date)}, ${formatTime(event.date)} · ${event.location}`;
+  const days =
+    event.sessions.length > 1 ? eventSpan(event.sessions) : `${formatDate(event.date)}, ${formatTime(event.date)}`;
+  const when = `${days} · ${event.location}`;
   const image = shareImage(event.imageUrl, origin, event.title);
   return {
     title: `${event.title} · ${brand.name}`,
@@ -70,7 +73,8 @@ export function eventHead(event: EventView, origin: string): PageHead {
       '@type': 'Event',
       name: event.title,
       description: excerpt(event.description, 500),
-      startDate: localStart(event.date),
+      startDate: localTime(event.date),
+      endDate: localTime(event.sessions.at(-1)?.endsAt ?? event.date),
       eventStatus: 'https://schema.org/EventScheduled',
       eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
       location: { '@type': 'Place', name: event.location, address: event.location },

@@ -352,6 +352,9 @@ test('duplicating makes a draft with the same fields and image, none of the sale
     publishedAt: null,
     // A draft is not on sale until it is published.
     onSale: false,
+    // Sessions of its own, at the same times.
+    sessions: [{ ...original.sessions[0], id: expect.not.stringMatching(original.sessions[0]!.id) }],
+    localSessions: [{ ...original.localSessions[0], id: copy.sessions[0]!.id }],
     createdAt: expect.any(String),
     updatedAt: expect.any(String),
   });

@@ -51,6 +51,15 @@ test('an administrator creates an event; it is stored, announced and logged', as
     isActive: true,
     listed: true,
     onSale: true,
+    // Without sessions, one from its date, for the 4 h the calendar always gave an event.
+    sessions: [
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        startsAt: '2030-05-20T11:30:00.000Z',
+        endsAt: '2030-05-20T15:30:00.000Z',
+        title: null,
+      },
+    ],
   });
 
   const row = await catalog.service.db('events').where({ id: event.id }).first();
@@ -70,6 +79,7 @@ test('an administrator creates an event; it is stored, announced and logged', as
       isActive: true,
       listed: true,
       maxAttendees: 800,
+      sessions: event.sessions,
     },
   ]);
   const requestId = response.headers.get('x-request-id');

@@ -45,6 +45,41 @@ test('an event, listed or not, downloads as a calendar file in São Paulo time',
   ).toBe('Encontro fechado');
 });
 
+test('an event of two sessions downloads as two entries, each at its real times in São Paulo', async () => {
+  const event = await catalog.createEvent({
+    title: 'Congresso Brasileiro de Assuntos Regulatórios',
+    date: undefined,
+    sessions: [
+      { startsAt: '2027-12-06T08:00:00-03:00', endsAt: '2027-12-06T18:00:00-03:00', title: 'Dia 1' },
+      { startsAt: '2027-12-07T08:00:00-03:00', endsAt: '2027-12-07T12:30:00-03:00', title: 'Dia 2' },
+    ],
+  });
+
+  const response = await calendarOf(event.id);
+  expect(response.status).toBe(200);
+  const calendar = new ICAL.Component(ICAL.parse(await response.text()));
+  const entries = calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent));
+  expect(
+    entries.map((entry) => ({
+      uid: entry.uid,
+      summary: entry.summary,
+      start: entry.startDate.toString(),
+      end: entry.endDate.toString(),
+      zone: entry.startDate.zone!.tzid,
+      instants: [entry.startDate.toJSDate().toISOString(), entry.endDate.toJSDate().toISOString()],
+    })),
+  ).toEqual(
+    event.sessions.map((session, position) => ({
+      uid: `${session.id}@ingressos.example.com.br`,
+      summary: `Congresso Brasileiro de Assuntos Regulatórios — Dia ${position + 1}`,
+      start: position === 0 ? '2027-12-06T08:00:00' : '2027-12-07T08:00:00',
+      end: position === 0 ? '2027-12-06T18:00:00' : '2027-12-07T12:30:00',
+      zone: 'America/Sao_Paulo',
+      instants: [session.startsAt, session.endsAt],
+    })),
+  );
+});
+
 test('an unknown, deactivated or malformed id is not found, in Portuguese', async () => {
   const cancelled = await catalog.createEvent();
   expect((await catalog.request('DELETE', `/api/events/${cancelled.id}`, { token: catalog.adminToken })).status).toBe(

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { defineService, type Knex } from '@ticketing/platform';
 import { startTestService, uniqueName, waitFor, type TestService } from '@ticketing/testkit';
 import type { DoorEventView } from '@ticketing/proto';
-import { inDays, startCatalog, type Catalog } from './support.ts';
+import { DAY, inDays, startCatalog, type Catalog } from './support.ts';
+
+const HOUR = 60 * 60 * 1000;
 
 /** Stands in for identity: it announces which events each door staffer may work, as identity does. */
 const identityStandIn = defineService({
@@ -78,6 +80,7 @@ test("door staff see today's events, started or not and listed or not, first, th
     location: started.location,
     listed: true,
     today: true,
+    sessions: started.sessions,
   });
   expect(listing.map((event) => event.today)).toEqual([true, true, false, false]);
   expect(listing[2]!.listed).toBe(false);
@@ -85,6 +88,39 @@ test("door staff see today's events, started or not and listed or not, first, th
   const everything = await doorEvents(catalog.adminToken);
   const firstUpcoming = everything.findIndex((event) => !event.today);
   expect(everything.slice(firstUpcoming).every((event) => !event.today)).toBe(true);
+});
+
+test('a congress of several days is listed on each of its days, and between them as still to come', async () => {
+  const { start } = await saoPauloDay();
+  const tag = randomUUID();
+  const day = (offset: number, title: string) => ({
+    startsAt: isoAt(start + offset * DAY + 8 * HOUR),
+    endsAt: isoAt(start + offset * DAY + 18 * HOUR),
+    title,
+  });
+  const secondDay = await catalog.createEvent({
+    title: `No segundo dia ${tag}`,
+    date: undefined,
+    sessions: [day(-1, 'Dia 1'), day(0, 'Dia 2')],
+  });
+  const betweenDays = await catalog.createEvent({
+    title: `Entre os dias ${tag}`,
+    date: undefined,
+    sessions: [day(-1, 'Dia 1'), day(1, 'Dia 2')],
+  });
+  const over = await catalog.createEvent({
+    title: `Terminou ${tag}`,
+    date: undefined,
+    sessions: [day(-2, 'Dia 1'), day(-1, 'Dia 2')],
+  });
+  const ours = new Set([secondDay.id, betweenDays.id, over.id]);
+
+  const listing = (await doorEvents(catalog.adminToken)).filter((event) => ours.has(event.id));
+
+  expect(listing.map(({ id, today, sessions }) => ({ id, today, sessions }))).toEqual([
+    { id: secondDay.id, today: true, sessions: secondDay.sessions },
+    { id: betweenDays.id, today: false, sessions: betweenDays.sessions },
+  ]);
 });
 
 test('only door staff and administrators see the door events', async () => {

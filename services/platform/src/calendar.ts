@@ -1,5 +1,5 @@
 import ical, { ICalCalendarMethod, type ICalDayJsStub } from 'ical-generator';
-import { brand, EVENT_TIME_ZONE } from '@ticketing/proto';
+import { brand, EVENT_TIME_ZONE, sessionsOrWhole, type EventSession } from '@ticketing/proto';
 
 /** Brazil has had no daylight saving time since 2019: São Paulo is UTC−03:00 all year. */
 const UTC_OFFSET_MS = -3 * 60 * 60 * 1000;
@@ -16,18 +16,17 @@ const VTIMEZONE = [
   'END:VTIMEZONE',
 ].join('\r\n');
 
-/** Events store only when they start; a calendar entry blocks this long, a half day of workshop. */
-export const EVENT_CALENDAR_HOURS = 4;
-
 export const CALENDAR_CONTENT_TYPE = 'text/calendar; charset=utf-8; method=PUBLISH';
 
-/** What a calendar entry needs of an event. */
+/** What the calendar entries of an event need of it: one entry per session. */
 export interface CalendarEvent {
   id: string;
   title: string;
   /** When it starts: a Date or an ISO 8601 instant. */
   date: Date | string;
   location: string;
+  /** Its sessions; when unknown, one from `date` of the length every event had before sessions. */
+  sessions?: readonly EventSession[] | undefined;
 }
 
 /** The event's page on the site. */
@@ -69,28 +68,34 @@ function saoPauloTime(instant: Date): ICalDayJsStub {
 }
 
 /**
- * One event as an iCalendar file (METHOD:PUBLISH) to add to a personal calendar. Every file of an event has the
- * same UID, so calendar programs can tell it is one entry.
+ * One event as an iCalendar file (METHOD:PUBLISH) to add to a personal calendar: an entry per session, with its own
+ * start and end. Every file of an event gives an entry the same UID (the event's own when it has one session, else
+ * the session's), so calendar programs can tell it is the same entry.
  */
 export function eventCalendar(event: CalendarEvent, publicUrl: string): string {
-  const start = new Date(event.date);
   const url = eventPageUrl(publicUrl, event.id);
+  const host = new URL(publicUrl).hostname;
   const calendar = ical({
     prodId: { company: brand.name, product: 'Ingressos', language: 'PT' },
     method: ICalCalendarMethod.PUBLISH,
     // No calendar-wide zone: only the VTIMEZONE block for the event's own.
     timezone: { name: null, generator: (zone) => (zone === EVENT_TIME_ZONE ? VTIMEZONE : null) },
   });
-  calendar.createEvent({
-    id: `${event.id}@${new URL(publicUrl).hostname}`,
-    summary: event.title,
-    start: saoPauloTime(start),
-    end: saoPauloTime(new Date(start.getTime() + EVENT_CALENDAR_HOURS * 60 * 60 * 1000)),
-    timezone: EVENT_TIME_ZONE,
-    location: event.location,
-    description: `Um evento ${brand.name}.\nInformações e ingressos na página do evento: ${url}`,
-    url,
-  });
+  const sessions = sessionsOrWhole(event, event.sessions);
+  const several = sessions.length > 1;
+  for (const [position, session] of sessions.entries()) {
+    const name = session.title ?? (several ? `Sessão ${position + 1}` : null);
+    calendar.createEvent({
+      id: `${several ? session.id : event.id}@${host}`,
+      summary: name ? `${event.title} — ${name}` : event.title,
+      start: saoPauloTime(new Date(session.startsAt)),
+      end: saoPauloTime(new Date(session.endsAt)),
+      timezone: EVENT_TIME_ZONE,
+      location: event.location,
+      description: `Um evento ${brand.name}.\nInformações e ingressos na página do evento: ${url}`,
+      url,
+    });
+  }
   // RFC 5545 ends every line with CRLF, the last one too.
   return `${calendar.toString()}\r\n`;
 }

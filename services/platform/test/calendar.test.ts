@@ -1,15 +1,23 @@
 import { execFileSync } from 'node:child_process';
 import ICAL from 'ical.js';
-import { brand } from '@ticketing/proto';
-import { calendarFileName, EVENT_CALENDAR_HOURS, eventCalendar } from '../src/calendar.ts';
+import { brand, WHOLE_EVENT_MS } from '@ticketing/proto';
+import { calendarFileName, eventCalendar } from '../src/calendar.ts';
 
 const SITE = 'https://ingressos.example.com.br';
 const event = {
   id: '6b0f7c1e-3a55-4c1e-9d7a-2f4b8f3c9a11',
   title: 'Simpósio de Farmacovigilância: módulo 2; prática',
-  // 22:30 in São Paulo, already the next day in UTC.
   date: '2027-03-13T01:30:00.000Z',
   location: 'Centro de Convenções Frei Caneca, São Paulo – SP',
+  sessions: [
+    {
+      id: '0d4e1f2a-9b8c-4d7e-8f6a-5b4c3d2e1f00',
+      // 22:30 in São Paulo, already the next day in UTC.
+      startsAt: '2027-03-13T01:30:00.000Z',
+      endsAt: '2027-03-13T04:00:00.000Z',
+      title: null,
+    },
+  ],
 };
 
 /** The file as a calendar program reads it: its VCALENDAR and its one VEVENT. */
@@ -39,15 +47,61 @@ test('an event becomes a published VEVENT in São Paulo time that calendar reade
   expect(parsed.startDate.toString()).toBe('2027-03-12T22:30:00');
   expect(parsed.startDate.zone!.tzid).toBe('America/Sao_Paulo');
   expect(parsed.startDate.utcOffset()).toBe(-3 * 3600);
-  expect(parsed.startDate.toJSDate().toISOString()).toBe(event.date);
-  expect(parsed.endDate.toJSDate().getTime() - parsed.startDate.toJSDate().getTime()).toBe(
-    EVENT_CALENDAR_HOURS * 3600 * 1000,
-  );
+  expect(parsed.startDate.toJSDate().toISOString()).toBe(event.sessions[0]!.startsAt);
+  expect(parsed.endDate.toJSDate().toISOString()).toBe(event.sessions[0]!.endsAt);
 
   const zone = calendar.getFirstSubcomponent('vtimezone')!;
   expect(zone.getFirstPropertyValue('tzid')).toBe('America/Sao_Paulo');
   const parts = zone.getAllSubcomponents().map((part) => [part.name, String(part.getFirstPropertyValue('tzoffsetto'))]);
   expect(parts).toEqual([['standard', '-03:00']]);
+});
+
+test('an event of several sessions is an entry per session, each with its times, title and own UID', () => {
+  const sessions = [
+    {
+      id: 'a1b2c3d4-0000-4000-8000-000000000001',
+      startsAt: '2027-12-06T11:00:00.000Z',
+      endsAt: '2027-12-06T21:00:00.000Z',
+      title: 'Dia 1',
+    },
+    {
+      id: 'a1b2c3d4-0000-4000-8000-000000000002',
+      startsAt: '2027-12-07T11:00:00.000Z',
+      endsAt: '2027-12-07T15:00:00.000Z',
+      title: null,
+    },
+  ];
+  const calendar = new ICAL.Component(ICAL.parse(eventCalendar({ ...event, sessions }, SITE)));
+  const entries = calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent));
+  expect(
+    entries.map((entry) => ({
+      uid: entry.uid,
+      summary: entry.summary,
+      start: entry.startDate.toString(),
+      end: entry.endDate.toJSDate().toISOString(),
+    })),
+  ).toEqual([
+    {
+      uid: `${sessions[0]!.id}@ingressos.example.com.br`,
+      summary: `${event.title} — Dia 1`,
+      start: '2027-12-06T08:00:00',
+      end: sessions[0]!.endsAt,
+    },
+    {
+      uid: `${sessions[1]!.id}@ingressos.example.com.br`,
+      summary: `${event.title} — Sessão 2`,
+      start: '2027-12-07T08:00:00',
+      end: sessions[1]!.endsAt,
+    },
+  ]);
+});
+
+test('an event known only by its date is one entry of the 4 hours every event had before sessions', () => {
+  const { sessions: _sessions, ...dated } = event;
+  const { event: parsed } = read(eventCalendar(dated, SITE));
+  expect(parsed.uid).toBe(`${event.id}@ingressos.example.com.br`);
+  expect(parsed.startDate.toJSDate().toISOString()).toBe(event.date);
+  expect(parsed.endDate.toJSDate().getTime() - Date.parse(event.date)).toBe(WHOLE_EVENT_MS);
 });
 
 test("the server's own time zone does not change the file", () => {

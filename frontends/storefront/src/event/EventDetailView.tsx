@@ -7,6 +7,7 @@ import { EventImage } from '../events/EventImage.tsx';
 import { ArrowLeftIcon, CalendarIcon } from '../ui/icons.tsx';
 import { BuyButton } from './BuyButton.tsx';
 import { EventFacts } from './EventFacts.tsx';
+import { EventSchedule } from './EventSchedule.tsx';
 import { PriceBlock } from './PriceBlock.tsx';
 import { usePromo } from './usePromo.ts';
 import './event-detail.css';
@@ -35,15 +36,18 @@ export function EventDetailView({ event, promoCode }: { event: EventView; promoC
             Adicionar à agenda
           </a>
         </section>
-        <section className="event-detail__about" aria-labelledby="sobre-evento">
-          <h2 id="sobre-evento">Sobre o evento</h2>
-          {event.description
-            .split(/\n{2,}/)
-            .filter(Boolean)
-            .map((paragraph, index) => (
-              <p key={index}>{paragraph}</p>
-            ))}
-        </section>
+        <div className="event-detail__main">
+          <EventSchedule event={event} />
+          <section className="event-detail__about" aria-labelledby="sobre-evento">
+            <h2 id="sobre-evento">Sobre o evento</h2>
+            {event.description
+              .split(/\n{2,}/)
+              .filter(Boolean)
+              .map((paragraph, index) => (
+                <p key={index}>{paragraph}</p>
+              ))}
+          </section>
+        </div>
       </div>
       <Checkout
         event={event}

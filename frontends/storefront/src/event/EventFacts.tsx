@@ -1,10 +1,11 @@
 import type { EventView } from '@ticketing/proto';
-import { Badge, formatDate, formatTime } from '@ticketing/shared';
+import { Badge } from '@ticketing/shared';
 import { isSoldOut, remainingLabel } from '../events/availability.ts';
+import { eventDays, eventHours } from '../events/schedule.ts';
 import { CalendarIcon, ClockIcon, PinIcon, SeatIcon } from '../ui/icons.tsx';
 import '../events/events.css';
 
-/** Date, time, place and spots left (no count when the event has no maximum). */
+/** Days, hours, place and spots left (no count when the event has no maximum). */
 export function EventFacts({ event }: { event: EventView }) {
   return (
     <ul className="event-facts">
@@ -12,14 +13,14 @@ export function EventFacts({ event }: { event: EventView }) {
         <CalendarIcon />
         <span>
           <span className="visually-hidden">Data: </span>
-          <time dateTime={event.date}>{formatDate(event.date)}</time>
+          <time dateTime={event.date}>{eventDays(event.sessions)}</time>
         </span>
       </li>
       <li className="event-fact">
         <ClockIcon />
         <span className="numeric">
           <span className="visually-hidden">Horário: </span>
-          {formatTime(event.date)}
+          {eventHours(event.sessions)}
         </span>
       </li>
       <li className="event-fact">

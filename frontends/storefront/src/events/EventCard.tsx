@@ -1,10 +1,11 @@
 import { Link } from 'react-router-dom';
 import type { EventView } from '@ticketing/proto';
-import { Badge, formatBRL, formatTime, Skeleton, SkeletonLines } from '@ticketing/shared';
+import { Badge, formatBRL, Skeleton, SkeletonLines } from '@ticketing/shared';
 import { ClockIcon, PinIcon } from '../ui/icons.tsx';
 import { isSoldOut } from './availability.ts';
 import { DateBadge } from './DateBadge.tsx';
 import { EventImage } from './EventImage.tsx';
+import { eventHours, eventSpan } from './schedule.ts';
 import './events.css';
 
 /** An event in a list; the whole card opens its page (the title is the link, stretched over the card). */
@@ -24,7 +25,9 @@ export function EventCard({ event, headingLevel = 2 }: { event: EventView; headi
         </Heading>
         <p className="event-fact">
           <ClockIcon />
-          <span className="numeric">{formatTime(event.date)}</span>
+          <span className="numeric">
+            {event.sessions.length > 1 ? eventSpan(event.sessions) : eventHours(event.sessions)}
+          </span>
         </p>
         <p className="event-fact">
           <PinIcon />

@@ -1,7 +1,7 @@
 import { containsPattern, searchWords, type Knex } from '@ticketing/platform';
 import type { EventStatus } from '@ticketing/proto';
 import type { CatalogEvent } from '../domain/catalog-event.ts';
-import { COLUMNS, toEvent, type EventRow } from './events-repository.ts';
+import { eventColumns, toEvent, type EventRow } from './events-repository.ts';
 
 /** An event with what only the back office sees: its status and the spots already sold. */
 export interface AdminEvent {
@@ -36,7 +36,7 @@ type AdminRow = EventRow & { status: EventStatus; sold: number };
  * must appear in the title or the location.
  */
 function adminEvents(db: Knex, terms: string[] = []) {
-  const events = db('events').select([...COLUMNS, db.raw(`${STATUS} as status`), db.raw(`${SOLD} as sold`)]);
+  const events = db('events').select([...eventColumns(db), db.raw(`${STATUS} as status`), db.raw(`${SOLD} as sold`)]);
   for (const term of terms) events.whereRaw(`heading_text like ? escape '\\'`, [containsPattern(term)]);
   return db.from(events.as('events')).select('*');
 }

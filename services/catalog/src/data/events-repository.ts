@@ -1,6 +1,7 @@
 import { containsPattern, searchWords, type Knex } from '@ticketing/platform';
 import { EVENT_TIME_ZONE } from '@ticketing/proto';
-import type { CatalogEvent } from '../domain/catalog-event.ts';
+import { randomUUID } from 'node:crypto';
+import type { CatalogEvent, CatalogSession } from '../domain/catalog-event.ts';
 import { headingTextOf, searchTextOf } from './search-text.ts';
 
 /** The fields of a `CatalogEvent` by their column names: the use cases never see the table's (`toEvent` maps them). */
@@ -21,9 +22,11 @@ export interface EventRow {
   cancel_reason: string | null;
   created_at: Date;
   updated_at: Date;
+  /** Read with the event (`SESSIONS`): instants as JSON text. */
+  sessions: { id: string; startsAt: string; endsAt: string; title: string | null }[];
 }
 
-export const COLUMNS = [
+const COLUMNS = [
   'id',
   'title',
   'description',
@@ -41,6 +44,18 @@ export const COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
+
+/** The event's sessions by start, as one JSON column: a list reads them in the same query as its events. */
+const SESSIONS = `coalesce((
+  select json_agg(
+    json_build_object('id', s.id, 'startsAt', s.starts_at, 'endsAt', s.ends_at, 'title', s.title)
+    order by s.starts_at
+  )
+  from event_sessions s where s.event_id = events.id
+), '[]'::json) as sessions`;
+
+/** Every column of an event, its sessions included, for selects and `returning`. */
+export const eventColumns = (db: Knex) => [...COLUMNS, db.raw(SESSIONS)];
 
 export function toEvent(row: EventRow): CatalogEvent {
   return {
@@ -60,6 +75,12 @@ export function toEvent(row: EventRow): CatalogEvent {
     cancelReason: row.cancel_reason,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    sessions: row.sessions.map((session) => ({
+      id: session.id,
+      startsAt: new Date(session.startsAt),
+      endsAt: new Date(session.endsAt),
+      title: session.title,
+    })),
   };
 }
 
@@ -70,13 +91,16 @@ export type NewEvent = Pick<
 
 export type EventChanges = Partial<NewEvent & { isActive: boolean; publishedAt: Date | null }>;
 
+/** A session to store: one with an `id` of the event is kept (changed in place), one without is new. */
+export type SessionPlan = Omit<CatalogSession, 'id'> & { id?: string | undefined };
+
 /** Rows of published, not cancelled events only: drafts and cancelled events stay out of the storefront, the door and sale. */
 const OPEN = 'published_at is not null and cancelled_at is null';
 
 /** Published, active, listed, not cancelled events still to come, soonest first; every word of `query` must appear (accents and case aside). */
 export async function listUpcoming(db: Knex, query?: string): Promise<CatalogEvent[]> {
   const builder = db('events')
-    .select(COLUMNS)
+    .select(eventColumns(db))
     .where({ is_active: true, listed: true })
     .whereRaw(OPEN)
     .where('date', '>', db.fn.now());
@@ -90,19 +114,24 @@ export async function listUpcoming(db: Knex, query?: string): Promise<CatalogEve
 }
 
 /**
- * Published, active, not cancelled events a door may check in, listed or not: those on today's date in São Paulo (started or not) first,
- * then those still to come, each group by date. Only those assigned to `staffId` when given.
+ * Published, active, not cancelled events a door may check in, listed or not: those with a session starting on today's
+ * date in São Paulo (started, ended or not) first, then those with a session still to come, each group by date. Only those
+ * assigned to `staffId` when given.
  */
 export async function listForDoor(db: Knex, staffId?: string): Promise<{ event: CatalogEvent; today: boolean }[]> {
-  const today = db.raw(`(date at time zone ?)::date = (now() at time zone ?)::date`, [
-    EVENT_TIME_ZONE,
-    EVENT_TIME_ZONE,
-  ]);
+  const today = db.raw(
+    `exists (select 1 from event_sessions s where s.event_id = events.id
+      and (s.starts_at at time zone :zone)::date = (now() at time zone :zone)::date)`,
+    { zone: EVENT_TIME_ZONE },
+  );
+  const upcoming = db.raw(
+    'exists (select 1 from event_sessions s where s.event_id = events.id and s.starts_at > now())',
+  );
   const rows = (await db('events')
-    .select([...COLUMNS, db.raw('? as today', [today])])
+    .select([...eventColumns(db), db.raw('? as today', [today])])
     .where({ is_active: true })
     .whereRaw(OPEN)
-    .where((condition) => condition.whereRaw('?', [today]).orWhere('date', '>', db.fn.now()))
+    .where((condition) => condition.whereRaw('?', [today]).orWhereRaw('?', [upcoming]))
     .modify((query) => {
       if (staffId) query.whereIn('id', db('door_assignments').select('event_id').where({ user_id: staffId }));
     })
@@ -111,13 +140,13 @@ export async function listForDoor(db: Knex, staffId?: string): Promise<{ event: 
 }
 
 export async function findEvent(db: Knex, id: string): Promise<CatalogEvent | undefined> {
-  const row = (await db('events').select(COLUMNS).where({ id }).first()) as EventRow | undefined;
+  const row = (await db('events').select(eventColumns(db)).where({ id }).first()) as EventRow | undefined;
   return row && toEvent(row);
 }
 
 /** Reads an event and locks its row until the transaction ends. */
 export async function findEventForUpdate(trx: Knex.Transaction, id: string): Promise<CatalogEvent | undefined> {
-  const row = (await trx('events').select(COLUMNS).where({ id }).forUpdate().first()) as EventRow | undefined;
+  const row = (await trx('events').select(eventColumns(trx)).where({ id }).forUpdate().first()) as EventRow | undefined;
   return row && toEvent(row);
 }
 
@@ -125,10 +154,11 @@ export async function hasAnyEvent(db: Knex): Promise<boolean> {
   return (await db('events').first('id')) !== undefined;
 }
 
-/** Stores a new event, published now or (`published` false) a draft. */
+/** Stores a new event, published now or (`published` false) a draft, with its sessions. */
 export async function insertEvent(
   trx: Knex.Transaction,
   event: NewEvent & { published: boolean },
+  sessions: SessionPlan[],
 ): Promise<CatalogEvent> {
   const [row] = (await trx('events')
     .insert({
@@ -144,8 +174,31 @@ export async function insertEvent(
       search_text: searchTextOf(event),
       heading_text: headingTextOf(event),
     })
-    .returning(COLUMNS)) as EventRow[];
-  return toEvent(row!);
+    .returning('id')) as { id: string }[];
+  await replaceSessions(trx, row!.id, sessions);
+  return (await findEvent(trx, row!.id))!;
+}
+
+/**
+ * Makes `sessions` the event's schedule: a session with an id (one of the event's, checked by the caller) changes in
+ * place, keeping what refers to it; one without is added; the event's others are removed.
+ */
+export async function replaceSessions(trx: Knex.Transaction, eventId: string, sessions: SessionPlan[]): Promise<void> {
+  const rows = sessions.map((session) => ({
+    id: session.id ?? randomUUID(),
+    event_id: eventId,
+    starts_at: session.startsAt,
+    ends_at: session.endsAt,
+    title: session.title,
+  }));
+  await trx('event_sessions')
+    .where({ event_id: eventId })
+    .whereNotIn(
+      'id',
+      rows.map((row) => row.id),
+    )
+    .delete();
+  await trx('event_sessions').insert(rows).onConflict('id').merge(['starts_at', 'ends_at', 'title']);
 }
 
 /** Applies `changes` to `current` (read under lock) and keeps the search text in step with the new values. */
@@ -170,7 +223,10 @@ export async function updateEvent(
     heading_text: headingTextOf(next),
     updated_at: trx.fn.now(),
   };
-  const [row] = (await trx('events').where({ id: current.id }).update(columns).returning(COLUMNS)) as EventRow[];
+  const [row] = (await trx('events')
+    .where({ id: current.id })
+    .update(columns)
+    .returning(eventColumns(trx))) as EventRow[];
   return toEvent(row!);
 }
 
@@ -179,7 +235,7 @@ export async function deactivateEvent(trx: Knex.Transaction, id: string): Promis
   const [row] = (await trx('events')
     .where({ id, is_active: true })
     .update({ is_active: false, updated_at: trx.fn.now() })
-    .returning(COLUMNS)) as EventRow[];
+    .returning(eventColumns(trx))) as EventRow[];
   return row && toEvent(row);
 }
 
@@ -203,6 +259,6 @@ async function updateEventRow(trx: Knex.Transaction, id: string, columns: Record
   const [row] = (await trx('events')
     .where({ id })
     .update({ ...columns, updated_at: trx.fn.now() })
-    .returning(COLUMNS)) as EventRow[];
+    .returning(eventColumns(trx))) as EventRow[];
   return toEvent(row!);
 }

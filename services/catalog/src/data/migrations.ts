@@ -1,4 +1,5 @@
 import { createDoorAssignmentsTable, type Migration } from '@ticketing/platform';
+import { WHOLE_EVENT_MS } from '@ticketing/proto';
 import { headingTextOf } from './search-text.ts';
 
 /** The catalog's tables: events (with their availability) and the holds placed against them. */
@@ -134,6 +135,29 @@ export const catalogMigrations: Migration[] = [
       });
       await db.raw(
         'create index holds_provisional on holds (expires_at) where expires_at is not null and released_at is null',
+      );
+    },
+  },
+  {
+    name: '0009_event_sessions',
+    async up(db) {
+      // An event's days or blocks, each with its own door; the event's date is the first one's start. Overlaps are
+      // refused by the use cases, which write a schedule under the event's row lock.
+      await db.schema.createTable('event_sessions', (t) => {
+        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+        t.uuid('event_id').notNullable().references('id').inTable('events');
+        t.timestamp('starts_at', { useTz: true }).notNullable();
+        t.timestamp('ends_at', { useTz: true }).notNullable();
+        t.text('title').nullable();
+        t.check('ends_at > starts_at', [], 'event_sessions_end_after_start');
+        t.check("ends_at <= starts_at + interval '24 hours'", [], 'event_sessions_at_most_a_day');
+        t.index(['event_id', 'starts_at'], 'event_sessions_event_start');
+      });
+      // Every event had one session: it keeps the event's id, which admissions recorded before sessions name.
+      await db.raw(
+        `insert into event_sessions (id, event_id, starts_at, ends_at)
+         select id, id, date, date + make_interval(secs => ?) from events`,
+        [WHOLE_EVENT_MS / 1000],
       );
     },
   },

@@ -42,14 +42,18 @@ export async function editAdminEvent(deps: CatalogDeps, id: string, input: Admin
 const COPY_PREFIX = 'Cópia de ';
 const TITLE_MAX = 255;
 
-/** A new draft with an event's fields and image, and none of its sales. */
+/** A new draft with an event's fields, image and sessions (new ones, at the same times), and none of its sales. */
 export async function duplicateEvent(deps: CatalogDeps, id: string): Promise<AdminEvent> {
   const original = await findEvent(deps.db, id);
   if (!original) throw notFound(messages.eventNotFound);
   const copy = await createEvent(deps, {
     title: `${COPY_PREFIX}${original.title}`.slice(0, TITLE_MAX),
     description: original.description,
-    date: original.date.toISOString(),
+    sessions: original.sessions.map((session) => ({
+      startsAt: session.startsAt.toISOString(),
+      endsAt: session.endsAt.toISOString(),
+      title: session.title,
+    })),
     location: original.location,
     price: original.price,
     imageUrl: original.imageUrl,

@@ -1,6 +1,6 @@
 import { calendarFileName, eventCalendar, notFound } from '@ticketing/platform';
 import { findEvent, listUpcoming } from '../data/events-repository.ts';
-import { messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
+import { messages, sessionOf, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
 
 /** The public listing: upcoming, published, active and listed events, soonest first, optionally narrowed by a search. */
 export function listEvents(deps: Pick<CatalogDeps, 'db'>, search: { q?: string | undefined }): Promise<CatalogEvent[]> {
@@ -25,5 +25,6 @@ export async function getEventCalendar(
   publicUrl: string,
 ): Promise<{ filename: string; content: string }> {
   const event = await getEvent(deps, id);
-  return { filename: calendarFileName(event.title), content: eventCalendar(event, publicUrl) };
+  const sessions = event.sessions.map(sessionOf);
+  return { filename: calendarFileName(event.title), content: eventCalendar({ ...event, sessions }, publicUrl) };
 }

@@ -1,6 +1,13 @@
 import type { Knex, Logger, Outbox, TraceContext } from '@ticketing/platform';
 import { badRequest } from '@ticketing/platform';
-import { cancelEventMessages, catalogMessages, offsetMs, saoPauloClock, type EventPayload } from '@ticketing/proto';
+import {
+  cancelEventMessages,
+  catalogMessages,
+  offsetMs,
+  saoPauloClock,
+  type EventPayload,
+  type EventSession,
+} from '@ticketing/proto';
 
 /** An event of the catalog as the use cases see it. */
 export interface CatalogEvent {
@@ -23,6 +30,16 @@ export interface CatalogEvent {
   cancelReason: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Its days or blocks by start, at least one: `date` is the first one's start. */
+  sessions: CatalogSession[];
+}
+
+/** A session of an event: a day or a block of a day, with its own door. */
+export interface CatalogSession {
+  id: string;
+  startsAt: Date;
+  endsAt: Date;
+  title: string | null;
 }
 
 /** What every catalog use case needs. A transaction may stand in for `db`: the use case then nests in it. */
@@ -48,6 +65,7 @@ export const messages = {
   publishPast: 'Não é possível publicar um evento cuja data já passou',
   unpublishTaken: 'Não é possível voltar a rascunho um evento com ingressos vendidos ou reservados',
   imageRequired: 'Envie uma imagem no campo "image" (JPEG, PNG ou WebP)',
+  dateOfSessions: 'Este evento tem mais de uma sessão: altere a data e o horário de cada sessão',
 } as const;
 
 /** Spots still free: never below zero; null when the event has no limit. */
@@ -131,5 +149,16 @@ function changeOf(event: CatalogEvent): EventPayload<'event.changed'> {
     isActive: event.isActive,
     listed: event.listed,
     maxAttendees: event.maxAttendees,
+    sessions: event.sessions.map(sessionOf),
+  };
+}
+
+/** A session as the other services and the pages know it: instants as ISO 8601 text. */
+export function sessionOf(session: CatalogSession): EventSession {
+  return {
+    id: session.id,
+    startsAt: session.startsAt.toISOString(),
+    endsAt: session.endsAt.toISOString(),
+    title: session.title,
   };
 }

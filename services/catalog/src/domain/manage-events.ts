@@ -5,37 +5,43 @@ import {
   findEvent,
   findEventForUpdate,
   insertEvent,
+  replaceSessions,
   updateEvent as update,
   type EventChanges,
 } from '../data/events-repository.ts';
-import { announceChange, messages, parseEventDate, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
+import { announceChange, messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
+import { editedSchedule, newSchedule } from './schedule.ts';
 
 /** Changes an edit may bring; `published` publishes a draft (true) or takes one without sales back to draft (false). */
 export type EventEdit = UpdateEvent & { published?: boolean };
 
 /**
- * Creates an event, published or a draft. The back office (`futureOnly`) refuses a date already past; the API for
- * integrations and the seed may record one.
+ * Creates an event, published or a draft, with its sessions (one from `date` when none are given). The back office
+ * (`futureOnly`) refuses a date already past; the API for integrations and the seed may record one.
  */
 export async function createEvent(
   deps: CatalogDeps,
   input: CreateEvent,
   { futureOnly = false }: { futureOnly?: boolean } = {},
 ): Promise<CatalogEvent> {
-  const date = parseEventDate(input.date);
+  const { date, sessions } = newSchedule(input);
   if (futureOnly && date.getTime() <= Date.now()) throw new AppError(422, messages.pastDate);
   const event = await deps.db.transaction(async (trx) => {
-    const created = await insertEvent(trx, {
-      title: input.title,
-      description: input.description,
-      date,
-      location: input.location,
-      price: input.price,
-      imageUrl: input.imageUrl,
-      maxAttendees: input.maxAttendees,
-      listed: input.listed,
-      published: input.published ?? true,
-    });
+    const created = await insertEvent(
+      trx,
+      {
+        title: input.title,
+        description: input.description,
+        date,
+        location: input.location,
+        price: input.price,
+        imageUrl: input.imageUrl,
+        maxAttendees: input.maxAttendees,
+        listed: input.listed,
+        published: input.published ?? true,
+      },
+      sessions,
+    );
     await announceChange(deps.outbox, trx, created);
     return created;
   });
@@ -44,18 +50,23 @@ export async function createEvent(
 }
 
 /**
- * Changes some of an event's fields, inactive events included (so one can be reactivated), cancelled ones never. The
- * row stays locked
- * from the check to the write, and holds take spots by updating that row, so the capacity never drops below the
- * spots already sold or held however many holds arrive meanwhile.
+ * Changes some of an event's fields or its schedule, inactive events included (so one can be reactivated), cancelled
+ * ones never. The row stays locked from the check to the write, and holds take spots by updating that row, so the
+ * capacity never drops below the spots already sold or held however many holds arrive meanwhile; two schedules sent
+ * at once are written one after the other, each checked whole.
  */
 export async function updateEvent(deps: CatalogDeps, id: string, input: EventEdit): Promise<CatalogEvent> {
-  const { date, published, ...rest } = input;
-  const changes: EventChanges = { ...rest, ...(date === undefined ? {} : { date: parseEventDate(date) }) };
+  const { date, sessions, published, ...rest } = input;
+  const changes: EventChanges = rest;
   const event = await deps.db.transaction(async (trx) => {
     const current = await findEventForUpdate(trx, id);
     if (!current) throw notFound(messages.eventNotFound);
     if (current.cancelledAt) throw conflict(messages.editCancelled);
+    const schedule = editedSchedule(current, { date, sessions });
+    if (schedule) {
+      changes.date = schedule.date;
+      await replaceSessions(trx, id, schedule.sessions);
+    }
     const max = changes.maxAttendees;
     if (max !== undefined && max !== null && max < current.currentAttendees) {
       throw conflict(messages.capacityBelowTaken(current.currentAttendees));

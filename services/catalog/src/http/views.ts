@@ -1,6 +1,6 @@
 import type { AdminEventView, DoorEventView, EventView, HoldView } from '@ticketing/proto';
 import type { AdminEvent } from '../data/admin-events-repository.ts';
-import { isOnSale, remainingSpots, saoPauloLocal, type CatalogEvent } from '../domain/catalog-event.ts';
+import { isOnSale, remainingSpots, saoPauloLocal, sessionOf, type CatalogEvent } from '../domain/catalog-event.ts';
 import type { HoldResult } from '../domain/holds.ts';
 
 export function toEventView(event: CatalogEvent): EventView {
@@ -18,6 +18,7 @@ export function toEventView(event: CatalogEvent): EventView {
     isActive: event.isActive,
     listed: event.listed,
     onSale: isOnSale(event),
+    sessions: event.sessions.map(sessionOf),
   };
 }
 
@@ -28,6 +29,12 @@ export function toAdminEventView({ event, status, sold }: AdminEvent): AdminEven
     published: event.publishedAt !== null,
     publishedAt: event.publishedAt?.toISOString() ?? null,
     localDate: saoPauloLocal(event.date),
+    localSessions: event.sessions.map((session) => ({
+      id: session.id,
+      startsAt: saoPauloLocal(session.startsAt),
+      endsAt: saoPauloLocal(session.endsAt),
+      title: session.title,
+    })),
     sold,
     held: event.currentAttendees - sold,
     cancelledAt: event.cancelledAt?.toISOString() ?? null,
@@ -45,6 +52,7 @@ export function toDoorEventView({ event, today }: { event: CatalogEvent; today: 
     location: event.location,
     listed: event.listed,
     today,
+    sessions: event.sessions.map(sessionOf),
   };
 }
 
