@@ -54,4 +54,17 @@ test('after the event, the administrator releases certificates through the gatew
     status: 404,
     body: { message: 'Certificado não encontrado' },
   });
+
+  // The page the QR code opens, rendered on the server: it reads without JavaScript and stays out of search engines.
+  const page = await fetch(`${system.gatewayUrl}${new URL(verifyUrl).pathname}`);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  expect(html).toContain('<meta name="robots" content="noindex">');
+  for (const shown of ['Joana Prates Vieira', event.title, '8 horas', 'válido', certificate.code]) {
+    expect(html).toContain(shown);
+  }
+  expect(html).not.toContain(ticket.buyer.email);
+  const forged = await fetch(`${system.gatewayUrl}/certificados/AAAA-BBBB-CCCC-DDDD`);
+  expect(forged.status).toBe(404);
+  expect(await forged.text()).toContain('Certificado não encontrado');
 });

@@ -129,7 +129,11 @@ test('mail → certificates: the PDF a certificate e-mail attaches', async () =>
   const pdf = await fetchAsMail(certificatePdfUrl(certificatesUrl, certificate.id));
   expect(pdf.status).toBe(200);
   expect(pdf.headers.get('content-type')).toBe('application/pdf');
-  expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+  expect(
+    Buffer.from(await pdf.arrayBuffer())
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-');
   expect((await fetchAsMail(certificatePdfUrl(certificatesUrl, randomUUID()))).status).toBe(404);
   // Only mail may read them.
   const asOrders = await fetch(certificatePdfUrl(certificatesUrl, certificate.id), {

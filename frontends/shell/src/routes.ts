@@ -3,7 +3,7 @@ import { PAGE_ROLE_REQUIRED, type Role } from '@ticketing/proto/roles';
 
 /** A page module a remote exposes, as `<remote>/<Page>` (see each remote's rspack.config.ts). */
 export type RemotePageId =
-  | `storefront/${'Home' | 'Events' | 'EventDetail' | 'Courtesy'}`
+  | `storefront/${'Home' | 'Events' | 'EventDetail' | 'Courtesy' | 'Certificate'}`
   | `profile/${'Login' | 'Register' | 'ForgotPassword' | 'ResetPassword' | 'SignInLink' | 'VerifyEmail' | 'Profile'}`
   | `door/${'Scanner' | 'DoorPanel'}`
   | `admin/${
@@ -44,6 +44,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/event/:id', page: 'storefront/EventDetail' },
   { path: '/events/:id', page: 'storefront/EventDetail' },
   { path: '/cortesia', page: 'storefront/Courtesy' },
+  { path: '/certificados/:code', page: 'storefront/Certificate' },
   { path: '/login', page: 'profile/Login' },
   { path: '/register', page: 'profile/Register' },
   { path: '/forgot-password', page: 'profile/ForgotPassword' },
