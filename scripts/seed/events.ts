@@ -16,6 +16,8 @@ export interface SeedEvent {
   listed?: boolean;
   /** Spots already taken when the catalog is seeded. */
   attendees?: number;
+  /** Certificates of attendance, as its description promises: who signs them. */
+  certificate?: { signerName: string; signerRole: string };
 }
 
 export const seedEvents: SeedEvent[] = [
@@ -46,6 +48,7 @@ export const seedEvents: SeedEvent[] = [
     price: '590.00',
     maxAttendees: 200,
     attendees: 74,
+    certificate: { signerName: 'Dra. Helena Prado', signerRole: 'Coordenadora científica' },
   },
   {
     slug: 'workshop-farmacia-clinica-montes-claros',

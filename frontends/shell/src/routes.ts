@@ -13,6 +13,7 @@ export type RemotePageId =
       | 'Events'
       | 'EventEditor'
       | 'Participants'
+      | 'Certificates'
       | 'Sales'
       | 'Orders'
       | 'CourtesyRedemptions'}`;
@@ -61,6 +62,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/admin/eventos/novo', page: 'admin/EventEditor', access: ADMINS },
   { path: '/admin/eventos/:id', page: 'admin/EventEditor', access: ADMINS },
   { path: '/admin/eventos/:id/participantes', page: 'admin/Participants', access: ADMINS },
+  { path: '/admin/eventos/:id/certificados', page: 'admin/Certificates', access: ADMINS },
   { path: '/admin/vendas', page: 'admin/Sales', access: ADMINS },
   { path: '/admin/pedidos', page: 'admin/Orders', access: ADMINS },
   { path: '/admin/pedidos/:id', page: 'admin/Orders', access: ADMINS },

@@ -31,6 +31,8 @@ export interface Harness {
   emit<T extends EventType>(type: T, payload: EventPayload<T>): Promise<Envelope>;
   /** The certificate.issued events certificates published, oldest first. */
   issuedEvents(): Promise<EventPayload<'certificate.issued'>[]>;
+  /** Another replica of the service, on the same schema and bus (stopped with the harness). */
+  startReplica(): Promise<TestService<CertificatesConfig>>;
   api(
     path: string,
     init?: { method?: string; token?: string | null; body?: unknown; headers?: Record<string, string> },
@@ -48,6 +50,7 @@ export async function startCertificates(env: Record<string, string> = {}): Promi
     env: { PUBLIC_URL: SITE, AUTO_RELEASE_POLL_MS: '0', ...env },
   });
   const adminToken = await issuer.sign({ isAdmin: true, name: 'Coordenação' });
+  const replicas: TestService<CertificatesConfig>[] = [];
   return {
     service,
     adminToken,
@@ -75,7 +78,17 @@ export async function startCertificates(env: Record<string, string> = {}): Promi
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     },
+    async startReplica() {
+      const replica = await startTestService(certificatesService, {
+        busSchema,
+        verifyToken: issuer.verifyToken,
+        env: { PUBLIC_URL: SITE, AUTO_RELEASE_POLL_MS: '0', ...env, DB_SCHEMA: service.schema },
+      });
+      replicas.push(replica);
+      return replica;
+    },
     async stop() {
+      for (const replica of replicas) await replica.stop();
       await service.stop();
       await sources.stop();
       await dropSchemas([busSchema]);
