@@ -169,6 +169,21 @@ test('a refund revokes, a name correction reissues under a new code, an erased a
   expect(await json(await harness.api(`/api/certificates/${corrected.code}`))).toMatchObject({ status: 'revogado' });
 });
 
+test('a ticket whose refund was heard before the ticket itself is never certified', async () => {
+  const event = eventWithSessions({ sessions: 1, hours: 4 });
+  await harness.emit('event.changed', event);
+  const ticket = ticketOf(event, 'Davi Moreira');
+  await harness.emit('order.refunded', refundOf(ticket));
+  await harness.emit('ticket.issued', ticket);
+  await harness.emit('ticket.checked-in', checkIn(ticket, event.sessions![0]!.id));
+  await harness.api(`/api/events/${event.eventId}/certificate`, {
+    method: 'PUT',
+    token: harness.adminToken,
+    body: { enabled: true },
+  });
+  expect(await json(await issue(event.eventId))).toEqual({ issued: 0, skipped: 0 });
+});
+
 test('before the last session ends nothing is issued: 409 with why', async () => {
   const event = eventWithSessions({ sessions: 2, hours: 4, startedHoursAgo: 10 });
   await harness.emit('event.changed', event);

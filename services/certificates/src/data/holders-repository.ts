@@ -10,9 +10,16 @@ export interface HolderRow {
   email: string;
 }
 
-/** A ticket's holder as the ticket names them; a repeated announcement changes nothing. */
+/**
+ * A ticket's holder as the ticket names them, never to be certified when its order was refunded before the ticket
+ * was announced; a repeated announcement changes nothing.
+ */
 export async function saveHolder(trx: Knex.Transaction, holder: HolderRow & { revoked_at?: Date }): Promise<void> {
-  await trx('holders').insert(holder).onConflict('ticket_id').ignore();
+  const refunded = await trx('refunded_orders').where({ order_id: holder.order_id }).first();
+  await trx('holders')
+    .insert({ ...holder, ...(refunded ? { revoked_at: trx.fn.now() } : {}) })
+    .onConflict('ticket_id')
+    .ignore();
 }
 
 export async function admit(trx: Knex.Transaction, ticketId: string, sessionId: string, usedAt: Date): Promise<void> {
@@ -46,8 +53,9 @@ export async function uncertifiedHolders(db: Knex, eventId: string): Promise<(Ho
     );
 }
 
-/** Marks an order's holders refunded: never certified from now on. */
+/** Marks an order refunded, and its holders with it: never certified from now on. */
 export async function revokeOrderHolders(trx: Knex.Transaction, orderId: string): Promise<void> {
+  await trx('refunded_orders').insert({ order_id: orderId }).onConflict('order_id').ignore();
   await trx('holders').where({ order_id: orderId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
 }
 

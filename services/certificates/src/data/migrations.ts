@@ -26,6 +26,10 @@ export const certificatesMigrations: Migration[] = [
         // Refunded, charged back or erased: never certified.
         t.timestamp('revoked_at', { useTz: true }).nullable();
       });
+      // Orders refunded or charged back: a ticket of theirs announced later is never certified either.
+      await db.schema.createTable('refunded_orders', (t) => {
+        t.uuid('order_id').primary();
+      });
       await db.schema.createTable('admissions', (t) => {
         t.uuid('ticket_id').notNullable();
         t.uuid('session_id').notNullable();
