@@ -52,7 +52,10 @@ export async function issueBenchTickets(
 export async function admittedCount(databaseUrl: string, schema: string, eventId: string): Promise<number> {
   const db = createDb(databaseUrl, schema, 1);
   try {
-    const [row] = await db('tickets').where({ event_id: eventId }).whereNotNull('used_at').count({ n: '*' });
+    const [row] = await db('tickets')
+      .where({ event_id: eventId })
+      .whereRaw(`admissions <> '{}'::jsonb`)
+      .count({ n: '*' });
     return Number(row?.n ?? 0);
   } finally {
     await db.destroy();

@@ -148,23 +148,23 @@ async function spots({ db, world, record }: Evidence): Promise<string[]> {
   return broken;
 }
 
-/** Every admission the door answered is recorded once, and reached the buyer's order. */
+/** Every admission the door answered is recorded once (its event has one session), and reached the buyer's order. */
 async function admissions({ db, record }: Evidence): Promise<string[]> {
   const admitted = [...record.admissions.values()];
-  const rows = await db.rows<{ id: string; used_at: Date | null; valid: number; qr_code_used: boolean }>(
-    `select t.id, t.used_at, o.qr_code_used,
+  const rows = await db.rows<{ id: string; admitted: boolean; valid: number; qr_code_used: boolean }>(
+    `select t.id, t.admissions <> '{}'::jsonb as admitted, o.qr_code_used,
        (select count(*) from tickets.scans s where s.ticket_id = t.id and s.code = 'valid')::int as valid
      from tickets.tickets t join orders.orders o on o.id = t.order_id where t.id = any($1::uuid[])`,
     [admitted.map((admission) => admission.ticketId)],
   );
   const twice = await db.rows<{ ticket_id: string }>(
-    `select ticket_id from tickets.scans where code = 'valid' group by ticket_id having count(*) > 1`,
+    `select ticket_id from tickets.scans where code = 'valid' group by ticket_id, session_id having count(*) > 1`,
   );
   const [{ n: recorded }] = await db.rows<{ n: number }>(
     `select count(distinct ticket_id)::int as n from tickets.scans where code = 'valid'`,
   );
   const bad = rows.flatMap((row) => {
-    if (!row.used_at || row.valid !== 1) return [`${row.id}: ${row.valid} admissions recorded`];
+    if (!row.admitted || row.valid !== 1) return [`${row.id}: ${row.valid} admissions recorded`];
     return row.qr_code_used ? [] : [`${row.id}: its order does not show it used`];
   });
   return [

@@ -36,6 +36,7 @@ export function backOffice(h: Harness) {
         ticketId: randomUUID(),
         orderId,
         eventId: row.event_id,
+        sessionId: row.event_id,
         usedAt,
         scannedBy: randomUUID(),
       }),
@@ -44,7 +45,14 @@ export function backOffice(h: Harness) {
 
   async function reset(orderId: string, resetAt = new Date().toISOString()) {
     await h.handled(
-      await h.publish('ticket.reset', { ticketId: randomUUID(), orderId, resetBy: randomUUID(), resetAt }),
+      await h.publish('ticket.reset', {
+        ticketId: randomUUID(),
+        orderId,
+        resetBy: randomUUID(),
+        resetAt,
+        sessionId: null,
+        firstUsedAt: null,
+      }),
     );
   }
 

@@ -45,6 +45,7 @@ const checkIn = (order: { id: string; eventId: string }, at = new Date()) =>
     ticketId: randomUUID(),
     orderId: order.id,
     eventId: order.eventId,
+    sessionId: order.eventId,
     usedAt: at.toISOString(),
     scannedBy: randomUUID(),
   });
@@ -56,6 +57,7 @@ const recordCheckIn = (order: { id: string; eventId: string }) =>
       ticketId: randomUUID(),
       orderId: order.id,
       eventId: order.eventId,
+      sessionId: order.eventId,
       usedAt: new Date().toISOString(),
       scannedBy: randomUUID(),
     }),
@@ -94,6 +96,8 @@ test('a ticket admitted at the door (3 h before the start) cannot be withdrawn: 
       orderId: order.id,
       resetAt: new Date(Date.now() + 1000).toISOString(),
       resetBy: randomUUID(),
+      sessionId: null,
+      firstUsedAt: null,
     }),
   );
   await expectRefused(order, 409, refundMessages.withdrawalAfterEntry);

@@ -1,4 +1,4 @@
-import { startTickets, type Harness, type ScanAnswer } from './support.ts';
+import { startTickets, type Harness, type ScanAnswer, ticketRows } from './support.ts';
 
 let tickets: Harness;
 
@@ -23,7 +23,7 @@ test('50 simultaneous scans of one ticket across two verifier processes admit ex
   const codes = answers.map((answer) => answer.code);
   expect(codes.filter((code) => code === 'valid')).toHaveLength(1);
   expect(codes.filter((code) => code === 'already_used')).toHaveLength(49);
-  const row = await tickets.db('tickets').where({ id: issued.ticketId }).first();
+  const [row] = await ticketRows(tickets.db, { id: issued.ticketId });
   expect(row.used_by).toBe(tickets.admin.id);
   for (const answer of answers.filter((entry) => !entry.success)) {
     expect(answer.usedAt).toBe(row.used_at.toISOString());
@@ -63,6 +63,6 @@ test('a reset racing with scans leaves the ticket admitted at most once per rese
   expect(admitted.length).toBeLessThanOrEqual(1);
   const checkIns = await tickets.events('ticket.checked-in', issued.ticketId);
   expect(checkIns).toHaveLength(1 + admitted.length);
-  const row = await tickets.db('tickets').where({ id: issued.ticketId }).first();
+  const [row] = await ticketRows(tickets.db, { id: issued.ticketId });
   expect(row.used_at === null).toBe(admitted.length === 0);
 });

@@ -34,8 +34,7 @@ test('a paid order gets one ticket whose QR code is signed, short, and decodes f
       version: 1,
       status: 'valid',
       qr_text: issued.qrText,
-      used_at: null,
-      used_by: null,
+      admissions: {},
     }),
   ]);
   // The event is kept once, from the order's copy until catalog announces it.
@@ -46,6 +45,7 @@ test('a paid order gets one ticket whose QR code is signed, short, and decodes f
     date: new Date(order.event.date),
     location: 'São Paulo – SP',
     changed_at: null,
+    sessions: null,
   });
 
   expect(issued).toEqual({

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { startPrivateRedis, startTestService, type TestService } from '@ticketing/testkit';
 import type { DoorCountsView } from '@ticketing/proto';
 import { ticketsVerifierService, type TicketsConfig } from '../src/index.ts';
-import { orderRefunded, startTickets, waitFor, type Harness, type IssuedTicket } from './support.ts';
+import { orderRefunded, startTickets, waitFor, type Harness, type IssuedTicket, ticketRows } from './support.ts';
 
 /**
  * Live arrival counts: the worker hears every change to an event's tickets on the bus and notices the verifiers
@@ -110,11 +110,7 @@ async function admit(ticket: IssuedTicket, deviceId: string, via: TestService<Ti
 
 /** Arrivals per minute as the counts must show them: the last 30 minutes, the current one last, quiet ones 0. */
 async function expectedMinutes(eventId: string, at: string) {
-  const rows = (await tickets
-    .db('tickets')
-    .where({ event_id: eventId, status: 'valid' })
-    .whereNotNull('used_at')
-    .select('used_at')) as { used_at: Date }[];
+  const rows = (await ticketRows(tickets.db, { event_id: eventId, status: 'valid' })).filter((row) => row.used_at);
   const current = Math.floor(Date.parse(at) / 60_000) * 60_000;
   return Array.from({ length: 30 }, (_, i) => {
     const minute = current - (29 - i) * 60_000;

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { erasedPerson, type ParticipantsView } from '@ticketing/proto';
 import { keepEventCopy, toTicketRow } from '../src/index.ts';
-import { orderPaid, orderRefunded, startTickets, waitFor, type Harness, type IssuedTicket } from './support.ts';
+import {
+  orderPaid,
+  orderRefunded,
+  startTickets,
+  waitFor,
+  type Harness,
+  type IssuedTicket,
+  ticketRows,
+} from './support.ts';
 
 let tickets: Harness;
 
@@ -82,7 +90,7 @@ async function eventWithParticipants() {
   });
   expect((await tickets.scan(conceicao.issued.qrText, eventId)).code).toBe('valid');
   await tickets.handled(await tickets.emit('order.refunded', orderRefunded(ana.order)));
-  const checkedIn = (await tickets.db('tickets').where({ id: conceicao.issued.ticketId }).first()).used_at as Date;
+  const [{ used_at: checkedIn }] = await ticketRows(tickets.db, { id: conceicao.issued.ticketId });
   return { eventId, conceicao, bruno, ana, formula, older, checkedIn };
 }
 
@@ -122,6 +130,7 @@ describe('an event’s participants', () => {
       paymentMethod: 'pix',
       status: 'valid',
       checkedInAt: event.checkedIn.toISOString(),
+      admissions: { [event.eventId]: event.checkedIn.toISOString() },
     });
     expect(row(event.bruno)).toMatchObject({ paymentMethod: 'courtesy', cpf: '***.444.777-**', checkedInAt: null });
     expect(row(event.ana)).toMatchObject({ paymentMethod: 'credit_card', status: 'cancelled', cpf: null });

@@ -1,4 +1,4 @@
-import { orderPaid, orderRefunded, startTickets, waitFor, type Harness } from './support.ts';
+import { orderPaid, orderRefunded, startTickets, waitFor, type Harness, ticketRows } from './support.ts';
 
 let tickets: Harness;
 
@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => tickets.stop());
 
-const ticketRows = (orderId: string) => tickets.db('tickets').where({ order_id: orderId });
+const ticketsOf = (orderId: string) => ticketRows(tickets.db, { order_id: orderId });
 const issuedFor = async (orderId: string) =>
   (await tickets.events('ticket.issued')).filter((event) => event.orderId === orderId);
 /** Deliveries of order events the worker recognised as already handled. */
@@ -29,7 +29,7 @@ test.each(['refund', 'chargeback'] as const)(
     const refunded = await tickets.emit('order.refunded', orderRefunded(order, reason));
     await tickets.handled(refunded);
 
-    expect(await ticketRows(order.orderId)).toEqual([
+    expect(await ticketsOf(order.orderId)).toEqual([
       expect.objectContaining({ id: issued.ticketId, status: 'cancelled', used_at: null }),
     ]);
     expect(await tickets.scan(issued.qrText)).toEqual({
@@ -38,6 +38,7 @@ test.each(['refund', 'chargeback'] as const)(
       message: 'Ingresso cancelado',
       userName: 'Maria da Silva',
       eventTitle: 'Workshop de Farmacovigilância',
+      sessionId: order.eventId,
       ticketId: issued.ticketId,
       orderId: order.orderId,
     });
@@ -54,14 +55,14 @@ test.each(['refund', 'chargeback'] as const)(
 test('a cancelled ticket cannot be reset, even one used before its order was refunded', async () => {
   const { order, issued } = await tickets.issue();
   expect((await tickets.scan(issued.qrText)).code).toBe('valid');
-  const used = (await ticketRows(order.orderId))[0];
+  const used = (await ticketsOf(order.orderId))[0];
 
   await tickets.handled(await tickets.emit('order.refunded', orderRefunded(order, 'chargeback')));
 
   const response = await tickets.reset(order.orderId);
   expect(response.status).toBe(409);
   expect(await response.json()).toEqual({ message: 'Este ingresso foi cancelado e não pode ser liberado' });
-  expect(await ticketRows(order.orderId)).toEqual([
+  expect(await ticketsOf(order.orderId)).toEqual([
     expect.objectContaining({ status: 'cancelled', used_at: used.used_at, used_by: used.used_by }),
   ]);
   expect(await tickets.db('resets').where({ ticket_id: issued.ticketId })).toEqual([]);
@@ -73,13 +74,13 @@ test('order.refunded before order.paid: the ticket is issued cancelled, with not
   const order = orderPaid();
   const refunded = await tickets.emit('order.refunded', orderRefunded(order));
   await tickets.handled(refunded);
-  expect(await ticketRows(order.orderId)).toEqual([]);
+  expect(await ticketsOf(order.orderId)).toEqual([]);
   expect(logged('order cancelled before its ticket', order.orderId)).toHaveLength(1);
 
   const paid = await tickets.publish(order);
   await tickets.handled(paid);
 
-  expect(await ticketRows(order.orderId)).toEqual([expect.objectContaining({ status: 'cancelled', used_at: null })]);
+  expect(await ticketsOf(order.orderId)).toEqual([expect.objectContaining({ status: 'cancelled', used_at: null })]);
   expect(await issuedFor(order.orderId)).toEqual([]);
   expect(logged('ticket issued cancelled: order refunded', order.orderId)).toHaveLength(1);
 });
@@ -108,7 +109,7 @@ test('order.paid and order.refunded delivered at once, out of order and twice, l
   await tickets.handled(...again);
 
   for (const order of orders) {
-    expect(await ticketRows(order.orderId)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+    expect(await ticketsOf(order.orderId)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
     // A ticket.issued went out only when the payment won the race; its ticket is cancelled all the same.
     expect((await issuedFor(order.orderId)).length).toBeLessThanOrEqual(1);
   }

@@ -42,6 +42,7 @@ export interface ScanAnswer {
   code: string;
   eventTitle: string | null;
   usedAt?: string;
+  sessionId: string | null;
   ticketId: string | null;
   orderId: string | null;
 }
@@ -269,3 +270,28 @@ export async function startTickets({
 }
 
 export { waitFor };
+
+/** A ticket's row as stored. */
+export type TicketRow = Record<string, any>;
+
+/**
+ * A ticket's row with its admission to its event's one session as `used_at`, `used_by` and `used_device` (null while
+ * not admitted): events no catalog announced have one session, whose id is the event's.
+ */
+export function withOneSession(row: TicketRow): TicketRow;
+export function withOneSession(row: TicketRow | undefined): TicketRow | undefined;
+export function withOneSession(row: TicketRow | undefined): TicketRow | undefined {
+  if (!row) return row;
+  const admission = row.admissions[row.event_id] as { at: string; by: string; device: string | null } | undefined;
+  return {
+    ...row,
+    used_at: admission ? new Date(admission.at) : null,
+    used_by: admission?.by ?? null,
+    used_device: admission?.device ?? null,
+  };
+}
+
+/** The rows of the tickets that match, as `withOneSession` reads them. */
+export async function ticketRows(db: Knex, where: Record<string, string>): Promise<TicketRow[]> {
+  return ((await db('tickets').where(where)) as TicketRow[]).map((row) => withOneSession(row));
+}

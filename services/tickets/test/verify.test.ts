@@ -3,7 +3,7 @@ import { ed25519PrivateKey } from '@ticketing/platform';
 import { parseQrText } from '@ticketing/proto';
 import { generateKeyMaterial, signTicket } from '../src/index.ts';
 import { newestSigningKey } from '../src/data/signing-keys-repository.ts';
-import { orderPaid, startTickets, type Harness, type IssuedTicket } from './support.ts';
+import { orderPaid, startTickets, type Harness, type IssuedTicket, ticketRows } from './support.ts';
 
 let tickets: Harness;
 
@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => tickets.stop());
 
-const ticketRow = (id: string) => tickets.db('tickets').where({ id }).first();
+const ticketRow = async (id: string) => (await ticketRows(tickets.db, { id }))[0]!;
 const scansOf = (ticketId: string | null) =>
   ticketId === null
     ? tickets.db('scans').whereNull('ticket_id').orderBy('scanned_at')
@@ -51,6 +51,7 @@ describe('a valid ticket', () => {
       code: 'valid',
       eventTitle: 'Workshop de Farmacovigilância',
       usedAt: row.used_at.toISOString(),
+      sessionId: order.eventId,
       ticketId: issued.ticketId,
       orderId: order.orderId,
     });
@@ -63,6 +64,7 @@ describe('a valid ticket', () => {
         ticketId: issued.ticketId,
         orderId: order.orderId,
         eventId: order.eventId,
+        sessionId: order.eventId,
         usedAt: row.used_at.toISOString(),
         scannedBy: tickets.admin.id,
       },
@@ -99,6 +101,7 @@ describe('a valid ticket', () => {
       code: 'already_used',
       eventTitle: 'Workshop de Farmacovigilância',
       usedAt: before.used_at.toISOString(),
+      sessionId: order.eventId,
       ticketId: issued.ticketId,
       orderId: order.orderId,
     });
@@ -114,7 +117,9 @@ describe('a valid ticket', () => {
     await tickets
       .db('tickets')
       .where({ id: issued.ticketId })
-      .update({ used_at: new Date('2027-03-12T22:42:00Z') });
+      .update({
+        admissions: { [order.eventId]: { at: '2027-03-12T22:42:00Z', by: tickets.admin.id, device: null } },
+      });
     const known = await tickets.scan(issued.qrText);
     expect(known.message).toBe('Ingresso já utilizado em 12/03/2027 às 19:42');
     expect(known.usedAt).toBe('2027-03-12T22:42:00.000Z');
@@ -152,6 +157,7 @@ test('an altered or forged QR code is refused as invalid and admits nobody', asy
         message: 'QR Code inválido',
         code: 'invalid',
         eventTitle: null,
+        sessionId: null,
         ticketId: null,
         orderId: null,
       },
@@ -179,6 +185,7 @@ test('a ticket of another event is refused and stays admissible at its own door'
     message: 'Ingresso de outro evento: Simpósio de Assuntos Regulatórios',
     code: 'wrong_event',
     eventTitle: 'Simpósio de Assuntos Regulatórios',
+    sessionId: null,
     ticketId: issued.ticketId,
     orderId: order.orderId,
   });
@@ -201,6 +208,7 @@ test('cancelled, unknown and re-issued tickets are refused with their own code',
     message: 'Ingresso cancelado',
     code: 'cancelled',
     eventTitle: 'Workshop de Farmacovigilância',
+    sessionId: cancelled.order.eventId,
     ticketId: cancelled.issued.ticketId,
     orderId: cancelled.order.orderId,
   });
@@ -213,6 +221,7 @@ test('cancelled, unknown and re-issued tickets are refused with their own code',
     message: 'Ingresso não encontrado',
     code: 'not_found',
     eventTitle: null,
+    sessionId: null,
     ticketId: null,
     orderId: null,
   });
@@ -228,6 +237,7 @@ test('cancelled, unknown and re-issued tickets are refused with their own code',
     message: 'QR Code inválido: este ingresso foi reemitido, apresente o QR Code mais recente',
     code: 'invalid',
     eventTitle: 'Workshop de Farmacovigilância',
+    sessionId: eventId,
     ticketId,
     orderId: reissued.order.orderId,
   });
@@ -324,6 +334,7 @@ describe('reset', () => {
       message: 'Ingresso liberado para uma nova leitura',
       ticketId: issued.ticketId,
       orderId: order.orderId,
+      sessionId: null,
       resetAt: reset.reset_at.toISOString(),
     });
     expect(reset).toMatchObject({
@@ -338,6 +349,8 @@ describe('reset', () => {
         orderId: order.orderId,
         resetBy: tickets.admin.id,
         resetAt: reset.reset_at.toISOString(),
+        sessionId: null,
+        firstUsedAt: null,
       },
     ]);
     expect(tickets.logs.lines).toContainEqual(

@@ -1,4 +1,4 @@
-import { orderPaid, startTickets, withdrawalRequested, type Harness } from './support.ts';
+import { orderPaid, startTickets, withdrawalRequested, type Harness, ticketRows } from './support.ts';
 
 /**
  * The buyer's withdrawal: the worker voids the ticket unless the door admitted it first, and tells orders which
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => tickets.stop());
 
-const ticketRow = (orderId: string) => tickets.db('tickets').where({ order_id: orderId }).first();
+const ticketRow = async (orderId: string) => (await ticketRows(tickets.db, { order_id: orderId }))[0]!;
 const decisions = (orderId: string) => tickets.events('ticket.withdrawal-decided', orderId);
 
 test('a withdrawal voids a ticket not admitted yet: the door refuses it at once and orders hears it is void', async () => {

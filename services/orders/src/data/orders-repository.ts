@@ -577,9 +577,18 @@ export async function markTicketUsed(trx: Knex.Transaction, id: string, usedAt: 
   return updated > 0;
 }
 
-/** Makes the ticket usable again, unless a check-in newer than this reset was already recorded; noted either way. */
-export async function markTicketReset(trx: Knex.Transaction, id: string, resetAt: Date): Promise<boolean> {
+/**
+ * Makes the ticket usable again, unless a check-in newer than this reset was already recorded or the ticket is still
+ * admitted to another session (`stillUsed`); noted either way.
+ */
+export async function markTicketReset(
+  trx: Knex.Transaction,
+  id: string,
+  resetAt: Date,
+  stillUsed: boolean,
+): Promise<boolean> {
   await recordTimeline(trx, id, { kind: 'reset', at: resetAt });
+  if (stillUsed) return false;
   const updated = await trx('orders')
     .where({ id })
     .where((query) => query.whereNull('qr_code_used_at').orWhere('qr_code_used_at', '<=', resetAt))

@@ -38,6 +38,9 @@ export async function ticketReset(
   trx: Knex.Transaction,
   reset: EventPayload<'ticket.reset'>,
 ): Promise<void> {
-  const changed = await markTicketReset(trx, reset.orderId, new Date(reset.resetAt));
-  logger.info({ orderId: reset.orderId, ticketId: reset.ticketId, changed }, 'ticket reset');
+  const changed = await markTicketReset(trx, reset.orderId, new Date(reset.resetAt), reset.firstUsedAt !== null);
+  logger.info(
+    { orderId: reset.orderId, ticketId: reset.ticketId, sessionId: reset.sessionId, changed },
+    'ticket reset',
+  );
 }

@@ -20,9 +20,11 @@ export function ticketsConsumers(
   notices: DoorNotices,
 ): EventHandlers {
   return {
-    'event.changed': async ({ eventId, title, date, location }: EventPayload<'event.changed'>, { trx, event }) => {
+    'event.changed': async (changed: EventPayload<'event.changed'>, { trx, event }) => {
+      const { eventId, title, date, location, sessions } = changed;
+      const snapshot = { title, date: new Date(date), location, sessions };
       // Catalog stamps the announcement while it holds the event's row, so a later edit carries a later instant.
-      await recordEventChange(trx, eventId, { title, date: new Date(date), location }, new Date(event.occurredAt));
+      await recordEventChange(trx, eventId, snapshot, new Date(event.occurredAt));
     },
     'order.paid': async (payload: EventPayload<'order.paid'>, { trx }) => {
       await issueTicket(deps, trx, payload);

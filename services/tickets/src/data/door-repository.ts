@@ -1,5 +1,5 @@
 import { containsPattern, foldForSearch, foldedColumn, type Knex } from '@ticketing/platform';
-import type { TicketStatus } from './tickets-repository.ts';
+import { toAdmissions, type Admissions, type TicketStatus } from './tickets-repository.ts';
 
 /** A ticket as a scanner keeps it. */
 export interface DoorTicketRow {
@@ -8,7 +8,7 @@ export interface DoorTicketRow {
   version: number;
   holderName: string;
   status: TicketStatus;
-  usedAt: Date | null;
+  admissions: Admissions;
 }
 
 /**
@@ -39,7 +39,7 @@ export async function doorTicketsBetween(
   upTo: string,
 ): Promise<DoorTicketRow[]> {
   const query = db('tickets')
-    .select('id', 'order_id', 'version', 'holder_name', 'status', 'used_at')
+    .select('id', 'order_id', 'version', 'holder_name', 'status', 'admissions')
     .where({ event_id: eventId })
     .andWhere('revision', '<=', upTo)
     .orderBy('revision');
@@ -50,7 +50,7 @@ export async function doorTicketsBetween(
     version: number;
     holder_name: string;
     status: TicketStatus;
-    used_at: Date | null;
+    admissions: HolderRow['admissions'];
   }[];
   return rows.map((row) => ({
     id: row.id,
@@ -58,12 +58,13 @@ export async function doorTicketsBetween(
     version: row.version,
     holderName: row.holder_name,
     status: row.status,
-    usedAt: row.used_at,
+    admissions: toAdmissions(row.admissions),
   }));
 }
 
 export interface ConflictRow {
   ticketId: string;
+  sessionId: string;
   holderName: string;
   keptDevice: string;
   keptAt: Date;
@@ -80,6 +81,7 @@ export async function insertConflicts(
     conflicts.map((conflict) => ({
       ticket_id: conflict.ticketId,
       event_id: conflict.eventId,
+      session_id: conflict.sessionId,
       kept_device: conflict.keptDevice,
       kept_at: conflict.keptAt,
       other_device: conflict.otherDevice,
@@ -97,7 +99,15 @@ export async function deviceConflicts(
 ): Promise<ConflictRow[]> {
   const query = db('door_conflicts as c')
     .join('tickets as t', 't.id', 'c.ticket_id')
-    .select('c.ticket_id', 't.holder_name', 'c.kept_device', 'c.kept_at', 'c.other_device', 'c.other_at')
+    .select(
+      'c.ticket_id',
+      'c.session_id',
+      't.holder_name',
+      'c.kept_device',
+      'c.kept_at',
+      'c.other_device',
+      'c.other_at',
+    )
     .where('c.event_id', eventId)
     .andWhere((where) => where.where('c.kept_device', deviceId).orWhere('c.other_device', deviceId))
     .orderBy('c.created_at')
@@ -105,6 +115,7 @@ export async function deviceConflicts(
   if (ticketIds) query.whereIn('c.ticket_id', ticketIds);
   const rows = (await query) as {
     ticket_id: string;
+    session_id: string;
     holder_name: string;
     kept_device: string;
     kept_at: Date;
@@ -113,6 +124,7 @@ export async function deviceConflicts(
   }[];
   return rows.map((row) => ({
     ticketId: row.ticket_id,
+    sessionId: row.session_id,
     holderName: row.holder_name,
     keptDevice: row.kept_device,
     keptAt: row.kept_at,
@@ -190,7 +202,7 @@ export const HOLDER_COLUMNS = [
   'holder_email',
   'holder_cpf',
   'status',
-  'used_at',
+  'admissions',
 ] as const;
 
 export interface HolderRow {
@@ -201,7 +213,7 @@ export interface HolderRow {
   holder_email: string;
   holder_cpf: string | null;
   status: TicketStatus;
-  used_at: Date | null;
+  admissions: Parameters<typeof toAdmissions>[0];
 }
 
 export const toHolder = (row: HolderRow) => ({
@@ -212,7 +224,7 @@ export const toHolder = (row: HolderRow) => ({
   holderEmail: row.holder_email,
   holderCpf: row.holder_cpf,
   status: row.status,
-  usedAt: row.used_at,
+  admissions: toAdmissions(row.admissions),
 });
 
 /** The current QR text of a ticket of `eventId`; undefined when the event has no such ticket. */

@@ -1,10 +1,13 @@
 import type { Knex } from '@ticketing/platform';
+import type { EventSession } from '@ticketing/proto';
 
 /** An event as tickets shows it: at the door, in the participants' list and in a ticket sent again. */
 export interface EventSnapshot {
   title: string;
   date: Date;
   location: string;
+  /** As catalog announced them; null while it has not (see `sessionsOrWhole`). */
+  sessions?: EventSession[] | null;
 }
 
 const columns = (eventId: string, event: EventSnapshot) => ({
@@ -12,6 +15,8 @@ const columns = (eventId: string, event: EventSnapshot) => ({
   title: event.title,
   date: event.date,
   location: event.location,
+  // An order's copy has none; pg would write a JavaScript array as a PostgreSQL one.
+  sessions: event.sessions ? JSON.stringify(event.sessions) : null,
 });
 
 /**
@@ -37,6 +42,6 @@ export async function keepEventCopy(db: Knex, eventId: string, event: EventSnaps
 }
 
 export async function findEventSnapshot(db: Knex, eventId: string): Promise<EventSnapshot | undefined> {
-  return (await db('event_snapshots').where({ id: eventId }).first('title', 'date', 'location')) as
+  return (await db('event_snapshots').where({ id: eventId }).first('title', 'date', 'location', 'sessions')) as
     EventSnapshot | undefined;
 }

@@ -197,4 +197,32 @@ export const ticketsMigrations: Migration[] = [
       await db.schema.alterTable('tickets', (t) => t.dropColumns('event_title', 'event_date', 'event_location'));
     },
   },
+  {
+    // A ticket is admitted once per session of its event. The sessions it was admitted to live on its own row, so
+    // one conditional statement still admits it (and races a withdrawal) exactly as when it admitted once. Existing
+    // admissions were to the event's one session, whose id catalog made the event's.
+    name: '0010_admissions_by_session',
+    async up(db) {
+      await db.schema.alterTable('tickets', (t) => {
+        // Session id → { at, by, device }: when, by whom and at which scanner it was admitted to that session.
+        t.jsonb('admissions').notNullable().defaultTo('{}');
+      });
+      await db.raw(`update tickets set admissions = jsonb_build_object(event_id::text,
+        jsonb_build_object('at', used_at, 'by', used_by, 'device', used_device)) where used_at is not null`);
+      await db.schema.alterTable('tickets', (t) => {
+        t.dropChecks('tickets_used_by_whom');
+        t.dropColumns('used_at', 'used_by', 'used_device');
+      });
+      // The event's sessions as catalog last announced them; null until it announces them (see sessionsOrWhole).
+      await db.schema.alterTable('event_snapshots', (t) => t.jsonb('sessions').nullable());
+      for (const table of ['scans', 'door_conflicts', 'resets']) {
+        await db.schema.alterTable(table, (t) => t.uuid('session_id').nullable());
+      }
+      await db.raw('update scans set session_id = t.event_id from tickets t where t.id = scans.ticket_id');
+      await db.raw('update door_conflicts set session_id = event_id');
+      await db.raw('update resets set session_id = t.event_id from tickets t where t.id = resets.ticket_id');
+      await db.raw('alter table door_conflicts alter column session_id set not null');
+      await db.raw('alter table resets alter column session_id set not null');
+    },
+  },
 ];

@@ -1,14 +1,15 @@
 import type { Knex } from '@ticketing/platform';
 import type { TicketPaymentMethod } from '@ticketing/proto';
 import { HOLDER_COLUMNS, toHolder, whereHolderMatches, type HolderRow, type HolderSearch } from './door-repository.ts';
-import type { TicketStatus } from './tickets-repository.ts';
+import type { Admissions, TicketStatus } from './tickets-repository.ts';
 
-/** Which of an event's tickets: those a look-up finds, of a status, checked in or not. */
+/** Which of an event's tickets: those a look-up finds, of a status, checked in (to `sessionId`, or to any) or not. */
 export interface ParticipantsWhere {
   eventId: string;
   search?: HolderSearch;
   status?: TicketStatus;
   checkedIn?: boolean;
+  sessionId?: string;
 }
 
 export interface ParticipantRow {
@@ -20,15 +21,19 @@ export interface ParticipantRow {
   holderCpf: string | null;
   paymentMethod: TicketPaymentMethod | null;
   status: TicketStatus;
-  usedAt: Date | null;
+  admissions: Admissions;
 }
 
-function matching(db: Knex, { eventId, search, status, checkedIn }: ParticipantsWhere): Knex.QueryBuilder {
+function matching(db: Knex, { eventId, search, status, checkedIn, sessionId }: ParticipantsWhere): Knex.QueryBuilder {
   const query = db('tickets').where({ event_id: eventId });
   if (search) whereHolderMatches(query, search);
   if (status) query.andWhere({ status });
-  if (checkedIn === true) query.whereNotNull('used_at');
-  if (checkedIn === false) query.whereNull('used_at');
+  if (checkedIn !== undefined) {
+    const admitted = sessionId
+      ? db.raw('admissions -> ?::text is not null', [sessionId])
+      : db.raw(`admissions <> '{}'::jsonb`);
+    query.andWhere(checkedIn ? admitted : db.raw('not ?', [admitted]));
+  }
   return query;
 }
 
@@ -52,7 +57,7 @@ export async function countParticipants(db: Knex, where: ParticipantsWhere): Pro
   return Number(row!.count);
 }
 
-/** The whole event's tickets: all of them, those checked in, those cancelled. */
+/** The whole event's tickets: all of them, those checked in (to any session), those cancelled. */
 export async function participantTotals(
   db: Knex,
   eventId: string,
@@ -61,8 +66,20 @@ export async function participantTotals(
     .where({ event_id: eventId })
     .select(
       db.raw('count(*)::int as tickets'),
-      db.raw('(count(*) filter (where used_at is not null))::int as checked_in'),
+      db.raw(`(count(*) filter (where admissions <> '{}'::jsonb))::int as checked_in`),
       db.raw(`(count(*) filter (where status = 'cancelled'))::int as cancelled`),
     )) as { tickets: number; checked_in: number; cancelled: number }[];
   return { tickets: row!.tickets, checkedIn: row!.checked_in, cancelled: row!.cancelled };
+}
+
+/** The event's valid tickets admitted to each session, by session id. */
+export async function checkedInBySession(db: Knex, eventId: string): Promise<Map<string, number>> {
+  const { rows } = await db.raw<{ rows: { session_id: string; count: number }[] }>(
+    `select admission.key as session_id, count(*)::int as count
+       from tickets, jsonb_object_keys(tickets.admissions) as admission(key)
+      where tickets.event_id = ? and tickets.status = 'valid'
+      group by admission.key`,
+    [eventId],
+  );
+  return new Map(rows.map((row) => [row.session_id, row.count]));
 }

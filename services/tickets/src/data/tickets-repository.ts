@@ -1,7 +1,37 @@
 import { outboxInsert, type Knex } from '@ticketing/platform';
-import type { Envelope, ErasedPerson, TicketPaymentMethod } from '@ticketing/proto';
+import {
+  sessionsOrWhole,
+  type Envelope,
+  type ErasedPerson,
+  type EventSession,
+  type TicketPaymentMethod,
+} from '@ticketing/proto';
 
 export type TicketStatus = 'valid' | 'cancelled';
+
+/** A ticket's admission to one session: when, by whom, at which scanner (null: it did not say). */
+export interface SessionAdmission {
+  at: Date;
+  by: string;
+  device: string | null;
+}
+
+/** A ticket's admissions by session id, as the row keeps them. */
+export type Admissions = Record<string, SessionAdmission>;
+
+/** The admissions as stored: times as JSON text. */
+type StoredAdmissions = Record<string, { at: string; by: string; device: string | null }>;
+
+export const toAdmissions = (stored: StoredAdmissions): Admissions =>
+  Object.fromEntries(
+    Object.entries(stored).map(([session, { at, by, device }]) => [session, { at: new Date(at), by, device }]),
+  );
+
+/** A ticket's first admission, to any session; null while it was never admitted. */
+export function firstAdmission(admissions: Admissions): Date | null {
+  const times = Object.values(admissions).map((admission) => admission.at.getTime());
+  return times.length === 0 ? null : new Date(Math.min(...times));
+}
 
 export interface Ticket {
   id: string;
@@ -18,13 +48,12 @@ export interface Ticket {
   eventTitle: string;
   eventDate: Date;
   eventLocation: string;
+  /** Its event's sessions, by start. */
+  eventSessions: EventSession[];
   version: number;
   status: TicketStatus;
   qrText: string;
-  usedAt: Date | null;
-  usedBy: string | null;
-  /** The scanner device that admitted it, when it said. */
-  usedDevice: string | null;
+  admissions: Admissions;
   createdAt: Date;
 }
 
@@ -35,11 +64,10 @@ export type NewTicket = Omit<
   | 'eventTitle'
   | 'eventDate'
   | 'eventLocation'
+  | 'eventSessions'
   | 'version'
   | 'status'
-  | 'usedAt'
-  | 'usedBy'
-  | 'usedDevice'
+  | 'admissions'
   | 'createdAt'
 > & {
   holderCpf?: string | null;
@@ -61,12 +89,11 @@ interface TicketRow {
   event_title: string;
   event_date: Date;
   event_location: string;
+  event_sessions: EventSession[] | null;
   version: number;
   status: TicketStatus;
   qr_text: string;
-  used_at: Date | null;
-  used_by: string | null;
-  used_device: string | null;
+  admissions: StoredAdmissions;
   created_at: Date;
 }
 
@@ -83,12 +110,11 @@ const toTicket = (row: TicketRow): Ticket => ({
   eventTitle: row.event_title,
   eventDate: row.event_date,
   eventLocation: row.event_location,
+  eventSessions: sessionsOrWhole({ id: row.event_id, date: row.event_date }, row.event_sessions),
   version: row.version,
   status: row.status,
   qrText: row.qr_text,
-  usedAt: row.used_at,
-  usedBy: row.used_by,
-  usedDevice: row.used_device,
+  admissions: toAdmissions(row.admissions),
   createdAt: row.created_at,
 });
 
@@ -111,7 +137,13 @@ export const toTicketRow = (ticket: NewTicket) => ({
 const ticketsWithEvent = (db: Knex) =>
   db('tickets')
     .join('event_snapshots as event', 'event.id', 'tickets.event_id')
-    .select('tickets.*', 'event.title as event_title', 'event.date as event_date', 'event.location as event_location');
+    .select(
+      'tickets.*',
+      'event.title as event_title',
+      'event.date as event_date',
+      'event.location as event_location',
+      'event.sessions as event_sessions',
+    );
 
 /** The one ticket a statement changed (none when it matched nothing), read again with its event. */
 async function readAgain(db: Knex, rows: { id: string }[]): Promise<Ticket | undefined> {
@@ -150,34 +182,55 @@ export interface Admission {
   ticketId: string;
   orderId: string;
   eventId: string;
+  sessionId: string;
   holderName: string;
   eventTitle: string;
   usedAt: Date;
 }
 
+/** The admission to add to a row's `admissions` (SQL): the session's key, unless the row has it already. */
+const ADMIT = (session: string, at: string, by: string, device: string) =>
+  `admissions = tickets.admissions || jsonb_build_object(${session}::text,
+     jsonb_build_object('at', ${at}, 'by', ${by}, 'device', nullif(${device}, '')))`;
+
+/** The conditions a ticket must meet to be admitted to a reading's session (SQL). */
+const ADMISSIBLE = (reading: string) =>
+  `tickets.id = ${reading}.ticket_id and tickets.event_id = ${reading}.event_id and tickets.version = ${reading}.version
+   and tickets.status = 'valid' and tickets.admissions -> ${reading}.session_id::text is null`;
+
 /**
- * Admits a group of tickets, each exactly once: one conditional statement marks a ticket used only if it is the
- * signed version, still valid and not used yet. Concurrent scans of one ticket queue on its row; only the first
- * one matches. Each ticket appears at most once in a group.
+ * Admits a group of tickets, each exactly once to its session: one conditional statement adds the session to a
+ * ticket only if it is the signed version, still valid and not admitted to that session yet. Concurrent scans of one
+ * ticket queue on its row; only the first one matches. Each ticket appears at most once in a group.
  */
 export async function admitTickets(
   trx: Knex.Transaction,
-  scans: { ticketId: string; eventId: string; version: number; scannedBy: string; deviceId: string | null }[],
+  scans: {
+    ticketId: string;
+    eventId: string;
+    sessionId: string;
+    version: number;
+    scannedBy: string;
+    deviceId: string | null;
+  }[],
 ): Promise<Admission[]> {
   if (scans.length === 0) return [];
   const { rows } = await trx.raw<{
-    rows: Pick<TicketRow, 'id' | 'order_id' | 'event_id' | 'holder_name' | 'event_title' | 'used_at'>[];
+    rows: (Pick<TicketRow, 'id' | 'order_id' | 'event_id' | 'holder_name' | 'event_title'> & {
+      session_id: string;
+      used_at: Date;
+    })[];
   }>(
-    `update tickets set used_at = now(), used_by = scan.scanned_by, used_device = nullif(scan.device_id, '')
-     from unnest(?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[])
-       as scan(ticket_id, event_id, version, scanned_by, device_id), event_snapshots as event
-     where event.id = tickets.event_id and tickets.id = scan.ticket_id and tickets.event_id = scan.event_id and tickets.version = scan.version
-       and tickets.status = 'valid' and tickets.used_at is null
-     returning tickets.id, tickets.order_id, tickets.event_id, tickets.holder_name, event.title as event_title,
-       tickets.used_at`,
+    `update tickets set ${ADMIT('scan.session_id', 'now()', 'scan.scanned_by', 'scan.device_id')}
+     from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[])
+       as scan(ticket_id, event_id, session_id, version, scanned_by, device_id), event_snapshots as event
+     where event.id = tickets.event_id and ${ADMISSIBLE('scan')}
+     returning tickets.id, tickets.order_id, tickets.event_id, scan.session_id, tickets.holder_name,
+       event.title as event_title, now() as used_at`,
     [
       scans.map((scan) => scan.ticketId),
       scans.map((scan) => scan.eventId),
+      scans.map((scan) => scan.sessionId),
       scans.map((scan) => scan.version),
       scans.map((scan) => scan.scannedBy),
       // No device is '' in the array (a device id is never empty): a text[] binding holds no nulls.
@@ -188,9 +241,10 @@ export async function admitTickets(
     ticketId: row.id,
     orderId: row.order_id,
     eventId: row.event_id,
+    sessionId: row.session_id,
     holderName: row.holder_name,
     eventTitle: row.event_title,
-    usedAt: row.used_at!,
+    usedAt: row.used_at,
   }));
 }
 
@@ -198,6 +252,7 @@ export async function admitTickets(
 export interface ExpectedAdmission {
   ticketId: string;
   eventId: string;
+  sessionId: string;
   version: number;
   scannedBy: string;
   deviceId: string | null;
@@ -209,25 +264,25 @@ export interface ExpectedAdmission {
 /**
  * Admits tickets, records their readings and puts their ticket.checked-in envelopes in the outbox in one statement,
  * committed on its own: one round trip for what would otherwise be a transaction of five. Each ticket is admitted
- * only if it is still the signed version, valid and unused; a reading whose ticket was not (another door was
- * quicker) writes nothing. Resolves to the ids of the tickets admitted.
+ * only if it is still the signed version, valid and not admitted to the reading's session yet; a reading whose
+ * ticket was not (another door was quicker) writes nothing. Resolves to the ids of the tickets admitted.
  */
 export async function admitAndAnnounce(db: Knex, usedAt: Date, readings: ExpectedAdmission[]): Promise<Set<string>> {
   if (readings.length === 0) return new Set();
   const { rows } = await db.raw<{ rows: { id: string }[] }>(
     `with reading as (
-       select * from unnest(?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::jsonb[])
-         as reading(ticket_id, event_id, version, scanned_by, device_id, door_event_id, staff_name, envelope)
+       select * from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[], ?::text[], ?::text[],
+         ?::jsonb[])
+         as reading(ticket_id, event_id, session_id, version, scanned_by, device_id, door_event_id, staff_name, envelope)
      ), admitted as (
-       update tickets set used_at = ?, used_by = reading.scanned_by, used_device = nullif(reading.device_id, '')
+       update tickets set ${ADMIT('reading.session_id', '?::timestamptz', 'reading.scanned_by', 'reading.device_id')}
        from reading
-       where tickets.id = reading.ticket_id and tickets.event_id = reading.event_id
-         and tickets.version = reading.version and tickets.status = 'valid' and tickets.used_at is null
+       where ${ADMISSIBLE('reading')}
        returning tickets.id
      ), recorded as (
-       insert into scans (ticket_id, scanned_by, code, door_event_id, device_id, staff_name)
+       insert into scans (ticket_id, scanned_by, code, door_event_id, session_id, device_id, staff_name)
        select reading.ticket_id, reading.scanned_by, 'valid', nullif(reading.door_event_id, '')::uuid,
-         nullif(reading.device_id, ''), reading.staff_name
+         reading.session_id, nullif(reading.device_id, ''), reading.staff_name
        from reading join admitted on admitted.id = reading.ticket_id
      ), announced as (
        ${outboxInsert('(select reading.envelope from reading join admitted on admitted.id = reading.ticket_id) as a')}
@@ -236,6 +291,7 @@ export async function admitAndAnnounce(db: Knex, usedAt: Date, readings: Expecte
     [
       readings.map((reading) => reading.ticketId),
       readings.map((reading) => reading.eventId),
+      readings.map((reading) => reading.sessionId),
       readings.map((reading) => reading.version),
       readings.map((reading) => reading.scannedBy),
       // A text[] binding holds no nulls: none is ''.
@@ -249,47 +305,52 @@ export async function admitAndAnnounce(db: Knex, usedAt: Date, readings: Expecte
   return new Set(rows.map((row) => row.id));
 }
 
-export interface UndoneUse {
-  ticketId: string;
-  orderId: string;
-  previousUsedAt: Date;
-  previousUsedBy: string;
-}
-
-/** Sets who admitted tickets and when, on rows the caller has locked and decided on. */
+/**
+ * Sets who admitted tickets to sessions and when, on rows the caller has locked and decided on: each ticket's
+ * `admissions` replace those of the same sessions it had.
+ */
 export async function setAdmissions(
   trx: Knex.Transaction,
-  admissions: { ticketId: string; usedAt: Date; usedBy: string; deviceId: string }[],
+  changes: { ticketId: string; admissions: Admissions }[],
 ): Promise<void> {
-  if (admissions.length === 0) return;
+  if (changes.length === 0) return;
   await trx.raw(
-    `update tickets
-     set used_at = admission.used_at, used_by = admission.used_by, used_device = admission.device_id
-     from unnest(?::uuid[], ?::timestamptz[], ?::uuid[], ?::text[]) as admission(ticket_id, used_at, used_by, device_id)
-     where tickets.id = admission.ticket_id`,
-    [
-      admissions.map((admission) => admission.ticketId),
-      admissions.map((admission) => admission.usedAt.toISOString()),
-      admissions.map((admission) => admission.usedBy),
-      admissions.map((admission) => admission.deviceId),
-    ],
+    `update tickets set admissions = tickets.admissions || change.admissions
+     from unnest(?::uuid[], ?::jsonb[]) as change(ticket_id, admissions)
+     where tickets.id = change.ticket_id`,
+    [changes.map((change) => change.ticketId), changes.map((change) => JSON.stringify(change.admissions))],
   );
 }
 
-/** Makes an order's used ticket admissible again; undefined when it has no valid ticket or it is not used. */
-export async function clearUse(trx: Knex.Transaction, orderId: string): Promise<UndoneUse | undefined> {
-  const { rows } = (await trx.raw(
-    `with previous as (
-       select id, used_at, used_by from tickets where order_id = ? and status = 'valid' for update
-     )
-     update tickets set used_at = null, used_by = null, used_device = null
-     from previous
-     where tickets.id = previous.id and previous.used_at is not null
-     returning tickets.id, tickets.order_id, previous.used_at, previous.used_by`,
-    [orderId],
-  )) as { rows: { id: string; order_id: string; used_at: Date; used_by: string }[] };
-  const [row] = rows;
-  return row && { ticketId: row.id, orderId: row.order_id, previousUsedAt: row.used_at, previousUsedBy: row.used_by };
+/** What a reset undid: the ticket's admissions to the sessions it named, and those it still has. */
+export interface UndoneAdmissions {
+  ticket: Ticket;
+  undone: Admissions;
+}
+
+/**
+ * Makes an order's valid ticket admissible again to `sessionId` (to every session when null), on its row locked
+ * until the transaction ends; undefined when it has no valid ticket. `undone` is empty when there was nothing to undo.
+ */
+export async function clearAdmissions(
+  trx: Knex.Transaction,
+  orderId: string,
+  sessionId: string | null,
+): Promise<UndoneAdmissions | undefined> {
+  const [locked] = (await trx('tickets').where({ order_id: orderId, status: 'valid' }).forUpdate().select('id')) as {
+    id: string;
+  }[];
+  const ticket = locked && (await findTickets(trx, [locked.id])).get(locked.id);
+  if (!ticket) return undefined;
+  const undone = Object.fromEntries(
+    Object.entries(ticket.admissions).filter(([session]) => sessionId === null || session === sessionId),
+  );
+  if (Object.keys(undone).length === 0) return { ticket, undone };
+  const [row] = (await trx('tickets')
+    .where({ id: ticket.id })
+    .update({ admissions: trx.raw('admissions - ?::text[]', [Object.keys(undone)]) })
+    .returning('admissions')) as { admissions: StoredAdmissions }[];
+  return { ticket: { ...ticket, admissions: toAdmissions(row!.admissions) }, undone };
 }
 
 /**
@@ -331,7 +392,7 @@ export async function cancelTicket(trx: Knex.Transaction, orderId: string): Prom
 export async function cancelTicketUnlessAdmitted(trx: Knex.Transaction, orderId: string): Promise<Ticket | undefined> {
   const rows = await trx('tickets')
     .where({ order_id: orderId, status: 'valid' })
-    .whereNull('used_at')
+    .whereRaw(`admissions = '{}'::jsonb`)
     .update({ status: 'cancelled' })
     .returning('id');
   return readAgain(trx, rows);

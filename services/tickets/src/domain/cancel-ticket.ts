@@ -4,6 +4,7 @@ import {
   cancelTicket,
   cancelTicketUnlessAdmitted,
   findTicketByOrder,
+  firstAdmission,
   lockOrderTicket,
   recordCancellation,
 } from '../data/tickets-repository.ts';
@@ -45,14 +46,15 @@ export async function withdrawalRequested(
   await lockOrderTicket(trx, withdrawal.orderId);
   const ticket =
     (await cancelTicketUnlessAdmitted(trx, withdrawal.orderId)) ?? (await findTicketByOrder(trx, withdrawal.orderId));
-  const admitted = ticket?.status === 'valid' && ticket.usedAt !== null;
+  const usedAt = ticket?.status === 'valid' ? firstAdmission(ticket.admissions) : null;
+  const admitted = usedAt !== null;
   if (!admitted) await recordCancellation(trx, withdrawal.orderId, 'withdrawal');
   const { requestedAt: _, ...order } = withdrawal;
   await deps.outbox.add(trx, 'ticket.withdrawal-decided', withdrawal.orderId, {
     ...order,
     ticketId: ticket?.id ?? null,
     outcome: admitted ? 'admitted' : 'cancelled',
-    usedAt: admitted ? ticket.usedAt!.toISOString() : null,
+    usedAt: usedAt?.toISOString() ?? null,
   });
   const fields = { orderId: withdrawal.orderId, ticketId: ticket?.id ?? null };
   deps.logger.info(fields, admitted ? 'withdrawal refused: ticket admitted' : 'ticket voided by withdrawal');

@@ -1,20 +1,38 @@
 import type { DoorCountsView } from '@ticketing/proto';
 import { readDoorCounts } from '../data/counts-repository.ts';
 import type { TicketsDeps } from './deps.ts';
+import { doorSessionOf, sessionsOfEvent } from './door-sessions.ts';
 
 /** An event's counts are read at most once per this window for all its panels, however busy the door is. */
 const COALESCE_MS = 200;
 
-/** How the door of an event is going: admitted / expected, arrivals per minute and per device. */
-export const doorCounts = (deps: Pick<TicketsDeps, 'db'>, eventId: string): Promise<DoorCountsView> =>
-  readDoorCounts(deps.db, eventId);
+/** The counts of every session of an event, by session id. */
+async function eventCounts(deps: Pick<TicketsDeps, 'db'>, eventId: string): Promise<Map<string, DoorCountsView>> {
+  return readDoorCounts(deps.db, eventId, await sessionsOfEvent(deps, eventId));
+}
+
+/**
+ * How the door of a session is going (the one whose door is open, unless named): admitted / expected, arrivals per
+ * minute and per device, and how many each session of the event admitted.
+ */
+export async function doorCounts(
+  deps: Pick<TicketsDeps, 'db'>,
+  eventId: string,
+  sessionId: string | undefined,
+): Promise<DoorCountsView> {
+  const { session, sessions } = await doorSessionOf(deps, eventId, sessionId);
+  return (await readDoorCounts(deps.db, eventId, sessions)).get(session.id)!;
+}
 
 export type CountsListener = (view: DoorCountsView) => void;
 
-/** The door panels connected to this process, each following the counts of one event. */
+/** The door panels connected to this process, each following the counts of one session of an event. */
 export interface LiveCounts {
-  /** Sends the event's counts to `listener` now and after every change; resolves with the way to stop. */
-  watch(eventId: string, listener: CountsListener): Promise<() => void>;
+  /**
+   * Sends the session's counts to `listener` now and after every change of the event; resolves with the way to stop.
+   * The session is one of the event's (see doorSessionOf).
+   */
+  watch(eventId: string, sessionId: string, listener: CountsListener): Promise<() => void>;
   /** The event's tickets changed: its panels get fresh counts shortly. */
   changed(eventId: string): void;
   /** Changes may have gone unheard (the notices were down): every followed event gets fresh counts. */
@@ -23,6 +41,7 @@ export interface LiveCounts {
 }
 
 interface Panel {
+  sessionId: string;
   listener: CountsListener;
   /** The snapshot time of the counts it last got. */
   lastAt: string;
@@ -42,9 +61,11 @@ interface Followed {
 export function createLiveCounts(deps: Pick<TicketsDeps, 'db' | 'logger'>): LiveCounts {
   const followed = new Map<string, Followed>();
 
-  function deliver(panel: Panel, view: DoorCountsView) {
-    // Two reads in flight may finish out of order: counts older than the last sent would move the panel back.
-    if (view.at < panel.lastAt) return;
+  function deliver(panel: Panel, views: Map<string, DoorCountsView>) {
+    const view = views.get(panel.sessionId);
+    // Two reads in flight may finish out of order: counts older than the last sent would move the panel back. A
+    // session catalog has since removed gets no more counts.
+    if (!view || view.at < panel.lastAt) return;
     panel.lastAt = view.at;
     panel.listener(view);
   }
@@ -53,8 +74,8 @@ export function createLiveCounts(deps: Pick<TicketsDeps, 'db' | 'logger'>): Live
     event.refresh = undefined;
     event.readAt = Date.now();
     try {
-      const view = await doorCounts(deps, eventId);
-      for (const panel of event.panels) deliver(panel, view);
+      const views = await eventCounts(deps, eventId);
+      for (const panel of event.panels) deliver(panel, views);
     } catch (error) {
       // The panels keep their last counts; the next change tries again.
       deps.logger.warn({ err: error, eventId }, 'door counts not refreshed');
@@ -62,10 +83,10 @@ export function createLiveCounts(deps: Pick<TicketsDeps, 'db' | 'logger'>): Live
   }
 
   const live: LiveCounts = {
-    async watch(eventId, listener) {
+    async watch(eventId, sessionId, listener) {
       const event = followed.get(eventId) ?? { panels: new Set<Panel>(), readAt: 0 };
       followed.set(eventId, event);
-      const panel: Panel = { listener, lastAt: '' };
+      const panel: Panel = { sessionId, listener, lastAt: '' };
       event.panels.add(panel);
       const stop = () => {
         event.panels.delete(panel);
@@ -75,7 +96,7 @@ export function createLiveCounts(deps: Pick<TicketsDeps, 'db' | 'logger'>): Live
       };
       // Followed before the first read: a change committed meanwhile still reaches this panel.
       try {
-        deliver(panel, await doorCounts(deps, eventId));
+        deliver(panel, await eventCounts(deps, eventId));
       } catch (error) {
         stop();
         throw error;

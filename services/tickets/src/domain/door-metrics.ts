@@ -22,9 +22,19 @@ export function createDoorMetrics(registry: Metrics['registry']) {
     registers: [registry],
   });
   for (const outcome of new Set(Object.values(OUTCOME))) readings.inc({ outcome }, 0);
+  // Each session's door on its own: a congress's second morning is watched apart from its first.
+  const bySession = new Counter({
+    name: 'door_session_readings_total',
+    help: 'Readings of tickets of ours at the door by session and outcome',
+    labelNames: ['session', 'outcome'],
+    registers: [registry],
+  });
   return {
-    counted(codes: ScanCode[]): void {
-      for (const code of codes) readings.inc({ outcome: OUTCOME[code] });
+    counted(counts: { code: ScanCode; sessionId: string | null }[]): void {
+      for (const { code, sessionId } of counts) {
+        readings.inc({ outcome: OUTCOME[code] });
+        if (sessionId) bySession.inc({ session: sessionId, outcome: OUTCOME[code] });
+      }
     },
   };
 }

@@ -10,11 +10,13 @@ import { deviceConflicts, insertConflicts, lockDevice, type ConflictRow } from '
 import { findReadings, insertScans, type NewScan } from '../data/scans-repository.ts';
 import { lockTickets, setAdmissions, type Admission, type Ticket } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
-import { checkedIn, decideNow } from './verify-ticket.ts';
+import { checkedIn, decideNow, sessionOfReading } from './verify-ticket.ts';
 
 export interface ReadingsBatch {
   deviceId: string;
   eventId: string;
+  /** The session the device was set to; without it, each reading's is the one whose door was open then. */
+  sessionId?: string;
   readings: DoorReading[];
   scannedBy: string;
   staffName: string;
@@ -25,6 +27,7 @@ const UNKNOWN_DEVICE = 'desconhecido';
 
 export const toDoorConflict = (row: ConflictRow): DoorConflict => ({
   ticketId: row.ticketId,
+  sessionId: row.sessionId,
   holderName: row.holderName,
   admissions: [
     { deviceId: row.keptDevice, at: row.keptAt.toISOString() },
@@ -58,41 +61,47 @@ export async function syncReadings(deps: TicketsDeps, batch: ReadingsBatch): Pro
     const order = batch.readings
       .map((reading, i) => ({ reading, claim: claims[i] }))
       .sort((a, b) => Date.parse(a.reading.readAt) - Date.parse(b.reading.readAt));
-    const decided = new Map<string, { code: ScanCode; ticketId: string | null }>(known);
+    const decided = new Map<string, { code: ScanCode; ticketId: string | null; sessionId: string | null }>(known);
     const scans: NewScan[] = [];
+    // By ticket and session: the admissions announced and those the rows take.
     const admissions = new Map<string, Admission>();
     const changed = new Set<Ticket>();
     const conflicts: ConflictRow[] = [];
-    const recorded: ScanCode[] = [];
+    const recorded: { code: ScanCode; sessionId: string | null }[] = [];
 
     for (const { reading, claim } of order) {
       if (decided.has(reading.readingId)) continue;
       const ticket = claim ? tickets.get(claim.ticketId) : undefined;
       const readAt = new Date(Math.min(Date.parse(reading.readAt), now.getTime()));
-      const decision = claim && decideNow(ticket, claim, eventId);
+      const sessionId = ticket && sessionOfReading(ticket, batch.sessionId, readAt);
+      const decision = claim && decideNow({ ticket, claims: claim, doorEventId: eventId, sessionId });
       // A refused reading gets the code a scan would get now ('invalid' where one would admit); it never admits.
       let code: ScanCode = decision && decision.code !== 'valid' ? decision.code : 'invalid';
-      if (ticket && reading.admitted && decision && admissibleButForUse(decision)) {
-        if (!ticket.usedAt) {
+      if (ticket && sessionId && reading.admitted && decision && admissibleButForUse(decision)) {
+        const standing = ticket.admissions[sessionId];
+        const key = `${ticket.id}:${sessionId}`;
+        if (!standing) {
           code = 'valid';
-          admissions.set(ticket.id, admissionOf(ticket, readAt));
-        } else if (ticket.usedDevice !== deviceId) {
+          admissions.set(key, admissionOf(ticket, sessionId, readAt));
+        } else if (standing.device !== deviceId) {
           code = 'conflict';
-          conflicts.push(conflictOf(ticket, deviceId, readAt));
+          conflicts.push(conflictOf(ticket, sessionId, deviceId, readAt));
         }
         // The earliest admission stands: who admitted it and when follow it.
-        if (code !== 'already_used' && (!ticket.usedAt || readAt < ticket.usedAt)) {
-          Object.assign(ticket, { usedAt: readAt, usedBy: scannedBy, usedDevice: deviceId });
+        if (code !== 'already_used' && (!standing || readAt < standing.at)) {
+          ticket.admissions[sessionId] = { at: readAt, by: scannedBy, device: deviceId };
           changed.add(ticket);
         }
       }
-      decided.set(reading.readingId, { code, ticketId: claim?.ticketId ?? null });
-      recorded.push(code);
+      const scanSession = code === 'wrong_event' ? null : (sessionId ?? null);
+      decided.set(reading.readingId, { code, ticketId: claim?.ticketId ?? null, sessionId: scanSession });
+      recorded.push({ code, sessionId: scanSession });
       scans.push({
         ticketId: claim?.ticketId ?? null,
         scannedBy,
         code,
         doorEventId: eventId,
+        sessionId: scanSession,
         deviceId,
         staffName: batch.staffName,
         readingId: reading.readingId,
@@ -102,7 +111,7 @@ export async function syncReadings(deps: TicketsDeps, batch: ReadingsBatch): Pro
 
     await setAdmissions(
       trx,
-      [...changed].map((ticket) => ({ ticketId: ticket.id, usedAt: ticket.usedAt!, usedBy: scannedBy, deviceId })),
+      [...changed.values()].map((ticket) => ({ ticketId: ticket.id, admissions: ticket.admissions })),
     );
     await insertScans(trx, scans);
     await insertConflicts(
@@ -118,10 +127,10 @@ export async function syncReadings(deps: TicketsDeps, batch: ReadingsBatch): Pro
       entry.code === 'conflict' && entry.ticketId ? [entry.ticketId] : [],
     );
     const told = await deviceConflicts(trx, eventId, deviceId, conflictTickets);
-    const latest = new Map(told.map((row) => [row.ticketId, toDoorConflict(row)]));
+    const latest = new Map(told.map((row) => [`${row.ticketId}:${row.sessionId}`, toDoorConflict(row)]));
     const results = batch.readings.map((reading): DoorReadingResult => {
-      const { code, ticketId } = decided.get(reading.readingId)!;
-      const conflict = code === 'conflict' && ticketId ? latest.get(ticketId) : undefined;
+      const { code, ticketId, sessionId } = decided.get(reading.readingId)!;
+      const conflict = code === 'conflict' && ticketId ? latest.get(`${ticketId}:${sessionId}`) : undefined;
       return {
         readingId: reading.readingId,
         outcome: code === 'conflict' ? 'conflict' : 'recorded',
@@ -141,22 +150,25 @@ export async function syncReadings(deps: TicketsDeps, batch: ReadingsBatch): Pro
   return results;
 }
 
-const admissionOf = (ticket: Ticket, usedAt: Date): Admission => ({
+const admissionOf = (ticket: Ticket, sessionId: string, usedAt: Date): Admission => ({
   ticketId: ticket.id,
   orderId: ticket.orderId,
   eventId: ticket.eventId,
+  sessionId,
   holderName: ticket.holderName,
   eventTitle: ticket.eventTitle,
   usedAt,
 });
 
-/** The conflict between the ticket's admission and this device's: the earlier one is kept. */
-function conflictOf(ticket: Ticket, deviceId: string, readAt: Date): ConflictRow {
-  const standing = { device: ticket.usedDevice ?? UNKNOWN_DEVICE, at: ticket.usedAt! };
+/** The conflict between the ticket's admission to the session and this device's: the earlier one is kept. */
+function conflictOf(ticket: Ticket, sessionId: string, deviceId: string, readAt: Date): ConflictRow {
+  const admission = ticket.admissions[sessionId]!;
+  const standing = { device: admission.device ?? UNKNOWN_DEVICE, at: admission.at };
   const reading = { device: deviceId, at: readAt };
   const [kept, other] = readAt < standing.at ? [reading, standing] : [standing, reading];
   return {
     ticketId: ticket.id,
+    sessionId,
     holderName: ticket.holderName,
     keptDevice: kept.device,
     keptAt: kept.at,

@@ -2,6 +2,7 @@ import { searchWords } from '@ticketing/platform';
 import { maskCpf, type DoorSearchView } from '@ticketing/proto';
 import { searchTickets, type DoorLookUp } from '../data/door-repository.ts';
 import type { TicketsDeps } from './deps.ts';
+import { doorSessionOf } from './door-sessions.ts';
 
 const MAX_HITS = 20;
 const CPF_LENGTH = 11;
@@ -29,15 +30,19 @@ export function doorLookUpOf(q: string): DoorLookUp | null {
 
 /**
  * The door's manual look-up, for a QR code that will not scan: the event's tickets by the holder's name, CPF,
- * e-mail or order number, with the e-mail and CPF masked and no QR text (admitting from a result goes by the
+ * e-mail or order number, each saying whether it was admitted to the session looked up for, with the e-mail and CPF masked and no QR text (admitting from a result goes by the
  * ticket's id, see admitFromLookUp).
  */
 export async function searchDoorTickets(
   deps: Pick<TicketsDeps, 'db'>,
-  request: { eventId: string; q: string },
+  request: { eventId: string; q: string; sessionId: string | undefined },
 ): Promise<DoorSearchView> {
+  const eventId = request.eventId.toLowerCase();
   const lookUp = doorLookUpOf(request.q);
-  const rows = lookUp ? await searchTickets(deps.db, request.eventId.toLowerCase(), lookUp, MAX_HITS) : [];
+  const [{ session }, rows] = await Promise.all([
+    doorSessionOf(deps, eventId, request.sessionId),
+    lookUp ? searchTickets(deps.db, eventId, lookUp, MAX_HITS) : [],
+  ]);
   return {
     tickets: rows.map((row) => ({
       ticketId: row.ticketId,
@@ -47,7 +52,7 @@ export async function searchDoorTickets(
       holderEmail: maskEmail(row.holderEmail),
       cpf: maskCpf(row.holderCpf),
       status: row.status,
-      usedAt: row.usedAt?.toISOString() ?? null,
+      usedAt: row.admissions[session.id]?.at.toISOString() ?? null,
     })),
   };
 }

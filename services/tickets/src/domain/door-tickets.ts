@@ -21,7 +21,12 @@ export async function doorTickets(
   return {
     eventId,
     revision,
-    tickets: tickets.map((ticket) => ({ ...ticket, usedAt: ticket.usedAt?.toISOString() ?? null })),
+    tickets: tickets.map((ticket) => ({
+      ...ticket,
+      admissions: Object.fromEntries(
+        Object.entries(ticket.admissions).map(([session, admission]) => [session, admission.at.toISOString()]),
+      ),
+    })),
     conflicts: conflicts.map(toDoorConflict),
   };
 }

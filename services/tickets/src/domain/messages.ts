@@ -9,6 +9,7 @@ export const messages = {
   ticketIdInvalid: 'Identificador do ingresso inválido',
   scanBodyInvalid: 'Dados da leitura inválidos',
   notUsedYet: 'Este ingresso ainda não foi utilizado',
+  notUsedInSession: 'Este ingresso ainda não foi utilizado nesta sessão',
   cancelledNoReset: 'Este ingresso foi cancelado e não pode ser liberado',
   resetDone: 'Ingresso liberado para uma nova leitura',
 } as const;

@@ -1,11 +1,14 @@
-import { maskCpf, type ParticipantsFilter, type ParticipantsView } from '@ticketing/proto';
+import { maskCpf, sessionLabel, type ParticipantsFilter, type ParticipantsView } from '@ticketing/proto';
 import {
+  checkedInBySession,
   countParticipants,
   listParticipants,
   participantTotals,
   type ParticipantsWhere,
 } from '../data/participants-repository.ts';
+import { firstAdmission, type Admissions } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
+import { sessionsOfEvent } from './door-sessions.ts';
 
 export const PARTICIPANTS_PAGE_SIZE = 50;
 
@@ -20,13 +23,24 @@ export function cpfDigitsOf(q: string): string | null {
  * The filters as the tickets table reads them: administrators find a holder by part of a name, e-mail, order
  * number or the start of a CPF.
  */
-export function participantsWhere({ eventId, q, status, checkedIn }: ParticipantsFilter): ParticipantsWhere {
+export function participantsWhere({ eventId, q, status, checkedIn, sessionId }: ParticipantsFilter): ParticipantsWhere {
   return {
     eventId: eventId.toLowerCase(),
     search: q === undefined ? undefined : { text: q, cpfDigits: cpfDigitsOf(q) },
     status,
     checkedIn,
+    sessionId: sessionId?.toLowerCase(),
   };
+}
+
+/** When a ticket was admitted to each session, as ISO times. */
+export const admissionTimes = (admissions: Admissions): Record<string, string> =>
+  Object.fromEntries(Object.entries(admissions).map(([session, { at }]) => [session, at.toISOString()]));
+
+/** The event's sessions as the participants' list and spreadsheet name them ('Dia 1 — 06/12'). */
+export async function labelledSessions(deps: Pick<TicketsDeps, 'db'>, eventId: string) {
+  const sessions = await sessionsOfEvent(deps, eventId);
+  return sessions.map((session, position) => ({ ...session, label: sessionLabel(session, position) }));
 }
 
 /**
@@ -38,16 +52,25 @@ export async function listEventParticipants(
   request: ParticipantsFilter & { page: number },
 ): Promise<ParticipantsView> {
   const where = participantsWhere(request);
-  const [rows, matching, totals] = await Promise.all([
+  const [rows, matching, totals, sessions, bySession] = await Promise.all([
     listParticipants(deps.db, where, {
       limit: PARTICIPANTS_PAGE_SIZE,
       offset: (request.page - 1) * PARTICIPANTS_PAGE_SIZE,
     }),
     countParticipants(deps.db, where),
     participantTotals(deps.db, where.eventId),
+    labelledSessions(deps, where.eventId),
+    checkedInBySession(deps.db, where.eventId),
   ]);
   return {
     eventId: where.eventId,
+    sessions: sessions.map(({ id, label, startsAt, endsAt }) => ({
+      id,
+      label,
+      startsAt,
+      endsAt,
+      checkedIn: bySession.get(id) ?? 0,
+    })),
     tickets: rows.map((row) => ({
       ticketId: row.ticketId,
       orderId: row.orderId,
@@ -57,7 +80,8 @@ export async function listEventParticipants(
       cpf: maskCpf(row.holderCpf),
       paymentMethod: row.paymentMethod,
       status: row.status,
-      checkedInAt: row.usedAt?.toISOString() ?? null,
+      checkedInAt: firstAdmission(row.admissions)?.toISOString() ?? null,
+      admissions: admissionTimes(row.admissions),
     })),
     page: request.page,
     pageSize: PARTICIPANTS_PAGE_SIZE,

@@ -1,49 +1,48 @@
 import { conflict, notFound, type Knex } from '@ticketing/platform';
-import { insertReset } from '../data/scans-repository.ts';
-import { clearUse, findTicketByOrder } from '../data/tickets-repository.ts';
+import { insertResets } from '../data/scans-repository.ts';
+import { clearAdmissions, findTicketByOrder, firstAdmission } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 import { messages } from './messages.ts';
 
 export interface ResetResult {
   ticketId: string;
   orderId: string;
+  /** The session whose admission was undone; null: every session's. */
+  sessionId: string | null;
   resetAt: Date;
 }
 
 /**
- * Lets the used ticket of an order through the door once more (a mistaken scan, a re-entry the staff allows).
- * The undone check-in is kept in `resets`, and ticket.reset tells the order's projection. A cancelled ticket
- * (its order was refunded) stays as it is.
+ * Lets the used ticket of an order through the door of a session once more (a mistaken scan, a re-entry the staff
+ * allows), or of every session it was admitted to (`sessionId` null). The undone admissions are kept in `resets`,
+ * and ticket.reset tells the order's projection, with the admission the ticket still has. A cancelled ticket (its
+ * order was refunded) stays as it is.
  */
 export async function resetTicket(
   deps: Pick<TicketsDeps, 'db' | 'outbox' | 'logger'>,
-  request: { orderId: string; resetBy: string },
+  request: { orderId: string; resetBy: string; sessionId: string | null },
 ): Promise<ResetResult> {
-  const { orderId, resetBy } = request;
+  const { orderId, resetBy, sessionId } = request;
   const result = await deps.db.transaction(async (trx: Knex.Transaction) => {
-    const undone = await clearUse(trx, orderId);
-    if (!undone) {
-      const ticket = await findTicketByOrder(trx, orderId);
+    const cleared = await clearAdmissions(trx, orderId, sessionId);
+    if (!cleared || Object.keys(cleared.undone).length === 0) {
+      const ticket = cleared?.ticket ?? (await findTicketByOrder(trx, orderId));
       if (!ticket) throw notFound(messages.notFound);
-      throw conflict(ticket.status === 'cancelled' ? messages.cancelledNoReset : messages.notUsedYet);
+      if (ticket.status === 'cancelled') throw conflict(messages.cancelledNoReset);
+      throw conflict(sessionId ? messages.notUsedInSession : messages.notUsedYet);
     }
-    const resetAt = await insertReset(trx, {
-      ticketId: undone.ticketId,
-      resetBy,
-      previousUsedAt: undone.previousUsedAt,
-      previousUsedBy: undone.previousUsedBy,
-    });
-    await deps.outbox.add(trx, 'ticket.reset', undone.ticketId, {
-      ticketId: undone.ticketId,
+    const { ticket, undone } = cleared;
+    const resetAt = await insertResets(trx, ticket.id, resetBy, undone);
+    await deps.outbox.add(trx, 'ticket.reset', ticket.id, {
+      ticketId: ticket.id,
       orderId,
       resetBy,
       resetAt: resetAt.toISOString(),
+      sessionId,
+      firstUsedAt: firstAdmission(ticket.admissions)?.toISOString() ?? null,
     });
-    return { ticketId: undone.ticketId, orderId, resetAt, previousUsedAt: undone.previousUsedAt };
+    return { ticketId: ticket.id, orderId, sessionId, resetAt, undone: Object.keys(undone) };
   });
-  deps.logger.info(
-    { ticketId: result.ticketId, orderId, resetBy, previousUsedAt: result.previousUsedAt.toISOString() },
-    'ticket reset',
-  );
-  return { ticketId: result.ticketId, orderId, resetAt: result.resetAt };
+  deps.logger.info({ ticketId: result.ticketId, orderId, resetBy, sessions: result.undone }, 'ticket reset');
+  return { ticketId: result.ticketId, orderId, sessionId, resetAt: result.resetAt };
 }

@@ -1,6 +1,7 @@
 import type { TraceContext } from '@ticketing/platform';
 import {
   decideReading,
+  defaultSession,
   trustedClaims as claimsOf,
   type DoorDecision,
   type ScanCode,
@@ -26,6 +27,8 @@ export interface ScanResult {
   userName: string | null;
   eventTitle: string | null;
   usedAt: Date | null;
+  /** The session the reading was for, when the QR code named a ticket of ours. */
+  sessionId: string | null;
   /** The ticket read, when the QR code named one of ours. */
   ticketId: string | null;
   orderId: string | null;
@@ -35,6 +38,8 @@ export interface ScanRequest {
   qrText: string;
   /** The event the door is checking in; a ticket of another event is refused. */
   doorEventId?: string;
+  /** The session of that event the door chose; without it, the one whose door is open. */
+  sessionId?: string;
   scannedBy: string;
   /** The name the token gave the person at the door. */
   staffName: string;
@@ -56,26 +61,48 @@ export const trustedClaims = (deps: Pick<TicketsDeps, 'keys'>, text: string): Pr
     return !!key && hasValidSignature(qr, key);
   });
 
-/** The door's decision on a signed reading, as the ticket reads now (the rule every door follows, in proto). */
-export const decideNow = (ticket: Ticket | undefined, claims: TicketClaims, doorEventId: string | undefined) =>
-  decideReading({ claims, doorEventId, ticket, claimedEventTitle: ticket?.eventTitle });
+/** The session a reading of `ticket` is for: the one the door chose, else the one whose door is open at `at`. */
+export const sessionOfReading = (ticket: Ticket, chosen: string | undefined, at = new Date()): string =>
+  chosen ?? defaultSession(ticket.eventSessions, at)!.id;
 
-const refusal = ({ code, message }: DoorDecision, ticket?: Ticket): ScanResult => ({
+/** A signed reading as the door rule sees it: the ticket, its admission to the reading's session, the door's event. */
+interface SignedReading {
+  ticket: Ticket | undefined;
+  claims: TicketClaims;
+  doorEventId: string | undefined;
+  sessionId: string | undefined;
+}
+
+/** The door's decision on a signed reading, as the ticket reads now (the rule every door follows, in proto). */
+export function decideNow({ ticket, claims, doorEventId, sessionId }: SignedReading): DoorDecision {
+  const usedAt = (ticket && sessionId && ticket.admissions[sessionId]?.at) || null;
+  return decideReading({
+    claims,
+    doorEventId,
+    ticket: ticket && { ...ticket, usedAt },
+    claimedEventTitle: ticket?.eventTitle,
+  });
+}
+
+const refusal = ({ code, message }: DoorDecision, ticket?: Ticket, sessionId?: string): ScanResult => ({
   success: false,
   code,
   message,
   userName: ticket?.holderName ?? null,
   eventTitle: ticket?.eventTitle ?? null,
-  usedAt: code === 'already_used' ? (ticket?.usedAt ?? null) : null,
+  usedAt: code === 'already_used' && sessionId ? (ticket?.admissions[sessionId]?.at ?? null) : null,
+  // Another event's ticket was read for none of this door's sessions.
+  sessionId: code === 'wrong_event' ? null : ((ticket && sessionId) ?? null),
   ticketId: ticket?.id ?? null,
   orderId: ticket?.orderId ?? null,
 });
 
 /** Why a signed ticket was not admitted, read after the admission found no row to change. */
-function whyRefused(ticket: Ticket | undefined, claims: TicketClaims, doorEventId: string | undefined): ScanResult {
-  const decision = decideNow(ticket, claims, doorEventId);
+function whyRefused(reading: SignedReading): ScanResult {
+  const decision = decideNow(reading);
   // Admissible again by a reset that committed between the admission and this read: the door may just scan again.
-  return refusal(decision.code === 'valid' ? { code: 'invalid', message: messages.invalid } : decision, ticket);
+  const refused = decision.code === 'valid' ? { code: 'invalid' as const, message: messages.invalid } : decision;
+  return refusal(refused, reading.ticket, reading.sessionId);
 }
 
 const admittedResult = (admitted: Admission): ScanResult => ({
@@ -85,6 +112,7 @@ const admittedResult = (admitted: Admission): ScanResult => ({
   userName: admitted.holderName,
   eventTitle: admitted.eventTitle,
   usedAt: admitted.usedAt,
+  sessionId: admitted.sessionId,
   ticketId: admitted.ticketId,
   orderId: admitted.orderId,
 });
@@ -98,6 +126,7 @@ export const checkedIn = (admission: Admission, scannedBy: string, trace: TraceC
     ticketId: admission.ticketId,
     orderId: admission.orderId,
     eventId: admission.eventId,
+    sessionId: admission.sessionId,
     usedAt: admission.usedAt.toISOString(),
     scannedBy,
   },
@@ -139,17 +168,23 @@ async function decideAll(
   claims: (TicketClaims | undefined)[],
   tickets: Map<string, Ticket>,
 ): Promise<ScanResult[]> {
-  const results = await admitAtOnce(deps, requests, claims, tickets);
+  const now = new Date();
+  const sessions = requests.map((request, i) => {
+    const ticket = claims[i] && tickets.get(claims[i].ticketId);
+    return ticket && sessionOfReading(ticket, request.sessionId, now);
+  });
+  const results = await admitAtOnce(deps, requests, claims, sessions, tickets);
   const undecided = requests.flatMap((_, i) => (results[i] ? [] : [i]));
   if (undecided.length > 0) {
     const decided = await verifyInTransaction(
       deps,
       undecided.map((i) => requests[i]!),
       undecided.map((i) => claims[i]),
+      undecided.map((i) => sessions[i]),
     );
     undecided.forEach((i, n) => (results[i] = decided[n]));
   }
-  deps.doorMetrics.counted(results.map((result) => result!.code));
+  deps.doorMetrics.counted(results as ScanResult[]);
 
   results.forEach((result, i) => {
     const fields = {
@@ -157,6 +192,7 @@ async function decideAll(
       code: result!.code,
       scannedBy: requests[i]!.scannedBy,
       doorEventId: requests[i]!.doorEventId ?? null,
+      sessionId: result!.sessionId,
       deviceId: requests[i]!.deviceId ?? null,
     };
     deps.logger.info(fields, result!.success ? 'ticket checked in' : 'ticket refused');
@@ -174,18 +210,21 @@ async function admitAtOnce(
   deps: TicketsDeps,
   requests: ScanRequest[],
   claims: (TicketClaims | undefined)[],
+  sessions: (string | undefined)[],
   tickets: Map<string, Ticket>,
 ): Promise<(ScanResult | undefined)[]> {
   const usedAt = new Date();
   const first = new Set<string>();
   const admissions = requests.map((request, i): Admission | undefined => {
     const claim = claims[i];
-    if (!claim || first.has(claim.ticketId)) return undefined;
+    const sessionId = sessions[i];
+    if (!claim || !sessionId || first.has(claim.ticketId)) return undefined;
     first.add(claim.ticketId);
     const ticket = tickets.get(claim.ticketId);
-    if (decideNow(ticket, claim, request.doorEventId).code !== 'valid') return undefined;
+    const reading = { ticket, claims: claim, doorEventId: request.doorEventId, sessionId };
+    if (decideNow(reading).code !== 'valid') return undefined;
     const { id: ticketId, orderId, eventId, holderName, eventTitle } = ticket!;
-    return { ticketId, orderId, eventId, holderName, eventTitle, usedAt };
+    return { ticketId, orderId, eventId, sessionId, holderName, eventTitle, usedAt };
   });
   const expected = requests.flatMap((request, i) => {
     const admission = admissions[i];
@@ -219,11 +258,14 @@ async function verifyInTransaction(
   deps: TicketsDeps,
   requests: ScanRequest[],
   claims: (TicketClaims | undefined)[],
+  sessions: (string | undefined)[],
 ): Promise<ScanResult[]> {
   const contender = new Map<string, number>();
   claims.forEach((claim, i) => {
     const door = requests[i]!.doorEventId;
-    if (claim && (!door || door === claim.eventId) && !contender.has(claim.ticketId)) contender.set(claim.ticketId, i);
+    if (claim && sessions[i] && (!door || door === claim.eventId) && !contender.has(claim.ticketId)) {
+      contender.set(claim.ticketId, i);
+    }
   });
 
   return deps.db.transaction(async (trx) => {
@@ -231,6 +273,7 @@ async function verifyInTransaction(
       trx,
       [...contender.values()].map((i) => ({
         ...claims[i]!,
+        sessionId: sessions[i]!,
         scannedBy: requests[i]!.scannedBy,
         deviceId: requests[i]!.deviceId ?? null,
       })),
@@ -246,7 +289,10 @@ async function verifyInTransaction(
       const claim = claims[i];
       if (!claim) return refusal({ code: 'invalid', message: messages.invalid });
       if (isWinner(i)) return admittedResult(admitted.get(claim.ticketId)!);
-      return whyRefused(tickets.get(claim.ticketId), claim, request.doorEventId);
+      const ticket = tickets.get(claim.ticketId);
+      // A ticket unknown when the group was read may have been issued since: its reading is for the open session.
+      const sessionId = sessions[i] ?? (ticket && sessionOfReading(ticket, request.sessionId));
+      return whyRefused({ ticket, claims: claim, doorEventId: request.doorEventId, sessionId });
     });
     await insertScans(
       trx,
@@ -255,6 +301,7 @@ async function verifyInTransaction(
         scannedBy: request.scannedBy,
         code: outcome[i]!.code,
         doorEventId: request.doorEventId ?? null,
+        sessionId: outcome[i]!.sessionId,
         deviceId: request.deviceId ?? null,
         staffName: request.staffName,
       })),

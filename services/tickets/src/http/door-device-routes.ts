@@ -5,6 +5,7 @@ import type { TicketsDeps } from '../domain/deps.ts';
 import { assertMayWorkDoor } from '../domain/door-access.ts';
 import { syncReadings } from '../domain/door-readings.ts';
 import { searchDoorTickets } from '../domain/door-search.ts';
+import { doorSessionOf } from '../domain/door-sessions.ts';
 import { doorTickets } from '../domain/door-tickets.ts';
 import type { DoorLimits } from './staffer-limit.ts';
 import { doorEventOf } from './door-event.ts';
@@ -26,15 +27,16 @@ export function doorDeviceRoutes(deps: TicketsDeps, verifyToken: TokenVerifier, 
 
   router.get('/events/:eventId/search', doorStaff, limits.searches, async (ctx) => {
     const eventId = await doorEventOf(deps, ctx.state.user as AuthUser, ctx.params.eventId);
-    const { q } = parseInput(doorSearchQuery, ctx.query);
+    const { q, sessionId } = parseInput(doorSearchQuery, ctx.query);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await searchDoorTickets(deps, { eventId, q });
+    ctx.body = await searchDoorTickets(deps, { eventId, q, sessionId });
   });
 
   router.post('/readings', doorStaff, limits.readings, async (ctx) => {
     const input = parseInput(doorReadingsInput, ctx.request.body);
     const user = ctx.state.user as AuthUser;
     await assertMayWorkDoor(deps, user, input.eventId);
+    if (input.sessionId) await doorSessionOf(deps, input.eventId, input.sessionId);
     const results = await syncReadings(deps, { ...input, scannedBy: user.id, staffName: user.name });
     ctx.body = { results } satisfies DoorReadingsView;
   });

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
 import {
+  badRequest,
   forbidden,
   parseInput,
   parseParams,
@@ -13,14 +14,15 @@ import type { TicketsDeps } from '../domain/deps.ts';
 import { assertMayWorkDoor } from '../domain/door-access.ts';
 import { admitFromLookUp } from '../domain/door-admit.ts';
 import { resetTicket } from '../domain/reset-ticket.ts';
+import { doorSessionOf } from '../domain/door-sessions.ts';
 import type { Door } from '../domain/door.ts';
 import { doorEventOf } from './door-event.ts';
-import { resetParams, ticketIdParam, verifyTicketInput } from './input.ts';
+import { resetInput, resetParams, ticketIdParam, verifyTicketInput } from './input.ts';
 import type { DoorLimits } from './staffer-limit.ts';
 import { toResetView, toScanView } from './views.ts';
 
 /** Resolves once every check passed; else rejects with the first refusal in their order, not in time. */
-async function passedInOrder(checks: (Promise<void> | undefined)[]): Promise<void> {
+async function passedInOrder(checks: (Promise<unknown> | undefined)[]): Promise<void> {
   for (const check of await Promise.allSettled(checks)) if (check.status === 'rejected') throw check.reason;
 }
 
@@ -38,15 +40,19 @@ export function doorRoutes(deps: TicketsDeps, door: Door, verifyToken: TokenVeri
     const user = ctx.state.user as AuthUser;
     // Admitting any event's ticket ('Todos os eventos') is for administrators only.
     if (!input.eventId && !user.isAdmin) throw forbidden(doorMessages.eventRequired);
-    // The budget is spent and the staffer's event checked while the door reads the ticket; a spent budget answers
-    // first, as when it is checked before the route.
+    // A session is one of an event's: a door checking in every event has none to name.
+    if (input.sessionId && !input.eventId) throw badRequest(doorMessages.eventRequired);
+    // The budget is spent and the staffer's event and session checked while the door reads the ticket; a spent budget
+    // answers first, as when it is checked before the route.
     const allowed = passedInOrder([
       limits.spendReading(ctx),
       input.eventId ? assertMayWorkDoor(deps, user, input.eventId) : undefined,
+      input.eventId && input.sessionId ? doorSessionOf(deps, input.eventId, input.sessionId) : undefined,
     ]);
     const result = await door.verify({
       qrText: input.qrCodeData,
       doorEventId: input.eventId,
+      sessionId: input.sessionId,
       deviceId: input.deviceId,
       scannedBy: user.id,
       staffName: user.name,
@@ -60,10 +66,12 @@ export function doorRoutes(deps: TicketsDeps, door: Door, verifyToken: TokenVeri
     const user = ctx.state.user as AuthUser;
     const eventId = await doorEventOf(deps, user, ctx.params.eventId);
     const ticketId = parseInput(ticketIdParam, ctx.params.ticketId);
-    const { deviceId } = parseInput(doorAdmitInput, ctx.request.body ?? {});
+    const { deviceId, sessionId } = parseInput(doorAdmitInput, ctx.request.body ?? {});
+    if (sessionId) await doorSessionOf(deps, eventId, sessionId);
     const result = await admitFromLookUp(deps, door, {
       eventId,
       ticketId,
+      sessionId,
       deviceId,
       scannedBy: user.id,
       staffName: user.name,
@@ -75,7 +83,8 @@ export function doorRoutes(deps: TicketsDeps, door: Door, verifyToken: TokenVeri
   router.post('/reset-ticket/:orderId', requireAdmin(verifyToken), async (ctx) => {
     const user = ctx.state.user as AuthUser;
     const { orderId } = parseParams(resetParams, ctx.params);
-    ctx.body = toResetView(await resetTicket(deps, { orderId, resetBy: user.id }));
+    const { sessionId } = parseInput(resetInput, ctx.request.body ?? {});
+    ctx.body = toResetView(await resetTicket(deps, { orderId, resetBy: user.id, sessionId: sessionId ?? null }));
   });
 
   return router;

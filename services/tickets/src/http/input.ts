@@ -1,4 +1,4 @@
-import { deviceId, uuidParam } from '@ticketing/proto';
+import { deviceId, sessionIdInput, uuidParam } from '@ticketing/proto';
 import { z } from 'zod';
 import { messages } from '../domain/messages.ts';
 import { QR_TEXT_MAX_LENGTH } from '@ticketing/proto';
@@ -15,6 +15,8 @@ export const verifyTicketInput = z.object(
       .min(1, messages.qrRequired)
       .max(QR_TEXT_MAX_LENGTH, messages.qrTooLong),
     eventId: z.uuid({ error: messages.eventIdInvalid }).optional(),
+    /** The session of that event; without it, the one whose door is open. */
+    sessionId: sessionIdInput.optional(),
     deviceId: deviceId.optional(),
   },
   { error: messages.scanBodyInvalid },
@@ -28,3 +30,6 @@ export const ticketIdParam = z.uuid({ error: messages.ticketIdInvalid });
 
 /** The order whose ticket an administrator lets through once more; an id that is no UUID names no order. */
 export const resetParams = z.object({ orderId: uuidParam(messages.notFound) });
+
+/** The session whose admission to undo; without it, every session's. */
+export const resetInput = z.object({ sessionId: sessionIdInput.optional() }, { error: messages.scanBodyInvalid });

@@ -1,10 +1,11 @@
 import { PassThrough } from 'node:stream';
 import { Router } from '@koa/router';
-import { AppError, requireRole, type AuthUser, type TokenVerifier } from '@ticketing/platform';
-import { doorMessages, type DoorCountsView } from '@ticketing/proto';
+import { AppError, parseInput, requireRole, type AuthUser, type TokenVerifier } from '@ticketing/platform';
+import { doorMessages, doorSessionQuery, type DoorCountsView } from '@ticketing/proto';
 import type { TicketsDeps } from '../domain/deps.ts';
 import { mayKeepWatching } from '../domain/door-access.ts';
 import { doorCounts, type LiveCounts } from '../domain/door-counts.ts';
+import { doorSessionOf } from '../domain/door-sessions.ts';
 import type { LiveStreams } from '../domain/live-streams.ts';
 import { doorEventOf } from './door-event.ts';
 
@@ -37,13 +38,15 @@ export function liveRoutes(
 
   router.get('/:eventId/counts', doorStaff, async (ctx) => {
     const eventId = await doorEventOf(deps, ctx.state.user as AuthUser, ctx.params.eventId);
+    const { sessionId } = parseInput(doorSessionQuery, ctx.query);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await doorCounts(deps, eventId);
+    ctx.body = await doorCounts(deps, eventId, sessionId);
   });
 
   router.get('/:eventId/live', doorStaff, async (ctx) => {
     const user = ctx.state.user as AuthUser;
     const eventId = await doorEventOf(deps, user, ctx.params.eventId);
+    const { session } = await doorSessionOf(deps, eventId, parseInput(doorSessionQuery, ctx.query).sessionId);
     // The role check read this header's bearer token: the same token is checked again while the stream lasts.
     const token = ctx.get('authorization').slice('Bearer '.length);
     const counted = await streams.open(user.id);
@@ -52,7 +55,7 @@ export function liveRoutes(
     let stop: () => void;
     try {
       // The first counts are written before the response starts: a failed read is still an error answer.
-      stop = await live.watch(eventId, (view) => stream.write(countsMessage(view)));
+      stop = await live.watch(eventId, session.id, (view) => stream.write(countsMessage(view)));
     } catch (error) {
       counted.release();
       throw error;

@@ -12,6 +12,7 @@ export function toScanView(result: ScanResult): ScanView {
     code: result.code,
     eventTitle: result.eventTitle,
     ...(result.usedAt ? { usedAt: result.usedAt.toISOString() } : {}),
+    sessionId: result.sessionId,
     ticketId: result.ticketId,
     orderId: result.orderId,
   };
@@ -22,6 +23,7 @@ export function toResetView(result: ResetResult) {
     message: messages.resetDone,
     ticketId: result.ticketId,
     orderId: result.orderId,
+    sessionId: result.sessionId,
     resetAt: result.resetAt.toISOString(),
   };
 }
