@@ -5,6 +5,7 @@ import {
   eventWithSessions,
   readPdf,
   refundOf,
+  signaturePng,
   SITE,
   startCertificates,
   ticketOf,
@@ -12,6 +13,9 @@ import {
 } from './support.ts';
 
 let harness: Harness;
+
+/** A PNG's signature and nothing a reader can draw. */
+const CUT_SHORT_PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00]);
 
 beforeAll(async () => {
   harness = await startCertificates({ UNKNOWN_CODE_LOOKUPS: '3' });
@@ -44,7 +48,12 @@ async function heldEvent() {
   const settings = await harness.api(`/api/events/${event.eventId}/certificate`, {
     method: 'PUT',
     token: harness.adminToken,
-    body: { enabled: true, signerName: 'Dra. Helena Prado', signerRole: 'Coordenadora científica' },
+    body: {
+      enabled: true,
+      signerName: 'Dra. Helena Prado',
+      signerRole: 'Coordenadora científica',
+      signatureImage: signaturePng(),
+    },
   });
   expect(await json(settings)).toMatchObject({ enabled: true, minimumAttendance: 0.75 });
   return { event, ana: ana!, bruno: bruno!, carla: carla! };
@@ -219,6 +228,10 @@ test('settings: admins only, defaults from the sessions, bad input refused in pt
     [{ enabled: true, hoursBySession: { [event.eventId]: 2 } }, 'Há horas para uma sessão que não é deste evento'],
     [
       { enabled: true, signatureImage: 'data:image/png;base64,PHN2Zz4=' },
+      'A assinatura deve ser uma imagem PNG de no máximo 200 KB',
+    ],
+    [
+      { enabled: true, signatureImage: `data:image/png;base64,${CUT_SHORT_PNG.toString('base64')}` },
       'A assinatura deve ser uma imagem PNG de no máximo 200 KB',
     ],
   ] as const) {

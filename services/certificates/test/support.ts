@@ -156,6 +156,17 @@ export function refundOf(
   return { orderId, orderNumber, userId, eventId, reason, amount: '350.00', buyer, event };
 }
 
+/** A signature as an administrator uploads it: a pen stroke on white, as a PNG data URL. */
+export function signaturePng(): string {
+  const png = new PNG({ width: 120, height: 40 });
+  png.data.fill(255);
+  for (let x = 10; x < 110; x++) {
+    const y = 20 + Math.round(8 * Math.sin(x / 9));
+    png.data.set([20, 20, 80, 255], (y * 120 + x) * 4);
+  }
+  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+}
+
 /** What a PDF says: its text, and the text of every QR code drawn in it, read back as a phone would. */
 export async function readPdf(bytes: Buffer): Promise<{ text: string; qrTexts: string[] }> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');

@@ -17,6 +17,9 @@ export function eventDates(event: EventRow): string {
   return first === last ? first : `${first} a ${last}`;
 }
 
+/** The PNG of a signature kept as a data URL. */
+export const signatureBytes = (dataUrl: string) => Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+
 /** What a certificate prints, from its row, its event and the signature the event's settings hold. */
 export function certificateDocument(
   siteUrl: string,
@@ -35,9 +38,7 @@ export function certificateDocument(
     body: certificate.body,
     signerName: certificate.signer_name,
     signerRole: certificate.signer_role,
-    signatureImage: signatureImage
-      ? Buffer.from(signatureImage.slice(signatureImage.indexOf(',') + 1), 'base64')
-      : null,
+    signatureImage: signatureImage ? signatureBytes(signatureImage) : null,
     verifyUrl: verifyUrl(siteUrl, certificate.code),
   };
 }

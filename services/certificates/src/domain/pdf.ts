@@ -32,6 +32,16 @@ export function filledText(document: CertificateDocument): string {
   return document.body.replace(/\{(nome|evento|datas|horas|local)\}/g, (_, key: string) => values[key]!);
 }
 
+/** Whether an image can be drawn on a certificate: a PNG whose header says so may still be cut short or corrupt. */
+export function isDrawable(image: Buffer): boolean {
+  try {
+    new PDFDocument({ autoFirstPage: false }).openImage(image);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const INK = '#1f2937';
 const ACCENT = '#0f766e';
 

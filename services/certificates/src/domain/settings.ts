@@ -8,6 +8,8 @@ import {
 import { findEvent, findSettings, saveSettings, type EventRow } from '../data/events-repository.ts';
 import { countedSessions, lastEnd, minimumAttendance } from './attendance.ts';
 import type { CertificatesDeps } from './deps.ts';
+import { signatureBytes } from './document.ts';
+import { isDrawable } from './pdf.ts';
 
 /** The event as catalog announced it; 404 for one never heard of. */
 export async function knownEvent(deps: Pick<CertificatesDeps, 'db'>, eventId: string): Promise<EventRow> {
@@ -47,6 +49,9 @@ export async function updateCertificateSettings(
   const hoursBySession = input.hoursBySession ?? {};
   if (Object.keys(hoursBySession).some((id) => !sessionIds.has(id))) {
     throw badRequest(certificateMessages.unknownSession);
+  }
+  if (input.signatureImage && !isDrawable(signatureBytes(input.signatureImage))) {
+    throw badRequest(certificateMessages.signatureImage);
   }
   await saveSettings(deps.db, {
     event_id: eventId,
