@@ -35,7 +35,7 @@ export function filledText(document: CertificateDocument): string {
 /** Whether an image can be drawn on a certificate: a PNG whose header says so may still be cut short or corrupt. */
 export function isDrawable(image: Buffer): boolean {
   try {
-    new PDFDocument({ autoFirstPage: false }).openImage(image);
+    new PDFDocument({ size: [10, 10] }).image(image, 0, 0, { width: 10 });
     return true;
   } catch {
     return false;
