@@ -1,5 +1,6 @@
 import { notFound } from '@ticketing/platform';
 import {
+  certificateCode,
   certificateMessages,
   certificateStatusLabel,
   type AdminCertificateView,
@@ -47,9 +48,11 @@ async function eventsOf(deps: Pick<CertificatesDeps, 'db'>, certificates: Certif
 /** A certificate by its code, as the verification page shows it; undefined for a code nobody was given. */
 export async function verifyCertificate(
   deps: Pick<CertificatesDeps, 'db'>,
-  code: string,
+  code: string | undefined,
 ): Promise<PublicCertificateView | undefined> {
-  const certificate = await findByCode(deps.db, code);
+  const parsed = certificateCode.safeParse(code);
+  if (!parsed.success) return undefined;
+  const certificate = await findByCode(deps.db, parsed.data);
   const event = certificate && (await findEvent(deps.db, certificate.event_id));
   return certificate && event ? publicView(certificate, event) : undefined;
 }

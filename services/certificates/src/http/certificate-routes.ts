@@ -3,9 +3,8 @@ import {
   addressGroup,
   notFound,
   parseParams,
-  rateLimiter,
+  rateLimitCheck,
   requireUser,
-  tooManyRequests,
   type AuthUser,
   type Redis,
   type TokenVerifier,
@@ -32,13 +31,18 @@ export function certificateRoutes(
   const user = requireUser(verifyToken);
   // Only codes that exist nowhere count: a crowd behind one address checking real certificates is never stopped,
   // and whoever walks through the code space is.
-  const spendUnknown = rateLimiter({
+  const unknownCodeBudget = rateLimitCheck({
     redis,
     logger: deps.logger,
     keyPrefix: 'certificate-limit',
     points: config.UNKNOWN_CODE_LOOKUPS,
     windowSeconds: config.UNKNOWN_CODE_WINDOW_SECONDS,
     refusedLog: 'unknown certificate codes looked up too often',
+    message: certificateMessages.tooManyLookups,
+    counted: (ctx) => {
+      const address = addressGroup(ctx.ip);
+      return { key: address, log: { address } };
+    },
   });
 
   router.get('/', user, async (ctx) => {
@@ -47,17 +51,11 @@ export function certificateRoutes(
   });
 
   router.get('/:code', async (ctx) => {
-    const parsed = certificateCodeParams.safeParse(ctx.params);
-    const found = parsed.success ? await verifyCertificate(deps, parsed.data.code) : undefined;
     ctx.set('Cache-Control', 'no-store');
     ctx.set('X-Robots-Tag', 'noindex');
+    const found = await verifyCertificate(deps, ctx.params.code);
     if (!found) {
-      const group = addressGroup(ctx.ip);
-      const retryAfter = await spendUnknown({ key: group, log: { address: group } });
-      if (retryAfter !== undefined) {
-        ctx.set('Retry-After', String(retryAfter));
-        throw tooManyRequests(certificateMessages.tooManyLookups);
-      }
+      await unknownCodeBudget(ctx);
       throw notFound(certificateMessages.notFound);
     }
     ctx.body = found satisfies PublicCertificateView;
