@@ -20,6 +20,12 @@ export const certificateMessages = {
   tooManyLookups: 'Muitas consultas de códigos inexistentes. Aguarde alguns minutos e tente novamente.',
 } as const;
 
+const HOURS = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 });
+/** A number of hours as certificates print it: '7,5'. */
+export const formatHourCount = (hours: number) => HOURS.format(hours);
+/** Hours with their unit, as certificates, pages and e-mails print them: '7,5 horas', '1 hora'. */
+export const formatHours = (hours: number) => `${formatHourCount(hours)} ${hours === 1 ? 'hora' : 'horas'}`;
+
 /** How certificates name their state: stored as the enum, shown in pt-BR. */
 export const certificateStatuses = ['valid', 'replaced', 'revoked'] as const;
 export type CertificateStatus = (typeof certificateStatuses)[number];

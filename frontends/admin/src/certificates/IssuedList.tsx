@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AdminCertificateView } from '@ticketing/proto';
+import { formatHours, type AdminCertificateView } from '@ticketing/proto';
 import { api, Badge, Button, formatDate, TextField, toast, toastError, type BadgeTone } from '@ticketing/shared';
 import { eventCertificatesKey } from './queries.ts';
 
@@ -9,8 +9,6 @@ const TONE: Record<AdminCertificateView['status'], BadgeTone> = {
   substituído: 'warning',
   revogado: 'danger',
 };
-
-const hours = (value: number) => `${new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 }).format(value)} h`;
 
 /** A holder's name corrected: the certificate is reissued under a new code and e-mailed again. */
 function CorrectName({ eventId, certificate }: { eventId: string; certificate: AdminCertificateView }) {
@@ -78,7 +76,7 @@ export function IssuedList({ eventId, certificates }: { eventId: string; certifi
               <br />
               <small>{certificate.holderEmail}</small>
             </td>
-            <td>{hours(certificate.hours)}</td>
+            <td>{formatHours(certificate.hours)}</td>
             <td>{formatDate(certificate.issuedAt)}</td>
             <td>
               <a href={`/certificados/${certificate.code}`} target="_blank" rel="noreferrer">

@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { CertificateView } from '@ticketing/proto';
+import { formatHours, type CertificateView } from '@ticketing/proto';
 import { Badge, Button, downloadFile, formatDate, SkeletonLines, toastError, type BadgeTone } from '@ticketing/shared';
 
 export const certificatesQueryKey = ['certificates'];
@@ -9,8 +9,6 @@ const TONE: Record<CertificateView['status'], BadgeTone> = {
   substituído: 'warning',
   revogado: 'danger',
 };
-
-const hours = (value: number) => `${new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 }).format(value)} horas`;
 
 /** 'Meus certificados': the holder's certificates of attendance, newest first, each with its PDF. */
 export function CertificatesTab() {
@@ -61,7 +59,7 @@ export function CertificatesTab() {
             <Badge tone={TONE[certificate.status]}>{certificate.status}</Badge>
           </div>
           <p>
-            {hours(certificate.hours)} · emitido em {formatDate(certificate.issuedAt)}
+            {formatHours(certificate.hours)} · emitido em {formatDate(certificate.issuedAt)}
           </p>
           {certificate.status === 'válido' && (
             <div className="order-card__actions">

@@ -1,7 +1,5 @@
-import type { PublicCertificateView } from '@ticketing/proto';
+import { formatHours, type PublicCertificateView } from '@ticketing/proto';
 import { formatDate } from '@ticketing/shared';
-
-const hours = (value: number) => `${new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 }).format(value)} horas`;
 
 /** The days the sessions attended ran: one day, or the first and the last. */
 function dates(sessions: PublicCertificateView['sessions']): string {
@@ -39,7 +37,7 @@ export function CertificateFacts({ certificate }: { certificate: PublicCertifica
         <dt>Datas</dt>
         <dd>{dates(certificate.sessions)}</dd>
         <dt>Carga horária</dt>
-        <dd>{hours(certificate.hours)}</dd>
+        <dd>{formatHours(certificate.hours)}</dd>
         <dt>Sessões</dt>
         <dd>{certificate.sessions.map((session) => session.label).join('; ')}</dd>
         <dt>Emitido em</dt>

@@ -45,7 +45,3 @@ export function attendance(
   if (hours <= 0 || hours + 1e-9 < minimum * total) return undefined;
   return { sessions: attended, hours };
 }
-
-/** Hours as the certificate prints them: '7,5'. */
-export const formatHours = (hours: number) =>
-  new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 }).format(hours);

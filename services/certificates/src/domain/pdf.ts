@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { qrCodePng } from '@ticketing/platform';
-import { formatHours } from './attendance.ts';
+import { formatHourCount, formatHours } from '@ticketing/proto';
 
 /** What a certificate prints. */
 export interface CertificateDocument {
@@ -26,7 +26,7 @@ export function filledText(document: CertificateDocument): string {
     nome: document.holderName,
     evento: document.eventTitle,
     datas: document.dates,
-    horas: formatHours(document.hours),
+    horas: formatHourCount(document.hours),
     local: document.location,
   };
   return document.body.replace(/\{(nome|evento|datas|horas|local)\}/g, (_, key: string) => values[key]!);
@@ -82,10 +82,10 @@ export function certificatePdf(document: CertificateDocument): Promise<Buffer> {
   pdf.text(filledText(document), left + 40, 200, { width: textWidth - 80, align: 'center', lineGap: 4 });
   pdf.moveDown(0.8).fontSize(10).fillColor('#4b5563');
   pdf.text(
-    `Sessões frequentadas: ${document.sessions.map((session) => `${session.label} (${formatHours(session.hours)} h)`).join('; ')}`,
+    `Sessões frequentadas: ${document.sessions.map((session) => `${session.label} (${formatHourCount(session.hours)} h)`).join('; ')}`,
     { width: textWidth - 80, align: 'center' },
   );
-  pdf.text(`Carga horária: ${formatHours(document.hours)} horas`, { width: textWidth - 80, align: 'center' });
+  pdf.text(`Carga horária: ${formatHours(document.hours)}`, { width: textWidth - 80, align: 'center' });
 
   const signatureTop = height - 190;
   const signatureLeft = width / 2 - 130;

@@ -1,11 +1,9 @@
+import { formatHours } from '@ticketing/proto';
 import { z } from 'zod';
 import { defineTemplate } from './define.ts';
 import { greeting } from './format.ts';
 import { html } from './html.ts';
 import { button, details, heading, linkText, note, paragraph } from './layout.ts';
-
-const hoursText = (hours: number) =>
-  `${new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 2 }).format(hours)} horas`;
 
 /** A certificate of attendance, its PDF attached; a corrected one says it replaces the one sent before. */
 export const certificate = defineTemplate({
@@ -19,14 +17,14 @@ export const certificate = defineTemplate({
   }),
   subject: ({ eventTitle, corrected }) =>
     corrected ? `Certificado corrigido: ${eventTitle}` : `Seu certificado de participação: ${eventTitle}`,
-  preheader: ({ eventTitle, hours }) => `Certificado de ${hoursText(hours)} do evento ${eventTitle}, em PDF.`,
+  preheader: ({ eventTitle, hours }) => `Certificado de ${formatHours(hours)} do evento ${eventTitle}, em PDF.`,
   text: ({ name, eventTitle, hours, code, verifyUrl, corrected }) => `${greeting(name)}
 
 ${corrected ? 'Corrigimos o seu certificado: este substitui o que enviamos antes.' : `Obrigado por participar do evento ${eventTitle}.`}
 Seu certificado de participação segue anexo em PDF.
 
 Evento: ${eventTitle}
-Carga horária: ${hoursText(hours)}
+Carga horária: ${formatHours(hours)}
 Código de verificação: ${code}
 
 Qualquer pessoa pode conferir a autenticidade do certificado em:
@@ -42,7 +40,7 @@ ${verifyUrl}`,
     paragraph('Seu certificado de participação segue anexo em PDF.'),
     details([
       ['Evento', eventTitle],
-      ['Carga horária', hoursText(hours)],
+      ['Carga horária', formatHours(hours)],
       ['Código de verificação', code],
     ]),
     button(verifyUrl, 'Verificar certificado'),
