@@ -46,7 +46,7 @@ export const findByCode = (db: Knex, code: string): Promise<CertificateRow | und
 export const findById = (db: Knex, id: string): Promise<CertificateRow | undefined> =>
   db('certificates').where({ id }).first();
 
-/** A certificate of an event, locked for a correction. */
+/** A certificate of an event, locked for a correction (its holder locked before it). */
 export const lockByCode = (trx: Knex.Transaction, eventId: string, code: string): Promise<CertificateRow | undefined> =>
   trx('certificates').where({ code, event_id: eventId }).forUpdate().first();
 

@@ -66,6 +66,11 @@ export async function eraseHolders(trx: Knex.Transaction, userId: string, erased
     .update({ name: erased.name, email: erased.email, revoked_at: trx.raw('coalesce(revoked_at, now())') });
 }
 
+/** A ticket's holder, locked for the rest of the transaction. */
+export async function lockHolder(trx: Knex.Transaction, ticketId: string): Promise<void> {
+  await trx('holders').where({ ticket_id: ticketId }).forUpdate().first();
+}
+
 export async function correctHolderName(trx: Knex.Transaction, ticketId: string, name: string): Promise<void> {
   await trx('holders').where({ ticket_id: ticketId }).update({ name });
 }

@@ -3,13 +3,14 @@ import { conflict, forgetPerson, notFound, type Knex } from '@ticketing/platform
 import { certificateMessages, type EventPayload } from '@ticketing/proto';
 import {
   eraseCertificates,
+  findByCode,
   insertCertificates,
   lockByCode,
   revokeOrderCertificates,
   setStatus,
   type CertificateRow,
 } from '../data/certificates-repository.ts';
-import { eraseHolders, revokeOrderHolders, correctHolderName } from '../data/holders-repository.ts';
+import { correctHolderName, eraseHolders, lockHolder, revokeOrderHolders } from '../data/holders-repository.ts';
 import { newCertificateCode } from './codes.ts';
 import type { CertificatesDeps } from './deps.ts';
 import { issuedEvent } from './document.ts';
@@ -27,8 +28,11 @@ export async function correctName(
 ): Promise<CertificateRow> {
   const event = await knownEvent(deps, eventId);
   return deps.db.transaction(async (trx) => {
-    const old = await lockByCode(trx, eventId, code);
-    if (!old) throw notFound(certificateMessages.notFound);
+    // The holder first, as a refund locks it: a refund at the same moment revokes the reissued certificate too.
+    const found = await findByCode(trx, code);
+    if (!found || found.event_id !== eventId) throw notFound(certificateMessages.notFound);
+    await lockHolder(trx, found.ticket_id);
+    const old = (await lockByCode(trx, eventId, code))!;
     if (old.status !== 'valid') throw conflict(certificateMessages.notValid);
     await setStatus(trx, old.id, 'replaced');
     await correctHolderName(trx, old.ticket_id, holderName);
@@ -48,7 +52,10 @@ export async function correctName(
   });
 }
 
-/** A refunded or charged-back order: its holders are never certified, and what was issued is revoked. */
+/**
+ * A refunded or charged-back order: its holders are never certified, and what was issued is revoked. The holders are
+ * locked first, as a name correction locks them.
+ */
 export async function revokeOrder(trx: Knex.Transaction, { orderId }: EventPayload<'order.refunded'>): Promise<void> {
   await revokeOrderHolders(trx, orderId);
   await revokeOrderCertificates(trx, orderId);
