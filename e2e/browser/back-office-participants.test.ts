@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { maskCpf } from '@ticketing/proto';
 import { readQrCode, waitFor } from '@ticketing/testkit';
 import { adminEvent, redemptionForm, verifiedBuyer } from '../../scripts/lib/system.ts';
-import { startBrowserStack, type BrowserStack } from './support.ts';
+import { doorSessions, startBrowserStack, twoDays, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Jornada de Farmácia Clínica: São Paulo';
 const TICKET_MAIL = `Seu ingresso: ${EVENT_TITLE}`;
@@ -75,7 +75,7 @@ const toast = (page: Page, title: string) => page.locator('.toast').filter({ has
 /** The table row of the holder named `name`. */
 const row = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
 
-async function participantsPage() {
+async function participantsPage(event = eventId) {
   const context = await stack.newContext({ token: adminToken });
   // The print dialog would wait for a person: the page's call to it is counted instead.
   await context.addInitScript(() => {
@@ -85,7 +85,7 @@ async function participantsPage() {
     };
   });
   const page = await context.newPage();
-  await page.goto(`/admin/eventos/${eventId}/participantes`);
+  await page.goto(`/admin/eventos/${event}/participantes`);
   await page.getByRole('heading', { name: 'Participantes', level: 1 }).waitFor();
   return page;
 }
@@ -205,6 +205,80 @@ test('participants: the ticket e-mail sent again, and a ticket used at the door 
     body: { qrCodeData: readQrCode(buyer.qrCodeData) },
   });
   expect(readAgain.body).toMatchObject({ success: true });
+});
+
+test('participants of a congress of two days: each day’s entrance, filtered by day and reset on its own', async () => {
+  const { system } = stack;
+  const congress = await adminEvent(system, {
+    title: 'Congresso de Farmácia em Dois Dias',
+    maxAttendees: 5,
+    ...twoDays(),
+  });
+  const [day1, day2] = await doorSessions(system, congress.eventId, adminToken);
+  const person = await verifiedBuyer(system);
+  const bought = await system.call('POST', '/api/orders', {
+    token: person.token,
+    body: { eventId: congress.eventId, paymentMethod: 'pix' },
+  });
+  system.sandbox.confirm(bought.body.order.asaasPaymentId);
+  const qrCodeData: string = await waitFor(async () => {
+    const { body } = await system.call('GET', '/api/orders?page=1', { token: person.token });
+    return body.orders.find((order: { id: string }) => order.id === bought.body.order.id)?.qrCodeData;
+  });
+  // The holder comes in on both days.
+  for (const day of [day1!, day2!]) {
+    const admitted = await system.call('POST', '/api/verify-ticket', {
+      token: adminToken,
+      body: { qrCodeData: readQrCode(qrCodeData), eventId: congress.eventId, sessionId: day.id },
+    });
+    expect(admitted.body).toMatchObject({ success: true, sessionId: day.id });
+  }
+  const listed = async () => {
+    const { body } = await system.call('GET', `/api/admin/tickets?eventId=${congress.eventId}`, { token: adminToken });
+    return body.tickets[0].admissions as Record<string, string>;
+  };
+  const admissions = await listed();
+  const time = new Intl.DateTimeFormat('pt-BR', { timeStyle: 'short', timeZone: 'America/Sao_Paulo' });
+
+  const page = await participantsPage(congress.eventId);
+  const holder = row(page, person.name);
+  // A column per day, with when the holder came in to it; the count of each day above.
+  const columns = await page.getByRole('columnheader').allTextContents();
+  expect(columns).toEqual(expect.arrayContaining([`Entrada — ${day1!.label}`, `Entrada — ${day2!.label}`]));
+  expect(columns).not.toContain('Entrada');
+  for (const day of [day1!, day2!]) {
+    await holder
+      .getByText(time.format(new Date(admissions[day.id]!)), { exact: true })
+      .first()
+      .waitFor();
+    await page.getByText(`Entraram em ${day.label}`, { exact: true }).waitFor();
+  }
+
+  // Day 2's entrance is reset alone: day 1's stands.
+  await holder.getByRole('button', { name: `Resetar Ingresso de ${person.name} em ${day2!.label}` }).click();
+  await toast(page, 'Ingresso resetado').waitFor();
+  await holder.getByRole('button', { name: `Resetar Ingresso de ${person.name} em ${day2!.label}` }).waitFor({
+    state: 'detached',
+  });
+  await holder.getByRole('button', { name: `Resetar Ingresso de ${person.name} em ${day1!.label}` }).waitFor();
+  expect(Object.keys(await listed())).toEqual([day1!.id]);
+
+  // 'Entrada' about one day: in on day 1, not on day 2.
+  await page.getByLabel('Entrada', { exact: true }).selectOption('true');
+  await page.getByLabel('Sessão da entrada').selectOption(day2!.id);
+  await page.getByText('Nenhum participante encontrado com esses filtros.', { exact: true }).waitFor();
+  await page.getByLabel('Sessão da entrada').selectOption(day1!.id);
+  await page.getByText('1 participante encontrado', { exact: true }).waitFor();
+  await page.getByLabel('Entrada', { exact: true }).selectOption('false');
+  await page.getByLabel('Sessão da entrada').selectOption(day2!.id);
+  await page.getByText('1 participante encontrado', { exact: true }).waitFor();
+});
+
+test('participants of an event of one session: one entrance column and no choice of session', async () => {
+  const page = await participantsPage();
+  await row(page, BUYER_NAME).waitFor();
+  expect(await page.getByRole('columnheader', { name: 'Entrada', exact: true }).count()).toBe(1);
+  expect(await page.getByLabel('Sessão da entrada').count()).toBe(0);
 });
 
 /** The guest's order number, as the redemptions report knows it once the order was paid. */

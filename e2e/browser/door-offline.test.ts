@@ -3,24 +3,27 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { parseQrText } from '@ticketing/proto';
 import { readQrCode, waitFor } from '@ticketing/testkit';
 import { ensureFrontendsBuilt } from '../../scripts/lib/frontends.ts';
 import { adminEvent, staffMember, startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
 import { blankVideo, launchCameraBrowser, qrSequenceVideo, showOnCamera } from '../../scripts/lib/fake-camera.ts';
 // Fails a test whose pages break the Content-Security-Policy.
-import './support.ts';
+import { doorSessions, twoDays } from './support.ts';
 
 /**
  * The door through a network drop, on a phone-sized page with the fake camera: readings decided on the device,
- * queued, synced when the network is back, double admissions on two devices reported to both, a session refused
- * mid-shift, and the door starting again from its service worker, offline and with the server stopped.
+ * queued, synced when the network is back, double admissions on two devices reported to both, a login refused
+ * mid-shift, and the door starting again from its service worker, offline and with the server stopped. The event is
+ * a congress of two days and the door is set to day 2: holders who came in on day 1 come in again, once.
  */
 
 const EVENT = 'Congresso de Farmácia Hospitalar';
 const OTHER_EVENT = 'Simpósio de Farmacovigilância';
 const OFFLINE_BADGE = /^offline — (\d+) leituras? a sincronizar$/;
+/** A conflict on day 2, named by its day ('Dia 2 — 07/12'). */
 const CONFLICT =
-  /^Conflito: Beatriz Campos Rocha entrou em dois dispositivos \(às \d{2}:\d{2}:\d{2} e \d{2}:\d{2}:\d{2}\)$/;
+  /^Conflito em Dia 2 — \d{2}\/\d{2}: Beatriz Campos Rocha entrou em dois dispositivos \(às \d{2}:\d{2}:\d{2} e \d{2}:\d{2}:\d{2}\)$/;
 
 interface Ticket {
   orderId: string;
@@ -39,6 +42,9 @@ let phone: Phone;
 let dir: string;
 let adminToken: string;
 let eventId: string;
+/** The congress's days: the door is set to day 2's. */
+let day1: string;
+let day2: string;
 let tickets: Ticket[];
 let otherTicket: Ticket;
 
@@ -79,7 +85,8 @@ async function buyTickets(event: string, count: number, buyers = 4): Promise<Tic
 beforeAll(async () => {
   await ensureFrontendsBuilt();
   system = await startSystem();
-  ({ eventId, adminToken } = await adminEvent(system, { title: EVENT, maxAttendees: 40 }));
+  ({ eventId, adminToken } = await adminEvent(system, { title: EVENT, maxAttendees: 40, ...twoDays() }));
+  [day1, day2] = (await doorSessions(system, eventId, adminToken)).map((session) => session.id) as [string, string];
   const other = await adminEvent(system, {
     title: OTHER_EVENT,
     maxAttendees: 5,
@@ -96,12 +103,16 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The admission each order's ticket holds: when, and on which device; null for a ticket not used. */
-async function admissions(orders: Ticket[]): Promise<{ usedAt: Date | null; usedDevice: string | null }[]> {
+/** The admission to `session` (day 2 unless said) each order's ticket holds: when, and on which device; null for none. */
+async function admissions(
+  orders: Ticket[],
+  session = day2,
+): Promise<{ usedAt: Date | null; usedDevice: string | null }[]> {
   const schema = system!.ticketsSchema;
   const { rows } = await system!.orders.db.raw(
-    `select order_id, used_at, used_device from "${schema}".tickets where order_id = any(?)`,
-    [orders.map((ticket) => ticket.orderId)],
+    `select order_id, (admissions -> ? ->> 'at')::timestamptz as used_at, admissions -> ? ->> 'device' as used_device
+     from "${schema}".tickets where order_id = any(?)`,
+    [session, session, orders.map((ticket) => ticket.orderId)],
   );
   const byOrder = new Map(
     (rows as { order_id: string; used_at: Date | null; used_device: string | null }[]).map((row) => [
@@ -112,13 +123,13 @@ async function admissions(orders: Ticket[]): Promise<{ usedAt: Date | null; used
   return orders.map((ticket) => byOrder.get(ticket.orderId) ?? { usedAt: null, usedDevice: null });
 }
 
-/** When each reading of the order's ticket was read at the door, as the server recorded them, oldest first. */
+/** When each reading of the order's ticket on day 2 was read at the door, as the server recorded them, oldest first. */
 async function readTimes(order: Ticket): Promise<Date[]> {
   const schema = system!.ticketsSchema;
   const { rows } = await system!.orders.db.raw(
     `select s.read_at from "${schema}".scans s join "${schema}".tickets t on t.id = s.ticket_id
-     where t.order_id = ? and s.read_at is not null order by s.read_at`,
-    [order.orderId],
+     where t.order_id = ? and s.session_id = ? and s.read_at is not null order by s.read_at`,
+    [order.orderId, day2],
   );
   return (rows as { read_at: Date }[]).map((row) => row.read_at);
 }
@@ -208,18 +219,41 @@ async function openDoor(on = phone, token = adminToken): Promise<Page> {
   return page;
 }
 
-/** Picks the test's event at the door and waits until its ticket list is on the device. */
+/** Picks the test's event and day 2 at the door, and waits until its ticket list is on the device. */
 async function chooseEvent(page: Page) {
   await eventsListed(page);
   await showOptions(page);
   await page.getByLabel('Evento desta entrada').selectOption(eventId);
+  // Day 1's door is the one open: day 2 is chosen.
+  await page.getByLabel('Sessão desta entrada').selectOption(day2);
   await page.getByText('Pronto para ler sem internet').waitFor({ timeout: 15_000 });
 }
 
-/** The reading of `ticket` the phone kept has reached the server, and nothing is left to send. */
-async function readingSent(page: Page, ticket: Ticket) {
-  await waitFor(async () => (await admissions([ticket]))[0]!.usedAt, { timeoutMs: 30_000 });
+/** The reading of `ticket` the phone kept has reached the server (for `session`), and nothing is left to send. */
+async function readingSent(page: Page, ticket: Ticket, session = day2) {
+  await waitFor(async () => (await admissions([ticket], session))[0]!.usedAt, { timeoutMs: 30_000 });
   await syncBadge(page).waitFor({ state: 'detached', timeout: 20_000 });
+}
+
+/** The holders came in on day 1, through another phone at day 1's door; resolves to when. */
+async function cameOnDay1(orders: Ticket[]): Promise<(Date | null)[]> {
+  const readAt = new Date().toISOString();
+  const sent = await system!.call('POST', '/api/door/readings', {
+    token: adminToken,
+    body: {
+      deviceId: 'portaria-dia-1',
+      eventId,
+      sessionId: day1,
+      readings: orders.map((ticket) => ({
+        readingId: crypto.randomUUID(),
+        claims: parseQrText(readQrCode(ticket.png)!)!.claims,
+        readAt,
+        admitted: true,
+      })),
+    },
+  });
+  expect(sent.body.results.map((result: { outcome: string }) => result.outcome)).toEqual(orders.map(() => 'recorded'));
+  return (await admissions(orders, day1)).map((admission) => admission.usedAt);
 }
 
 /** The list of events has arrived (the choice is enabled): the door's choice no longer changes by itself. */
@@ -254,9 +288,11 @@ async function queuedCount(page: Page): Promise<number> {
   return Number(OFFLINE_BADGE.exec((await offlineBadge(page).textContent())!.trim())![1]);
 }
 
-test('the network drops mid-queue: 20 holders are let in from the list on the phone, and all 20 reach the server', async () => {
-  const page = await openDoor();
+test('the network drops mid-queue on day 2: 20 holders who came on day 1 are let in from the list on the phone, and all 20 reach the server', async () => {
   const queue = tickets.slice(0, 20);
+  const onDay1 = await cameOnDay1(queue);
+  expect(onDay1.every(Boolean)).toBe(true);
+  const page = await openDoor();
   try {
     await page.context().setOffline(true);
     // A second between holders: a verdict slowed by a busy phone does not cover the next ticket's turn.
@@ -278,13 +314,17 @@ test('the network drops mid-queue: 20 holders are let in from the list on the ph
     await offlineBadge(page).waitFor({ state: 'detached', timeout: 20_000 });
     await page.getByText('Pronto para ler sem internet').waitFor({ timeout: 20_000 });
     expect((await admissions(queue)).filter((admission) => admission.usedAt)).toHaveLength(20);
+    // Day 1's entrances stand as they were.
+    expect((await admissions(queue, day1)).map((admission) => admission.usedAt)).toEqual(onDay1);
   } finally {
     await page.context().close();
   }
 }, 280_000);
 
-test('two phones offline let the same holder in: after syncing both show the conflict, the first admission stands', async () => {
+test('two phones offline let the same holder in on day 2: after syncing both show the conflict of day 2, the first admission stands', async () => {
   const [ticket] = tickets.slice(20, 21) as [Ticket];
+  // In on day 1 as well: no conflict of day 1.
+  await cameOnDay1([ticket]);
   const otherPhone = await newPhone('segundo');
   const first = await openDoor();
   const second = await openDoor(otherPhone);
@@ -310,6 +350,7 @@ test('two phones offline let the same holder in: after syncing both show the con
     const firstDevice = await first.evaluate(() => localStorage.getItem('door.deviceId'));
     expect(admission!.usedAt).toEqual(earliest);
     expect(admission!.usedDevice).toBe(firstDevice);
+    expect(await first.getByRole('list', { name: 'Conflitos' }).getByRole('listitem').count()).toBe(1);
   } finally {
     await first.context().close();
     await otherPhone.browser.close();
@@ -496,7 +537,14 @@ test('a door phone signed out offline keeps nothing of its staffer for the next 
     expect(left.device).toMatch(/^[0-9a-f]{32}$/);
     expect(left.queue.length).toBeGreaterThanOrEqual(1);
     for (const reading of left.queue)
-      expect(Object.keys(reading as object).sort()).toEqual(['admitted', 'claims', 'eventId', 'readAt', 'readingId']);
+      expect(Object.keys(reading as object).sort()).toEqual([
+        'admitted',
+        'claims',
+        'eventId',
+        'readAt',
+        'readingId',
+        'sessionId',
+      ]);
     expect(JSON.stringify(left.queue)).not.toMatch(/Beatriz|T1\./);
     expect(left.cached.filter(({ url }) => new URL(url).pathname.startsWith('/api/'))).toEqual([]);
 
@@ -579,7 +627,8 @@ test('a phone that queued readings before they were kept as claims sends them al
 
     await page.goto('/verificar');
     await chooseEvent(page);
-    await readingSent(page, ticket!);
+    // Read before readings kept their session: it was for the one whose door was open then, day 1.
+    await readingSent(page, ticket!, day1);
 
     const left = await deviceData(page);
     expect(left.queue).toEqual([]);
@@ -657,6 +706,7 @@ test('with the server stopped, a reload still opens the door with its event, its
     await eventsListed(page);
     await showOptions(page);
     expect(await page.getByLabel('Evento desta entrada').inputValue()).toBe(eventId);
+    expect(await page.getByLabel('Sessão desta entrada').inputValue()).toBe(day2);
 
     await film([ticket.png]);
     await restartCamera(page);

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { waitFor } from '@ticketing/testkit';
+import { readQrCode, waitFor } from '@ticketing/testkit';
 import { adminEvent, staffMember, verifiedBuyer } from '../../scripts/lib/system.ts';
 import { launchCameraBrowser, qrVideo } from '../../scripts/lib/fake-camera.ts';
-import { startBrowserStack, type BrowserStack } from './support.ts';
+import { doorSessions, startBrowserStack, twoDays, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Congresso de Farmácia Clínica e Hospitalar';
 /** The guest whose QR code will not scan: found by CPF at the door. */
@@ -22,9 +22,9 @@ let scanned: { name: string; orderId: string };
 let lookedUp: { cpf: string; orderId: string };
 
 /** Buys a ticket for the event as `buyer` and waits for it to be issued (the paid order carries its QR image). */
-async function paidTicket(token: string): Promise<{ orderId: string; qrCodeData: string }> {
+async function paidTicket(token: string, event = eventId): Promise<{ orderId: string; qrCodeData: string }> {
   const { system } = stack;
-  const bought = await system.call('POST', '/api/orders', { token, body: { eventId, paymentMethod: 'pix' } });
+  const bought = await system.call('POST', '/api/orders', { token, body: { eventId: event, paymentMethod: 'pix' } });
   const orderId: string = bought.body.order.id;
   system.sandbox.confirm(bought.body.order.asaasPaymentId);
   const qrCodeData: string = await waitFor(async () => {
@@ -58,27 +58,34 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** How the door recorded the order's ticket (the tickets service's own tables): when it was let in, and how often. */
-async function admissionOf(orderId: string): Promise<{ usedAt: Date | null; admissions: number }> {
+/**
+ * How the door recorded the order's ticket (the tickets service's own tables) in the session `sessionId` (else in
+ * any): when it was let in, and how often.
+ */
+async function admissionOf(orderId: string, sessionId?: string): Promise<{ usedAt: Date | null; admissions: number }> {
   const schema = stack.system.ticketsSchema;
+  const session = sessionId ?? null;
   const { rows } = await stack.system.orders.db.raw(
-    `select t.used_at, (select count(*) from "${schema}".scans s where s.ticket_id = t.id and s.code = 'valid') as admissions
+    `select (select min((a.value->>'at')::timestamptz) from jsonb_each(t.admissions) a
+             where ?::text is null or a.key = ?) as used_at,
+       (select count(*) from "${schema}".scans s where s.ticket_id = t.id and s.code = 'valid'
+          and (?::uuid is null or s.session_id = ?::uuid)) as admissions
      from "${schema}".tickets t where t.order_id = ?`,
-    [orderId],
+    [session, session, session, session, orderId],
   );
   if (rows.length === 0) throw new Error(`no ticket for order ${orderId}`);
   return { usedAt: rows[0].used_at, admissions: Number(rows[0].admissions) };
 }
 
 /** The scanner at /verificar, checking in this test's event (chosen under 'Opções da leitura'). */
-async function openDoor(page: Page) {
+async function openDoor(page: Page, event = eventId) {
   await page.goto('/verificar');
   await page.getByRole('heading', { name: 'Verificar Ingresso', level: 1 }).waitFor();
   const choice = page.getByLabel('Evento desta entrada');
   // Once the door's events have arrived: the options fold away as soon as one is chosen by default.
-  await choice.locator(`option[value="${eventId}"]`).waitFor({ state: 'attached' });
+  await choice.locator(`option[value="${event}"]`).waitFor({ state: 'attached' });
   if (!(await choice.isVisible())) await page.getByText('Opções da leitura', { exact: true }).click();
-  await choice.selectOption(eventId);
+  await choice.selectOption(event);
 }
 
 /** A page of the stack's browser (no camera), logged in as the admin, phone-sized. */
@@ -137,13 +144,14 @@ test('the door panel and the scanner’s counter follow an admission at the door
     expect(counts.reduce((sum, count) => sum + count, 0)).toBe(1);
     expect((await admissionOf(scanned.orderId)).admissions).toBe(1);
   } finally {
-    await camera.close();
+    // Their live streams go: a user may hold only a few at once.
+    await Promise.all([camera.close(), panel.context().close(), phone.context().close()]);
   }
 }, 90_000);
 
 test('a refused live stream neither logs the panel out nor stops it: it says so and comes back live', async () => {
   const page = await (await stack.newContext({ token: adminToken })).newPage();
-  const LIVE = /\/api\/door\/events\/[^/]+\/live$/;
+  const LIVE = /\/api\/door\/events\/[^/]+\/live(\?|$)/;
   let refused = 0;
   await page.route(LIVE, async (route) => {
     refused += 1;
@@ -160,6 +168,7 @@ test('a refused live stream neither logs the panel out nor stops it: it says so 
   await page.unroute(LIVE);
   await totals.getByRole('status').getByText('ao vivo').waitFor();
   await totals.getByText(/^Entraram \d+ de 2$/).waitFor();
+  await page.context().close();
 });
 
 test('a guest whose QR code will not scan is found by CPF and admitted from the look-up; an admin resets it', async () => {
@@ -199,6 +208,7 @@ test('a guest whose QR code will not scan is found by CPF and admitted from the 
   await guest.getByRole('button', { name: 'Resetar Ingresso' }).click();
   await guest.getByText('Não entrou', { exact: true }).waitFor();
   expect((await admissionOf(lookedUp.orderId)).usedAt).toBeNull();
+  await page.context().close();
 }, 60_000);
 
 test('the flashlight toggle is offered only by a camera with a torch: the fake camera has none', async () => {
@@ -245,3 +255,71 @@ test('door staff of the event look a guest up by whole CPF only and admit them b
   expect(admissions.filter((path) => path.endsWith('/admit'))).toHaveLength(1);
   expect(admissions).not.toContain('/api/verify-ticket');
 }, 60_000);
+
+test('a congress of two days: the panel, the counter and the look-up follow the day chosen; a reset undoes that day only', async () => {
+  const { system } = stack;
+  const congress = await adminEvent(system, {
+    title: 'Congresso de Farmácia em Dois Dias',
+    maxAttendees: 5,
+    ...twoDays(),
+  });
+  const [day1, day2] = await doorSessions(system, congress.eventId, adminToken);
+  const guest = await verifiedBuyer(system);
+  const ticket = await paidTicket(guest.token, congress.eventId);
+  // The guest came in on day 1.
+  const admitted = await system.call('POST', '/api/verify-ticket', {
+    token: adminToken,
+    body: { qrCodeData: readQrCode(ticket.qrCodeData), eventId: congress.eventId, sessionId: day1!.id },
+  });
+  expect(admitted.body).toMatchObject({ success: true, sessionId: day1!.id });
+  // The panel opens on day 1, whose door is open; each day's count below.
+  const panel = await (await stack.newContext({ token: adminToken })).newPage();
+  await panel.goto(`/painel-porta?evento=${congress.eventId}`);
+  const totals = panel.getByRole('region', { name: 'Entradas' }).first();
+  const session = panel.getByRole('combobox', { name: 'Sessão', exact: true });
+  expect(await session.inputValue()).toBe(day1!.id);
+  await totals.getByText('Entraram 1 de 1', { exact: true }).waitFor();
+  const perSession = panel.getByRole('region', { name: 'Por sessão' }).getByRole('listitem');
+  await perSession.filter({ hasText: day1!.label }).getByText('1 de 1', { exact: true }).waitFor();
+  await perSession.filter({ hasText: day2!.label }).getByText('0 de 1', { exact: true }).waitFor();
+  // Day 2 followed: nobody in yet, and the choice stays in the address.
+  await session.selectOption(day2!.id);
+  await totals.getByText('Entraram 0 de 1', { exact: true }).waitFor();
+  await panel.getByRole('region', { name: 'Por dispositivo' }).getByText('Nenhuma entrada registrada ainda.').waitFor();
+  expect(new URL(panel.url()).searchParams.get('sessao')).toBe(day2!.id);
+
+  // A phone at the door of day 2: the guest came in on day 1 only, so the look-up admits them.
+  const phone = await adminPhone();
+  await openDoor(phone, congress.eventId);
+  await phone.getByLabel('Sessão desta entrada').selectOption(day2!.id);
+  const compact = phone.getByRole('region', { name: 'Entradas do evento' });
+  await compact.getByText(`${day2!.label}: Entraram 0 de 1`, { exact: true }).waitFor();
+  await phone.getByRole('button', { name: 'Buscar participante' }).click();
+  const dialog = phone.getByRole('dialog', { name: 'Buscar participante' });
+  await dialog.getByLabel('Nome, CPF, e-mail ou código do pedido').fill(guest.cpf);
+  const found = dialog.getByRole('list', { name: 'Participantes encontrados' }).getByRole('listitem');
+  await found.getByText('Não entrou', { exact: true }).waitFor();
+  await found.getByRole('button', { name: /^Admitir / }).click();
+  await phone.getByRole('alert').filter({ hasText: '✓' }).waitFor();
+  await waitFor(async () => (await admissionOf(ticket.orderId, day2!.id)).usedAt);
+
+  // Both counters follow day 2; the device that admitted is listed for it.
+  await Promise.all([
+    totals.getByText('Entraram 1 de 1', { exact: true }).waitFor(),
+    compact.getByText(`${day2!.label}: Entraram 1 de 1`, { exact: true }).waitFor(),
+    perSession.filter({ hasText: day2!.label }).getByText('1 de 1', { exact: true }).waitFor(),
+  ]);
+  await panel.getByRole('region', { name: 'Por dispositivo' }).getByRole('listitem').first().waitFor();
+
+  // Found again: in on day 2; the admin's reset lets them in to day 2 again, and day 1's entrance stands.
+  await phone.getByRole('alert').filter({ hasText: '✓' }).waitFor({ state: 'detached' });
+  await phone.getByRole('button', { name: 'Buscar participante' }).click();
+  await dialog.getByLabel('Nome, CPF, e-mail ou código do pedido').fill(guest.cpf);
+  await found.getByText(/^Já entrou às \d{2}:\d{2}$/).waitFor();
+  await found.getByRole('button', { name: 'Resetar Ingresso' }).click();
+  await found.getByText('Não entrou', { exact: true }).waitFor();
+  expect((await admissionOf(ticket.orderId, day2!.id)).usedAt).toBeNull();
+  expect((await admissionOf(ticket.orderId, day1!.id)).usedAt).not.toBeNull();
+  await totals.getByText('Entraram 0 de 1', { exact: true }).waitFor();
+  await Promise.all([panel.context().close(), phone.context().close()]);
+}, 90_000);

@@ -1,11 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { waitFor } from '@ticketing/testkit';
+import { readQrCode, waitFor } from '@ticketing/testkit';
 import { adminEvent, verifiedBuyer } from '../../scripts/lib/system.ts';
-import { launchCameraBrowser, qrVideo } from '../../scripts/lib/fake-camera.ts';
-import { startBrowserStack, type BrowserStack } from './support.ts';
+import {
+  blankVideo,
+  launchCameraBrowser,
+  qrSequenceVideo,
+  qrVideo,
+  showOnCamera,
+} from '../../scripts/lib/fake-camera.ts';
+import { doorSessions, startBrowserStack, twoDays, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Workshop de Farmácia Oncológica';
 /** The door's decoders, downloaded as a chunk of their own by the scanner page only. */
@@ -45,17 +51,23 @@ afterAll(async () => {
 
 /** Every reading the door recorded for the order's ticket (the tickets service's own table), oldest first. */
 async function scansOf(order: string): Promise<string[]> {
+  return (await readingsOf(order)).map((reading) => reading.code);
+}
+
+/** Every reading the door recorded for the order's ticket, oldest first: its verdict and the session it was for. */
+async function readingsOf(order: string): Promise<{ code: string; sessionId: string }[]> {
   const db = stack.system.orders.db;
   const { rows: schemas } = await db.raw(
     `select table_schema from information_schema.tables where table_name = 'scans' and table_schema like 'tickets\\_%'`,
   );
   for (const { table_schema: schema } of schemas as { table_schema: string }[]) {
     const { rows } = await db.raw(
-      `select s.code from "${schema}".scans s join "${schema}".tickets t on t.id = s.ticket_id
+      `select s.code, s.session_id from "${schema}".scans s join "${schema}".tickets t on t.id = s.ticket_id
        where t.order_id = ? order by s.scanned_at`,
       [order],
     );
-    if (rows.length > 0) return rows.map((row: { code: string }) => row.code);
+    if (rows.length > 0)
+      return rows.map((row: { code: string; session_id: string }) => ({ code: row.code, sessionId: row.session_id }));
   }
   return [];
 }
@@ -163,6 +175,8 @@ test('the door scans the real ticket: the holder is let in once, the next readin
     releaseDecoder();
     await page.getByText('Aponte a câmera para o QR Code do ingresso').waitFor();
     expect(decoder).toHaveLength(1);
+    // An event of one session: nothing to choose but the event.
+    expect(await page.getByLabel('Sessão desta entrada').count()).toBe(0);
 
     // The ticket stays in front of the camera: after the holder's 800 ms on screen, the same code is ignored for
     // 3 s, then read again.
@@ -194,6 +208,73 @@ test('the door scans the real ticket: the holder is let in once, the next readin
     await camera.close();
   }
 }, 60_000);
+
+test('a congress of two days: the door set to day 2 lets in a holder who came on day 1, once', async () => {
+  const { system } = stack;
+  const congress = await adminEvent(system, {
+    title: 'Congresso de Farmácia em Dois Dias',
+    maxAttendees: 5,
+    ...twoDays(),
+  });
+  const [day1, day2] = await doorSessions(system, congress.eventId, adminToken);
+  const buyer = await verifiedBuyer(system);
+  const bought = await system.call('POST', '/api/orders', {
+    token: buyer.token,
+    body: { eventId: congress.eventId, paymentMethod: 'pix' },
+  });
+  system.sandbox.confirm(bought.body.order.asaasPaymentId);
+  const qrCodeData: string = await waitFor(async () => {
+    const { body } = await system.call('GET', '/api/orders?page=1', { token: buyer.token });
+    return body.orders.find((order: { id: string }) => order.id === bought.body.order.id)?.qrCodeData;
+  });
+  // The camera films nothing until the door is set to day 2.
+  const film = join(dir, 'congresso.y4m');
+  await copyFile(await blankVideo(dir), film);
+
+  const camera = await launchCameraBrowser(stack.system.gatewayUrl, film);
+  try {
+    const page = await camera.newPage(adminToken);
+    await recordVerdicts(page);
+    await page.goto('/verificar');
+    await page.getByRole('heading', { name: 'Verificar Ingresso' }).waitFor();
+    const event = page.getByLabel('Evento desta entrada');
+    await event.locator(`option[value="${congress.eventId}"]`).waitFor({ state: 'attached' });
+    if (!(await event.isVisible())) await page.getByText('Opções da leitura', { exact: true }).click();
+    await event.selectOption(congress.eventId);
+    // The day whose door is open first, each day by its name.
+    const session = page.getByLabel('Sessão desta entrada');
+    expect(await session.inputValue()).toBe(day1!.id);
+    expect(await session.locator('option').allTextContents()).toEqual([day1!.label, day2!.label]);
+    // Day 1 was the day before, at the door; this door is day 2's.
+    await system.call('POST', '/api/verify-ticket', {
+      token: adminToken,
+      body: { qrCodeData: readQrCode(qrCodeData), eventId: congress.eventId, sessionId: day1!.id },
+    });
+    await session.selectOption(day2!.id);
+    const png = Buffer.from(qrCodeData.replace(/^data:image\/png;base64,/, ''), 'base64');
+    await showOnCamera(film, await qrSequenceVideo([png], dir, { secondsEach: 3, name: 'congresso-qr' }));
+    // The camera starts again, filming the ticket, with the barcode formats switched on.
+    await page.getByLabel(/^Ler também códigos de barras/).check();
+
+    await page
+      .getByRole('alert')
+      .getByText(/^Ingresso já utilizado em \d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}$/)
+      .waitFor({ timeout: 20_000 })
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}\nverdicts shown: ${JSON.stringify(await shownVerdicts(page))}`);
+      });
+    const [admitted] = await shownVerdicts(page);
+    expect(admitted!.headline).toBe(`✓ ${buyer.name}`);
+    const readings = await readingsOf(bought.body.order.id);
+    expect(readings.filter(({ code }) => code === 'valid')).toEqual([
+      { code: 'valid', sessionId: day1!.id },
+      { code: 'valid', sessionId: day2!.id },
+    ]);
+    expect(readings.filter(({ code }) => code !== 'valid').every(({ sessionId }) => sessionId === day2!.id)).toBe(true);
+  } finally {
+    await camera.close();
+  }
+}, 90_000);
 
 test('a refused camera says so, and offers to try again', async () => {
   const camera = await launchCameraBrowser(stack.system.gatewayUrl, video, { allowCamera: false });

@@ -8,6 +8,7 @@ const event = (id: string, today: boolean): DoorEventView => ({
   location: 'Belo Horizonte',
   listed: true,
   today,
+  sessions: [],
 });
 const list = [event('hoje', true), event('amanha', false)];
 

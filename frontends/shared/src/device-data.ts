@@ -19,6 +19,8 @@ export const DOOR_DATA_DB = 'porta-dados';
 export const doorKeys = {
   device: 'door.deviceId',
   event: 'door.eventId',
+  /** The session chosen last, whichever its event. */
+  session: 'door.sessionId',
   events: 'door.events',
 } as const;
 
@@ -42,6 +44,7 @@ async function databaseNames(): Promise<string[]> {
 /** Deletes what the device holds for the person signed in: every database but the unsynced readings, every cache. */
 export async function forgetDeviceData(): Promise<void> {
   localStorage.removeItem(doorKeys.event);
+  localStorage.removeItem(doorKeys.session);
   localStorage.removeItem(doorKeys.events);
   const databases = await databaseNames();
   const cacheNames = 'caches' in globalThis ? await caches.keys() : [];

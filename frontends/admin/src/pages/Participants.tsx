@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
-import type { AdminEventView } from '@ticketing/proto';
+import { sessionLabel, type AdminEventView } from '@ticketing/proto';
 import { Button, buttonClass, formatDateTime, Page, toastError, useDebounced } from '@ticketing/shared';
 import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';
 import { useCsvExport } from '../lib/download.ts';
@@ -34,12 +34,21 @@ export default function Participants() {
   const filters = useDebounced(typed, TYPING_PAUSE_MS);
   const event = useQuery<AdminEventView>({ queryKey: adminEventKey(eventId) });
   const title = event.data?.title ?? 'Evento';
+  const sessions = (event.data?.sessions ?? []).map((session, position) => ({
+    id: session.id,
+    label: sessionLabel(session, position),
+  }));
   const exportCsv = useCsvExport(exportPath(eventId, filters), `participantes-${eventId}.csv`);
   const [printed, setPrinted] = useState<PrintedList | null>(null);
   const print = useMutation({
     mutationFn: () => allParticipants(eventId, filters),
     onSuccess: (tickets) =>
-      setPrinted({ eventTitle: title, narrowedTo: filtersInWords(filters), tickets, printedAt: new Date() }),
+      setPrinted({
+        eventTitle: title,
+        narrowedTo: filtersInWords(filters, sessions),
+        tickets,
+        printedAt: new Date(),
+      }),
     onError: (error) => toastError('Erro ao preparar a impressão', error),
   });
 
@@ -72,6 +81,7 @@ export default function Participants() {
         </div>
         <ParticipantsFilters
           filters={typed}
+          sessions={sessions}
           onChange={(next) => {
             setTyped(next);
             setPage(1);

@@ -1,5 +1,5 @@
 import { SelectField, TextField } from '@ticketing/shared';
-import type { ParticipantsFilters as Filters } from './participants.ts';
+import type { ParticipantsFilters as Filters, ParticipantsSession } from './participants.ts';
 
 /** The two filters, each a choice among fixed values ('' is every one). */
 const CHOICES: readonly { name: 'status' | 'checkedIn'; label: string; options: Record<string, string> }[] = [
@@ -9,11 +9,13 @@ const CHOICES: readonly { name: 'status' | 'checkedIn'; label: string; options: 
 
 interface ParticipantsFiltersProps {
   filters: Filters;
+  /** The event's sessions: with several, 'Entrada' may be about one of them. */
+  sessions: readonly ParticipantsSession[];
   onChange(filters: Filters): void;
 }
 
-/** The search box and the two filters; the list and the spreadsheet follow them. */
-export function ParticipantsFilters({ filters, onChange }: ParticipantsFiltersProps) {
+/** The search box and the filters; the list and the spreadsheet follow them. */
+export function ParticipantsFilters({ filters, sessions, onChange }: ParticipantsFiltersProps) {
   return (
     <div className="field-row participants-filters" role="search" aria-label="Filtrar participantes">
       <TextField
@@ -41,6 +43,20 @@ export function ParticipantsFilters({ filters, onChange }: ParticipantsFiltersPr
           ))}
         </SelectField>
       ))}
+      {sessions.length > 1 && (
+        <SelectField
+          label="Sessão da entrada"
+          value={filters.sessionId}
+          onChange={(event) => onChange({ ...filters, sessionId: event.target.value })}
+        >
+          <option value="">Qualquer sessão</option>
+          {sessions.map((session) => (
+            <option key={session.id} value={session.id}>
+              {session.label}
+            </option>
+          ))}
+        </SelectField>
+      )}
     </div>
   );
 }

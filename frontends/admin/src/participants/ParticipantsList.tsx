@@ -42,13 +42,20 @@ export function ParticipantsList({ eventId, filters, page, onPageChange }: Parti
     );
   }
 
-  const { totals, matching, tickets, totalPages } = list.data;
+  const { totals, matching, tickets, totalPages, sessions } = list.data;
   const filtered = filtersInWords(filters) !== '';
+  // An event of several sessions counts who came in to each.
+  const perSession = sessions.length > 1 ? sessions : [];
   return (
     <>
       <CountFacts
         className="participants-totals"
-        counts={{ Ingressos: totals.tickets, 'Já entraram': totals.checkedIn, Cancelados: totals.cancelled }}
+        counts={{
+          Ingressos: totals.tickets,
+          'Já entraram': totals.checkedIn,
+          ...Object.fromEntries(perSession.map((session) => [`Entraram em ${session.label}`, session.checkedIn])),
+          Cancelados: totals.cancelled,
+        }}
       />
       <p className="participants-count" aria-live="polite">
         {matching === 1 ? '1 participante encontrado' : `${matching} participantes encontrados`}
@@ -58,7 +65,7 @@ export function ParticipantsList({ eventId, filters, page, onPageChange }: Parti
           {filtered ? 'Nenhum participante encontrado com esses filtros.' : 'Nenhum participante neste evento ainda.'}
         </p>
       ) : (
-        <ParticipantsTable tickets={tickets} busy={list.isPlaceholderData} />
+        <ParticipantsTable tickets={tickets} sessions={perSession} busy={list.isPlaceholderData} />
       )}
       <Pager page={page} totalPages={totalPages} onPageChange={onPageChange} />
     </>

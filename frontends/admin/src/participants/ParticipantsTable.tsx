@@ -1,16 +1,24 @@
 import type { ParticipantView } from '@ticketing/proto';
-import { Badge, formatDateTime, paymentLabel } from '@ticketing/shared';
-import { ticketState } from './participants.ts';
+import { Badge, formatDateTime, formatTime, paymentLabel } from '@ticketing/shared';
+import { ticketState, type ParticipantsSession } from './participants.ts';
 import { ResendTicket } from './ResendTicket.tsx';
 import { ResetTicket } from './ResetTicket.tsx';
 import { DataTable } from '../lib/DataTable.tsx';
 
+interface ParticipantsTableProps {
+  tickets: ParticipantView[];
+  /** With several sessions, a column per session: when the ticket came in to it, and its reset there. */
+  sessions: readonly ParticipantsSession[];
+  busy: boolean;
+}
+
 /** One page of the event's tickets, with what may be done to each: a cancelled ticket admits nobody, so has none. */
-export function ParticipantsTable({ tickets, busy }: { tickets: ParticipantView[]; busy: boolean }) {
+export function ParticipantsTable({ tickets, sessions, busy }: ParticipantsTableProps) {
+  const entrances = sessions.length > 0 ? sessions.map((session) => `Entrada — ${session.label}`) : ['Entrada'];
   return (
     <DataTable
       caption="Participantes do evento"
-      columns={['Nome', 'E-mail', 'CPF', 'Pedido', 'Pagamento', 'Situação', 'Entrada']}
+      columns={['Nome', 'E-mail', 'CPF', 'Pedido', 'Pagamento', 'Situação', ...entrances]}
       actions
       busy={busy}
     >
@@ -28,18 +36,22 @@ export function ParticipantsTable({ tickets, busy }: { tickets: ParticipantView[
             <td>
               <Badge tone={state.tone}>{state.label}</Badge>
             </td>
-            <td className="numeric data-table__nowrap">
-              {ticket.checkedInAt ? (
-                <time dateTime={ticket.checkedInAt}>{formatDateTime(ticket.checkedInAt)}</time>
-              ) : (
-                '—'
-              )}
-            </td>
+            {sessions.length === 0 ? (
+              <td className="numeric data-table__nowrap">
+                {ticket.checkedInAt ? (
+                  <time dateTime={ticket.checkedInAt}>{formatDateTime(ticket.checkedInAt)}</time>
+                ) : (
+                  '—'
+                )}
+              </td>
+            ) : (
+              sessions.map((session) => <SessionEntrance key={session.id} ticket={ticket} session={session} />)
+            )}
             <td>
               {ticket.status === 'valid' && (
                 <div className="data-table__actions">
                   <ResendTicket ticket={ticket} />
-                  {ticket.checkedInAt && <ResetTicket ticket={ticket} />}
+                  {ticket.checkedInAt && sessions.length === 0 && <ResetTicket ticket={ticket} />}
                 </div>
               )}
             </td>
@@ -47,5 +59,22 @@ export function ParticipantsTable({ tickets, busy }: { tickets: ParticipantView[
         );
       })}
     </DataTable>
+  );
+}
+
+/** When the ticket came in to one session ('—' while not), and the reset of that entrance. */
+function SessionEntrance({ ticket, session }: { ticket: ParticipantView; session: ParticipantsSession }) {
+  const at = ticket.admissions[session.id];
+  return (
+    <td className="numeric data-table__nowrap">
+      {at ? (
+        <div className="wrap-row participants-entrance">
+          <time dateTime={at}>{formatTime(at)}</time>
+          {ticket.status === 'valid' && <ResetTicket ticket={ticket} session={session} />}
+        </div>
+      ) : (
+        '—'
+      )}
+    </td>
   );
 }

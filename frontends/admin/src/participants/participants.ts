@@ -6,19 +6,25 @@ export interface ParticipantsFilters {
   q: string;
   status: '' | ParticipantView['status'];
   checkedIn: '' | 'true' | 'false';
+  /** The session `checkedIn` is about; '' for any (an event of one session has no choice). */
+  sessionId: string;
 }
 
-export const NO_FILTERS: ParticipantsFilters = { q: '', status: '', checkedIn: '' };
+export const NO_FILTERS: ParticipantsFilters = { q: '', status: '', checkedIn: '', sessionId: '' };
+
+/** A session as the participants' list names it. */
+export type ParticipantsSession = Pick<ParticipantsView['sessions'][number], 'id' | 'label'>;
 
 /** Every query of the participants' lists starts with this key (a reset or a resend makes them all stale). */
 export const PARTICIPANTS_KEY = ['admin', 'tickets'] as const;
 
 /** The query string the list and the spreadsheet share: the event and the filters set. */
-const filterParams = (eventId: string, { q, status, checkedIn }: ParticipantsFilters) => ({
+const filterParams = (eventId: string, { q, status, checkedIn, sessionId }: ParticipantsFilters) => ({
   eventId,
   q: q.trim() || undefined,
   status: status || undefined,
   checkedIn: checkedIn || undefined,
+  sessionId: sessionId || undefined,
 });
 
 export const participantsKey = (eventId: string, filters: ParticipantsFilters, page: number) =>
@@ -45,12 +51,20 @@ export function ticketState(ticket: ParticipantView): { tone: BadgeTone; label: 
   return ticket.checkedInAt ? { tone: 'brand', label: 'Entrada registrada' } : { tone: 'success', label: 'Válido' };
 }
 
-/** The filters set, in words, for the printed list ('Busca: “ana” · Ainda não entraram'); empty when none is. */
-export function filtersInWords({ q, status, checkedIn }: ParticipantsFilters): string {
+/**
+ * The filters set, in words, for the printed list ('Busca: “ana” · Ainda não entraram em Dia 2 — 07/12'); empty
+ * when none is.
+ */
+export function filtersInWords(
+  { q, status, checkedIn, sessionId }: ParticipantsFilters,
+  sessions: readonly ParticipantsSession[] = [],
+): string {
+  const session = sessions.find((found) => found.id === sessionId)?.label;
+  const entrance = checkedIn && { true: 'Já entraram', false: 'Ainda não entraram' }[checkedIn];
   return [
     q.trim() && `Busca: “${q.trim()}”`,
     status && { valid: 'Válidos', cancelled: 'Cancelados' }[status],
-    checkedIn && { true: 'Já entraram', false: 'Ainda não entraram' }[checkedIn],
+    entrance && session ? `${entrance} em ${session}` : entrance,
   ]
     .filter(Boolean)
     .join(' · ');

@@ -1,6 +1,7 @@
-import type { DoorCountsView } from '@ticketing/proto';
+import type { DoorCountsView, EventSession } from '@ticketing/proto';
 import { Skeleton } from '@ticketing/shared';
 import { Progress } from '@ticketing/shared/primitives';
+import { sessionLabels } from '../door/door-session.ts';
 import { DeviceList } from './DeviceList.tsx';
 import { LiveStatus } from './LiveStatus.tsx';
 import { recentPace } from './pace.ts';
@@ -8,26 +9,41 @@ import { PerMinuteChart } from './PerMinuteChart.tsx';
 import { useDoorCounts } from './useDoorCounts.ts';
 import './door-panel.css';
 
+interface DoorPanelProps {
+  eventId: string;
+  /** The session followed; undefined: the one whose door is open. */
+  sessionId: string | undefined;
+  /** The event's sessions, named in the panel when there are several. */
+  sessions: EventSession[];
+  compact?: boolean;
+}
+
 /**
- * How the door is going: admitted / expected, arrivals per minute and per device, live. `compact`: one line under
- * the phone scanner's camera; otherwise the admin's large panel.
+ * How the door of a session is going: admitted / expected, arrivals per minute and per device, live, and each
+ * session's admitted for an event of several. `compact`: one line under the phone scanner's camera; otherwise the
+ * admin's large panel.
  */
-export function DoorPanel({ eventId, compact = false }: { eventId: string; compact?: boolean }) {
-  const { counts, live } = useDoorCounts(eventId);
-  return compact ? <CompactPanel counts={counts} live={live} /> : <FullPanel counts={counts} live={live} />;
+export function DoorPanel({ eventId, sessionId, sessions, compact = false }: DoorPanelProps) {
+  const { counts, live } = useDoorCounts(eventId, sessionId);
+  const labels = sessions.length > 1 ? sessionLabels(sessions) : undefined;
+  const props = { counts, live, labels };
+  return compact ? <CompactPanel {...props} /> : <FullPanel {...props} />;
 }
 
 interface PanelProps {
   counts: DoorCountsView | null;
   live: boolean;
+  /** Each session's name, for an event of several. */
+  labels: Map<string, string> | undefined;
 }
 
-function CompactPanel({ counts, live }: PanelProps) {
+function CompactPanel({ counts, live, labels }: PanelProps) {
   return (
     <section className="door-panel door-panel--compact" aria-label="Entradas do evento">
       {counts ? (
         <p className="door-panel__line">
           <span>
+            {labels && `${labels.get(counts.sessionId)}: `}
             Entraram <strong>{counts.admitted}</strong> de {counts.expected}
           </span>
           <span className="door-panel__pace">{recentPace(counts.perMinute)}/min</span>
@@ -40,12 +56,12 @@ function CompactPanel({ counts, live }: PanelProps) {
   );
 }
 
-function FullPanel({ counts, live }: PanelProps) {
+function FullPanel({ counts, live, labels }: PanelProps) {
   return (
     <div className="door-panel door-panel--full">
       <section className="door-panel__card door-panel__totals" aria-labelledby="door-totals">
         <div className="door-panel__card-head">
-          <h2 id="door-totals">Entradas</h2>
+          <h2 id="door-totals">{labels && counts ? `Entradas — ${labels.get(counts.sessionId)}` : 'Entradas'}</h2>
           <LiveStatus live={live} />
         </div>
         {counts ? (
@@ -74,6 +90,36 @@ function FullPanel({ counts, live }: PanelProps) {
         <h2 id="door-devices">Por dispositivo</h2>
         {counts ? <DeviceList devices={counts.devices} /> : <Skeleton className="door-panel__chart-skeleton" />}
       </section>
+      {labels && counts && (
+        <section className="door-panel__card" aria-labelledby="door-sessions">
+          <h2 id="door-sessions">Por sessão</h2>
+          <SessionList sessions={counts.sessions} expected={counts.expected} labels={labels} />
+        </section>
+      )}
     </div>
+  );
+}
+
+/** Each session's admitted, in the order of the sessions, drawn as the per-device list is. */
+function SessionList({
+  sessions,
+  expected,
+  labels,
+}: {
+  sessions: DoorCountsView['sessions'];
+  expected: number;
+  labels: Map<string, string>;
+}) {
+  return (
+    <ol className="door-devices">
+      {sessions.map(({ sessionId, admitted }) => (
+        <li key={sessionId} className="door-devices__item">
+          <span className="door-devices__name">{labels.get(sessionId)}</span>
+          <span className="door-devices__count">
+            {admitted} de {expected}
+          </span>
+        </li>
+      ))}
+    </ol>
   );
 }

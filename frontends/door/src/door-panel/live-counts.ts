@@ -18,13 +18,20 @@ interface Listener {
 }
 
 /**
- * Follows the event's arrival counts through its Server-Sent Events stream until `signal` aborts. EventSource sends
+ * Follows the arrival counts of the event's session `sessionId` (undefined: the session whose door is open) through
+ * its Server-Sent Events stream until `signal` aborts. EventSource sends
  * no headers, so the stream is read with fetch and the session's token. A stream that ends or fails is opened again
  * with a growing wait, at once when the browser comes back online; a refusal (401, 403) is waited out the same way and
  * never ends the session: a door panel must not log its device out mid-shift.
  */
-export async function followCounts(eventId: string, listener: Listener, signal: AbortSignal): Promise<void> {
-  const url = `/api/door/events/${encodeURIComponent(eventId)}/live`;
+export async function followCounts(
+  eventId: string,
+  sessionId: string | undefined,
+  listener: Listener,
+  signal: AbortSignal,
+): Promise<void> {
+  const query = sessionId ? `?${new URLSearchParams({ sessionId })}` : '';
+  const url = `/api/door/events/${encodeURIComponent(eventId)}/live${query}`;
   let wait = FIRST_WAIT_MS;
   while (!signal.aborted) {
     let opened = false;

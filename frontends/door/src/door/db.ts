@@ -1,6 +1,8 @@
-import { openDB, unwrap, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, unwrap, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { parseQrText, type DoorConflict, type DoorTicket, type ScanCode, type TicketClaims } from '@ticketing/proto';
 import { DOOR_DATA_DB, UNSYNCED_READINGS_DB } from '@ticketing/shared';
+import { keptEvents } from './device.ts';
+import { sessionAt } from './door-session.ts';
 
 /**
  * The door's data on this device, in two databases: what belongs to the person signed in (keys, ticket lists, last
@@ -13,6 +15,8 @@ export interface StoredReading {
   readingId: string;
   /** '' when the door checked every event in. */
   eventId: string;
+  /** The session it was for; undefined when the door checked every event in, or before events had sessions. */
+  sessionId?: string | null;
   /** ISO time the camera read it. */
   readAt: string;
   admitted: boolean;
@@ -30,10 +34,15 @@ export interface StoredReading {
 export interface QueuedReading {
   readingId: string;
   eventId: string;
+  /**
+   * The session the door was set to; null for a reading queued before events had sessions whose event the device no
+   * longer lists (the server then places it in the session whose door was open when it was read).
+   */
+  sessionId: string | null;
   /** What the QR code says, its signature checked here; null for a code that was no ticket of ours. */
   claims: TicketClaims | null;
   readAt: string;
-  /** Also makes the ticket used on this device while queued. */
+  /** Also makes the ticket used in its session on this device while queued. */
   admitted: boolean;
 }
 
@@ -47,7 +56,8 @@ interface DoorDb extends DBSchema {
   /** Per event: the revision of the last ticket list received. */
   revisions: { key: string; value: { eventId: string; revision: string } };
   readings: { key: string; value: StoredReading; indexes: { byReadAt: string } };
-  conflicts: { key: string; value: DoorConflict & { eventId: string } };
+  /** By ticket and session: a ticket admitted twice offline in two sessions is two conflicts. */
+  conflicts: { key: [string, string]; value: DoorConflict & { eventId: string } };
 }
 
 interface QueueDb extends DBSchema {
@@ -63,18 +73,26 @@ interface FirstQueuedReading {
   admitted: boolean;
 }
 
+/** A ticket and a conflict as the door kept them before events had sessions: one admission per ticket. */
+type UnsessionedTicket = Omit<DoorTicket, 'admissions'> & { eventId: string; usedAt: string | null };
+type UnsessionedConflict = Omit<DoorConflict, 'sessionId'> & { eventId: string };
+
 let opened: Promise<IDBPDatabase<DoorDb>> | undefined;
 let openedQueue: Promise<IDBPDatabase<QueueDb>> | undefined;
 
 /** The person's data: survives reloads, closed tabs and the network; lets go when a sign-out deletes it. */
 export function doorDb(): Promise<IDBPDatabase<DoorDb>> {
-  opened ??= openDB<DoorDb>(DOOR_DATA_DB, 1, {
-    upgrade(db) {
-      db.createObjectStore('keys', { keyPath: 'kid' });
-      db.createObjectStore('tickets', { keyPath: 'id' }).createIndex('byEvent', 'eventId');
-      db.createObjectStore('revisions', { keyPath: 'eventId' });
-      db.createObjectStore('readings', { keyPath: 'readingId' }).createIndex('byReadAt', 'readAt');
-      db.createObjectStore('conflicts', { keyPath: 'ticketId' });
+  opened ??= openDB<DoorDb>(DOOR_DATA_DB, 2, {
+    async upgrade(db, oldVersion, _newVersion, tx) {
+      if (oldVersion === 0) {
+        db.createObjectStore('keys', { keyPath: 'kid' });
+        db.createObjectStore('tickets', { keyPath: 'id' }).createIndex('byEvent', 'eventId');
+        db.createObjectStore('revisions', { keyPath: 'eventId' });
+        db.createObjectStore('readings', { keyPath: 'readingId' }).createIndex('byReadAt', 'readAt');
+        db.createObjectStore('conflicts', { keyPath: ['ticketId', 'sessionId'] });
+        return;
+      }
+      await admitPerSession(db, tx);
     },
     // A sign-out deletes this database: the connection lets go at once, and the next use opens a new one.
     blocking() {
@@ -86,11 +104,33 @@ export function doorDb(): Promise<IDBPDatabase<DoorDb>> {
 }
 
 /**
+ * The first version kept one admission per ticket. Events of then have one session, which carries the event's id
+ * (`sessionsOrWhole`): each admission and conflict becomes that session's. The revisions go, so the next refresh
+ * downloads whole lists, with each session's admissions as the server knows them.
+ */
+async function admitPerSession(
+  db: IDBPDatabase<DoorDb>,
+  tx: IDBPTransaction<DoorDb, StoreNames<DoorDb>[], 'versionchange'>,
+) {
+  const conflicts = (await tx.objectStore('conflicts').getAll()) as unknown as UnsessionedConflict[];
+  db.deleteObjectStore('conflicts');
+  const conflictStore = db.createObjectStore('conflicts', { keyPath: ['ticketId', 'sessionId'] });
+  await Promise.all(conflicts.map((conflict) => conflictStore.put({ ...conflict, sessionId: conflict.eventId })));
+  await tx.objectStore('revisions').clear();
+  let cursor = await tx.objectStore('tickets').openCursor();
+  while (cursor) {
+    const { usedAt, ...ticket } = cursor.value as unknown as UnsessionedTicket;
+    await cursor.update({ ...ticket, admissions: usedAt ? { [ticket.eventId]: usedAt } : {} });
+    cursor = await cursor.continue();
+  }
+}
+
+/**
  * The readings not recorded by the server yet. The first version of this database held all of the door: its
  * queue is kept, each QR text replaced by its claims (checked when the door read it), and the rest dropped.
  */
 export function queueDb(): Promise<IDBPDatabase<QueueDb>> {
-  openedQueue ??= openDB<QueueDb>(UNSYNCED_READINGS_DB, 2, {
+  openedQueue ??= openDB<QueueDb>(UNSYNCED_READINGS_DB, 3, {
     async upgrade(db, oldVersion, _newVersion, tx) {
       if (oldVersion === 0) {
         const queue = db.createObjectStore('queue', { keyPath: 'readingId' });
@@ -98,17 +138,22 @@ export function queueDb(): Promise<IDBPDatabase<QueueDb>> {
         queue.createIndex('byTicket', 'claims.ticketId');
         return;
       }
-      // The first version's other stores are not in this schema: dropped through the database itself.
-      const first = unwrap(db);
-      for (const name of Array.from(first.objectStoreNames)) if (name !== 'queue') first.deleteObjectStore(name);
       const queue = tx.objectStore('queue');
-      queue.deleteIndex('byTicket');
-      queue.createIndex('byTicket', 'claims.ticketId');
+      if (oldVersion === 1) {
+        // The first version's other stores are not in this schema: dropped through the database itself.
+        const first = unwrap(db);
+        for (const name of Array.from(first.objectStoreNames)) if (name !== 'queue') first.deleteObjectStore(name);
+        queue.deleteIndex('byTicket');
+        queue.createIndex('byTicket', 'claims.ticketId');
+      }
+      // Readings queued before events had sessions: each is for the session whose door was open when it was read.
+      const events = keptEvents() ?? [];
       let cursor = await queue.openCursor();
       while (cursor) {
-        const { readingId, eventId, qrCodeData, readAt, admitted } = cursor.value as unknown as FirstQueuedReading;
-        const claims = parseQrText(qrCodeData)?.claims ?? null;
-        await cursor.update({ readingId, eventId, claims, readAt, admitted });
+        const { readingId, eventId, readAt, admitted, ...kept } = cursor.value as QueuedReading & FirstQueuedReading;
+        const claims = oldVersion === 1 ? (parseQrText(kept.qrCodeData)?.claims ?? null) : kept.claims;
+        const sessionId = sessionAt(events, eventId, readAt);
+        await cursor.update({ readingId, eventId, sessionId, claims, readAt, admitted });
         cursor = await cursor.continue();
       }
     },
@@ -132,9 +177,10 @@ export async function lastReadings(count: number): Promise<StoredReading[]> {
   return found;
 }
 
-/** Marks a ticket used on this device's list, until the server's list says otherwise (a reset). */
-export async function markUsed(ticketId: string, at: string): Promise<void> {
+/** Marks a ticket admitted to a session on this device's list, until the server's list says otherwise (a reset). */
+export async function markUsed(ticketId: string, sessionId: string, at: string): Promise<void> {
   const db = await doorDb();
   const ticket = await db.get('tickets', ticketId);
-  if (ticket && !ticket.usedAt) await db.put('tickets', { ...ticket, usedAt: at });
+  if (ticket && !ticket.admissions[sessionId])
+    await db.put('tickets', { ...ticket, admissions: { ...ticket.admissions, [sessionId]: at } });
 }

@@ -1,14 +1,15 @@
 import type { DoorEventView } from '@ticketing/proto';
 import { doorDb, KEPT_READINGS } from './db.ts';
+import { eventSessions } from './door-session.ts';
 import { keptUntil } from './kept-until.ts';
 
 /**
  * Forgets what the door no longer needs, given the events it checks in now: the ticket lists and conflicts of
- * events past their next morning or no longer listed for this door, and last readings past theirs. Queued readings
+ * events past the morning after their last session or no longer listed for this door, and last readings past theirs. Queued readings
  * stay until the server records them.
  */
 export async function forgetPast(events: DoorEventView[], now: number): Promise<void> {
-  const until = new Map(events.map((event) => [event.id, keptUntil(event.date)]));
+  const until = new Map(events.map((event) => [event.id, keptUntil(eventSessions(event).at(-1)!.endsAt)]));
   const over = (eventId: string) => !((until.get(eventId) ?? 0) > now);
   const db = await doorDb();
   const tx = db.transaction(['tickets', 'revisions', 'conflicts', 'readings'], 'readwrite');
@@ -24,7 +25,7 @@ export async function forgetPast(events: DoorEventView[], now: number): Promise<
   await Promise.all([
     ...pastEvents.map((eventId) => tx.objectStore('revisions').delete(eventId)),
     ...pastTickets.map((id) => tickets.delete(id)),
-    ...pastConflicts.map((conflict) => tx.objectStore('conflicts').delete(conflict.ticketId)),
+    ...pastConflicts.map((conflict) => tx.objectStore('conflicts').delete([conflict.ticketId, conflict.sessionId])),
     ...pastReadings.map((reading) => tx.objectStore('readings').delete(reading.readingId)),
   ]);
   await tx.done;

@@ -1,6 +1,7 @@
 import { verifyAsync } from '@noble/ed25519';
 import { decideReading, decodeBase64url, trustedClaims as claimsOf, type TicketClaims } from '@ticketing/proto';
 import { doorDb, queueDb } from './db.ts';
+import { usedInSession } from './door-session.ts';
 import type { Verdict } from './verdict.ts';
 
 /** The claims of a QR text signed by a key this device holds; undefined for anything else. */
@@ -12,22 +13,21 @@ export const trustedClaims = (text: string): Promise<TicketClaims | undefined> =
   });
 
 /**
- * The door's own verdict on a reading for `eventId` (the `claims` of its QR code, undefined when it is no ticket
- * signed by a key this device holds), by the door's one rule, from the ticket list downloaded and the admissions
- * made on this device since. `eventTitle` names another event's ticket.
+ * The door's own verdict on a reading for `eventId`'s session `sessionId` (the `claims` of its QR code, undefined
+ * when it is no ticket signed by a key this device holds), by the door's one rule, from the ticket list downloaded
+ * and the admissions made on this device since: a ticket admitted to another session is let in again. `eventTitle`
+ * names another event's ticket.
  */
 export async function decideLocally(
   claims: TicketClaims | undefined,
   eventId: string,
+  sessionId: string,
   eventTitle: (eventId: string) => string | null,
 ): Promise<Verdict> {
   // A phone holds its door's tickets only: another event's ticket is refused by its claims alone.
   const stored = claims?.eventId === eventId ? await (await doorDb()).get('tickets', claims.ticketId) : undefined;
-  // An admission still in the queue counts even if a newer list (sent before the server knew of it) said unused.
-  const queued =
-    stored &&
-    (await (await queueDb()).getAllFromIndex('queue', 'byTicket', stored.id)).find((reading) => reading.admitted);
-  const ticket = stored && { ...stored, usedAt: stored.usedAt ?? queued?.readAt ?? null };
+  const queued = stored ? await (await queueDb()).getAllFromIndex('queue', 'byTicket', stored.id) : [];
+  const ticket = stored && { ...stored, usedAt: usedInSession(stored, sessionId, queued) };
   const claimedEventTitle = claims && claims.eventId !== eventId ? eventTitle(claims.eventId) : null;
   const { code, message } = decideReading({ claims, doorEventId: eventId, ticket, claimedEventTitle });
   return {

@@ -27,6 +27,9 @@ async function enqueue(reading: QueuedReading) {
   await (await queueDb()).put('queue', reading);
 }
 
+/** Where the door reads: an event and the session it checks in, or every event (neither). */
+export type DoorPlace = { eventId: string; sessionId: string } | { eventId: undefined; sessionId: undefined };
+
 /**
  * One reading at the door: decided on the device first (when an event is chosen), then asked of the server, whose
  * verdict wins when it answers in time. Without an answer the device's verdict stands and the reading is queued
@@ -34,21 +37,22 @@ async function enqueue(reading: QueuedReading) {
  */
 export async function readTicket(
   text: string,
-  eventId: string | undefined,
+  { eventId, sessionId }: DoorPlace,
   sync: DoorSync,
   eventTitle: (eventId: string) => string | null,
 ): Promise<{ verdict: Verdict; by: 'server' | 'device' }> {
   const qrCodeData = text.trim();
   const reading = { readingId: crypto.randomUUID(), readAt: new Date().toISOString() };
   const claims = eventId ? await trustedClaims(qrCodeData) : undefined;
-  const local = eventId ? await decideLocally(claims, eventId, eventTitle) : undefined;
+  const local = eventId ? await decideLocally(claims, eventId, sessionId, eventTitle) : undefined;
 
   if (sync.reachable) {
-    const answer = await verifyOnServer(qrCodeData, eventId);
+    const answer = await verifyOnServer(qrCodeData, eventId, sessionId);
     if (answer.ok) {
       const verdict = fromServer(answer.value);
-      await show({ ...reading, ...summary(verdict), eventId: eventId ?? '' });
-      if (verdict.admitted && verdict.ticketId) await markUsed(verdict.ticketId, reading.readAt);
+      const session = answer.value.sessionId;
+      await show({ ...reading, ...summary(verdict), eventId: eventId ?? '', sessionId: session });
+      if (verdict.admitted && verdict.ticketId && session) await markUsed(verdict.ticketId, session, reading.readAt);
       void sync.recorded();
       return { verdict, by: 'server' };
     }
@@ -61,8 +65,8 @@ export async function readTicket(
 
   if (!eventId || !local) return { verdict: refusedBy(doorTexts.unreachable), by: 'device' };
   // Queued first: a reading is never lost.
-  await enqueue({ ...reading, eventId, claims: claims ?? null, admitted: local.admitted });
-  await show({ ...reading, ...summary(local), eventId });
+  await enqueue({ ...reading, eventId, sessionId, claims: claims ?? null, admitted: local.admitted });
+  await show({ ...reading, ...summary(local), eventId, sessionId });
   void sync.recorded();
   return { verdict: local, by: 'device' };
 }
@@ -73,18 +77,18 @@ export async function readTicket(
  */
 export async function admitFromLookUp(
   ticketId: string,
-  eventId: string,
+  { eventId, sessionId }: { eventId: string; sessionId: string },
   sync: DoorSync,
 ): Promise<{ verdict: Verdict; by: 'server' }> {
   const reading = { readingId: crypto.randomUUID(), readAt: new Date().toISOString() };
-  const answer = await admitOnServer(eventId, ticketId);
+  const answer = await admitOnServer(eventId, sessionId, ticketId);
   if (!answer.ok) {
     if (answer.why !== 'refused') sync.noticeFailure(answer.why);
     return { verdict: refusedBy(answer.why === 'unreachable' ? doorTexts.unreachable : answer.message), by: 'server' };
   }
   const verdict = fromServer(answer.value);
-  await show({ ...reading, ...summary(verdict), eventId });
-  if (verdict.admitted && verdict.ticketId) await markUsed(verdict.ticketId, reading.readAt);
+  await show({ ...reading, ...summary(verdict), eventId, sessionId });
+  if (verdict.admitted && verdict.ticketId) await markUsed(verdict.ticketId, sessionId, reading.readAt);
   void sync.recorded();
   return { verdict, by: 'server' };
 }

@@ -25,18 +25,19 @@ async function doorCall<T>(path: string, waitMs: number, options: ApiOptions = {
   }
 }
 
-export const verifyOnServer = (qrCodeData: string, eventId: string | undefined) =>
+/** A reading for the event's session `sessionId` (undefined: every event, or the session whose door is open). */
+export const verifyOnServer = (qrCodeData: string, eventId: string | undefined, sessionId: string | undefined) =>
   doorCall<ScanView>('/verify-ticket', VERDICT_WAIT_MS, {
     method: 'POST',
-    body: { qrCodeData, deviceId: deviceId(), ...(eventId ? { eventId } : {}) },
+    body: { qrCodeData, deviceId: deviceId(), ...(eventId ? { eventId } : {}), ...(sessionId ? { sessionId } : {}) },
   });
 
 /** Admits a guest the look-up found, by their ticket's id: the server reads it as a scan of their QR code. */
-export const admitOnServer = (eventId: string, ticketId: string) =>
+export const admitOnServer = (eventId: string, sessionId: string, ticketId: string) =>
   doorCall<ScanView>(
     `/door/events/${encodeURIComponent(eventId)}/tickets/${encodeURIComponent(ticketId)}/admit`,
     SYNC_WAIT_MS,
-    { method: 'POST', body: { deviceId: deviceId() } },
+    { method: 'POST', body: { deviceId: deviceId(), sessionId } },
   );
 
 export const fetchKeys = () =>
@@ -51,10 +52,11 @@ export const fetchTickets = (eventId: string, after: string | undefined) =>
     SYNC_WAIT_MS,
   );
 
-export const sendReadings = (eventId: string, readings: DoorReading[]) =>
+/** Readings queued for one event and session (null: each in the session whose door was open when it was read). */
+export const sendReadings = (eventId: string, sessionId: string | null, readings: DoorReading[]) =>
   doorCall<DoorReadingsView>('/door/readings', SYNC_WAIT_MS, {
     method: 'POST',
-    body: { deviceId: deviceId(), eventId, readings },
+    body: { deviceId: deviceId(), eventId, ...(sessionId ? { sessionId } : {}), readings },
   });
 
 export const renewSession = () =>

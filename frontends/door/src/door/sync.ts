@@ -150,20 +150,26 @@ export class DoorSync {
     await this.load();
   }
 
-  /** Sends every queued reading, event by event and batch by batch; false when the server could not be reached. */
+  /**
+   * Sends every queued reading, by event and session and batch by batch; false when the server could not be
+   * reached.
+   */
   private async flush(): Promise<boolean> {
     const queue = await (await queueDb()).getAll('queue');
-    const byEvent = new Map<string, QueuedReading[]>();
+    const byPlace = new Map<string, QueuedReading[]>();
     for (const reading of queue) {
-      const readings = byEvent.get(reading.eventId);
+      const place = `${reading.eventId} ${reading.sessionId ?? ''}`;
+      const readings = byPlace.get(place);
       if (readings) readings.push(reading);
-      else byEvent.set(reading.eventId, [reading]);
+      else byPlace.set(place, [reading]);
     }
-    for (const [eventId, readings] of byEvent) {
+    for (const readings of byPlace.values()) {
+      const { eventId, sessionId } = readings[0]!;
       for (let start = 0; start < readings.length; start += BATCH) {
         const batch = readings.slice(start, start + BATCH);
         const answer = await sendReadings(
           eventId,
+          sessionId,
           batch.map(({ readingId, claims, readAt, admitted }) => ({ readingId, claims, readAt, admitted })),
         );
         if (!this.reached(answer)) return answer.why === 'refused';
@@ -181,7 +187,9 @@ export class DoorSync {
     for (const result of results) {
       const reading = sent.get(result.readingId);
       if (!reading) continue;
-      if (reading.admitted && result.ticketId) await markUsed(result.ticketId, reading.readAt);
+      // A reading queued without its session: the conflict names the one the server placed it in.
+      const sessionId = reading.sessionId ?? result.conflict?.sessionId;
+      if (reading.admitted && result.ticketId && sessionId) await markUsed(result.ticketId, sessionId, reading.readAt);
       if (result.conflict) await db.put('conflicts', { ...result.conflict, eventId });
       await queue.delete('queue', result.readingId);
     }

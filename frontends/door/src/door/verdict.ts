@@ -24,8 +24,9 @@ const SECONDS = new Intl.DateTimeFormat('pt-BR', {
 export const doorTexts = {
   ...scanMessages,
   unreachable: 'Sem conexão: escolha o evento desta entrada para ler ingressos sem internet',
-  conflict: (holder: string, times: string[]) =>
-    `Conflito: ${holder} entrou em dois dispositivos (às ${times.map(clockTime).join(' e ')})`,
+  /** `session` names the session for an event of several ('Dia 2 — 07/12'). */
+  conflict: (holder: string, times: string[], session?: string) =>
+    `Conflito${session ? ` em ${session}` : ''}: ${holder} entrou em dois dispositivos (às ${times.map(clockTime).join(' e ')})`,
 };
 
 /** hh:mm:ss in São Paulo, for the door's lists. */

@@ -11,11 +11,18 @@ const SearchIcon = () => (
   </svg>
 );
 
+interface LookUpProps {
+  eventId: string;
+  /** The session the door checks in: who came in, admitting and resetting are for it. */
+  sessionId: string;
+  onAdmit(ticketId: string): void;
+}
+
 /**
  * Finds a guest of the chosen event by name, whole CPF, whole e-mail or order code; admitting goes by their ticket's
  * id, recorded by the server as a reading at this door, and the door shows its verdict as after a scan.
  */
-export function LookUp({ eventId, onAdmit }: { eventId: string; onAdmit(ticketId: string): void }) {
+export function LookUp({ eventId, sessionId, onAdmit }: LookUpProps) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -33,6 +40,7 @@ export function LookUp({ eventId, onAdmit }: { eventId: string; onAdmit(ticketId
       >
         <LookUpSearch
           eventId={eventId}
+          sessionId={sessionId}
           onAdmit={(ticketId) => {
             // Closed first, so the verdict shows over the camera as after any reading.
             setOpen(false);

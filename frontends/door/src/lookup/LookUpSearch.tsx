@@ -12,16 +12,22 @@ const TYPING_PAUSE_MS = 300;
 const SEARCH_HINT =
   'Ao menos 3 caracteres: nome (uma ou mais palavras), CPF completo (11 dígitos), e-mail completo ou código do pedido.';
 
-/** The search box and the guests it finds among the event's tickets. */
-export function LookUpSearch({ eventId, onAdmit }: { eventId: string; onAdmit(ticketId: string): void }) {
+interface LookUpSearchProps {
+  eventId: string;
+  sessionId: string;
+  onAdmit(ticketId: string): void;
+}
+
+/** The search box and the guests it finds among the event's tickets, each as they stand in the door's session. */
+export function LookUpSearch({ eventId, sessionId, onAdmit }: LookUpSearchProps) {
   const [text, setText] = useState('');
   const typed = useDebounced(text, TYPING_PAUSE_MS);
   const query = doorSearchQuery.safeParse({ q: typed });
   const q = query.success ? query.data.q : null;
   const auth = useAuth();
   const search = useQuery({
-    queryKey: [...searchKey(eventId), q],
-    queryFn: ({ signal }) => searchTickets(eventId, q!, signal),
+    queryKey: [...searchKey(eventId), sessionId, q],
+    queryFn: ({ signal }) => searchTickets(eventId, sessionId, q!, signal),
     enabled: q !== null,
     // Who came in changes by the second: every search asks again, and the list shown stays until the answer.
     staleTime: 0,
@@ -62,6 +68,7 @@ export function LookUpSearch({ eventId, onAdmit }: { eventId: string; onAdmit(ti
                 <SearchResult
                   key={hit.ticketId}
                   eventId={eventId}
+                  sessionId={sessionId}
                   hit={hit}
                   mayReset={auth.user?.isAdmin ?? false}
                   onAdmit={onAdmit}

@@ -4,6 +4,8 @@ import { searchKey, ticketState } from './search.ts';
 
 interface SearchResultProps {
   eventId: string;
+  /** The door's session: the guest's `usedAt` is theirs in it, and a reset lets them in to it again. */
+  sessionId: string;
   hit: DoorSearchHit;
   /** Only administrators may let a used ticket in again. */
   mayReset: boolean;
@@ -11,8 +13,12 @@ interface SearchResultProps {
 }
 
 /** One guest found: who, their order and where they stand; admitted from here by their ticket's id. */
-export function SearchResult({ eventId, hit, mayReset, onAdmit }: SearchResultProps) {
-  const reset = useResetTicket(hit.orderId, { errorTitle: 'Erro ao resetar ticket', refresh: searchKey(eventId) });
+export function SearchResult({ eventId, sessionId, hit, mayReset, onAdmit }: SearchResultProps) {
+  const reset = useResetTicket(hit.orderId, {
+    errorTitle: 'Erro ao resetar ticket',
+    refresh: searchKey(eventId),
+    sessionId,
+  });
   const state = ticketState(hit);
   const waiting = hit.status === 'valid' && !hit.usedAt;
 

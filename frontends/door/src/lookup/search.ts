@@ -5,11 +5,11 @@ import { api, formatTime } from '@ticketing/shared';
 export const searchKey = (eventId: string) => ['door', 'events', eventId, 'search'] as const;
 
 /**
- * The event's tickets matching `q` (name, CPF, e-mail or order code). A refused session is an error to show here,
- * never a logout: the door keeps its queue and its camera.
+ * The event's tickets matching `q` (name, CPF, e-mail or order code), each used or not in the session `sessionId`.
+ * A refused login is an error to show here, never a logout: the door keeps its queue and its camera.
  */
-export const searchTickets = (eventId: string, q: string, signal: AbortSignal) =>
-  api<DoorSearchView>(`/door/events/${encodeURIComponent(eventId)}/search?${new URLSearchParams({ q })}`, {
+export const searchTickets = (eventId: string, sessionId: string, q: string, signal: AbortSignal) =>
+  api<DoorSearchView>(`/door/events/${encodeURIComponent(eventId)}/search?${new URLSearchParams({ q, sessionId })}`, {
     signal,
     keepSessionOn401: true,
   });

@@ -34,17 +34,17 @@ export default function Scanner() {
 }
 
 function Door({ isAdmin }: { isAdmin: boolean }) {
-  const { events, eventId, decided, choose, titleOf } = useDoorEvent(isAdmin);
+  const { events, eventId, sessions, sessionId, decided, choose, chooseSession, titleOf } = useDoorEvent(isAdmin);
   useForgetPast(events.data);
   const [barcodes, setBarcodes] = useState(false);
   const [cameraStart, setCameraStart] = useState(0);
-  const door = useDoor(eventId || undefined, titleOf);
+  const door = useDoor(eventId || undefined, sessionId, titleOf);
   const codeKept = useDoorPwa();
 
   return (
     <Page title="Verificar Ingresso" className="scanner-page">
       <div className="scanner" onPointerDown={enableSound}>
-        <SyncStatus status={door.status} codeKept={codeKept} />
+        <SyncStatus status={door.status} codeKept={codeKept} sessions={sessions} />
         <Camera
           // A new start for each retry and for each change of formats: the decoder reads its formats once.
           key={`${cameraStart}-${barcodes}`}
@@ -59,16 +59,19 @@ function Door({ isAdmin }: { isAdmin: boolean }) {
             </div>
           )}
         </Camera>
-        {eventId && <DoorPanel eventId={eventId} compact />}
+        {eventId && sessionId && <DoorPanel eventId={eventId} sessionId={sessionId} sessions={sessions} compact />}
         <DoorOptions
           events={events}
           eventId={eventId}
           onEventChange={choose}
+          sessions={sessions}
+          sessionId={sessionId}
+          onSessionChange={chooseSession}
           mayChooseAll={isAdmin}
           barcodes={barcodes}
           onBarcodesChange={setBarcodes}
         />
-        {eventId && <LookUp eventId={eventId} onAdmit={door.admit} />}
+        {eventId && sessionId && <LookUp eventId={eventId} sessionId={sessionId} onAdmit={door.admit} />}
         <LastReadings version={door.status.readings} mayReset={isAdmin} />
       </div>
       {door.verdict && <VerdictOverlay verdict={door.verdict} />}

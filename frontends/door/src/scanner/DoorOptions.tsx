@@ -1,22 +1,33 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { DoorEventView } from '@ticketing/proto';
+import type { DoorEventView, EventSession } from '@ticketing/proto';
 import { Checkbox, formatShortDate, SelectField, useFailureToast } from '@ticketing/shared';
+import { SessionChoice } from './SessionChoice.tsx';
 
 interface DoorOptionsProps {
   events: UseQueryResult<DoorEventView[]>;
   eventId: string;
   onEventChange(eventId: string): void;
+  /** The chosen event's sessions, and the one this door checks in. */
+  sessions: EventSession[];
+  sessionId: string | undefined;
+  onSessionChange(sessionId: string): void;
   /** Only admins may admit every event's tickets at once. */
   mayChooseAll: boolean;
   barcodes: boolean;
   onBarcodesChange(barcodes: boolean): void;
 }
 
-/** Under the camera: the event this door checks in (today's first), and barcode formats besides QR codes. */
+/**
+ * Under the camera: the event this door checks in (today's first), its session when it has several, and barcode
+ * formats besides QR codes.
+ */
 export function DoorOptions({
   events,
   eventId,
   onEventChange,
+  sessions,
+  sessionId,
+  onSessionChange,
   mayChooseAll,
   barcodes,
   onBarcodesChange,
@@ -45,6 +56,15 @@ export function DoorOptions({
           </option>
         ))}
       </SelectField>
+      {sessionId && (
+        <SessionChoice
+          label="Sessão desta entrada"
+          hint="Cada ingresso entra uma vez por sessão."
+          sessions={sessions}
+          sessionId={sessionId}
+          onChange={onSessionChange}
+        />
+      )}
       {events.data?.length === 0 && !mayChooseAll && (
         <p className="scanner__warning" role="note">
           Você não está escalado para a portaria de nenhum evento. Peça a um administrador para incluí-lo na equipe de

@@ -3,9 +3,12 @@ import { Button, useResetTicket } from '@ticketing/shared';
 import { KEPT_READINGS, lastReadings, type StoredReading } from '../door/db.ts';
 import { clockTime } from '../door/verdict.ts';
 
-/** 'Resetar Ingresso': an admin lets a used ticket in again (a guest who left and came back, a wrong reading). */
-function ResetTicket({ orderId }: { orderId: string }) {
-  const reset = useResetTicket(orderId, { errorTitle: 'Erro ao resetar ingresso' });
+/**
+ * 'Resetar Ingresso': an admin lets a used ticket in again (a guest who left and came back, a wrong reading), to the
+ * session of the reading.
+ */
+function ResetTicket({ orderId, sessionId }: { orderId: string; sessionId: string | undefined }) {
+  const reset = useResetTicket(orderId, { errorTitle: 'Erro ao resetar ingresso', sessionId });
   return (
     <Button size="sm" variant="outline" onClick={() => reset.mutate()} disabled={reset.isPending}>
       Resetar Ingresso
@@ -43,7 +46,7 @@ export function LastReadings({ version, mayReset }: { version: number; mayReset:
             </span>
             <time dateTime={reading.readAt}>{clockTime(reading.readAt)}</time>
             {mayReset && reading.orderId && (reading.code === 'valid' || reading.code === 'already_used') && (
-              <ResetTicket orderId={reading.orderId} />
+              <ResetTicket orderId={reading.orderId} sessionId={reading.sessionId ?? undefined} />
             )}
           </li>
         ))}

@@ -1,4 +1,6 @@
 import { Link } from 'react-router-dom';
+import type { EventSession } from '@ticketing/proto';
+import { sessionLabels } from '../door/door-session.ts';
 import type { DoorStatus } from '../door/sync.ts';
 import { doorTexts } from '../door/verdict.ts';
 
@@ -6,11 +8,21 @@ const readingsCount = (count: number) => `${count} ${count === 1 ? 'leitura' : '
 
 /**
  * How the device stands with the server: offline and what it still has to send, a session to renew, and tickets
- * admitted on two devices while offline. Ready to read without internet once the event's list and the door's own
- * code (`codeKept`, by its service worker) are on the device.
+ * admitted to a session on two devices while offline, each named by its session when the event has several (`sessions`).
+ * Ready to read without internet once the event's list and the door's own code (`codeKept`, by its service worker)
+ * are on the device.
  */
-export function SyncStatus({ status, codeKept }: { status: DoorStatus; codeKept: boolean }) {
+export function SyncStatus({
+  status,
+  codeKept,
+  sessions,
+}: {
+  status: DoorStatus;
+  codeKept: boolean;
+  sessions: EventSession[];
+}) {
   if (!status.loaded) return null;
+  const labels = sessions.length > 1 ? sessionLabels(sessions) : undefined;
   // A refused session reaches the server no more than a dropped network does.
   const offline = !status.online || status.expired;
   const pending = offline || status.queued > 0;
@@ -33,10 +45,11 @@ export function SyncStatus({ status, codeKept }: { status: DoorStatus; codeKept:
       {status.conflicts.length > 0 && (
         <ul className="door-status__conflicts" aria-label="Conflitos">
           {status.conflicts.map((conflict) => (
-            <li key={conflict.ticketId}>
+            <li key={`${conflict.ticketId} ${conflict.sessionId}`}>
               {doorTexts.conflict(
                 conflict.holderName,
                 conflict.admissions.map((admission) => admission.at),
+                labels?.get(conflict.sessionId),
               )}
             </li>
           ))}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { admitFromLookUp, readTicket } from '../door/reading.ts';
+import { admitFromLookUp, readTicket, type DoorPlace } from '../door/reading.ts';
 import { useDoorSync } from '../door/useDoorSync.ts';
 import type { Verdict } from '../door/verdict.ts';
 import { signalVerdict } from './feedback.ts';
@@ -24,7 +24,11 @@ const unreadable: Verdict = {
  * Readings while one is being decided or a verdict is shown are ignored, and so is the same code again during the
  * following 3 s. Each verdict's time from the decoded frame to the screen is measured (`door:verdict`).
  */
-export function useDoor(eventId: string | undefined, eventTitle: (eventId: string) => string | null) {
+export function useDoor(
+  eventId: string | undefined,
+  sessionId: string | undefined,
+  eventTitle: (eventId: string) => string | null,
+) {
   const { sync, status } = useDoorSync(eventId);
   const [verifying, setVerifying] = useState(false);
   const [shown, setShown] = useState<{ verdict: Verdict; by: 'server' | 'device' } | null>(null);
@@ -70,14 +74,24 @@ export function useDoor(eventId: string | undefined, eventTitle: (eventId: strin
   );
 
   const read = useCallback(
-    (text: string) => present(text, () => readTicket(text, eventId, sync, eventTitle)),
-    [present, eventId, sync, eventTitle],
+    (text: string) => {
+      // Every event, or an event and its session: once an event is chosen, readings wait for its session.
+      const place: DoorPlace | undefined = !eventId
+        ? { eventId: undefined, sessionId: undefined }
+        : sessionId
+          ? { eventId, sessionId }
+          : undefined;
+      return place ? present(text, () => readTicket(text, place, sync, eventTitle)) : undefined;
+    },
+    [present, eventId, sessionId, sync, eventTitle],
   );
   /** Admits a guest the look-up found (an event is chosen whenever the look-up is shown). */
   const admit = useCallback(
     (ticketId: string) =>
-      eventId ? present(`ticket:${ticketId}`, () => admitFromLookUp(ticketId, eventId, sync)) : undefined,
-    [present, eventId, sync],
+      eventId && sessionId
+        ? present(`ticket:${ticketId}`, () => admitFromLookUp(ticketId, { eventId, sessionId }, sync))
+        : undefined,
+    [present, eventId, sessionId, sync],
   );
 
   return { read, admit, verifying, verdict: shown?.verdict ?? null, status };
