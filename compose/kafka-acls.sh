@@ -54,6 +54,8 @@ produces tickets-worker ticket.issued ticket.checked-in ticket.reset ticket.rese
 consumes tickets-worker event.changed order.paid order.refunded order.withdrawal-requested ticket.checked-in ticket.issued \
   ticket.reset user.deleted user.door-events-changed
 produces mail mail.sent
-consumes mail courtesy.invited order.created order.refunded ticket.issued ticket.resent ticket.withdrawal-decided \
+consumes mail certificate.issued courtesy.invited order.created order.refunded ticket.issued ticket.resent ticket.withdrawal-decided \
   user.deleted user.password-reset-requested user.registration-attempted user.sign-in-link-requested \
   user.verification-code-issued
+produces certificates certificate.issued
+consumes certificates event.changed order.refunded ticket.checked-in ticket.issued ticket.reset user.deleted

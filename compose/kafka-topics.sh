@@ -49,4 +49,5 @@ declare_topic ticket.reset 3 7
 declare_topic ticket.resent 3 7
 declare_topic ticket.withdrawal-decided 3 7
 declare_topic mail.sent 3 7
+declare_topic certificate.issued 3 7
 declare_topic bus.dead-letter 3 30

@@ -12,7 +12,8 @@ import {
 } from '@ticketing/platform';
 import { eventSchemas } from '@ticketing/proto';
 import { catalogMigrations, createEvent, holdSpots } from '@ticketing/catalog';
-import { seedEventInputs } from './seed/events.ts';
+import { certificatesMigrations } from '@ticketing/certificates';
+import { seedEventInputs, seedEvents } from './seed/events.ts';
 
 export interface SeedOptions {
   /** The moment the seed dates count from. */
@@ -44,18 +45,55 @@ export async function seedCatalog(db: Knex, outbox: Outbox, options: SeedOptions
 }
 
 /**
+ * Turns certificates on for the seeded events that promise them (found by title in the catalog), released
+ * automatically a day after each event ends. Settings already there are left alone.
+ */
+export async function seedCertificates(catalog: Knex, certificates: Knex): Promise<number> {
+  let enabled = 0;
+  for (const seed of seedEvents.filter((event) => event.certificate)) {
+    const event = (await catalog('events').where({ title: seed.title }).first('id')) as { id: string } | undefined;
+    if (!event) continue;
+    const [row] = await certificates('settings')
+      .insert({
+        event_id: event.id,
+        enabled: true,
+        signer_name: seed.certificate!.signerName,
+        signer_role: seed.certificate!.signerRole,
+        auto_release_hours: 24,
+      })
+      .onConflict('event_id')
+      .ignore()
+      .returning('event_id');
+    if (row) enabled += 1;
+  }
+  return enabled;
+}
+
+/**
  * Seeds the catalog of the database at `databaseUrl` (schema `catalog` unless told otherwise), running the
  * catalog's migrations first so it works before the service ever started. Returns how many events were created.
  */
 export async function seed(
   databaseUrl: string,
-  { schema = 'catalog', logger = createLogger('seed', 'silent') }: { schema?: string; logger?: Logger } = {},
+  {
+    schema = 'catalog',
+    certificatesSchema = 'certificates',
+    logger = createLogger('seed', 'silent'),
+  }: { schema?: string; certificatesSchema?: string; logger?: Logger } = {},
 ): Promise<number> {
   const db = createDb(databaseUrl, schema, 2);
   try {
     await migrate(db, schema, [...busMigrations, ...catalogMigrations]);
     const created = await seedCatalog(db, createOutbox(eventSchemas), { logger });
     logger.info({ schema, created }, created ? 'catalog seeded' : 'catalog already has events; nothing seeded');
+    const certificates = createDb(databaseUrl, certificatesSchema, 2);
+    try {
+      await migrate(certificates, certificatesSchema, [...busMigrations, ...certificatesMigrations]);
+      const enabled = await seedCertificates(db, certificates);
+      logger.info({ enabled }, 'certificates enabled for the seeded events that promise them');
+    } finally {
+      await certificates.destroy();
+    }
     return created;
   } finally {
     await db.destroy();

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { makeCpf, startTestService, type TestService } from '@ticketing/testkit';
+import { certificatesService } from '@ticketing/certificates';
 import { courtesyService } from '@ticketing/courtesy';
 import { mailService } from '@ticketing/mail';
 import { ticketsWorkerService } from '@ticketing/tickets';
@@ -13,12 +14,12 @@ import {
 } from '../../services/orders/test/support.ts';
 
 /**
- * Orders, tickets, courtesy, mail and the catalog on one bus, each in its own schema, with a person who bought a
+ * Orders, tickets, courtesy, certificates, mail and the catalog on one bus, each in its own schema, with a person who bought a
  * ticket, redeemed a courtesy and was invited by a mass send: after user.deleted, no table of any of them holds
  * the person's name, e-mail, CPF, phone or address.
  */
 let h: Harness;
-let services: Record<'tickets' | 'courtesy' | 'mail', TestService<unknown>>;
+let services: Record<'tickets' | 'courtesy' | 'certificates' | 'mail', TestService<unknown>>;
 
 /** A port nothing listens on: mail keeps its e-mails waiting, as when the relay is down. */
 async function closedPort(): Promise<number> {
@@ -39,6 +40,7 @@ beforeAll(async () => {
   services = {
     tickets: await startTestService(ticketsWorkerService, shared),
     courtesy,
+    certificates: await startTestService(certificatesService, shared),
     mail: await startTestService(mailService, {
       ...shared,
       env: {
@@ -58,7 +60,7 @@ afterAll(async () => {
 const count = async (service: { db: TestService<unknown>['db'] }, table: string, where: Record<string, unknown>) =>
   Number((await service.db(table).where(where).count({ n: '*' }))[0]!.n);
 
-test('after user.deleted no table of orders, tickets, courtesy, mail or catalog holds the person', async () => {
+test('after user.deleted no table of orders, tickets, courtesy, certificates, mail or catalog holds the person', async () => {
   const cpf = makeCpf();
   const who = await h.buyer({ name: 'Heloísa Vasconcelos Prado', cpf, phone: '(31) 99876-5432' });
   const address = 'Rua Professor Estevão Pinto, 987 – Belo Horizonte';
@@ -130,6 +132,7 @@ test('after user.deleted no table of orders, tickets, courtesy, mail or catalog 
   await waitFor(async () => (await count(h.orders, 'orders', { user_id: who.id, status: 'paid' })) === 2);
   await waitFor(async () => (await h.ordersOf(who.id)).every((order) => order.qr_code_data !== null));
   await waitFor(async () => (await count(services.tickets, 'tickets', { user_id: who.id })) === 2);
+  await waitFor(async () => (await count(services.certificates, 'holders', { user_id: who.id })) === 2);
   await waitFor(
     async () => (await services.mail.db('email_queue').whereRaw('lower("to") = ?', [who.email])).length === 5,
   );

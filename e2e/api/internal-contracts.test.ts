@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { catalogClient, identitySessions, jsonClient } from '@ticketing/platform';
 import { courtesyClient, identityClient, paymentsClient } from '@ticketing/orders';
+import { certificatePdfUrl, linkHeadersFor } from '@ticketing/mail';
+import { publishAsOwner, waitFor } from '@ticketing/testkit';
+import { checkIn, eventWithSessions, ticketOf } from '../../services/certificates/test/support.ts';
 import { adminEvent, startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
 
 // Each caller's own client against the real callee: the client parses every answer with the route's answer schema
@@ -99,4 +102,42 @@ test('orders → courtesy: a promotional link quoted, its use taken and given ba
   expect(await courtesy.takePromoUse(orderId, { code: link.body.code, eventId })).toEqual(quote);
   expect(await courtesy.releasePromoUse(orderId)).toBe(true);
   expect(await courtesy.releasePromoUse(orderId)).toBe(false);
+});
+
+test('mail → certificates: the PDF a certificate e-mail attaches', async () => {
+  const event = eventWithSessions({ sessions: 1, hours: 2 });
+  const ticket = ticketOf(event, 'Rafael Nogueira');
+  for (const [type, payload] of [
+    ['event.changed', event],
+    ['ticket.issued', ticket],
+    ['ticket.checked-in', checkIn(ticket, event.sessions![0]!.id)],
+  ] as const) {
+    const envelope = await publishAsOwner(system.catalog, type, randomUUID(), payload as never);
+    await waitFor(async () => (await system.certificates.db('inbox').where({ event_id: envelope.id })).length === 1);
+  }
+  const admin = await system.call('POST', '/api/auth/login', {
+    body: { email: 'admin@educacaofarma.com.br', password: 'admin123' },
+  });
+  const token = admin.body.token as string;
+  await system.call('PUT', `/api/events/${event.eventId}/certificate`, { token, body: { enabled: true } });
+  await system.call('POST', `/api/events/${event.eventId}/certificates`, { token });
+  const [certificate] = (await system.call('GET', `/api/events/${event.eventId}/certificates`, { token })).body;
+
+  const certificatesUrl = system.certificates.url;
+  const headers = linkHeadersFor(system.mail!.serviceAuth, certificatesUrl);
+  const fetchAsMail = async (href: string) => fetch(href, { headers: await headers(href) });
+  const pdf = await fetchAsMail(certificatePdfUrl(certificatesUrl, certificate.id));
+  expect(pdf.status).toBe(200);
+  expect(pdf.headers.get('content-type')).toBe('application/pdf');
+  expect(
+    Buffer.from(await pdf.arrayBuffer())
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-');
+  expect((await fetchAsMail(certificatePdfUrl(certificatesUrl, randomUUID()))).status).toBe(404);
+  // Only mail may read them.
+  const asOrders = await fetch(certificatePdfUrl(certificatesUrl, certificate.id), {
+    headers: { authorization: `Bearer ${await system.orders.serviceAuth.token('certificates')}` },
+  });
+  expect(asOrders.status).toBe(403);
 });

@@ -39,6 +39,9 @@ const heading = (page: Page, name: string) => main(page).getByRole('heading', { 
 const brl = (text: string) => text.replaceAll('R$ ', 'R$\u00a0');
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
+/** The fields of the form's `position`th session. */
+const session = (page: Page, position: number) => page.getByRole('group', { name: `Sessão ${position}`, exact: true });
+
 async function adminPage(): Promise<Page> {
   const context = await stack.newContext({ token: adminToken });
   return context.newPage();
@@ -65,14 +68,15 @@ test('an admin creates and publishes an event with its image, and the storefront
   const create = page.getByRole('button', { name: 'Criar evento' });
   await create.click();
   await page.getByText('Título é obrigatório', { exact: true }).waitFor();
-  await page.getByText('Data inválida: informe data e hora', { exact: true }).waitFor();
+  await page.getByText('Início da sessão inválido: informe data e hora', { exact: true }).waitFor();
   await page.getByText('Local é obrigatório', { exact: true }).waitFor();
   expect(await page.getByLabel('Título', { exact: true }).getAttribute('aria-invalid')).toBe('true');
   expect(await isFocused(page, 'Título')).toBe(true);
 
   await page.getByLabel('Título', { exact: true }).fill(title);
   await page.getByLabel('Descrição').fill('Dois dias de atualização em terapia antineoplásica.');
-  await page.getByLabel('Data e hora').fill('2031-05-20T19:30');
+  await session(page, 1).getByLabel('Início').fill('2031-05-20T19:30');
+  await session(page, 1).getByLabel('Fim').fill('2031-05-20T23:00');
   await page.getByLabel('Local', { exact: true }).fill('Centro de Convenções Rebouças — São Paulo, SP');
   await page.getByLabel('Preço (R$)').fill('180,50');
   await page.getByLabel('Capacidade').fill('40');
@@ -122,6 +126,56 @@ test('an admin creates and publishes an event with its image, and the storefront
   await main(visitor).getByText('Centro de Convenções Rebouças — São Paulo, SP').first().waitFor();
 }, 60_000);
 
+test('an admin creates a congress of two days, checked before sending, then edits a day keeping its session', async () => {
+  const title = 'Congresso de Farmácia Hospitalar';
+  const page = await adminPage();
+  await page.goto('/admin/eventos/novo');
+  await heading(page, 'Novo evento').waitFor();
+  await page.getByLabel('Título', { exact: true }).fill(title);
+  await page.getByLabel('Local', { exact: true }).fill('Expo Center Norte — São Paulo, SP');
+  await page.getByLabel('Preço (R$)').fill('900,00');
+  expect(await page.getByRole('button', { name: 'Remover sessão 1' }).isDisabled()).toBe(true);
+  await session(page, 1).getByLabel('Início').fill('2031-11-06T08:00');
+  await session(page, 1).getByLabel('Fim').fill('2031-11-06T18:00');
+  await session(page, 1).getByLabel('Título da sessão (opcional)').fill('Dia 1');
+
+  // A new session starts as the next day at the same hours.
+  await page.getByRole('button', { name: 'Adicionar sessão' }).click();
+  expect(await session(page, 2).getByLabel('Início').inputValue()).toBe('2031-11-07T08:00');
+  expect(await session(page, 2).getByLabel('Fim').inputValue()).toBe('2031-11-07T18:00');
+  await session(page, 2).getByLabel('Título da sessão (opcional)').fill('Dia 2');
+
+  // Overlapping sessions are refused before anything is sent, with the catalog's message.
+  await session(page, 2).getByLabel('Início').fill('2031-11-06T17:00');
+  const create = page.getByRole('button', { name: 'Criar evento' });
+  await create.click();
+  await main(page).getByRole('alert').filter({ hasText: 'As sessões não podem se sobrepor' }).waitFor();
+  expect(await adminSearch(title)).toEqual([]);
+
+  await session(page, 2).getByLabel('Início').fill('2031-11-07T08:00');
+  await create.click();
+  await toast(page, 'Evento criado').waitFor();
+  await heading(page, 'Editar evento').waitFor();
+  const [created] = await adminSearch(title);
+  expect(created).toMatchObject({ date: '2031-11-06T11:00:00.000Z', localDate: '2031-11-06T08:00' });
+  expect(created!.localSessions).toEqual([
+    { id: expect.any(String), startsAt: '2031-11-06T08:00', endsAt: '2031-11-06T18:00', title: 'Dia 1' },
+    { id: expect.any(String), startsAt: '2031-11-07T08:00', endsAt: '2031-11-07T18:00', title: 'Dia 2' },
+  ]);
+
+  // The second day ends earlier and the first is removed: the second keeps its session (and its admissions).
+  await session(page, 2).getByLabel('Fim').fill('2031-11-07T12:30');
+  await page.getByRole('button', { name: 'Remover sessão 1' }).click();
+  expect(await session(page, 1).getByLabel('Título da sessão (opcional)').inputValue()).toBe('Dia 2');
+  await page.getByRole('button', { name: 'Salvar alterações' }).click();
+  await toast(page, 'Evento salvo').waitFor();
+  const [edited] = await adminSearch(title);
+  expect(edited!.localSessions).toEqual([
+    { id: created!.localSessions[1]!.id, startsAt: '2031-11-07T08:00', endsAt: '2031-11-07T12:30', title: 'Dia 2' },
+  ]);
+  expect(edited!.date).toBe('2031-11-07T11:00:00.000Z');
+}, 60_000);
+
 test('the list searches, filters by status and duplicates an event into a draft opened in the editor', async () => {
   const title = 'Jornada de Assistência Farmacêutica';
   const made = await stack.system.call('POST', '/api/admin/events', {
@@ -162,7 +216,7 @@ test('the list searches, filters by status and duplicates an event into a draft 
   );
   await heading(page, 'Editar evento').waitFor();
   expect(await page.getByLabel('Título', { exact: true }).inputValue()).toBe(`Cópia de ${title}`);
-  expect(await page.getByLabel('Data e hora').inputValue()).toBe('2031-08-04T08:00');
+  expect(await session(page, 1).getByLabel('Início').inputValue()).toBe('2031-08-04T08:00');
   expect(await page.getByRole('checkbox', { name: /^Publicado/ }).isChecked()).toBe(false);
   await main(page).getByText('Rascunho', { exact: true }).waitFor();
   const copyId = new URL(page.url()).pathname.split('/').at(-1);

@@ -64,6 +64,8 @@ const pages: [string, () => string, () => { token?: string }][] = [
   ['courtesy-admin', () => '/cortesia-admin', admin],
   ['mass-send', () => '/cortesia-envio-em-massa', admin],
   ['admin-test', () => '/admin-test', admin],
+  ['event-certificates', () => `/admin/eventos/${eventId}/certificados`, admin],
+  ['certificate-not-found', () => '/certificados/AAAA-BBBB-CCCC-DDDD', visitor],
   ['not-found', () => '/nao-existe', visitor],
 ];
 

@@ -10,6 +10,7 @@ export default frontendConfig({
     './Events': './src/pages/Events.tsx',
     './EventEditor': './src/pages/EventEditor.tsx',
     './Participants': './src/pages/Participants.tsx',
+    './Certificates': './src/pages/Certificates.tsx',
     './Sales': './src/pages/Sales.tsx',
     './Orders': './src/pages/Orders.tsx',
     './CourtesyRedemptions': './src/pages/CourtesyRedemptions.tsx',

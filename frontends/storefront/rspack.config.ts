@@ -8,5 +8,6 @@ export default frontendConfig({
     './Events': './src/pages/Events.tsx',
     './EventDetail': './src/pages/EventDetail.tsx',
     './Courtesy': './src/pages/Courtesy.tsx',
+    './Certificate': './src/pages/Certificate.tsx',
   },
 });

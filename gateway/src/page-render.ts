@@ -6,6 +6,7 @@ import type { Middleware } from 'koa';
 import { Counter } from 'prom-client';
 import type { Logger, Metrics } from '@ticketing/platform';
 import type { ApiAnswer, PageRenderer } from '@ticketing/proto/page-render';
+import { clientIp } from './client-ip.ts';
 import { findRoute, isApiPath, type Upstream, type UpstreamName } from './routes.ts';
 import { allowStyleAttributes } from './security.ts';
 
@@ -52,12 +53,14 @@ export function pageRender(options: PageRenderOptions): Middleware {
   });
   const origin = new URL(options.publicUrl).origin;
 
-  async function readApi(path: string, requestId: string): Promise<ApiAnswer> {
+  // The reader's address goes along, as on a proxied call: a service's per-address limits (unknown certificate codes)
+  // count the reader, not the gateway.
+  async function readApi(path: string, requestId: string, clientAddress: string): Promise<ApiAnswer> {
     const route = findRoute(new URL(path, origin).pathname);
     const upstream = route && upstreams.get(route.upstream);
     if (!upstream) return { status: 404, body: null };
     const response = await fetch(new URL(path, upstream.url), {
-      headers: { accept: 'application/json', 'x-request-id': requestId },
+      headers: { accept: 'application/json', 'x-request-id': requestId, 'x-forwarded-for': clientAddress },
       signal: AbortSignal.timeout(timeoutMs),
     });
     const body: unknown = response.headers.get('content-type')?.includes('json') ? await response.json() : null;
@@ -83,7 +86,7 @@ export function pageRender(options: PageRenderOptions): Middleware {
       const page = await renderer.renderPage({
         url: ctx.url,
         origin,
-        readApi: (path) => readApi(path, requestId),
+        readApi: (path) => readApi(path, requestId, clientIp(ctx)),
         readBuildFile,
       });
       if (!page) {

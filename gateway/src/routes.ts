@@ -13,13 +13,16 @@ export interface Route extends PublicRoute {
   upstream: UpstreamName;
 }
 
+const segments = (path: string) => path.split('/');
+
 /**
- * The routing table, from each service's public routes in the list of services: the longest path that matches
- * wins, so `/api/door/events` (the catalog's) is found before `/api/door` (the verifier's).
+ * The routing table, from each service's public routes in the list of services: the route with the most segments
+ * that matches wins, then the longest, so `/api/door/events` (the catalog's) is found before `/api/door` (the
+ * verifier's) and `/api/events/:id/certificates` (certificates') before `/api/events` (the catalog's).
  */
 export const ROUTES: readonly Route[] = SERVICES.flatMap((service) =>
   service.routes.map((route): Route => ({ ...route, upstream: service.name })),
-).sort((a, b) => b.path.length - a.path.length);
+).sort((a, b) => segments(b.path).length - segments(a.path).length || b.path.length - a.path.length);
 
 /** Only this part of the URL space is ever forwarded; services' `/internal`, `/metrics`, `/healthz` stay private. */
 export const API_PREFIX = '/api';
@@ -27,8 +30,14 @@ export const API_PREFIX = '/api';
 export const isApiPath = (path: string) => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
 function matches(route: Route, path: string): boolean {
-  if (path === route.path) return route.match !== 'below';
-  return route.match !== 'exact' && path.startsWith(route.path) && path[route.path.length] === '/';
+  const wanted = segments(route.path);
+  const given = segments(path);
+  if (given.length < wanted.length) return false;
+  const same = wanted.every((segment, index) =>
+    segment.startsWith(':') ? given[index] !== '' : segment === given[index],
+  );
+  if (!same) return false;
+  return given.length === wanted.length ? route.match !== 'below' : route.match !== 'exact';
 }
 
 /** The route that serves a request path (without its query), if any. */

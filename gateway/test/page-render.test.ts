@@ -62,6 +62,8 @@ const congress: EventView = {
 let catalog: Server;
 let catalogUrl: string;
 let catalogReads: string[] = [];
+/** Whom each read was for (X-Forwarded-For), as the services' per-address limits see it. */
+let readersOf: (string | undefined)[] = [];
 let gateway: RunningGateway;
 let catalogDown: RunningGateway;
 let noModule: RunningGateway;
@@ -69,6 +71,7 @@ let noModule: RunningGateway;
 beforeAll(async () => {
   catalog = createServer((request, response) => {
     catalogReads.push(request.url ?? '');
+    readersOf.push(request.headers['x-forwarded-for'] as string | undefined);
     const body =
       request.url === '/api/events'
         ? [event, congress]
@@ -105,9 +108,12 @@ const jsonBlock = (html: string, id: string) =>
   );
 
 test("an event's page holds its content, its head and the data it was rendered with", async () => {
+  readersOf = [];
   const { response, html, root, metaOf } = await page(gateway.url, `/event/${event.id}`);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  // The read counts against the reader's address, not the gateway's.
+  expect(readersOf).toEqual(['127.0.0.1']);
   expect(root).toContain('Workshop de Boas Práticas &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
   expect(root).toContain('5 de dezembro de 2026');
   expect(root).toContain('09:00');

@@ -217,6 +217,16 @@ test('prefixes match whole path segments only', () => {
   expect(findRoute('/api/doors/events')).toBeUndefined();
 });
 
+test("an event's certificates are certificates', found by their segment before the catalog's event", () => {
+  expect(findRoute(`/api/events/${id}/certificate`)?.upstream).toBe('certificates');
+  expect(findRoute(`/api/events/${id}/certificates`)?.upstream).toBe('certificates');
+  expect(findRoute(`/api/events/${id}/certificates/7KQ2-M9XD-4T1H-0BZC`)?.upstream).toBe('certificates');
+  expect(findRoute(`/api/events/${id}/certificate/extra`)?.upstream).toBe('catalog');
+  expect(findRoute('/api/events//certificates')?.upstream).toBe('catalog');
+  expect(findRoute(`/api/events/${id}`)?.upstream).toBe('catalog');
+  expect(findRoute('/api/certificates/7KQ2-M9XD-4T1H-0BZC/pdf')?.upstream).toBe('certificates');
+});
+
 test.each([
   '/api/eventsX',
   '/api/events-admin/1',

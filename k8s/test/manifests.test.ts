@@ -983,7 +983,7 @@ describe.each(['production', 'event-day'].map((name) => [name]))('database conne
     const args: string[] = mainContainer(find(objects, 'StatefulSet', 'postgres')).args;
     const maxConnections = Number(/^max_connections=(\d+)$/.exec(args[args.indexOf('-c') + 1])?.[1]);
     expect(serverSide + direct).toBeLessThanOrEqual(maxConnections);
-    expect({ clients, serverSide, direct, maxConnections }).toEqual({ clients: 205, serverSide: 105, direct: 45, maxConnections: 200 });
+    expect({ clients, serverSide, direct, maxConnections }).toEqual({ clients: 220, serverSide: 105, direct: 48, maxConnections: 200 });
   });
 });
 

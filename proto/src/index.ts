@@ -17,6 +17,7 @@ export * from './api/payments.ts';
 export * from './api/courtesy.ts';
 export * from './api/tickets.ts';
 export * from './api/door.ts';
+export * from './api/certificates.ts';
 export * from './scan-messages.ts';
 export * from './door/qr-text.ts';
 export * from './door/door-rule.ts';

@@ -11,6 +11,8 @@
  * - `exact`: only the path itself (`/api/verify-ticket`);
  * - `below`: only paths under it (`/api/auth/*`: `/api/auth/login`, not `/api/auth`);
  * - `tree`: the path and everything under it (`/api/events`, `/api/events/42`).
+ * A segment written `:name` matches any one segment (`/api/events/:id/certificates`), and a route with more segments
+ * wins over a shorter one that also matches.
  */
 export type RouteMatch = 'exact' | 'below' | 'tree';
 
@@ -43,7 +45,16 @@ export interface ServicePart {
 }
 
 /** Every service sends identity its sessions to check. */
-const EVERYONE = ['catalog', 'orders', 'payments', 'courtesy', 'tickets-verifier', 'tickets-worker', 'mail'] as const;
+const EVERYONE = [
+  'catalog',
+  'orders',
+  'payments',
+  'courtesy',
+  'tickets-verifier',
+  'tickets-worker',
+  'mail',
+  'certificates',
+] as const;
 
 /**
  * A service as most are: its own folder and `src/main.ts`, and its name for its schema, its database role and its
@@ -138,6 +149,15 @@ export const SERVICES = [
     background: true,
   }),
   service('mail', 3008, { background: true }),
+  service('certificates', 3009, {
+    routes: [
+      { path: '/api/certificates', match: 'tree' },
+      // An event's certificate settings and its certificates, beside the catalog's event.
+      { path: '/api/events/:id/certificate', match: 'exact' },
+      { path: '/api/events/:id/certificates', match: 'tree' },
+    ],
+    callers: ['mail'],
+  }),
 ] as const satisfies readonly ServicePart[];
 
 export type ServiceName = (typeof SERVICES)[number]['name'];

@@ -19,8 +19,9 @@
  * error or timeout, or fewer tickets admitted (rows updated) than requests answered.
  *
  * Then the door's verdict time in a browser, online and offline (`door-verdict.ts`), the ticket's QR image
- * against the QR library's own PNG settings (`ticket-qr.ts`), and a refused login's time for an unknown e-mail
- * against a wrong password (`login-timing.ts`).
+ * against the QR library's own PNG settings (`ticket-qr.ts`), a refused login's time for an unknown e-mail
+ * against a wrong password (`login-timing.ts`), and certificates of attendance: one PDF, and an event's release to
+ * 800 holders with their e-mails (`certificates.ts`).
  *
  * Every server it starts listens on a free port, so it runs beside `npm start`. BENCH_CONNECTIONS, BENCH_SECONDS
  * and BENCH_TICKETS size the load (a verify measurement stops early when its tickets run out);
@@ -361,8 +362,9 @@ try {
 
 // Measurements of their own, after the load above: the door's verdict time in the browser, online and offline;
 // the ticket's QR image against the QR library's own PNG settings; a refused login, unknown e-mail or wrong password;
-// a sales rush through the whole product. Each stops with an error of its own when what it measures was refused.
-for (const script of ['door-verdict.ts', 'ticket-qr.ts', 'login-timing.ts', 'rush.ts']) {
+// a sales rush through the whole product; certificates released to an event's holders. Each stops with an error of
+// its own when what it measures was refused.
+for (const script of ['door-verdict.ts', 'ticket-qr.ts', 'login-timing.ts', 'rush.ts', 'certificates.ts']) {
   const { status } = spawnSync(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], {
     cwd: root,
     stdio: 'inherit',

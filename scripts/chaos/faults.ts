@@ -86,6 +86,8 @@ function probeOf(context: FaultContext, name: string): () => Promise<void> {
       return ok('GET', '/api/orders?page=1', reader.token);
     case 'courtesy':
       return ok('GET', '/api/courtesy-links?page=1', context.shopper.world.adminToken);
+    case 'certificates':
+      return ok('GET', `/api/events/${context.shopper.world.main}/certificate`, context.shopper.world.adminToken);
     case 'tickets-verifier':
       return ok('POST', '/api/verify-ticket', context.shopper.world.doorStaff.token, {
         qrCodeData: 'T1.leitura-de-teste',

@@ -27,6 +27,7 @@ const EVERY_PROCESS = [
   'identity',
   'courtesy',
   'mail',
+  'certificates',
   'tickets-worker',
   'tickets-verifier',
   'gateway',

@@ -19,6 +19,7 @@ import { identityService } from '@ticketing/identity';
 import { mailService } from '@ticketing/mail';
 import { catalogService } from '@ticketing/catalog';
 import { courtesyService } from '@ticketing/courtesy';
+import { certificatesService } from '@ticketing/certificates';
 import { ordersService } from '@ticketing/orders';
 import { paymentsService } from '@ticketing/payments';
 import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
@@ -98,6 +99,7 @@ export async function startSystem({
   const identity = await start('identity', identityService, identityEnv);
   const catalog = await start('catalog', catalogService);
   const courtesy = await start('courtesy', courtesyService, { MASS_SEND_POLL_MS: '200' });
+  const certificates = await start('certificates', certificatesService, { AUTO_RELEASE_POLL_MS: '200' });
   // The catcher answers in milliseconds: a short send timeout lets a killed mail process's claims lapse quickly.
   const mailSettings = { SMTP_URL: catcher.smtpUrl, MAIL_POLL_MS: '100', MAIL_SEND_TIMEOUT_MS: '5000' };
   const mail = withMail ? await start('mail', mailService, mailSettings) : undefined;
@@ -174,6 +176,7 @@ export async function startSystem({
     mailEnv,
     catalog,
     courtesy,
+    certificates,
     gatewayUrl: gateway.url,
     orders,
     payments,

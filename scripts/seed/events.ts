@@ -16,6 +16,10 @@ export interface SeedEvent {
   listed?: boolean;
   /** Spots already taken when the catalog is seeded. */
   attendees?: number;
+  /** Its days, for an event of several; else one session from `time`. `day` counts from its first day. */
+  sessions?: { day: number; starts: string; ends: string; title: string }[];
+  /** Certificates of attendance, as its description promises: who signs them. */
+  certificate?: { signerName: string; signerRole: string };
 }
 
 export const seedEvents: SeedEvent[] = [
@@ -46,6 +50,7 @@ export const seedEvents: SeedEvent[] = [
     price: '590.00',
     maxAttendees: 200,
     attendees: 74,
+    certificate: { signerName: 'Dra. Helena Prado', signerRole: 'Coordenadora científica' },
   },
   {
     slug: 'workshop-farmacia-clinica-montes-claros',
@@ -102,6 +107,10 @@ export const seedEvents: SeedEvent[] = [
     price: '1290.00',
     maxAttendees: 800,
     attendees: 215,
+    sessions: [
+      { day: 0, starts: '08:00', ends: '18:00', title: 'Dia 1' },
+      { day: 1, starts: '08:00', ends: '18:00', title: 'Dia 2' },
+    ],
   },
   {
     slug: 'simposio-farmacia-hospitalar-oncologica',
@@ -180,6 +189,11 @@ export function seedEventInputs(now: Date): { seed: SeedEvent; input: CreateEven
       imageUrl: `/images/events/${seed.slug}.svg`,
       maxAttendees: seed.maxAttendees,
       listed: seed.listed ?? true,
+      sessions: seed.sessions?.map((session) => ({
+        startsAt: brasiliaDate(now, seed.daysFromNow + session.day, session.starts),
+        endsAt: brasiliaDate(now, seed.daysFromNow + session.day, session.ends),
+        title: session.title,
+      })),
     },
   }));
 }

@@ -15,6 +15,7 @@ import { courtesyService } from '@ticketing/courtesy';
 import { gatewayConfigSchema } from '@ticketing/gateway';
 import { identityService } from '@ticketing/identity';
 import { mailService } from '@ticketing/mail';
+import { certificatesService } from '@ticketing/certificates';
 import { ordersService } from '@ticketing/orders';
 import { paymentsService } from '@ticketing/payments';
 import {
@@ -119,6 +120,7 @@ const DEFINITIONS: Record<ServiceName, Definition> = {
   'tickets-verifier': ticketsVerifierService,
   'tickets-worker': ticketsWorkerService,
   mail: mailService,
+  certificates: certificatesService,
 };
 
 /** The list of services (proto's system.ts), which compose must follow. */
@@ -527,6 +529,7 @@ describe('docker-compose.yml run with NODE_ENV=production', () => {
       'tickets-verifier': [...PASSWORDS, ...KEYS],
       'tickets-worker': [...PASSWORDS, ...KEYS],
       mail: [...PASSWORDS, ...KEYS],
+      certificates: [...PASSWORDS, ...KEYS],
     });
   });
 

@@ -1,4 +1,5 @@
 export { api, ApiError, isApiError, type ApiOptions } from './api/client.ts';
+export { downloadFile } from './api/download.ts';
 export { createQueryClient, queryPath } from './api/query-client.ts';
 export { initials, meQueryKey, startSession, useAuth, type Auth } from './auth.ts';
 export { copyText } from './clipboard.ts';

@@ -3,7 +3,7 @@ import { PAGE_ROLE_REQUIRED, type Role } from '@ticketing/proto/roles';
 
 /** A page module a remote exposes, as `<remote>/<Page>` (see each remote's rspack.config.ts). */
 export type RemotePageId =
-  | `storefront/${'Home' | 'Events' | 'EventDetail' | 'Courtesy'}`
+  | `storefront/${'Home' | 'Events' | 'EventDetail' | 'Courtesy' | 'Certificate'}`
   | `profile/${'Login' | 'Register' | 'ForgotPassword' | 'ResetPassword' | 'SignInLink' | 'VerifyEmail' | 'Profile'}`
   | `door/${'Scanner' | 'DoorPanel'}`
   | `admin/${
@@ -13,6 +13,7 @@ export type RemotePageId =
       | 'Events'
       | 'EventEditor'
       | 'Participants'
+      | 'Certificates'
       | 'Sales'
       | 'Orders'
       | 'CourtesyRedemptions'}`;
@@ -44,6 +45,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/event/:id', page: 'storefront/EventDetail' },
   { path: '/events/:id', page: 'storefront/EventDetail' },
   { path: '/cortesia', page: 'storefront/Courtesy' },
+  { path: '/certificados/:code', page: 'storefront/Certificate' },
   { path: '/login', page: 'profile/Login' },
   { path: '/register', page: 'profile/Register' },
   { path: '/forgot-password', page: 'profile/ForgotPassword' },
@@ -60,6 +62,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/admin/eventos/novo', page: 'admin/EventEditor', access: ADMINS },
   { path: '/admin/eventos/:id', page: 'admin/EventEditor', access: ADMINS },
   { path: '/admin/eventos/:id/participantes', page: 'admin/Participants', access: ADMINS },
+  { path: '/admin/eventos/:id/certificados', page: 'admin/Certificates', access: ADMINS },
   { path: '/admin/vendas', page: 'admin/Sales', access: ADMINS },
   { path: '/admin/pedidos', page: 'admin/Orders', access: ADMINS },
   { path: '/admin/pedidos/:id', page: 'admin/Orders', access: ADMINS },

@@ -5,6 +5,9 @@
 import type { EventView } from '@ticketing/proto';
 import type { ServerPage } from '@ticketing/shared';
 import { eventQueryKey, eventsQueryKey } from './events/queries.ts';
+import { certificateHead } from './certificates/head.ts';
+import { certificateQueryKey } from './certificates/queries.ts';
+import Certificate from './pages/Certificate.tsx';
 import EventDetail from './pages/EventDetail.tsx';
 import Events from './pages/Events.tsx';
 import Home from './pages/Home.tsx';
@@ -28,5 +31,11 @@ export const serverPages = {
       const event = data.getQueryData<EventView>(eventQueryKey(params.id ?? ''));
       return event ? eventHead(event, origin) : missingEventHead();
     },
+  },
+  'storefront/Certificate': {
+    Page: Certificate,
+    queries: ({ params }) => [certificateQueryKey(params.code ?? '')],
+    head: ({ params }, data) =>
+      certificateHead(params.code ?? '', data.getQueryData(certificateQueryKey(params.code ?? ''))),
   },
 } satisfies Record<string, ServerPage>;

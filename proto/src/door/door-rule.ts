@@ -7,7 +7,10 @@ export interface TicketAtDoor {
   eventId: string;
   version: number;
   status: 'valid' | 'cancelled';
-  /** When it was admitted; on a phone, also an admission still queued there. */
+  /**
+   * When it was admitted to the session the door checks in (a ticket admits once per session); on a phone, also an
+   * admission still queued there.
+   */
   usedAt: Date | string | null;
 }
 
@@ -30,7 +33,8 @@ export interface DoorDecision {
 
 /**
  * The one rule of the door, decided alike by the tickets service and by a phone offline: a signed QR code, of the
- * door's event, of a ticket known, for the ticket's current version, not cancelled, and not used yet. Checked in
+ * door's event, of a ticket known, for the ticket's current version, not cancelled, and not used yet in the session
+ * the door checks in. Checked in
  * this order, so both say the same of the same reading: the event comes first because a phone only holds its
  * door's tickets.
  */

@@ -34,7 +34,16 @@ export const EVENT_CONSUMERS = {
     'user.deleted',
     'user.door-events-changed',
   ],
+  certificates: [
+    'event.changed',
+    'order.refunded',
+    'ticket.checked-in',
+    'ticket.issued',
+    'ticket.reset',
+    'user.deleted',
+  ],
   mail: [
+    'certificate.issued',
     'courtesy.invited',
     'order.created',
     'order.refunded',

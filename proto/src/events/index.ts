@@ -13,6 +13,7 @@ import {
 import { paymentConfirmed, paymentFailed, paymentOverdue, paymentRefunded } from './payments.ts';
 import { ticketCheckedIn, ticketIssued, ticketResent, ticketReset, ticketWithdrawalDecided } from './tickets.ts';
 import { mailSent } from './mail.ts';
+import { certificateIssued } from './certificates.ts';
 import {
   doorEventsChanged,
   passwordResetRequested,
@@ -52,6 +53,7 @@ export const eventSchemas = {
   'ticket.resent': ticketResent,
   'ticket.withdrawal-decided': ticketWithdrawalDecided,
   'mail.sent': mailSent,
+  'certificate.issued': certificateIssued,
   'bus.dead-letter': deadLetter,
 } satisfies Record<string, z.ZodType>;
 

@@ -37,6 +37,7 @@ export const EVENT_OWNERS = {
   'ticket.resent': ['tickets'],
   'ticket.withdrawal-decided': ['tickets'],
   'mail.sent': ['mail'],
+  'certificate.issued': ['certificates'],
   'bus.dead-letter': PRODUCERS,
 } as const satisfies Record<EventType, readonly Producer[]>;
 

@@ -62,6 +62,27 @@ test('the seeded listing: upcoming and listed only, soonest first, with a sold-o
   expect(search.map((event) => event.title)).not.toContain(UNLISTED);
 });
 
+test('the two-day congress has its two days, 08:00–18:00 each; every other event one session from its date', async () => {
+  const listed = (await (await catalog.request('GET', '/api/events')).json()) as EventView[];
+  const congress = listed.find((event) => event.title.startsWith('Congresso Brasileiro de Assuntos Regulatórios'))!;
+  expect(congress.maxAttendees).toBe(800);
+  const local = (iso: string) => new Date(Date.parse(iso) - 3 * 60 * 60 * 1000).toISOString().slice(0, 16);
+  const days = congress.sessions.map((session) => ({
+    title: session.title,
+    startsAt: local(session.startsAt),
+    endsAt: local(session.endsAt),
+  }));
+  expect(days.map((day) => [day.title, day.startsAt.slice(11), day.endsAt.slice(11)])).toEqual([
+    ['Dia 1', '08:00', '18:00'],
+    ['Dia 2', '08:00', '18:00'],
+  ]);
+  expect(Date.parse(`${days[1]!.startsAt.slice(0, 10)}Z`) - Date.parse(`${days[0]!.startsAt.slice(0, 10)}Z`)).toBe(DAY);
+  expect(congress.date).toBe(congress.sessions[0]!.startsAt);
+  for (const event of listed.filter((other) => other.id !== congress.id)) {
+    expect(event.sessions).toEqual([expect.objectContaining({ startsAt: event.date, title: null })]);
+  }
+});
+
 test('the unlisted workshop and the past event are still reachable by direct link', async () => {
   const { db } = catalog.service;
   const unlisted = await db('events').where({ title: UNLISTED }).first();

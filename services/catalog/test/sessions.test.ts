@@ -210,3 +210,24 @@ test('duplicating an event copies its sessions as new ones at the same times', a
   const originalIds = new Set(original.sessions.map((one) => one.id));
   expect(copy.sessions.some((one) => originalIds.has(one.id))).toBe(false);
 });
+
+test('schedules sent at once are written one after the other: the event ends with exactly one of them', async () => {
+  const event = await catalog.createEvent({ date: undefined, sessions: congress() });
+  const [day1] = event.sessions;
+  const edits = Array.from({ length: 12 }, (_, i) => [
+    { ...session(0, 11, 1 + (i % 6)), id: day1!.id, title: `Dia 1 — versão ${i}` },
+    session(1 + (i % 3), 11, 2, `Novo dia ${i}`),
+  ]);
+
+  const answers = await Promise.all(edits.map((sessions) => patch(event.id, { sessions })));
+
+  expect(answers.map((answer) => answer.status)).toEqual(edits.map(() => 200));
+  const stored = await catalog.service.db('event_sessions').where({ event_id: event.id }).orderBy('starts_at');
+  expect(stored).toHaveLength(2);
+  expect(stored[0]).toMatchObject({ id: day1!.id });
+  const version = /versão (\d+)$/.exec(stored[0].title)![1];
+  expect(stored[1].title).toBe(`Novo dia ${version}`);
+  const after = (await (await catalog.request('GET', `/api/events/${event.id}`)).json()) as EventView;
+  expect(after.sessions.map((one) => one.title)).toEqual([`Dia 1 — versão ${version}`, `Novo dia ${version}`]);
+  expect((await catalog.changes(event.id)).at(-1)).toMatchObject({ sessions: after.sessions });
+});

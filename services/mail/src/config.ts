@@ -32,6 +32,10 @@ export const mailConfig = {
   COURTESY_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://courtesy:3005' })
     .default(localUrl('courtesy')),
+  /** The certificates service, whose internal API serves the PDF attached to a certificate's e-mail. */
+  CERTIFICATES_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. http://certificates:3009' })
+    .default(localUrl('certificates')),
 };
 
 /** In production every e-mail (tickets, codes, invitations) must reach its person. */

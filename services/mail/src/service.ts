@@ -2,6 +2,7 @@ import { defineService } from '@ticketing/platform';
 import { mailConfig, mailProductionChecks } from './config.ts';
 import { mailConsumers } from './consumers/index.ts';
 import { mailMigrations } from './data/migrations.ts';
+import { linkHeadersFor } from './delivery/link-headers.ts';
 import { createSmtpSender } from './delivery/smtp.ts';
 import { startDeliveryWorker } from './delivery/worker.ts';
 import { createMailMetrics } from './metrics.ts';
@@ -25,7 +26,7 @@ export const mailService = defineService({
       from: config.MAIL_FROM,
       connections: config.MAIL_SMTP_CONNECTIONS,
       timeoutMs: config.MAIL_SEND_TIMEOUT_MS,
-      linkHeaders: async () => ({ authorization: `Bearer ${await serviceAuth.token('courtesy')}` }),
+      linkHeaders: linkHeadersFor(serviceAuth, config.CERTIFICATES_URL),
     });
     const worker = startDeliveryWorker({
       db,
@@ -45,6 +46,7 @@ export const mailService = defineService({
         logger,
         publicUrl: config.PUBLIC_URL,
         courtesyUrl: config.COURTESY_URL,
+        certificatesUrl: config.CERTIFICATES_URL,
         queued: () => worker.wake(),
       }),
       async close() {

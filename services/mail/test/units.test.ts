@@ -93,6 +93,14 @@ describe('templates', () => {
       overridePrice: null,
       attachmentName: null,
     },
+    certificate: {
+      name: 'Ana Lima',
+      eventTitle: 'Workshop de Farmácia Clínica',
+      hours: 7.5,
+      code: '7KQ2-M9XD-4T1H-0BZC',
+      verifyUrl: 'https://site.example/certificados/7KQ2-M9XD-4T1H-0BZC',
+      corrected: false,
+    },
   } as const;
 
   test.each(Object.keys(templates) as (keyof typeof templates)[])(
@@ -236,7 +244,12 @@ describe('events to e-mails', () => {
         code: '123456',
         expiresAt: '2026-05-01T12:15:00.000Z',
       },
-      { event: event('2026-05-01T12:00:00.200Z'), publicUrl: 'https://x.example', courtesyUrl: 'http://c.example' },
+      {
+        event: event('2026-05-01T12:00:00.200Z'),
+        publicUrl: 'https://x.example',
+        courtesyUrl: 'http://c.example',
+        certificatesUrl: 'http://z.example',
+      },
     );
     expect(email).toMatchObject({ template: 'verification-code', data: { validMinutes: 15 } });
   });

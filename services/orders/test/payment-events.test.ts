@@ -452,6 +452,29 @@ test("ticket events fill in the buyer's view: the QR code, then used at the door
       .map((line) => line.changed),
   ).toEqual([true, false]);
   expect(await view()).toMatchObject({ qrCodeUsed: false });
+
+  // Admitted to two sessions, one of them reset: the ticket was still used (the other admission stands).
+  const secondDay = randomUUID();
+  const dayTwoAt = new Date(Date.parse(resetAt) + 1000).toISOString();
+  await h.publish('ticket.checked-in', {
+    ticketId,
+    orderId: order.id,
+    eventId: event.id,
+    sessionId: secondDay,
+    usedAt: dayTwoAt,
+    scannedBy: randomUUID(),
+  });
+  await waitFor(async () => (await view()).qrCodeUsed === true);
+  await h.publish('ticket.reset', {
+    ticketId,
+    orderId: order.id,
+    resetBy: randomUUID(),
+    resetAt: new Date(Date.parse(dayTwoAt) + 1000).toISOString(),
+    sessionId: event.id,
+    firstUsedAt: dayTwoAt,
+  });
+  await waitFor(() => h.lines('ticket reset').filter((line) => line.orderId === order.id).length === 2);
+  expect(await view()).toMatchObject({ qrCodeUsed: true, qrCodeUsedAt: dayTwoAt });
 });
 
 test('events about orders this service does not know are ignored with a warning', async () => {

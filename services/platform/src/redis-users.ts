@@ -29,6 +29,8 @@ export const REDIS_USERS = {
   'tickets-verifier': { keys: ['door-live:*', 'door-*-limit:*'], sessions: 'read', channels: ['door:changed:*'] },
   'tickets-worker': { sessions: 'read', channels: ['door:changed:*'] },
   mail: { sessions: 'read' },
+  // Its budget of look-ups of unknown certificate codes.
+  certificates: { keys: ['certificate-limit:*'], sessions: 'read' },
   gateway: { keys: ['auth-limit:*', 'courtesy-limit:*'], sessions: 'none' },
 } as const satisfies Record<ServiceName | typeof GATEWAY.name, RedisGrant>;
 export type RedisUser = keyof typeof REDIS_USERS;

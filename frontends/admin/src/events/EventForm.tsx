@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
-import { adminCreateEventSchema, type AdminCreateEvent, type AdminEventView } from '@ticketing/proto';
+import type { AdminCreateEvent, AdminEventView } from '@ticketing/proto';
 import {
   Button,
   buttonClass,
@@ -16,6 +16,7 @@ import { useZodForm } from '@ticketing/shared/forms';
 import {
   createEvent,
   editEvent,
+  eventFormSchema,
   formValuesOf,
   NEW_EVENT,
   typedCapacity,
@@ -23,6 +24,7 @@ import {
   type EventFormValues,
 } from './event-form.ts';
 import { ImageField, imageProblem } from './ImageField.tsx';
+import { SessionsField } from './SessionsField.tsx';
 import { storeAdminEvent } from './queries.ts';
 import { TextArea } from '../lib/TextArea.tsx';
 
@@ -36,7 +38,7 @@ const messageOf = (error: unknown) => (isApiError(error) ? error.message : OFFLI
 export function EventForm({ event }: { event?: AdminEventView }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const form = useZodForm(adminCreateEventSchema, {
+  const form = useZodForm(eventFormSchema, {
     defaultValues: event ? formValuesOf(event) : NEW_EVENT,
   });
   const { dirtyFields, isSubmitting } = form.formState;
@@ -96,15 +98,8 @@ export function EventForm({ event }: { event?: AdminEventView }) {
       <fieldset className="event-form__fields" disabled={cancelled}>
         <TextField label="Título" autoComplete="off" maxLength={255} {...form.field('title')} />
         <TextArea label="Descrição" rows={6} maxLength={20000} {...form.field('description')} />
-        <div className="field-row event-form__pair">
-          <TextField
-            label="Data e hora"
-            type="datetime-local"
-            hint="No horário de Brasília (São Paulo)."
-            {...form.field('date')}
-          />
-          <TextField label="Local" autoComplete="off" maxLength={255} {...form.field('location')} />
-        </div>
+        <SessionsField form={form} />
+        <TextField label="Local" autoComplete="off" maxLength={255} {...form.field('location')} />
         <div className="field-row event-form__pair">
           <TextField
             label="Preço (R$)"

@@ -22,6 +22,9 @@ export function EventSummary({ event }: { event: AdminEventView }) {
         <Link to={`/admin/eventos/${event.id}/participantes`} className={buttonClass('outline', 'sm')}>
           Participantes
         </Link>
+        <Link to={`/admin/eventos/${event.id}/certificados`} className={buttonClass('outline', 'sm')}>
+          Certificados
+        </Link>
         {event.published && !event.cancelledAt && (
           <Link to={`/event/${event.id}`} className={buttonClass('ghost', 'sm')}>
             Ver na loja

@@ -23,7 +23,8 @@ function EventRow({ event }: { event: AdminEventView }) {
         <Link to={`/admin/eventos/${event.id}`}>{event.title}</Link>
       </th>
       <td data-label={COLUMNS[1]} className="numeric card-table__nowrap">
-        {formatDateTime(event.date)}
+        <span>{formatDateTime(event.date)}</span>
+        {event.sessions.length > 1 && <span className="event-table__sessions">{event.sessions.length} sessões</span>}
       </td>
       <td data-label={COLUMNS[2]}>{event.location}</td>
       <td data-label={COLUMNS[3]} className="numeric card-table__nowrap">

@@ -1,6 +1,7 @@
 import { Navigate } from 'react-router-dom';
 import { Page, Skeleton, useAuth } from '@ticketing/shared';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@ticketing/shared/primitives';
+import { CertificatesTab } from '../account/CertificatesTab.tsx';
 import { OrdersTab } from '../account/OrdersTab.tsx';
 import { PersonalDataTab } from '../account/PersonalDataTab.tsx';
 import { ProfileCard } from '../account/ProfileCard.tsx';
@@ -29,11 +30,15 @@ export default function Profile() {
           <Tabs defaultValue="ingressos" className="profile__tabs">
             <TabsList aria-label="Seções do perfil">
               <TabsTrigger value="ingressos">Meus Ingressos</TabsTrigger>
+              <TabsTrigger value="certificados">Meus certificados</TabsTrigger>
               <TabsTrigger value="dados">Informações Pessoais</TabsTrigger>
               <TabsTrigger value="seguranca">Segurança</TabsTrigger>
             </TabsList>
             <TabsContent value="ingressos">
               <OrdersTab isAdmin={auth.user.isAdmin} />
+            </TabsContent>
+            <TabsContent value="certificados">
+              <CertificatesTab />
             </TabsContent>
             <TabsContent value="dados">
               <PersonalDataTab user={auth.user} />

@@ -5,7 +5,7 @@ import { ClockIcon, PinIcon } from '../ui/icons.tsx';
 import { isSoldOut } from './availability.ts';
 import { DateBadge } from './DateBadge.tsx';
 import { EventImage } from './EventImage.tsx';
-import { eventHours, eventSpan } from './schedule.ts';
+import { eventHours, shortEventDays } from './schedule.ts';
 import './events.css';
 
 /** An event in a list; the whole card opens its page (the title is the link, stretched over the card). */
@@ -26,7 +26,8 @@ export function EventCard({ event, headingLevel = 2 }: { event: EventView; headi
         <p className="event-fact">
           <ClockIcon />
           <span className="numeric">
-            {event.sessions.length > 1 ? eventSpan(event.sessions) : eventHours(event.sessions)}
+            {event.sessions.length > 1 && `${shortEventDays(event.sessions)} · `}
+            <span className="event-card__hours">{eventHours(event.sessions)}</span>
           </span>
         </p>
         <p className="event-fact">

@@ -35,5 +35,8 @@ export function eventHours(sessions: readonly EventSession[]): string {
 /** An event's days and hours on one line: "6 e 7 de dezembro de 2026 · 08:00–18:00". */
 export const eventSpan = (sessions: readonly EventSession[]) => `${eventDays(sessions)} · ${eventHours(sessions)}`;
 
+/** The days without the year, where the date badge beside them already places them: "6 e 7 de dezembro". */
+export const shortEventDays = (sessions: readonly EventSession[]) => eventDays(sessions).replace(/ de \d{4}$/, '');
+
 /** How the schedule names a session: its title, or its place in the event. */
 export const sessionName = (session: EventSession, position: number) => session.title ?? `Sessão ${position + 1}`;

@@ -10,6 +10,8 @@ export interface EventContext {
   publicUrl: string;
   /** The courtesy service's base URL, whose internal API serves the files attached to invitations. */
   courtesyUrl: string;
+  /** The certificates service's base URL, whose internal API serves the certificates' PDFs. */
+  certificatesUrl: string;
 }
 
 type EmailsFor<T extends EventType> = (payload: EventPayload<T>, context: EventContext) => EmailRequest[];
@@ -50,6 +52,10 @@ export function courtesyAttachment(
     href: courtesyAttachmentUrl(courtesyUrl, attachment.id),
   };
 }
+
+/** Where mail fetches, at send time, a certificate's PDF. */
+export const certificatePdfUrl = (certificatesUrl: string, certificateId: string) =>
+  `${certificatesUrl.replace(/\/+$/, '')}/internal/certificates/${encodeURIComponent(certificateId)}/pdf`;
 
 /** The e-mail of each reason an order's money went back. */
 const REFUND_TEMPLATES = {
@@ -228,4 +234,26 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
       },
     ];
   },
+  'certificate.issued': (payload, { certificatesUrl }) => [
+    {
+      template: 'certificate',
+      to: payload.holder.email,
+      userId: payload.userId,
+      data: {
+        name: payload.holder.name,
+        eventTitle: payload.event.title,
+        hours: payload.hours,
+        code: payload.code,
+        verifyUrl: payload.verifyUrl,
+        corrected: payload.replaces !== null,
+      },
+      attachments: [
+        {
+          filename: `certificado-${payload.code}.pdf`,
+          contentType: 'application/pdf',
+          href: certificatePdfUrl(certificatesUrl, payload.certificateId),
+        },
+      ],
+    },
+  ],
 };

@@ -11,16 +11,24 @@ export interface ConsumerDeps {
   publicUrl: string;
   /** The courtesy service's base URL: invitations attach the file it serves. */
   courtesyUrl: string;
+  /** The certificates service's base URL: a certificate's e-mail attaches the PDF it serves. */
+  certificatesUrl: string;
   /** Called once an e-mail is committed to the queue, so the worker sends it without waiting for its poll. */
   queued(): void;
 }
 
 /** The mail service's handlers: every event of `emailEvents` queues its e-mails; `user.deleted` forgets the user. */
-export function mailConsumers({ logger, publicUrl, courtesyUrl, queued }: ConsumerDeps): EventHandlers {
+export function mailConsumers({
+  logger,
+  publicUrl,
+  courtesyUrl,
+  certificatesUrl,
+  queued,
+}: ConsumerDeps): EventHandlers {
   const handlers: EventHandlers = {};
   for (const [type, emailsFor] of Object.entries(emailEvents) as unknown as [EventType, AnyEmailsFor][]) {
     const handler: EventHandler = async (payload, { trx, event }) => {
-      const requests = emailsFor(payload, { event, publicUrl, courtesyUrl });
+      const requests = emailsFor(payload, { event, publicUrl, courtesyUrl, certificatesUrl });
       let stored = 0;
       for (const request of requests) {
         const result = await queueEmail(trx, request, {

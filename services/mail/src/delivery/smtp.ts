@@ -21,8 +21,11 @@ export interface SmtpSettings {
   from: string;
   connections: number;
   timeoutMs: number;
-  /** Headers for fetching an attachment by its link (courtesy's internal route wants a fresh service token). */
-  linkHeaders(): Promise<Record<string, string>>;
+  /**
+   * Headers for fetching an attachment by its link (courtesy's and certificates' internal routes want a fresh service
+   * token addressed to them).
+   */
+  linkHeaders(href: string): Promise<Record<string, string>>;
 }
 
 const domainOf = (from: string) => /@([^\s@>]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
@@ -40,7 +43,16 @@ export function createSmtpSender({ url, from, connections, timeoutMs, linkHeader
   const domain = domainOf(from);
   return {
     async send(email) {
-      const httpHeaders = email.attachments.some((attachment) => 'href' in attachment) ? await linkHeaders() : {};
+      const attachments = await Promise.all(
+        email.attachments.map(async (attachment) => ({
+          filename: attachment.filename,
+          contentType: attachment.contentType,
+          ...(attachment.cid ? { cid: attachment.cid } : {}),
+          ...('content' in attachment
+            ? { content: Buffer.from(attachment.content, 'base64') }
+            : { href: attachment.href, httpHeaders: await linkHeaders(attachment.href) }),
+        })),
+      );
       const info = await transport.sendMail({
         from,
         to: email.to,
@@ -50,14 +62,7 @@ export function createSmtpSender({ url, from, connections, timeoutMs, linkHeader
         // The same Message-ID on every attempt: if a message is ever delivered twice, clients can tell.
         messageId: `<${email.id}@${domain}>`,
         headers: { 'Auto-Submitted': 'auto-generated', 'X-Auto-Response-Suppress': 'All' },
-        attachments: email.attachments.map((attachment) => ({
-          filename: attachment.filename,
-          contentType: attachment.contentType,
-          ...(attachment.cid ? { cid: attachment.cid } : {}),
-          ...('content' in attachment
-            ? { content: Buffer.from(attachment.content, 'base64') }
-            : { href: attachment.href, httpHeaders }),
-        })),
+        attachments,
         signal: AbortSignal.timeout(timeoutMs),
       });
       return { messageId: info.messageId, response: info.response };

@@ -2,6 +2,7 @@ import type { EmailAttachment } from '../domain/attachments.ts';
 import type { EmailTemplate } from './define.ts';
 import { boletoPayment } from './boleto-payment.ts';
 import { cardPaymentLink } from './card-payment-link.ts';
+import { certificate } from './certificate.ts';
 import { courtesyInvitation } from './courtesy-invitation.ts';
 import { eventCancelled } from './event-cancelled.ts';
 import { orderChargeback } from './order-chargeback.ts';
@@ -34,6 +35,7 @@ export const templates = {
   'withdrawal-refused': withdrawalRefused,
   'event-cancelled': eventCancelled,
   'courtesy-invitation': courtesyInvitation,
+  certificate,
 } satisfies Record<string, EmailTemplate<any>>;
 
 export type TemplateName = keyof typeof templates;

@@ -198,22 +198,35 @@ const ADMISSIBLE = (reading: string) =>
   `tickets.id = ${reading}.ticket_id and tickets.event_id = ${reading}.event_id and tickets.version = ${reading}.version
    and tickets.status = 'valid' and tickets.admissions -> ${reading}.session_id::text is null`;
 
+/** A reading that may admit its ticket to a session: what it claims, and who read it where. */
+export interface AdmittingReading {
+  ticketId: string;
+  eventId: string;
+  sessionId: string;
+  version: number;
+  scannedBy: string;
+  deviceId: string | null;
+}
+
+/** The readings as arrays to `unnest` (SQL and its bindings), in the columns `ADMISSIBLE` and `ADMIT` read. */
+const READING_ARRAYS = '?::uuid[], ?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[]';
+const READING_COLUMNS = 'ticket_id, event_id, session_id, version, scanned_by, device_id';
+const readingArrays = (readings: AdmittingReading[]) => [
+  readings.map((reading) => reading.ticketId),
+  readings.map((reading) => reading.eventId),
+  readings.map((reading) => reading.sessionId),
+  readings.map((reading) => reading.version),
+  readings.map((reading) => reading.scannedBy),
+  // No device is '' in the array (a device id is never empty): a text[] binding holds no nulls.
+  readings.map((reading) => reading.deviceId ?? ''),
+];
+
 /**
  * Admits a group of tickets, each exactly once to its session: one conditional statement adds the session to a
  * ticket only if it is the signed version, still valid and not admitted to that session yet. Concurrent scans of one
  * ticket queue on its row; only the first one matches. Each ticket appears at most once in a group.
  */
-export async function admitTickets(
-  trx: Knex.Transaction,
-  scans: {
-    ticketId: string;
-    eventId: string;
-    sessionId: string;
-    version: number;
-    scannedBy: string;
-    deviceId: string | null;
-  }[],
-): Promise<Admission[]> {
+export async function admitTickets(trx: Knex.Transaction, scans: AdmittingReading[]): Promise<Admission[]> {
   if (scans.length === 0) return [];
   const { rows } = await trx.raw<{
     rows: (Pick<TicketRow, 'id' | 'order_id' | 'event_id' | 'holder_name' | 'event_title'> & {
@@ -222,20 +235,11 @@ export async function admitTickets(
     })[];
   }>(
     `update tickets set ${ADMIT('scan.session_id', 'now()', 'scan.scanned_by', 'scan.device_id')}
-     from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[])
-       as scan(ticket_id, event_id, session_id, version, scanned_by, device_id), event_snapshots as event
+     from unnest(${READING_ARRAYS}) as scan(${READING_COLUMNS}), event_snapshots as event
      where event.id = tickets.event_id and ${ADMISSIBLE('scan')}
      returning tickets.id, tickets.order_id, tickets.event_id, scan.session_id, tickets.holder_name,
        event.title as event_title, now() as used_at`,
-    [
-      scans.map((scan) => scan.ticketId),
-      scans.map((scan) => scan.eventId),
-      scans.map((scan) => scan.sessionId),
-      scans.map((scan) => scan.version),
-      scans.map((scan) => scan.scannedBy),
-      // No device is '' in the array (a device id is never empty): a text[] binding holds no nulls.
-      scans.map((scan) => scan.deviceId ?? ''),
-    ],
+    readingArrays(scans),
   );
   return rows.map((row) => ({
     ticketId: row.id,
@@ -249,13 +253,7 @@ export async function admitTickets(
 }
 
 /** A reading the door expects to admit, with its scan record and the envelope announcing the admission. */
-export interface ExpectedAdmission {
-  ticketId: string;
-  eventId: string;
-  sessionId: string;
-  version: number;
-  scannedBy: string;
-  deviceId: string | null;
+export interface ExpectedAdmission extends AdmittingReading {
   doorEventId: string | null;
   staffName: string;
   envelope: Envelope;
@@ -271,9 +269,8 @@ export async function admitAndAnnounce(db: Knex, usedAt: Date, readings: Expecte
   if (readings.length === 0) return new Set();
   const { rows } = await db.raw<{ rows: { id: string }[] }>(
     `with reading as (
-       select * from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[], ?::text[], ?::text[],
-         ?::jsonb[])
-         as reading(ticket_id, event_id, session_id, version, scanned_by, device_id, door_event_id, staff_name, envelope)
+       select * from unnest(${READING_ARRAYS}, ?::text[], ?::text[], ?::jsonb[])
+         as reading(${READING_COLUMNS}, door_event_id, staff_name, envelope)
      ), admitted as (
        update tickets set ${ADMIT('reading.session_id', '?::timestamptz', 'reading.scanned_by', 'reading.device_id')}
        from reading
@@ -289,13 +286,8 @@ export async function admitAndAnnounce(db: Knex, usedAt: Date, readings: Expecte
      )
      select id from admitted`,
     [
-      readings.map((reading) => reading.ticketId),
-      readings.map((reading) => reading.eventId),
-      readings.map((reading) => reading.sessionId),
-      readings.map((reading) => reading.version),
-      readings.map((reading) => reading.scannedBy),
+      ...readingArrays(readings),
       // A text[] binding holds no nulls: none is ''.
-      readings.map((reading) => reading.deviceId ?? ''),
       readings.map((reading) => reading.doorEventId ?? ''),
       readings.map((reading) => reading.staffName),
       readings.map((reading) => JSON.stringify(reading.envelope)),

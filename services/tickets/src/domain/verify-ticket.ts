@@ -136,7 +136,8 @@ export const checkedIn = (admission: Admission, scannedBy: string, trace: TraceC
 export type ReadingOutcome = { result: ScanResult } | { refused: unknown };
 
 /**
- * Checks a group of QR codes read at the doors at about the same moment, and admits each ticket exactly once.
+ * Checks a group of QR codes read at the doors at about the same moment, and admits each ticket exactly once to the
+ * session each reading is for (the one the door chose, else the one whose door is open).
  * Signatures are checked in memory, and the tickets read while the readings' own checks (`allowed`) finish; a reading
  * that fails them is answered with that refusal and nothing of it is recorded. A group of first readings of tickets
  * the door may let in (the common case) is then admitted, recorded and announced in one statement (`admitAtOnce`);
@@ -202,7 +203,7 @@ async function decideAll(
 
 /**
  * Admits the readings that, as their tickets read now, would be admitted: each the first of its ticket in the group,
- * of the door's event, signed for the ticket's version, valid and unused. One statement admits them, records them
+ * of the door's event, signed for the ticket's version, valid and not admitted to the reading's session yet. One statement admits them, records them
  * and announces them. The result of each reading admitted; undefined for the others (refused as read, or beaten
  * to its ticket by another door or a change since).
  */

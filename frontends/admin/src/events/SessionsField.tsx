@@ -1,0 +1,72 @@
+import { useFieldArray } from 'react-hook-form';
+import { Button, TextField } from '@ticketing/shared';
+import type { useZodForm } from '@ticketing/shared/forms';
+import { nextDay, type eventFormSchema } from './event-form.ts';
+
+type EventForm = ReturnType<typeof useZodForm<typeof eventFormSchema>>;
+
+/** A message about the schedule as a whole (sessions that overlap), wherever the resolver put it. */
+function scheduleError(form: EventForm): string | undefined {
+  const sessions = form.formState.errors.sessions as { message?: string; root?: { message?: string } } | undefined;
+  return sessions?.message ?? sessions?.root?.message;
+}
+
+/**
+ * The event's sessions: start, end and an optional title each, in São Paulo time. One may be added (the next day at
+ * the same hours) or removed, keeping at least one; a kept session keeps its id.
+ */
+export function SessionsField({ form }: { form: EventForm }) {
+  // `key`, not `id`: the sessions' own ids are values the form sends back.
+  const sessions = useFieldArray({ control: form.control, name: 'sessions', keyName: 'key' });
+  const problem = scheduleError(form);
+  const { field } = form;
+  return (
+    <fieldset className="event-sessions" aria-describedby="sessoes-dica">
+      <legend className="field__label">Sessões</legend>
+      <p id="sessoes-dica" className="field__hint">
+        Os dias ou blocos do evento, no horário de Brasília (São Paulo). Cada sessão dura no máximo 24 horas.
+      </p>
+      {sessions.fields.map((session, index) => (
+        <fieldset key={session.key} className="event-sessions__session">
+          <legend>Sessão {index + 1}</legend>
+          <div className="field-row event-sessions__times">
+            <TextField label="Início" type="datetime-local" {...field(`sessions.${index}.startsAt`)} />
+            <TextField label="Fim" type="datetime-local" {...field(`sessions.${index}.endsAt`)} />
+          </div>
+          <div className="event-sessions__name">
+            <TextField
+              label="Título da sessão (opcional)"
+              autoComplete="off"
+              maxLength={100}
+              placeholder="Ex.: Dia 1"
+              {...field(`sessions.${index}.title`)}
+            />
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              disabled={sessions.fields.length === 1}
+              aria-label={`Remover sessão ${index + 1}`}
+              onClick={() => sessions.remove(index)}
+            >
+              Remover
+            </Button>
+          </div>
+        </fieldset>
+      ))}
+      {problem && (
+        <p className="field__error" role="alert">
+          {problem}
+        </p>
+      )}
+      <Button
+        type="button"
+        variant="outline"
+        size="sm"
+        onClick={() => sessions.append(nextDay(form.getValues('sessions')?.at(-1)))}
+      >
+        Adicionar sessão
+      </Button>
+    </fieldset>
+  );
+}

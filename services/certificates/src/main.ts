@@ -1,0 +1,4 @@
+import { runService } from '@ticketing/platform';
+import { certificatesService } from './service.ts';
+
+await runService(certificatesService);
