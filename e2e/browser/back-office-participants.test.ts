@@ -3,8 +3,8 @@ import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { maskCpf } from '@ticketing/proto';
 import { readQrCode, waitFor } from '@ticketing/testkit';
-import { adminEvent, redemptionForm, verifiedBuyer } from '../../scripts/lib/system.ts';
-import { doorSessions, startBrowserStack, twoDays, type BrowserStack } from './support.ts';
+import { adminEvent, paidTicket, redemptionForm, verifiedBuyer } from '../../scripts/lib/system.ts';
+import { congressOfTwoDays, startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Jornada de Farmácia Clínica: São Paulo';
 const TICKET_MAIL = `Seu ingresso: ${EVENT_TITLE}`;
@@ -209,27 +209,15 @@ test('participants: the ticket e-mail sent again, and a ticket used at the door 
 
 test('participants of a congress of two days: each day’s entrance, filtered by day and reset on its own', async () => {
   const { system } = stack;
-  const congress = await adminEvent(system, {
-    title: 'Congresso de Farmácia em Dois Dias',
-    maxAttendees: 5,
-    ...twoDays(),
-  });
-  const [day1, day2] = await doorSessions(system, congress.eventId, adminToken);
+  const congress = await congressOfTwoDays(system);
+  const { day1, day2 } = congress;
   const person = await verifiedBuyer(system);
-  const bought = await system.call('POST', '/api/orders', {
-    token: person.token,
-    body: { eventId: congress.eventId, paymentMethod: 'pix' },
-  });
-  system.sandbox.confirm(bought.body.order.asaasPaymentId);
-  const qrCodeData: string = await waitFor(async () => {
-    const { body } = await system.call('GET', '/api/orders?page=1', { token: person.token });
-    return body.orders.find((order: { id: string }) => order.id === bought.body.order.id)?.qrCodeData;
-  });
+  const ticket = await paidTicket(system, person, congress.eventId);
   // The holder comes in on both days.
-  for (const day of [day1!, day2!]) {
+  for (const day of [day1, day2]) {
     const admitted = await system.call('POST', '/api/verify-ticket', {
       token: adminToken,
-      body: { qrCodeData: readQrCode(qrCodeData), eventId: congress.eventId, sessionId: day.id },
+      body: { qrCodeData: ticket.qrText, eventId: congress.eventId, sessionId: day.id },
     });
     expect(admitted.body).toMatchObject({ success: true, sessionId: day.id });
   }
@@ -244,9 +232,9 @@ test('participants of a congress of two days: each day’s entrance, filtered by
   const holder = row(page, person.name);
   // A column per day, with when the holder came in to it; the count of each day above.
   const columns = await page.getByRole('columnheader').allTextContents();
-  expect(columns).toEqual(expect.arrayContaining([`Entrada — ${day1!.label}`, `Entrada — ${day2!.label}`]));
+  expect(columns).toEqual(expect.arrayContaining([`Entrada — ${day1.label}`, `Entrada — ${day2.label}`]));
   expect(columns).not.toContain('Entrada');
-  for (const day of [day1!, day2!]) {
+  for (const day of [day1, day2]) {
     await holder
       .getByText(time.format(new Date(admissions[day.id]!)), { exact: true })
       .first()
@@ -255,22 +243,22 @@ test('participants of a congress of two days: each day’s entrance, filtered by
   }
 
   // Day 2's entrance is reset alone: day 1's stands.
-  await holder.getByRole('button', { name: `Resetar Ingresso de ${person.name} em ${day2!.label}` }).click();
+  await holder.getByRole('button', { name: `Resetar Ingresso de ${person.name} em ${day2.label}` }).click();
   await toast(page, 'Ingresso resetado').waitFor();
-  await holder.getByRole('button', { name: `Resetar Ingresso de ${person.name} em ${day2!.label}` }).waitFor({
+  await holder.getByRole('button', { name: `Resetar Ingresso de ${person.name} em ${day2.label}` }).waitFor({
     state: 'detached',
   });
-  await holder.getByRole('button', { name: `Resetar Ingresso de ${person.name} em ${day1!.label}` }).waitFor();
-  expect(Object.keys(await listed())).toEqual([day1!.id]);
+  await holder.getByRole('button', { name: `Resetar Ingresso de ${person.name} em ${day1.label}` }).waitFor();
+  expect(Object.keys(await listed())).toEqual([day1.id]);
 
   // 'Entrada' about one day: in on day 1, not on day 2.
   await page.getByLabel('Entrada', { exact: true }).selectOption('true');
-  await page.getByLabel('Sessão da entrada').selectOption(day2!.id);
+  await page.getByLabel('Sessão da entrada').selectOption(day2.id);
   await page.getByText('Nenhum participante encontrado com esses filtros.', { exact: true }).waitFor();
-  await page.getByLabel('Sessão da entrada').selectOption(day1!.id);
+  await page.getByLabel('Sessão da entrada').selectOption(day1.id);
   await page.getByText('1 participante encontrado', { exact: true }).waitFor();
   await page.getByLabel('Entrada', { exact: true }).selectOption('false');
-  await page.getByLabel('Sessão da entrada').selectOption(day2!.id);
+  await page.getByLabel('Sessão da entrada').selectOption(day2.id);
   await page.getByText('1 participante encontrado', { exact: true }).waitFor();
 });
 

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { readQrCode, waitFor } from '@ticketing/testkit';
 import { adminEvent, staffMember, verifiedBuyer } from '../../scripts/lib/system.ts';
 import { launchCameraBrowser, qrVideo } from '../../scripts/lib/fake-camera.ts';
-import { doorSessions, startBrowserStack, twoDays, type BrowserStack } from './support.ts';
+import { congressOfTwoDays, startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Congresso de Farmácia Clínica e Hospitalar';
 /** The guest whose QR code will not scan: found by CPF at the door. */
@@ -258,42 +258,38 @@ test('door staff of the event look a guest up by whole CPF only and admit them b
 
 test('a congress of two days: the panel, the counter and the look-up follow the day chosen; a reset undoes that day only', async () => {
   const { system } = stack;
-  const congress = await adminEvent(system, {
-    title: 'Congresso de Farmácia em Dois Dias',
-    maxAttendees: 5,
-    ...twoDays(),
-  });
-  const [day1, day2] = await doorSessions(system, congress.eventId, adminToken);
+  const congress = await congressOfTwoDays(system);
+  const { day1, day2 } = congress;
   const guest = await verifiedBuyer(system);
   const ticket = await paidTicket(guest.token, congress.eventId);
   // The guest came in on day 1.
   const admitted = await system.call('POST', '/api/verify-ticket', {
     token: adminToken,
-    body: { qrCodeData: readQrCode(ticket.qrCodeData), eventId: congress.eventId, sessionId: day1!.id },
+    body: { qrCodeData: readQrCode(ticket.qrCodeData), eventId: congress.eventId, sessionId: day1.id },
   });
-  expect(admitted.body).toMatchObject({ success: true, sessionId: day1!.id });
+  expect(admitted.body).toMatchObject({ success: true, sessionId: day1.id });
   // The panel opens on day 1, whose door is open; each day's count below.
   const panel = await (await stack.newContext({ token: adminToken })).newPage();
   await panel.goto(`/painel-porta?evento=${congress.eventId}`);
   const totals = panel.getByRole('region', { name: 'Entradas' }).first();
   const session = panel.getByRole('combobox', { name: 'Sessão', exact: true });
-  expect(await session.inputValue()).toBe(day1!.id);
+  expect(await session.inputValue()).toBe(day1.id);
   await totals.getByText('Entraram 1 de 1', { exact: true }).waitFor();
   const perSession = panel.getByRole('region', { name: 'Por sessão' }).getByRole('listitem');
-  await perSession.filter({ hasText: day1!.label }).getByText('1 de 1', { exact: true }).waitFor();
-  await perSession.filter({ hasText: day2!.label }).getByText('0 de 1', { exact: true }).waitFor();
+  await perSession.filter({ hasText: day1.label }).getByText('1 de 1', { exact: true }).waitFor();
+  await perSession.filter({ hasText: day2.label }).getByText('0 de 1', { exact: true }).waitFor();
   // Day 2 followed: nobody in yet, and the choice stays in the address.
-  await session.selectOption(day2!.id);
+  await session.selectOption(day2.id);
   await totals.getByText('Entraram 0 de 1', { exact: true }).waitFor();
   await panel.getByRole('region', { name: 'Por dispositivo' }).getByText('Nenhuma entrada registrada ainda.').waitFor();
-  expect(new URL(panel.url()).searchParams.get('sessao')).toBe(day2!.id);
+  expect(new URL(panel.url()).searchParams.get('sessao')).toBe(day2.id);
 
   // A phone at the door of day 2: the guest came in on day 1 only, so the look-up admits them.
   const phone = await adminPhone();
   await openDoor(phone, congress.eventId);
-  await phone.getByLabel('Sessão desta entrada').selectOption(day2!.id);
+  await phone.getByLabel('Sessão desta entrada').selectOption(day2.id);
   const compact = phone.getByRole('region', { name: 'Entradas do evento' });
-  await compact.getByText(`${day2!.label}: Entraram 0 de 1`, { exact: true }).waitFor();
+  await compact.getByText(`${day2.label}: Entraram 0 de 1`, { exact: true }).waitFor();
   await phone.getByRole('button', { name: 'Buscar participante' }).click();
   const dialog = phone.getByRole('dialog', { name: 'Buscar participante' });
   await dialog.getByLabel('Nome, CPF, e-mail ou código do pedido').fill(guest.cpf);
@@ -301,13 +297,13 @@ test('a congress of two days: the panel, the counter and the look-up follow the 
   await found.getByText('Não entrou', { exact: true }).waitFor();
   await found.getByRole('button', { name: /^Admitir / }).click();
   await phone.getByRole('alert').filter({ hasText: '✓' }).waitFor();
-  await waitFor(async () => (await admissionOf(ticket.orderId, day2!.id)).usedAt);
+  await waitFor(async () => (await admissionOf(ticket.orderId, day2.id)).usedAt);
 
   // Both counters follow day 2; the device that admitted is listed for it.
   await Promise.all([
     totals.getByText('Entraram 1 de 1', { exact: true }).waitFor(),
-    compact.getByText(`${day2!.label}: Entraram 1 de 1`, { exact: true }).waitFor(),
-    perSession.filter({ hasText: day2!.label }).getByText('1 de 1', { exact: true }).waitFor(),
+    compact.getByText(`${day2.label}: Entraram 1 de 1`, { exact: true }).waitFor(),
+    perSession.filter({ hasText: day2.label }).getByText('1 de 1', { exact: true }).waitFor(),
   ]);
   await panel.getByRole('region', { name: 'Por dispositivo' }).getByRole('listitem').first().waitFor();
 
@@ -318,8 +314,8 @@ test('a congress of two days: the panel, the counter and the look-up follow the 
   await found.getByText(/^Já entrou às \d{2}:\d{2}$/).waitFor();
   await found.getByRole('button', { name: 'Resetar Ingresso' }).click();
   await found.getByText('Não entrou', { exact: true }).waitFor();
-  expect((await admissionOf(ticket.orderId, day2!.id)).usedAt).toBeNull();
-  expect((await admissionOf(ticket.orderId, day1!.id)).usedAt).not.toBeNull();
+  expect((await admissionOf(ticket.orderId, day2.id)).usedAt).toBeNull();
+  expect((await admissionOf(ticket.orderId, day1.id)).usedAt).not.toBeNull();
   await totals.getByText('Entraram 0 de 1', { exact: true }).waitFor();
   await Promise.all([panel.context().close(), phone.context().close()]);
 }, 90_000);

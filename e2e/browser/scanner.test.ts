@@ -2,8 +2,8 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { readQrCode, waitFor } from '@ticketing/testkit';
-import { adminEvent, verifiedBuyer } from '../../scripts/lib/system.ts';
+import { waitFor } from '@ticketing/testkit';
+import { adminEvent, paidTicket, verifiedBuyer } from '../../scripts/lib/system.ts';
 import {
   blankVideo,
   launchCameraBrowser,
@@ -11,7 +11,7 @@ import {
   qrVideo,
   showOnCamera,
 } from '../../scripts/lib/fake-camera.ts';
-import { doorSessions, startBrowserStack, twoDays, type BrowserStack } from './support.ts';
+import { congressOfTwoDays, startBrowserStack, type BrowserStack } from './support.ts';
 
 const EVENT_TITLE = 'Workshop de Farmácia Oncológica';
 /** The door's decoders, downloaded as a chunk of their own by the scanner page only. */
@@ -133,6 +133,16 @@ const shownVerdicts = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as { shownVerdicts: ShownVerdict[] }).shownVerdicts);
 
 /** Every camera stream the page opened has been stopped. */
+/** Waits for the door to say the ticket was used already (the holder read a second time); says what it showed else. */
+const usedShown = (page: Page) =>
+  page
+    .getByRole('alert')
+    .getByText(/^Ingresso já utilizado em \d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}$/)
+    .waitFor({ timeout: 20_000 })
+    .catch(async (error: Error) => {
+      throw new Error(`${error.message}\nverdicts shown: ${JSON.stringify(await shownVerdicts(page))}`);
+    });
+
 const camerasReleased = () => {
   const streams = (globalThis as unknown as CameraWindow).cameraStreams;
   return (
@@ -180,13 +190,7 @@ test('the door scans the real ticket: the holder is let in once, the next readin
 
     // The ticket stays in front of the camera: after the holder's 800 ms on screen, the same code is ignored for
     // 3 s, then read again.
-    await page
-      .getByRole('alert')
-      .getByText(/^Ingresso já utilizado em \d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}$/)
-      .waitFor({ timeout: 20_000 })
-      .catch(async (error: Error) => {
-        throw new Error(`${error.message}\nverdicts shown: ${JSON.stringify(await shownVerdicts(page))}`);
-      });
+    await usedShown(page);
     const [admitted, used] = await shownVerdicts(page);
     expect(admitted!.headline).toBe(`✓ ${holder}`);
     expect(used!.headline).toMatch(/^Ingresso já utilizado em /);
@@ -211,22 +215,10 @@ test('the door scans the real ticket: the holder is let in once, the next readin
 
 test('a congress of two days: the door set to day 2 lets in a holder who came on day 1, once', async () => {
   const { system } = stack;
-  const congress = await adminEvent(system, {
-    title: 'Congresso de Farmácia em Dois Dias',
-    maxAttendees: 5,
-    ...twoDays(),
-  });
-  const [day1, day2] = await doorSessions(system, congress.eventId, adminToken);
+  const congress = await congressOfTwoDays(system);
+  const { day1, day2 } = congress;
   const buyer = await verifiedBuyer(system);
-  const bought = await system.call('POST', '/api/orders', {
-    token: buyer.token,
-    body: { eventId: congress.eventId, paymentMethod: 'pix' },
-  });
-  system.sandbox.confirm(bought.body.order.asaasPaymentId);
-  const qrCodeData: string = await waitFor(async () => {
-    const { body } = await system.call('GET', '/api/orders?page=1', { token: buyer.token });
-    return body.orders.find((order: { id: string }) => order.id === bought.body.order.id)?.qrCodeData;
-  });
+  const ticket = await paidTicket(system, buyer, congress.eventId);
   // The camera films nothing until the door is set to day 2.
   const film = join(dir, 'congresso.y4m');
   await copyFile(await blankVideo(dir), film);
@@ -243,34 +235,28 @@ test('a congress of two days: the door set to day 2 lets in a holder who came on
     await event.selectOption(congress.eventId);
     // The day whose door is open first, each day by its name.
     const session = page.getByLabel('Sessão desta entrada');
-    expect(await session.inputValue()).toBe(day1!.id);
-    expect(await session.locator('option').allTextContents()).toEqual([day1!.label, day2!.label]);
+    expect(await session.inputValue()).toBe(day1.id);
+    expect(await session.locator('option').allTextContents()).toEqual([day1.label, day2.label]);
     // Day 1 was the day before, at the door; this door is day 2's.
     await system.call('POST', '/api/verify-ticket', {
       token: adminToken,
-      body: { qrCodeData: readQrCode(qrCodeData), eventId: congress.eventId, sessionId: day1!.id },
+      body: { qrCodeData: ticket.qrText, eventId: congress.eventId, sessionId: day1.id },
     });
-    await session.selectOption(day2!.id);
-    const png = Buffer.from(qrCodeData.replace(/^data:image\/png;base64,/, ''), 'base64');
+    await session.selectOption(day2.id);
+    const png = Buffer.from(ticket.qrCodeData.replace(/^data:image\/png;base64,/, ''), 'base64');
     await showOnCamera(film, await qrSequenceVideo([png], dir, { secondsEach: 3, name: 'congresso-qr' }));
     // The camera starts again, filming the ticket, with the barcode formats switched on.
     await page.getByLabel(/^Ler também códigos de barras/).check();
 
-    await page
-      .getByRole('alert')
-      .getByText(/^Ingresso já utilizado em \d{2}\/\d{2}\/\d{4} às \d{2}:\d{2}$/)
-      .waitFor({ timeout: 20_000 })
-      .catch(async (error: Error) => {
-        throw new Error(`${error.message}\nverdicts shown: ${JSON.stringify(await shownVerdicts(page))}`);
-      });
+    await usedShown(page);
     const [admitted] = await shownVerdicts(page);
     expect(admitted!.headline).toBe(`✓ ${buyer.name}`);
-    const readings = await readingsOf(bought.body.order.id);
+    const readings = await readingsOf(ticket.orderId);
     expect(readings.filter(({ code }) => code === 'valid')).toEqual([
-      { code: 'valid', sessionId: day1!.id },
-      { code: 'valid', sessionId: day2!.id },
+      { code: 'valid', sessionId: day1.id },
+      { code: 'valid', sessionId: day2.id },
     ]);
-    expect(readings.filter(({ code }) => code !== 'valid').every(({ sessionId }) => sessionId === day2!.id)).toBe(true);
+    expect(readings.filter(({ code }) => code !== 'valid').every(({ sessionId }) => sessionId === day2.id)).toBe(true);
   } finally {
     await camera.close();
   }

@@ -1,7 +1,7 @@
 import { sessionLabel, type EventSession } from '@ticketing/proto';
 import { waitFor } from '@ticketing/testkit';
 import { takeCspViolations } from '../../scripts/lib/browser.ts';
-import type { startSystem } from '../../scripts/lib/system.ts';
+import { adminEvent, type startSystem } from '../../scripts/lib/system.ts';
 
 export { startBrowserStack, type BrowserStack } from '../../scripts/lib/browser.ts';
 
@@ -45,4 +45,15 @@ export async function doorSessions(
     return counts.status === 200;
   });
   return sessions.map((session, position) => ({ ...session, label: sessionLabel(session, position) }));
+}
+
+/** A congress of two days (`twoDays`) created by the administrator, once the door knows its days. */
+export async function congressOfTwoDays(system: Awaited<ReturnType<typeof startSystem>>) {
+  const { eventId, adminToken } = await adminEvent(system, {
+    title: 'Congresso de Farmácia em Dois Dias',
+    maxAttendees: 5,
+    ...twoDays(),
+  });
+  const [day1, day2] = await doorSessions(system, eventId, adminToken);
+  return { eventId, adminToken, day1: day1!, day2: day2! };
 }

@@ -314,7 +314,10 @@ export async function orderOf(system: System, buyer: Buyer, orderId: string) {
   return body.orders.find((order: { id: string }) => order.id === orderId);
 }
 
-/** A ticket bought with PIX and paid in the sandbox: its order, its provider charge and the text of its QR code. */
+/**
+ * A ticket bought with PIX and paid in the sandbox: its order, its provider charge, its QR code as the order shows it
+ * (a PNG data URL) and the text in it.
+ */
 export async function paidTicket(system: System, buyer: Buyer, eventId: string) {
   const bought = await system.call('POST', '/api/orders', {
     token: buyer.token,
@@ -329,7 +332,12 @@ export async function paidTicket(system: System, buyer: Buyer, eventId: string) 
   });
   // The order shows the QR code as an image; the door reads the text in it.
   const png = Buffer.from((paid.qrCodeData as string).split(',')[1]!, 'base64');
-  return { orderId: orderId as string, asaasPaymentId: asaasPaymentId as string, qrText: readQrCode(png) };
+  return {
+    orderId: orderId as string,
+    asaasPaymentId: asaasPaymentId as string,
+    qrCodeData: paid.qrCodeData as string,
+    qrText: readQrCode(png),
+  };
 }
 
 /** The courtesy redemption form as `guest` fills it in with `code`, the ticket going to `email`. */
