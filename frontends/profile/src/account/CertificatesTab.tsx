@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { formatHours, type CertificateView } from '@ticketing/proto';
+import { ListFailed } from './ListFailed.tsx';
 import { Badge, Button, downloadFile, formatDate, SkeletonLines, toastError, type BadgeTone } from '@ticketing/shared';
 
 export const certificatesQueryKey = ['certificates'];
@@ -30,13 +31,11 @@ export function CertificatesTab() {
   }
   if (certificates.isError) {
     return (
-      <div className="profile-empty" role="alert">
-        <p className="profile-empty__title">Não foi possível carregar seus certificados.</p>
-        <p>{certificates.error.message}</p>
-        <Button variant="outline" onClick={() => certificates.refetch()}>
-          Tentar novamente
-        </Button>
-      </div>
+      <ListFailed
+        title="Não foi possível carregar seus certificados."
+        error={certificates.error}
+        retry={() => certificates.refetch()}
+      />
     );
   }
   if (certificates.data.length === 0) {

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { Button, buttonClass, errorTitles, Pager, SkeletonLines, toastError } from '@ticketing/shared';
+import { buttonClass, errorTitles, Pager, SkeletonLines, toastError } from '@ticketing/shared';
+import { ListFailed } from './ListFailed.tsx';
 import { OrderCard } from './OrderCard.tsx';
 import { ordersQueryKey, type OrdersPage } from './order-labels.ts';
 
@@ -31,13 +32,7 @@ export function OrdersTab({ isAdmin }: { isAdmin: boolean }) {
   if (orders.isPending) return <OrdersSkeleton />;
   if (orders.isError) {
     return (
-      <div className="profile-empty" role="alert">
-        <p className="profile-empty__title">Não foi possível carregar seus pedidos.</p>
-        <p>{orders.error.message}</p>
-        <Button variant="outline" onClick={() => orders.refetch()}>
-          Tentar novamente
-        </Button>
-      </div>
+      <ListFailed title="Não foi possível carregar seus pedidos." error={orders.error} retry={() => orders.refetch()} />
     );
   }
   if (orders.data.orders.length === 0) {
