@@ -33,6 +33,7 @@ const event: EventView = {
       title: null,
     },
   ],
+  ticketTypes: [],
 };
 
 /** A congress of two days, 08:00–18:00 each. */

@@ -189,6 +189,19 @@ export const holdSchema = z.strictObject(
       .max(100, 'Quantidade deve ser no máximo 100'),
     /** Held for an order being placed: the catalog gives the spots back by itself unless the order confirms them. */
     provisional: z.boolean({ error: 'Provisória deve ser verdadeiro ou falso' }).default(false),
+    /**
+     * One ticket each, of the types named (as many as `quantity`): each takes its type's current lot and is answered
+     * its price in `lines`. Absent: spots of the event alone (a courtesy link's), no type or lot.
+     */
+    items: z
+      .array(z.strictObject({ ticketTypeId: z.uuid({ error: 'Tipo de ingresso inválido' }) }), {
+        error: 'Ingressos inválidos',
+      })
+      .min(1, 'Escolha pelo menos 1 ingresso.')
+      .max(10, 'Um pedido pode ter no máximo 10 ingressos.')
+      .optional(),
+    /** A promotional link opens the event's hidden types (sold only through such a link). */
+    includeHidden: z.boolean({ error: 'Tipos ocultos deve ser verdadeiro ou falso' }).default(false),
   },
   {
     error: (issue) =>
@@ -221,6 +234,34 @@ export const sessionViewSchema = z.object({
   title: z.string().nullable(),
 });
 
+/** The lot a type sells at now, and what ends it: its date (`endsAt`), or its tickets running out (`remaining`). */
+export const currentLotViewSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  price: z.string().regex(/^\d+\.\d{2}$/),
+  endsAt: isoDateTime.nullable(),
+  remaining: z.number().int().nullable(),
+});
+export type CurrentLotView = z.infer<typeof currentLotViewSchema>;
+
+/**
+ * A ticket type as buyers see it: `price` is what it sells at now (its current lot's), `remaining` what is left of
+ * it within the event's spots (null: no limit), `currentLot` null for a type without lots or with none left.
+ */
+export const ticketTypeViewSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  price: z.string().regex(/^\d+\.\d{2}$/),
+  remaining: z.number().int().nullable(),
+  requiresDocument: z.boolean(),
+  /** Within its sale window, with tickets left. */
+  onSale: z.boolean(),
+  salesStartAt: isoDateTime.nullable(),
+  salesEndAt: isoDateTime.nullable(),
+  currentLot: currentLotViewSchema.nullable(),
+});
+export type TicketTypeView = z.infer<typeof ticketTypeViewSchema>;
+
 /** An event as the API returns it (also to orders and courtesy, which parse it with this schema). */
 export const eventViewSchema = z.object({
   id: z.uuid(),
@@ -242,8 +283,21 @@ export const eventViewSchema = z.object({
   onSale: z.boolean(),
   /** Its days or blocks, by start: `date` is the first one's start. */
   sessions: z.array(sessionViewSchema).min(1),
+  /** What it sells, in the organiser's order; hidden types (sold only through a promotional link) are left out. */
+  ticketTypes: z.array(ticketTypeViewSchema),
 });
 export type EventView = z.infer<typeof eventViewSchema>;
+
+/** One ticket a hold took: its type, the lot it took (null for a type without lots) and that lot's price. */
+export const holdLineSchema = z.object({
+  ticketTypeId: z.uuid(),
+  typeName: z.string(),
+  lotId: z.uuid().nullable(),
+  lotName: z.string().nullable(),
+  price: z.string().regex(/^\d+\.\d{2}$/),
+  requiresDocument: z.boolean(),
+});
+export type HoldLine = z.infer<typeof holdLineSchema>;
 
 /**
  * `PUT|DELETE /internal/events/:id/holds/:holdId` (orders, courtesy): the hold as the catalog answers it, with the
@@ -254,6 +308,8 @@ export const holdViewSchema = z.object({
   quantity: z.number().int(),
   released: z.boolean(),
   kept: z.number().int(),
+  /** One per item asked for, in their order; empty for a hold of the event alone. */
+  lines: z.array(holdLineSchema).default([]),
   event: eventViewSchema,
 });
 export type HoldView = z.infer<typeof holdViewSchema>;

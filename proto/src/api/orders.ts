@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { reasonSchema, type ReasonedAnswer } from './reason.ts';
 import { uuidParam } from './params.ts';
+import { cpfField, emailField, nameField } from './identity.ts';
 import type { orderRefunded } from '../events/orders.ts';
 
 /** The convenience fee added to every paid ticket (spec §9): R$ 5,00. */
@@ -49,9 +50,50 @@ export const ordersMessages = {
   tooManyOrders: 'Muitos pedidos em pouco tempo. Aguarde um instante e tente novamente.',
 } as const;
 
+/** The most tickets one order carries. */
+export const MAX_TICKETS_PER_ORDER = 10;
+
+/** Until this long before the event starts, the buyer may hand a ticket to another holder. */
+export const HOLDER_CHANGE_CLOSES_HOURS = 48;
+
+export const orderItemMessages = {
+  tooFewTickets: 'Escolha pelo menos 1 ingresso.',
+  tooManyTickets: `Um pedido pode ter no máximo ${MAX_TICKETS_PER_ORDER} ingressos.`,
+  ticketTypeInvalid: 'Tipo de ingresso inválido',
+  ticketTypeNotFound: 'Tipo de ingresso não encontrado',
+  holderCpfRequired: (typeName: string) => `Informe o CPF do titular: o ingresso ${typeName} exige documento.`,
+  holderChangeClosed: `A troca de titular fecha ${HOLDER_CHANGE_CLOSES_HOURS} horas antes do evento.`,
+  holderChangeNotPaid: 'Só é possível trocar o titular de ingressos de pedidos confirmados.',
+  itemNotFound: 'Ingresso não encontrado neste pedido',
+  holderChanged: 'Titular alterado. O novo titular recebe o ingresso por e-mail; o QR Code anterior deixa de valer.',
+} as const;
+
+/** Who a ticket is for: name and e-mail, and the CPF when its type asks for a document at the door. */
+export const holderSchema = z.strictObject(
+  { name: nameField, email: emailField, cpf: cpfField.optional() },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `Campo desconhecido: ${issue.keys.join(', ')}` : 'Titular inválido',
+  },
+);
+export type Holder = z.infer<typeof holderSchema>;
+
+/** One ticket asked for: its type, and its holder (none: the buyer's own ticket, 'Este ingresso é meu'). */
+export const orderItemInputSchema = z.strictObject(
+  { ticketTypeId: z.uuid({ error: orderItemMessages.ticketTypeInvalid }), holder: holderSchema.optional() },
+  { error: 'Ingresso inválido' },
+);
+export type OrderItemInput = z.infer<typeof orderItemInputSchema>;
+
 export const createOrderSchema = z.object(
   {
     eventId: z.uuid({ error: 'Evento inválido' }),
+    /** Absent: one ticket of the event's first type, for the buyer (the spec's purchase). */
+    items: z
+      .array(orderItemInputSchema, { error: 'Ingressos inválidos' })
+      .min(1, orderItemMessages.tooFewTickets)
+      .max(MAX_TICKETS_PER_ORDER, orderItemMessages.tooManyTickets)
+      .optional(),
     paymentMethod: z.enum(['pix', 'credit_card', 'boleto'], { error: 'Forma de pagamento inválida' }),
     promoCode: z
       .string({ error: 'Código promocional inválido' })
@@ -65,16 +107,54 @@ export const createOrderSchema = z.object(
 
 export type CreateOrder = z.infer<typeof createOrderSchema>;
 
+/** `PUT /api/orders/:id/items/:index/holder` (the buyer): the ticket's new holder. */
+export const changeHolderSchema = holderSchema;
+
+/** `/api/orders/:id/items/:index/…`: the order and the ticket's place in it. */
+export const orderItemParamsSchema = z.object({
+  id: uuidParam(ordersMessages.orderNotFound),
+  index: z.coerce
+    .number({ error: orderItemMessages.itemNotFound })
+    .int(orderItemMessages.itemNotFound)
+    .min(0, orderItemMessages.itemNotFound)
+    .max(MAX_TICKETS_PER_ORDER - 1, orderItemMessages.itemNotFound),
+});
+
+/** One ticket of an order as its buyer sees it: type, the lot's price, holder, and the ticket once issued. */
+export interface OrderItemView {
+  index: number;
+  ticketTypeId: string;
+  typeName: string;
+  /** The lot whose price the ticket was sold at; null for a type without lots. */
+  lotName: string | null;
+  /** The ticket's price, without the convenience fee. */
+  price: string;
+  holderName: string;
+  holderEmail: string;
+  /** Issued once the order is paid; null before. */
+  ticketId: string | null;
+  /** The ticket's QR as a PNG data URL, from tickets; null before it is issued. */
+  qrCodeData: string | null;
+  /** Admitted at the door at least once. */
+  qrCodeUsed: boolean;
+  /** Whether the buyer may hand it to another holder now. */
+  canChangeHolder: boolean;
+}
 /** An order as the profile page reads it (spec §7). */
 export interface OrderView {
   id: string;
   orderNumber: string;
   status: OrderStatus;
   amount: string;
+  /** What the buyer pays: every ticket's price plus a convenience fee each (equal to `amount`). */
+  totalAmount: string;
+  /** Its tickets, in the order they were asked for. */
+  items: OrderItemView[];
   /** Null for a courtesy order: paid at R$ 0,00 when the courtesy was redeemed. */
   paymentMethod: 'pix' | 'credit_card' | 'boleto' | null;
   createdAt: string;
   expiresAt: string | null;
+  /** The first ticket's QR (the spec's one ticket per order); each ticket's is in `items`. */
   qrCodeData: string | null;
   qrCodeUsed: boolean;
   qrCodeUsedAt: string | null;

@@ -8,6 +8,21 @@ export const paymentMethod = z.enum(['pix', 'credit_card', 'boleto']);
 export const eventSnapshot = z.object({ title: z.string(), date: isoDateTime, location: z.string() });
 export const buyerSnapshot = z.object({ name: z.string(), email: z.string() });
 
+/** Who a ticket is for; `cpf` when its type asks for a document (the door checks it), else null. */
+export const holderSnapshot = z.object({ name: z.string(), email: z.string(), cpf: z.string().nullable() });
+
+/** One ticket of an order: its place, type, the price its lot gave, whether the door checks a document, its holder. */
+export const orderItem = z.object({
+  index: z.number().int().min(0),
+  ticketTypeId: z.uuid(),
+  typeName: z.string(),
+  lotName: z.string().nullable(),
+  price: money,
+  requiresDocument: z.boolean(),
+  holder: holderSnapshot,
+});
+export type OrderItem = z.infer<typeof orderItem>;
+
 /**
  * A new order waiting for payment: mail sends the buyer how to pay it (the PIX code, the boleto, or the card's
  * payment page). The PIX QR image is not carried: mail draws it from the copy-paste code. The payment fields are
@@ -29,6 +44,8 @@ export const orderCreated = z.object({
   boletoLine: z.string().nullable().optional(),
   buyer: buyerSnapshot,
   event: eventSnapshot,
+  /** Its tickets; absent from orders made before orders had several (one ticket, for the buyer). */
+  items: z.array(orderItem).optional(),
 });
 
 /** A paid order: tickets issues its ticket; a courtesy order is paid at R$ 0,00. */
@@ -45,6 +62,22 @@ export const orderPaid = z.object({
   courtesyLinkId: z.uuid().nullable(),
   /** How it was paid; `courtesy` for a redeemed courtesy (R$ 0,00). Absent from orders paid before it was sent. */
   paymentMethod: z.enum([...paymentMethod.options, 'courtesy']).optional(),
+  /** One ticket each (tickets issues them, mail sends each its holder); absent: one ticket, held by the buyer. */
+  items: z.array(orderItem).optional(),
+});
+
+/**
+ * The buyer handed a ticket of a paid order to another holder: tickets reissues it to them (the QR before is
+ * refused as outdated) and mail sends them the ticket.
+ */
+export const orderHolderChanged = z.object({
+  orderId: z.uuid(),
+  orderNumber: z.string(),
+  userId: z.uuid(),
+  eventId: z.uuid(),
+  item: orderItem,
+  previous: holderSnapshot,
+  changedAt: isoDateTime,
 });
 
 /** The spot is released (catalog) and the provider charge deleted (payments). */

@@ -25,6 +25,7 @@ export const EVENT_OWNERS = {
   'order.expired': ['orders'],
   'order.refunded': ['orders'],
   'order.withdrawal-requested': ['orders'],
+  'order.holder-changed': ['orders'],
   'payment.confirmed': ['payments'],
   'payment.failed': ['payments'],
   'payment.overdue': ['payments'],

@@ -1,17 +1,24 @@
 import { z } from 'zod';
 import { isoDateTime } from '../envelope.ts';
-import { buyerSnapshot, eventSnapshot, orderWithdrawalRequested } from './orders.ts';
+import { buyerSnapshot, eventSnapshot, holderSnapshot, orderWithdrawalRequested } from './orders.ts';
 
-/** One ticket per paid order; `qrCodeData` is the QR PNG as a data URL, `qrText` the signed text it encodes. */
+/**
+ * One ticket per line of a paid order (issued again to a new holder); `qrCodeData` is the QR PNG as a data URL,
+ * `qrText` the signed text it encodes. Tickets issued before orders had several name no line (the first, 0), holder
+ * (the buyer) or type.
+ */
 export const ticketIssued = z.object({
   ticketId: z.uuid(),
   orderId: z.uuid(),
   orderNumber: z.string(),
   userId: z.uuid(),
   eventId: z.uuid(),
+  itemIndex: z.number().int().min(0).optional(),
   qrText: z.string(),
   qrCodeData: z.string().startsWith('data:image/png;base64,'),
   buyer: buyerSnapshot,
+  holder: holderSnapshot.optional(),
+  ticketType: z.object({ id: z.uuid(), name: z.string(), requiresDocument: z.boolean() }).optional(),
   event: eventSnapshot,
 });
 

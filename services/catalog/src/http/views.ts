@@ -19,6 +19,7 @@ export function toEventView(event: CatalogEvent): EventView {
     listed: event.listed,
     onSale: isOnSale(event),
     sessions: event.sessions.map(sessionOf),
+    ticketTypes: [],
   };
 }
 
@@ -62,6 +63,7 @@ export function toHoldView({ hold, event }: HoldResult): HoldView {
     quantity: hold.quantity,
     released: hold.releasedAt !== null,
     kept: hold.kept,
+    lines: [],
     event: toEventView(event),
   };
 }

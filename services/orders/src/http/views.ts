@@ -21,6 +21,8 @@ export function toOrderView(order: Order, now = new Date()): OrderView {
     orderNumber: order.orderNumber,
     status: order.status,
     amount: order.amount,
+    totalAmount: order.amount,
+    items: [],
     paymentMethod: order.paymentMethod,
     createdAt: order.createdAt.toISOString(),
     expiresAt: iso(order.expiresAt),
