@@ -36,6 +36,7 @@ const kept: DoorTicket = {
   orderId: '44444444-4444-4444-8444-444444444444',
   version: 1,
   holderName: 'Beatriz Campos Rocha',
+  ticketType: null,
   status: 'valid',
   admissions: { [day1.id]: '2026-12-06T12:30:00.000Z' },
 };

@@ -54,6 +54,18 @@ export interface SalesView {
   checkIns: { eventStarted: boolean; checkedIn: number; sold: number };
   /** Each event with sales or orders, soonest first; only in the view of every event (empty for one). */
   perEvent: SalesEventRow[];
+  /** The valid tickets of one event by type, and within each by the lot they were sold at; empty for every event. */
+  perType: SalesTypeRow[];
+}
+
+export interface SalesTypeRow {
+  ticketTypeId: string;
+  typeName: string;
+  /** Valid tickets of the type (bought and courtesies) and what they were sold for (without the convenience fee). */
+  tickets: number;
+  gross: string;
+  /** By the lot's name ('1º lote'); a type sold without lots has one row named null. */
+  perLot: { lotName: string | null; tickets: number; gross: string }[];
 }
 
 export interface SalesDay {

@@ -122,6 +122,116 @@ export function scheduleProblem(sessions: readonly { startsAt: Date; endsAt: Dat
   return undefined;
 }
 
+/** pt-BR texts of ticket types and lots. */
+export const ticketTypeMessages = {
+  invalid: 'Tipos de ingresso inválidos: informe uma lista com nome e preço',
+  required: 'Informe ao menos um tipo de ingresso',
+  tooMany: 'Um evento pode ter no máximo 20 tipos de ingresso',
+  name: 'Nome do tipo de ingresso é obrigatório (até 60 caracteres)',
+  duplicateName: 'Os tipos de ingresso devem ter nomes diferentes',
+  capacity: 'Capacidade do tipo deve ser um número inteiro de pelo menos 1',
+  salesStartAt: 'Início das vendas inválido: informe data e hora',
+  salesEndAt: 'Fim das vendas inválido: informe data e hora',
+  salesWindow: 'O fim das vendas deve ser depois do início',
+  lotsTooMany: 'Um tipo pode ter no máximo 10 lotes',
+  lotName: 'Nome do lote deve ter no máximo 60 caracteres',
+  lotEndsAt: 'Fim do lote inválido: informe data e hora',
+  lotQuantity: 'Quantidade do lote deve ser um número inteiro de pelo menos 1',
+  lotOrder: 'Os lotes devem terminar em ordem: cada data de fim depois da anterior',
+  lotWithoutEnd: 'Só o último lote pode ficar sem data de fim nem quantidade',
+  unknownType: 'Tipo de ingresso não encontrado neste evento',
+  unknownLot: 'Lote não encontrado neste tipo de ingresso',
+  typeSold: (name: string) => `O tipo ${name} já tem ingressos vendidos e não pode ser removido`,
+  lotSold: (name: string) => `O ${name} já tem ingressos vendidos e não pode ser removido`,
+  quantityBelowSold: (name: string) => `O ${name} já vendeu mais ingressos do que a nova quantidade`,
+  priceWithTypes: 'Este evento tem tipos de ingresso: altere o preço de cada tipo',
+  notOnSale: (name: string) => `O ingresso ${name} não está à venda agora.`,
+  typeSoldOut: (name: string) => `Ingresso ${name} esgotado`,
+} as const;
+
+/**
+ * One lot as an edit sends it: a price step that ends at `endsAt`, or when `quantity` tickets sold, whichever first
+ * (the last may have neither). `id` keeps an existing lot; one left out is removed (refused once it sold).
+ */
+const lotInput = <Time extends z.ZodType<string>>(time: (message: string) => Time) =>
+  z.strictObject(
+    {
+      id: z.uuid({ error: ticketTypeMessages.unknownLot }).optional(),
+      name: z
+        .string({ error: ticketTypeMessages.lotName })
+        .trim()
+        .max(60, ticketTypeMessages.lotName)
+        .nullish()
+        .transform((value) => value || null),
+      price,
+      endsAt: time(ticketTypeMessages.lotEndsAt)
+        .nullish()
+        .transform((value) => value ?? null),
+      quantity: z
+        .number({ error: ticketTypeMessages.lotQuantity })
+        .int(ticketTypeMessages.lotQuantity)
+        .min(1, ticketTypeMessages.lotQuantity)
+        .max(1_000_000, ticketTypeMessages.lotQuantity)
+        .nullish()
+        .transform((value) => value ?? null),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `Campo desconhecido: ${issue.keys.join(', ')}`
+          : ticketTypeMessages.invalid,
+    },
+  );
+
+/**
+ * One ticket type as an edit sends it. `price` is its price without lots (with lots, each lot's price rules).
+ * `id` keeps an existing type; one left out is removed (refused once it sold).
+ */
+const ticketTypeInput = <Time extends z.ZodType<string>>(time: (message: string) => Time) =>
+  z.strictObject(
+    {
+      id: z.uuid({ error: ticketTypeMessages.unknownType }).optional(),
+      name: z
+        .string({ error: ticketTypeMessages.name })
+        .trim()
+        .min(1, ticketTypeMessages.name)
+        .max(60, ticketTypeMessages.name),
+      price,
+      capacity: z
+        .number({ error: ticketTypeMessages.capacity })
+        .int(ticketTypeMessages.capacity)
+        .min(1, ticketTypeMessages.capacity)
+        .max(1_000_000, ticketTypeMessages.capacity)
+        .nullish()
+        .transform((value) => value ?? null),
+      hidden: flag('hidden').default(false),
+      requiresDocument: flag('requiresDocument').default(false),
+      salesStartAt: time(ticketTypeMessages.salesStartAt)
+        .nullish()
+        .transform((value) => value ?? null),
+      salesEndAt: time(ticketTypeMessages.salesEndAt)
+        .nullish()
+        .transform((value) => value ?? null),
+      lots: z
+        .array(lotInput(time), { error: ticketTypeMessages.invalid })
+        .max(10, ticketTypeMessages.lotsTooMany)
+        .default([]),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `Campo desconhecido: ${issue.keys.join(', ')}`
+          : ticketTypeMessages.invalid,
+    },
+  );
+
+const ticketTypeList = <Time extends z.ZodType<string>>(time: (message: string) => Time) =>
+  z
+    .array(ticketTypeInput(time), { error: ticketTypeMessages.invalid })
+    .min(1, ticketTypeMessages.required)
+    .max(20, ticketTypeMessages.tooMany);
+export type TicketTypeInput = z.infer<ReturnType<typeof ticketTypeInput>>;
+
 export const createEventSchema = z
   .strictObject(
     {
@@ -136,6 +246,8 @@ export const createEventSchema = z
       listed: flag('listed').default(true),
       /** Its days or blocks; without them, one session starting at `date` (which is then required). */
       sessions: sessionList(isoTime).optional(),
+      /** What it sells; without them, one type, 'Ingresso', at `price`. */
+      ticketTypes: ticketTypeList(isoTime).optional(),
       /** False keeps the event a draft: out of the storefront, the door and sale until published (default true). */
       published: flag('published').optional(),
     },
@@ -165,6 +277,8 @@ export const updateEventSchema = z
       isActive: flag('isActive'),
       /** The whole schedule, replacing the one before (see `sessionInput`). */
       sessions: sessionList(isoTime),
+      /** Every type, replacing those before (see `ticketTypeInput`). */
+      ticketTypes: ticketTypeList(isoTime),
     },
     {
       error: (issue) =>
@@ -365,6 +479,8 @@ const adminEventFields = {
   published: flag('published'),
   /** The schedule; `date` follows its first start (and may then be left out). */
   sessions: sessionList(localOrOffset),
+  /** What it sells, replacing the types before (see `ticketTypeInput`); none: one type, 'Ingresso', at `price`. */
+  ticketTypes: ticketTypeList(localOrOffset),
 };
 
 /** The back office's new event: a draft unless `published`; its date must be still to come. */
@@ -379,6 +495,7 @@ export const adminCreateEventSchema = z
       published: flag('published').default(false),
       date: localOrOffsetDate.optional(),
       sessions: adminEventFields.sessions.optional(),
+      ticketTypes: adminEventFields.ticketTypes.optional(),
     },
     unknownFieldsError,
   )
@@ -415,6 +532,8 @@ export interface AdminEventView extends EventView {
   localDate: string;
   /** The sessions' starts and ends as entered in São Paulo, for the edit form, in the order of `sessions`. */
   localSessions: { id: string; startsAt: string; endsAt: string; title: string | null }[];
+  /** Every type, hidden ones too, with their lots and sales. */
+  adminTicketTypes: AdminTicketTypeView[];
   /** Spots sold or given (paid orders, used courtesies). */
   sold: number;
   /** Spots reserved but not yet sold (pending orders, unused courtesy links). */
@@ -424,6 +543,34 @@ export interface AdminEventView extends EventView {
   cancelReason: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A ticket type as the back office edits it: as entered (São Paulo times too), with what each part sold. */
+export interface AdminTicketTypeView {
+  id: string;
+  name: string;
+  /** Its price without lots. */
+  price: string;
+  capacity: number | null;
+  hidden: boolean;
+  requiresDocument: boolean;
+  salesStartAt: string | null;
+  salesEndAt: string | null;
+  /** `salesStartAt`/`salesEndAt` in São Paulo ("2030-03-15T09:00"), for the edit form. */
+  localSalesStartAt: string | null;
+  localSalesEndAt: string | null;
+  /** Tickets taken: held by pending orders and sold. */
+  taken: number;
+  currentLotId: string | null;
+  lots: {
+    id: string;
+    name: string;
+    price: string;
+    endsAt: string | null;
+    localEndsAt: string | null;
+    quantity: number | null;
+    taken: number;
+  }[];
 }
 
 export const cancelEventMessages = {

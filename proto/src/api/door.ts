@@ -61,6 +61,8 @@ export interface DoorTicket {
   /** The QR version that admits it (a reissued ticket's older QR codes are refused). */
   version: number;
   holderName: string;
+  /** The type's name, and whether the door checks a document; null on tickets issued before types existed. */
+  ticketType: { name: string; requiresDocument: boolean } | null;
   status: 'valid' | 'cancelled';
   admissions: SessionAdmissions;
 }

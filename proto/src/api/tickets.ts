@@ -14,6 +14,8 @@ export interface ScanView {
   code: ScanCode;
   message: string;
   userName: string | null;
+  /** The ticket's type, when the QR code named a ticket we trust and it has one. */
+  ticketType: TicketTypeLabel | null;
   eventTitle: string | null;
   usedAt?: string;
   /** The session the reading was for (null when the QR code named no ticket we trust). */
@@ -78,11 +80,20 @@ export type ParticipantsFilter = z.infer<typeof participantsFilter>;
 /** A ticket named in an administrator's path. */
 export const ticketIdParam = z.uuid({ error: participantsMessages.ticketInvalid });
 
+/** A ticket's type as the door and the back office show it; null on tickets issued before types existed. */
+export interface TicketTypeLabel {
+  id: string;
+  name: string;
+  /** The door shows 'Conferir documento' with the type's name. */
+  requiresDocument: boolean;
+}
+
 /** A ticket and whom it names, as the back office and the door's look-up list it. */
 export interface TicketHolder {
   ticketId: string;
   orderId: string;
   orderNumber: string;
+  ticketType: TicketTypeLabel | null;
   holderName: string;
   holderEmail: string;
   /** Masked: `***.456.789-**`; null when the order has none. */
@@ -120,4 +131,21 @@ export interface TicketResendView {
   message: string;
   ticketId: string;
   holderEmail: string;
+}
+
+/**
+ * `GET /api/tickets/mine`: the valid tickets whose holder is the caller (by their account's e-mail), bought by them or
+ * by someone else for them, soonest event first.
+ */
+export interface MyTicketView {
+  ticketId: string;
+  orderNumber: string;
+  ticketType: TicketTypeLabel | null;
+  holderName: string;
+  /** Who bought it, when someone else did; null for the caller's own purchase. */
+  boughtBy: string | null;
+  event: { id: string; title: string; date: string; location: string };
+  qrCodeData: string;
+  /** Admitted at the door at least once. */
+  used: boolean;
 }

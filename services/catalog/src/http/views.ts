@@ -26,6 +26,7 @@ export function toEventView(event: CatalogEvent): EventView {
 export function toAdminEventView({ event, status, sold }: AdminEvent): AdminEventView {
   return {
     ...toEventView(event),
+    adminTicketTypes: [],
     status,
     published: event.publishedAt !== null,
     publishedAt: event.publishedAt?.toISOString() ?? null,

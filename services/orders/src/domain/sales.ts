@@ -98,6 +98,7 @@ export async function salesFigures(
     gross: fromCents(total.grossCents),
     fee: fromCents(total.grossCents - total.netCents),
     net: fromCents(total.netCents),
+    perType: [],
     refunded: fromCents(total.refundedCents),
     orders: { byStatus: total.byStatus, byMethod: total.byMethod },
     tickets: { paid: boughtOf(total), courtesy: total.byMethod.courtesy },

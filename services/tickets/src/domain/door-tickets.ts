@@ -23,6 +23,7 @@ export async function doorTickets(
     revision,
     tickets: tickets.map((ticket) => ({
       ...ticket,
+      ticketType: null,
       admissions: Object.fromEntries(
         Object.entries(ticket.admissions).map(([session, admission]) => [session, admission.at.toISOString()]),
       ),

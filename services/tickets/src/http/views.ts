@@ -8,6 +8,7 @@ export function toScanView(result: ScanResult): ScanView {
   return {
     success: result.success,
     userName: result.userName,
+    ticketType: null,
     message: result.message,
     code: result.code,
     eventTitle: result.eventTitle,
