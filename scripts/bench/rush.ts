@@ -5,6 +5,9 @@
  * that many verified buyers are made, and every one of them presses 'Comprar' (POST /api/orders, PIX) at the same
  * moment through the gateway, all from this machine's one address (as a crowd behind a carrier's CGNAT).
  *
+ * A pair `buyers/lot+lot…` (e.g. `300/50+50`) sells one ticket type in lots of those sizes, the first at R$ 100,00
+ * and each next R$ 50,00 more: every lot must sell exactly its size at its price.
+ *
  * Printed per rush: answers a second, p50/p99/max of the orders (201) and of the refusals ('Evento esgotado'), the
  * outcome counts, and the CPU each kind of process spent while the rush was answered, per order placed (where an
  * order's cost goes, refusals included). A rush with an aim (300/100: every answer's p99 ≤ 2 s; 2000/500: ≤ 5 s)
@@ -31,7 +34,7 @@ import { request } from 'undici';
 import { z } from 'zod';
 import { createDb, createLogger, createRedis, loadConfig, type Knex } from '@ticketing/platform';
 import { makeCpf, waitFor } from '@ticketing/testkit';
-import { ordersMessages } from '@ticketing/proto';
+import { CONVENIENCE_FEE_CENTS, fromCents, ordersMessages, ticketTypeMessages, toCents } from '@ticketing/proto';
 import {
   createSigningKeys,
   hashPassword,
@@ -49,7 +52,7 @@ import { AIMS_MACHINE_RATE, helloWorldRate } from './machine-speed.ts';
 
 const WARM_UP = { buyers: 20, spots: 10 };
 /** Every answer's p99, in ms, on the machine the aims were set on. */
-const AIMS_MS: Record<string, number> = { '300/100': 2000, '2000/500': 5000 };
+const AIMS_MS: Record<string, number> = { '300/100': 2000, '300/50+50': 2000, '2000/500': 5000 };
 const PASSWORD = 'compra-na-abertura-1';
 /** How long the winners of a rush have to be paid, ticketed and e-mailed, on top of a second per 10 of them. */
 const SETTLE_MS = 60_000;
@@ -59,16 +62,29 @@ const SETTLE_MS = 60_000;
  */
 const QUIET_MS = 30_000;
 
-/** `300/100,2000/500`: buyers and spots of each rush, in order. */
-function parseRushes(text: string): { buyers: number; spots: number }[] {
+/** Buyers and spots of a rush; `lots`, when sold in lots, their sizes (summing to the spots). */
+interface RushSpec {
+  buyers: number;
+  spots: number;
+  lots?: number[];
+}
+
+/** `300/100,300/50+50,2000/500`: buyers and spots (or lots) of each rush, in order. */
+function parseRushes(text: string): RushSpec[] {
   return text.split(',').map((pair) => {
-    const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(pair);
-    if (!match || Number(match[2]) < 1) throw new Error(`BENCH_RUSH: '${pair}' is not buyers/spots (e.g. 300/100)`);
-    return { buyers: Number(match[1]), spots: Number(match[2]) };
+    const match = /^\s*(\d+)\s*\/\s*(\d+(?:\s*\+\s*\d+)*)\s*$/.exec(pair);
+    const sizes = match ? match[2]!.split('+').map(Number) : [];
+    if (!match || sizes.some((size) => size < 1)) {
+      throw new Error(`BENCH_RUSH: '${pair}' is not buyers/spots or buyers/lot+lot (e.g. 300/100, 300/50+50)`);
+    }
+    const spots = sizes.reduce((sum, size) => sum + size, 0);
+    return { buyers: Number(match[1]), spots, ...(sizes.length > 1 ? { lots: sizes } : {}) };
   });
 }
 
-const RUSHES = parseRushes(process.env.BENCH_RUSH ?? '300/100,2000/500');
+const RUSHES = parseRushes(process.env.BENCH_RUSH ?? '300/100,300/50+50,2000/500');
+/** The price of the i-th lot of a rush sold in lots. */
+const lotPrice = (i: number) => `${100 + 50 * i}.00`;
 const NODE_OPTIONS = process.env.BENCH_RUSH_NODE_OPTIONS;
 
 /** Why the run cannot be trusted: each a line, and exit 1. */
@@ -176,7 +192,7 @@ async function adminToken(stack: Stack): Promise<string> {
   return login.body.token;
 }
 
-async function createEvent(stack: Stack, token: string, title: string, spots: number): Promise<string> {
+async function createEvent(stack: Stack, token: string, title: string, { spots, lots }: RushSpec): Promise<string> {
   const created = await call(stack, 'POST', '/api/events', {
     token,
     body: {
@@ -186,6 +202,17 @@ async function createEvent(stack: Stack, token: string, title: string, spots: nu
       location: 'São Paulo — SP',
       price: '150.00',
       maxAttendees: spots,
+      ...(lots
+        ? {
+            ticketTypes: [
+              {
+                name: LOTS_TYPE,
+                price: lotPrice(lots.length - 1),
+                lots: lots.map((quantity, i) => ({ price: lotPrice(i), quantity })),
+              },
+            ],
+          }
+        : {}),
     },
   });
   if (created.status !== 201) throw new Error(`event not created: ${JSON.stringify(created.body)}`);
@@ -233,7 +260,11 @@ function spentSince(before: Map<string, number>): Map<string, number> {
 }
 
 const isOrder = (answer: Answer) => answer.status === 201 && answer.order !== undefined;
-const isSoldOut = (answer: Answer) => answer.status === 409 && answer.message === ordersMessages.soldOut;
+/** The type a rush in lots sells. */
+const LOTS_TYPE = 'Inteira';
+/** 'Evento esgotado', or the type's own sold-out when its last lot runs out with the event's spots. */
+const SOLD_OUT = [ordersMessages.soldOut, ticketTypeMessages.typeSoldOut(LOTS_TYPE)];
+const isSoldOut = (answer: Answer) => answer.status === 409 && SOLD_OUT.includes(answer.message ?? '');
 
 function latencies(answers: Answer[]) {
   const sorted = answers.map((answer) => answer.ms).sort((a, b) => a - b);
@@ -255,10 +286,20 @@ async function recorded(db: Knex, eventId: string) {
     .groupBy('status')
     .select('status')
     .count({ n: '*' })) as { status: string; n: number }[];
+  const amounts = (await db
+    .withSchema('orders')
+    .from('orders')
+    .where({ event_id: eventId })
+    .whereIn('status', ['pending', 'paid'])
+    .groupBy('amount')
+    .select('amount')
+    .count({ n: '*' })) as { amount: string; n: number }[];
   const event = await db.withSchema('catalog').from('events').where({ id: eventId }).first('current_attendees');
   const [tickets] = await db.withSchema('tickets').from('tickets').where({ event_id: eventId }).count({ n: '*' });
   return {
     byStatus: Object.fromEntries(orders.map((row) => [row.status, Number(row.n)])),
+    /** Orders by what they charge (pending or paid). */
+    byAmount: Object.fromEntries(amounts.map((row) => [row.amount, Number(row.n)])),
     spotsTaken: (event?.current_attendees as number | undefined) ?? 0,
     tickets: Number(tickets?.n ?? 0),
   };
@@ -276,13 +317,10 @@ interface Run {
  * One rush: `buyers` verified buyers press 'Comprar' at once for an event of `spots` spots; then every winner pays.
  * Failures are recorded under `name`.
  */
-async function rush(
-  { stack, db, factory, admin }: Run,
-  { buyers: count, spots }: { buyers: number; spots: number },
-  name: string,
-) {
+async function rush({ stack, db, factory, admin }: Run, spec: RushSpec, name: string) {
+  const { buyers: count, spots, lots } = spec;
   const title = `Abertura de vendas ${name} ${randomUUID().slice(0, 8)}`;
-  const eventId = await createEvent(stack, admin, title, spots);
+  const eventId = await createEvent(stack, admin, title, spec);
   const buyers = await factory.make(count);
   const aimMs = AIMS_MS[name];
   const machineRate = aimMs === undefined ? undefined : await helloWorldRate();
@@ -303,7 +341,8 @@ async function rush(
     otherKinds.set(kind, (otherKinds.get(kind) ?? 0) + 1);
   }
 
-  console.log(`\n${name}: ${count} buyers for ${spots} spots, all at once through the gateway`);
+  const sold = lots ? `lots of ${lots.join(' + ')} at ${lots.map((_, i) => `R$ ${lotPrice(i)}`).join(', ')}` : '';
+  console.log(`\n${name}: ${count} buyers for ${spots} spots${sold && ` (${sold})`}, all at once through the gateway`);
   console.log(`  answered in ${seconds.toFixed(2)} s: ${Math.round(count / seconds)} answers/s`);
   console.table([
     { answer: 'order (201)', count: orders.length, ...latencies(orders) },
@@ -348,6 +387,20 @@ async function rush(
       `${name}: ${orders.length} orders answered, but the catalog counts ${afterRush.spotsTaken} spots taken and ` +
         `orders records ${JSON.stringify(afterRush.byStatus)}`,
     );
+  }
+  if (lots) {
+    const expectedAmounts = Object.fromEntries(
+      lots.map((quantity, i) => [fromCents(toCents(lotPrice(i)) + CONVENIENCE_FEE_CENTS), quantity]),
+    );
+    console.log(
+      `  orders by amount: ${JSON.stringify(afterRush.byAmount)} (each lot its size: ${JSON.stringify(expectedAmounts)})`,
+    );
+    const sorted = (counts: Record<string, number>) => JSON.stringify(Object.entries(counts).sort());
+    if (sorted(afterRush.byAmount) !== sorted(expectedAmounts)) {
+      failures.push(
+        `${name}: orders by amount ${JSON.stringify(afterRush.byAmount)}, not ${JSON.stringify(expectedAmounts)}`,
+      );
+    }
   }
 
   await payAndAwaitTickets({ stack, db, factory, admin }, buyers, answers, { eventId, title, name });
