@@ -294,36 +294,41 @@ export const eventSearchSchema = z.object({
   q: z.string({ error: 'Busca inválida' }).max(100, 'Busca deve ter no máximo 100 caracteres').optional(),
 });
 
-export const holdSchema = z.strictObject(
-  {
-    quantity: z
-      .number({ error: 'Quantidade deve ser um número inteiro' })
-      .int('Quantidade deve ser um número inteiro')
-      .min(1, 'Quantidade deve ser pelo menos 1')
-      .max(100, 'Quantidade deve ser no máximo 100'),
-    /** Held for an order being placed: the catalog gives the spots back by itself unless the order confirms them. */
-    provisional: z.boolean({ error: 'Provisória deve ser verdadeiro ou falso' }).default(false),
-    /**
-     * One ticket each, of the types named (as many as `quantity`): each takes its type's current lot and is answered
-     * its price in `lines`. Absent: spots of the event alone (a courtesy link's), no type or lot.
-     */
-    items: z
-      .array(z.strictObject({ ticketTypeId: z.uuid({ error: 'Tipo de ingresso inválido' }) }), {
-        error: 'Ingressos inválidos',
-      })
-      .min(1, 'Escolha pelo menos 1 ingresso.')
-      .max(10, 'Um pedido pode ter no máximo 10 ingressos.')
-      .optional(),
-    /** A promotional link opens the event's hidden types (sold only through such a link). */
-    includeHidden: z.boolean({ error: 'Tipos ocultos deve ser verdadeiro ou falso' }).default(false),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `Campo desconhecido: ${issue.keys.join(', ')}`
-        : 'Dados da reserva inválidos',
-  },
-);
+export const holdSchema = z
+  .strictObject(
+    {
+      quantity: z
+        .number({ error: 'Quantidade deve ser um número inteiro' })
+        .int('Quantidade deve ser um número inteiro')
+        .min(1, 'Quantidade deve ser pelo menos 1')
+        .max(100, 'Quantidade deve ser no máximo 100'),
+      /** Held for an order being placed: the catalog gives the spots back by itself unless the order confirms them. */
+      provisional: z.boolean({ error: 'Provisória deve ser verdadeiro ou falso' }).default(false),
+      /**
+       * One ticket each, of the types named (as many as `quantity`): each takes its type's current lot and is answered
+       * its price in `lines`. Absent: spots of the event alone (a courtesy link's), no type or lot.
+       */
+      items: z
+        .array(z.strictObject({ ticketTypeId: z.uuid({ error: 'Tipo de ingresso inválido' }) }), {
+          error: 'Ingressos inválidos',
+        })
+        .min(1, 'Escolha pelo menos 1 ingresso.')
+        .max(10, 'Um pedido pode ter no máximo 10 ingressos.')
+        .optional(),
+      /** A promotional link opens the event's hidden types (sold only through such a link). */
+      includeHidden: z.boolean({ error: 'Tipos ocultos deve ser verdadeiro ou falso' }).default(false),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `Campo desconhecido: ${issue.keys.join(', ')}`
+          : 'Dados da reserva inválidos',
+    },
+  )
+  .refine((value) => value.items === undefined || value.items.length === value.quantity, {
+    error: 'Informe um ingresso para cada unidade da quantidade',
+    path: ['items'],
+  });
 
 /** Releasing a hold may keep some of its spots taken: those a courtesy link already gave to its guests. */
 export const releaseHoldQuerySchema = z.object({

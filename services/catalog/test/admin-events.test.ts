@@ -355,6 +355,11 @@ test('duplicating makes a draft with the same fields and image, none of the sale
     // Sessions of its own, at the same times.
     sessions: [{ ...original.sessions[0], id: expect.not.stringMatching(original.sessions[0]!.id) }],
     localSessions: [{ ...original.localSessions[0], id: copy.sessions[0]!.id }],
+    // Types of its own, alike, none of their tickets taken.
+    ticketTypes: [
+      { ...original.ticketTypes[0], id: expect.not.stringMatching(original.ticketTypes[0]!.id), onSale: false },
+    ],
+    adminTicketTypes: [{ ...original.adminTicketTypes[0], id: copy.ticketTypes[0]!.id, taken: 0 }],
     createdAt: expect.any(String),
     updatedAt: expect.any(String),
   });

@@ -60,6 +60,20 @@ test('an administrator creates an event; it is stored, announced and logged', as
         title: null,
       },
     ],
+    // Without types, one at its price.
+    ticketTypes: [
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        name: 'Ingresso',
+        price: '1290.50',
+        remaining: 800,
+        requiresDocument: false,
+        onSale: true,
+        salesStartAt: null,
+        salesEndAt: null,
+        currentLot: null,
+      },
+    ],
   });
 
   const row = await catalog.service.db('events').where({ id: event.id }).first();
@@ -208,6 +222,8 @@ test('an administrator updates some fields; search follows the new text', async 
     price: '690.00',
     location: 'Campinas – SP',
     listed: false,
+    // The price of its only type, which has no lots.
+    ticketTypes: [{ ...event.ticketTypes[0], price: '690.00' }],
   });
   expect(await (await catalog.request('GET', `/api/events/${event.id}`)).json()).toEqual(updated);
 
@@ -304,7 +320,13 @@ test('deactivating takes an event off the listing, the detail and sale; repeatin
 
   const first = await remove();
   expect(first.status).toBe(200);
-  expect(await first.json()).toEqual({ ...event, isActive: false, onSale: false });
+  const deactivated = {
+    ...event,
+    isActive: false,
+    onSale: false,
+    ticketTypes: [{ ...event.ticketTypes[0], onSale: false }],
+  };
+  expect(await first.json()).toEqual(deactivated);
   expect((await catalog.request('GET', `/api/events/${event.id}`)).status).toBe(404);
   expect(await (await catalog.request('GET', `/api/events?q=${tag}`)).json()).toEqual([]);
   const hold = await catalog.request('PUT', `/internal/events/${event.id}/holds/pedido-x`, { body: { quantity: 1 } });
@@ -313,7 +335,7 @@ test('deactivating takes an event off the listing, the detail and sale; repeatin
 
   const second = await remove();
   expect(second.status).toBe(200);
-  expect(await second.json()).toEqual({ ...event, isActive: false, onSale: false });
+  expect(await second.json()).toEqual(deactivated);
   expect((await catalog.changes(event.id)).map((change) => change.isActive)).toEqual([true, false]);
   expect(
     catalog.logs.lines.filter((line) => line.msg === 'event deactivated' && line.eventId === event.id),

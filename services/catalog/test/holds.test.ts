@@ -14,6 +14,7 @@ interface HoldAnswer {
   quantity: number;
   released: boolean;
   kept: number;
+  lines: unknown[];
   event: EventView;
 }
 
@@ -39,7 +40,9 @@ test('a hold takes spots and is recorded; repeating it counts nothing twice', as
     quantity: 2,
     released: false,
     kept: 0,
-    event: { ...event, currentAttendees: 2, remaining: 8 },
+    // A hold of the event's spots alone takes no ticket of a type; its only type has what the event has left.
+    lines: [],
+    event: { ...event, currentAttendees: 2, remaining: 8, ticketTypes: [{ ...event.ticketTypes[0], remaining: 8 }] },
   });
   expect(await holdRows(event.id)).toEqual([
     expect.objectContaining({ id: holdId, event_id: event.id, quantity: 2, released_at: null }),
@@ -91,6 +94,7 @@ test('a release gives the spots back once; a second release changes nothing', as
     quantity: 3,
     released: true,
     kept: 0,
+    lines: [],
     event: { ...event, currentAttendees: 0, remaining: 4 },
   });
   const [row] = await holdRows(event.id);

@@ -2,7 +2,9 @@ import { containsPattern, searchWords, type Knex } from '@ticketing/platform';
 import { EVENT_TIME_ZONE } from '@ticketing/proto';
 import { randomUUID } from 'node:crypto';
 import type { CatalogEvent, CatalogSession } from '../domain/catalog-event.ts';
+import type { TicketLot, TicketType } from '../domain/ticket-types.ts';
 import { headingTextOf, searchTextOf } from './search-text.ts';
+import { replaceTicketTypes, type TicketTypePlan } from './ticket-types-repository.ts';
 
 /** The fields of a `CatalogEvent` by their column names: the use cases never see the table's (`toEvent` maps them). */
 export interface EventRow {
@@ -24,7 +26,12 @@ export interface EventRow {
   updated_at: Date;
   /** Read with the event (`SESSIONS`): instants as JSON text. */
   sessions: { id: string; startsAt: string; endsAt: string; title: string | null }[];
+  /** Read with the event (`TICKET_TYPES`): instants as JSON text. */
+  ticket_types: TicketTypeJson[];
 }
+
+type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+type TicketTypeJson = Json<Omit<TicketType, 'lots'>> & { lots: Json<TicketLot>[] };
 
 const COLUMNS = [
   'id',
@@ -54,8 +61,33 @@ const SESSIONS = `coalesce((
   from event_sessions s where s.event_id = events.id
 ), '[]'::json) as sessions`;
 
-/** Every column of an event, its sessions included, for selects and `returning`. */
-export const eventColumns = (db: Knex) => [...COLUMNS, db.raw(SESSIONS)];
+/** The event's ticket types by position, each with its lots by position, as one JSON column. */
+const TICKET_TYPES = `coalesce((
+  select json_agg(
+    json_build_object(
+      'id', t.id, 'name', t.name, 'price', t.price::text, 'capacity', t.capacity, 'hidden', t.hidden,
+      'requiresDocument', t.requires_document, 'salesStartAt', t.sales_start_at, 'salesEndAt', t.sales_end_at,
+      'taken', t.taken,
+      'lots', coalesce((
+        select json_agg(
+          json_build_object(
+            'id', l.id, 'name', l.name, 'position', l.position, 'price', l.price::text, 'endsAt', l.ends_at,
+            'quantity', l.quantity, 'taken', l.taken
+          )
+          order by l.position
+        )
+        from ticket_lots l where l.ticket_type_id = t.id
+      ), '[]'::json)
+    )
+    order by t.position
+  )
+  from ticket_types t where t.event_id = events.id
+), '[]'::json) as ticket_types`;
+
+/** Every column of an event, its sessions and ticket types included, for selects and `returning`. */
+export const eventColumns = (db: Knex) => [...COLUMNS, db.raw(SESSIONS), db.raw(TICKET_TYPES)];
+
+const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
 export function toEvent(row: EventRow): CatalogEvent {
   return {
@@ -80,6 +112,12 @@ export function toEvent(row: EventRow): CatalogEvent {
       startsAt: new Date(session.startsAt),
       endsAt: new Date(session.endsAt),
       title: session.title,
+    })),
+    ticketTypes: row.ticket_types.map((type) => ({
+      ...type,
+      salesStartAt: dateOrNull(type.salesStartAt),
+      salesEndAt: dateOrNull(type.salesEndAt),
+      lots: type.lots.map((lot) => ({ ...lot, endsAt: dateOrNull(lot.endsAt) })),
     })),
   };
 }
@@ -154,11 +192,12 @@ export async function hasAnyEvent(db: Knex): Promise<boolean> {
   return (await db('events').first('id')) !== undefined;
 }
 
-/** Stores a new event, published now or (`published` false) a draft, with its sessions. */
+/** Stores a new event, published now or (`published` false) a draft, with its sessions and ticket types. */
 export async function insertEvent(
   trx: Knex.Transaction,
   event: NewEvent & { published: boolean },
   sessions: SessionPlan[],
+  ticketTypes: TicketTypePlan[],
 ): Promise<CatalogEvent> {
   const [row] = (await trx('events')
     .insert({
@@ -176,6 +215,7 @@ export async function insertEvent(
     })
     .returning('id')) as { id: string }[];
   await replaceSessions(trx, row!.id, sessions);
+  await replaceTicketTypes(trx, row!.id, ticketTypes);
   return (await findEvent(trx, row!.id))!;
 }
 

@@ -161,4 +161,76 @@ export const catalogMigrations: Migration[] = [
       );
     },
   },
+  {
+    name: '0010_ticket_types',
+    async up(db) {
+      // What an event sells: types (a student's, a professional's ticket), each at its price or in lots whose price
+      // steps up by date or by tickets sold. `taken` counts the tickets held and sold, not given back; the use cases
+      // take them under the event's row lock, and these checks are the last line of defence.
+      await db.schema.createTable('ticket_types', (t) => {
+        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+        t.uuid('event_id').notNullable().references('id').inTable('events');
+        t.integer('position').notNullable();
+        t.text('name').notNullable();
+        t.decimal('price', 10, 2).notNullable();
+        t.integer('capacity').nullable();
+        t.boolean('hidden').notNullable().defaultTo(false);
+        t.boolean('requires_document').notNullable().defaultTo(false);
+        t.timestamp('sales_start_at', { useTz: true }).nullable();
+        t.timestamp('sales_end_at', { useTz: true }).nullable();
+        t.integer('taken').notNullable().defaultTo(0);
+        t.check('price >= 0', [], 'ticket_types_price_not_negative');
+        t.check('taken >= 0', [], 'ticket_types_taken_not_negative');
+        t.check('capacity is null or (capacity > 0 and taken <= capacity)', [], 'ticket_types_taken_within_capacity');
+        t.check(
+          'sales_end_at is null or sales_start_at is null or sales_end_at > sales_start_at',
+          [],
+          'ticket_types_sales_window',
+        );
+        t.index(['event_id', 'position'], 'ticket_types_event_position');
+      });
+      await db.schema.createTable('ticket_lots', (t) => {
+        t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
+        t.uuid('ticket_type_id').notNullable().references('id').inTable('ticket_types').onDelete('CASCADE');
+        t.integer('position').notNullable();
+        t.text('name').nullable();
+        t.decimal('price', 10, 2).notNullable();
+        t.timestamp('ends_at', { useTz: true }).nullable();
+        t.integer('quantity').nullable();
+        t.integer('taken').notNullable().defaultTo(0);
+        t.check('price >= 0', [], 'ticket_lots_price_not_negative');
+        t.check('taken >= 0', [], 'ticket_lots_taken_not_negative');
+        t.check('quantity is null or (quantity > 0 and taken <= quantity)', [], 'ticket_lots_taken_within_quantity');
+        t.index(['ticket_type_id', 'position'], 'ticket_lots_type_position');
+      });
+      // The tickets a hold took, one line each: a release gives back exactly the type and lot counts it took.
+      await db.schema.createTable('hold_lines', (t) => {
+        t.text('hold_id').notNullable().references('id').inTable('holds');
+        t.integer('position').notNullable();
+        t.uuid('ticket_type_id').notNullable().references('id').inTable('ticket_types').onDelete('CASCADE');
+        t.uuid('lot_id').nullable().references('id').inTable('ticket_lots').onDelete('CASCADE');
+        t.decimal('price', 10, 2).notNullable();
+        t.primary(['hold_id', 'position']);
+        t.index(['ticket_type_id'], 'hold_lines_ticket_type');
+        t.index(['lot_id'], 'hold_lines_lot');
+      });
+      // Every event sold one ticket at its price: that ticket is now its type 'Ingresso', whose id is the event's, as
+      // orders and tickets recorded before types name it. Its open holds (courtesy links' aside: they hold the
+      // event's spots alone) become lines of it, and count as taken.
+      await db.raw(
+        `insert into ticket_types (id, event_id, position, name, price) select id, id, 0, 'Ingresso', price from events`,
+      );
+      await db.raw(
+        `insert into hold_lines (hold_id, position, ticket_type_id, price)
+         select holds.id, n, events.id, events.price
+         from holds join events on events.id = holds.event_id, generate_series(0, holds.quantity - 1) as n
+         where holds.released_at is null and not starts_with(holds.id, 'courtesy-link:')`,
+      );
+      await db.raw(
+        `update ticket_types set taken = lines.count
+         from (select ticket_type_id, count(*)::integer as count from hold_lines group by ticket_type_id) as lines
+         where lines.ticket_type_id = ticket_types.id`,
+      );
+    },
+  },
 ];

@@ -42,7 +42,10 @@ export async function editAdminEvent(deps: CatalogDeps, id: string, input: Admin
 const COPY_PREFIX = 'Cópia de ';
 const TITLE_MAX = 255;
 
-/** A new draft with an event's fields, image and sessions (new ones, at the same times), and none of its sales. */
+/**
+ * A new draft with an event's fields, image, sessions (new ones, at the same times) and ticket types and lots (new
+ * ones, alike), and none of its sales.
+ */
 export async function duplicateEvent(deps: CatalogDeps, id: string): Promise<AdminEvent> {
   const original = await findEvent(deps.db, id);
   if (!original) throw notFound(messages.eventNotFound);
@@ -60,6 +63,21 @@ export async function duplicateEvent(deps: CatalogDeps, id: string): Promise<Adm
     maxAttendees: original.maxAttendees,
     listed: original.listed,
     published: false,
+    ticketTypes: original.ticketTypes.map((type) => ({
+      name: type.name,
+      price: type.price,
+      capacity: type.capacity,
+      hidden: type.hidden,
+      requiresDocument: type.requiresDocument,
+      salesStartAt: type.salesStartAt?.toISOString() ?? null,
+      salesEndAt: type.salesEndAt?.toISOString() ?? null,
+      lots: type.lots.map((lot) => ({
+        name: lot.name,
+        price: lot.price,
+        endsAt: lot.endsAt?.toISOString() ?? null,
+        quantity: lot.quantity,
+      })),
+    })),
   });
   deps.logger.info({ eventId: copy.id, from: original.id }, 'event duplicated');
   return getAdminEvent(deps, copy.id);

@@ -8,6 +8,7 @@ import {
   type EventPayload,
   type EventSession,
 } from '@ticketing/proto';
+import type { TicketType } from './ticket-types.ts';
 
 /** An event of the catalog as the use cases see it. */
 export interface CatalogEvent {
@@ -32,6 +33,8 @@ export interface CatalogEvent {
   updatedAt: Date;
   /** Its days or blocks by start, at least one: `date` is the first one's start. */
   sessions: CatalogSession[];
+  /** What it sells, in the organiser's order, hidden types included: at least one. */
+  ticketTypes: TicketType[];
 }
 
 /** A session of an event: a day or a block of a day, with its own door. */
@@ -56,6 +59,7 @@ export const messages = {
   dateOutOfRange: 'Data fora do intervalo permitido (entre 2000 e 2100)',
   invalidHoldId: 'Identificador de reserva inválido: use até 100 letras, números, "_", "-" ou ":"',
   holdQuantityMismatch: 'Esta reserva já foi registrada com outra quantidade',
+  holdItemsMismatch: 'Esta reserva já foi registrada com outros tipos de ingresso',
   holdOtherEvent: 'Esta reserva já foi registrada para outro evento',
   holdReleased: 'Esta reserva já foi liberada',
   keepAboveQuantity: 'Não é possível manter mais vagas do que a reserva tem',

@@ -7,6 +7,7 @@ import {
   releaseHoldsUnder,
   releaseLapsedHolds,
 } from '../data/holds-repository.ts';
+import { findHoldLines, returnTakenTickets } from '../data/ticket-types-repository.ts';
 import { assertHoldId, messages, type CatalogDeps } from './catalog-event.ts';
 import type { HoldResult } from './holds.ts';
 
@@ -35,6 +36,10 @@ export async function giveBackLapsedHolds(deps: CatalogDeps): Promise<number> {
       for (const hold of released)
         spotsByEvent.set(hold.eventId, (spotsByEvent.get(hold.eventId) ?? 0) + hold.quantity);
       for (const [eventId, spots] of spotsByEvent) await returnSpots(trx, eventId, spots);
+      await returnTakenTickets(
+        trx,
+        released.map((hold) => hold.id),
+      );
       return released;
     });
     if (holds.length > 0) deps.logger.warn({ holds: holds.map((hold) => hold.id) }, 'provisional holds lapsed');
@@ -55,17 +60,19 @@ export async function releaseHold(
   assertHoldId(holdId);
   const result = await deps.db.transaction(async (trx) => {
     const released = await markReleased(trx, holdId, eventId, keep);
+    const lines = (await findHoldLines(trx, [holdId])).get(holdId) ?? [];
     if (released) {
+      await returnTakenTickets(trx, [holdId], keep);
       const event = await returnSpots(trx, eventId, released.quantity - keep);
-      return { hold: released, event, changed: true };
+      return { hold: released, event, lines, changed: true };
     }
     const hold = await findHold(trx, holdId);
     if (!hold || hold.eventId !== eventId) throw notFound(messages.holdNotFound);
     if (!hold.releasedAt) throw conflict(messages.keepAboveQuantity);
-    return { hold, event: (await findEvent(trx, eventId))!, changed: false };
+    return { hold, event: (await findEvent(trx, eventId))!, lines, changed: false };
   });
   if (result.changed) deps.logger.info({ eventId, holdId, quantity: result.hold.quantity, keep }, 'hold released');
-  return { hold: result.hold, event: result.event };
+  return { hold: result.hold, event: result.event, lines: result.lines };
 }
 
 /**
@@ -82,6 +89,10 @@ export async function releaseOrderSpots(
     const holds = await releaseHoldsUnder(trx, holdId, eventId);
     const spots = holds.reduce((sum, hold) => sum + hold.quantity, 0);
     if (spots > 0) await returnSpots(trx, eventId, spots);
+    await returnTakenTickets(
+      trx,
+      holds.map((hold) => hold.id),
+    );
     return { holds, spots };
   });
   if (released.spots > 0) {

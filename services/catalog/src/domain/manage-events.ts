@@ -9,14 +9,17 @@ import {
   updateEvent as update,
   type EventChanges,
 } from '../data/events-repository.ts';
+import { replaceTicketTypes } from '../data/ticket-types-repository.ts';
 import { announceChange, messages, type CatalogDeps, type CatalogEvent } from './catalog-event.ts';
 import { editedSchedule, newSchedule } from './schedule.ts';
+import { editedTicketTypes, eventPriceOf, newTicketTypes } from './ticket-type-plans.ts';
 
 /** Changes an edit may bring; `published` publishes a draft (true) or takes one without sales back to draft (false). */
 export type EventEdit = UpdateEvent & { published?: boolean };
 
 /**
- * Creates an event, published or a draft, with its sessions (one from `date` when none are given). The back office
+ * Creates an event, published or a draft, with its sessions (one from `date` when none are given) and its ticket
+ * types (one, 'Ingresso', at `price` when none are given). The back office
  * (`futureOnly`) refuses a date already past; the API for integrations and the seed may record one.
  */
 export async function createEvent(
@@ -25,6 +28,7 @@ export async function createEvent(
   { futureOnly = false }: { futureOnly?: boolean } = {},
 ): Promise<CatalogEvent> {
   const { date, sessions } = newSchedule(input);
+  const ticketTypes = newTicketTypes(input);
   if (futureOnly && date.getTime() <= Date.now()) throw new AppError(422, messages.pastDate);
   const event = await deps.db.transaction(async (trx) => {
     const created = await insertEvent(
@@ -34,13 +38,14 @@ export async function createEvent(
         description: input.description,
         date,
         location: input.location,
-        price: input.price,
+        price: eventPriceOf(ticketTypes),
         imageUrl: input.imageUrl,
         maxAttendees: input.maxAttendees,
         listed: input.listed,
         published: input.published ?? true,
       },
       sessions,
+      ticketTypes,
     );
     await announceChange(deps.outbox, trx, created);
     return created;
@@ -52,11 +57,12 @@ export async function createEvent(
 /**
  * Changes some of an event's fields or its schedule, inactive events included (so one can be reactivated), cancelled
  * ones never. The row stays locked from the check to the write, and holds take spots by updating that row, so the
- * capacity never drops below the spots already sold or held however many holds arrive meanwhile; two schedules sent
- * at once are written one after the other, each checked whole.
+ * capacity never drops below the spots already sold or held however many holds arrive meanwhile (nor a type or lot
+ * below its tickets taken); two schedules or lists of types sent at once are written one after the other, each
+ * checked whole.
  */
 export async function updateEvent(deps: CatalogDeps, id: string, input: EventEdit): Promise<CatalogEvent> {
-  const { date, sessions, published, ...rest } = input;
+  const { date, sessions, published, ticketTypes, ...rest } = input;
   const changes: EventChanges = rest;
   const event = await deps.db.transaction(async (trx) => {
     const current = await findEventForUpdate(trx, id);
@@ -66,6 +72,11 @@ export async function updateEvent(deps: CatalogDeps, id: string, input: EventEdi
     if (schedule) {
       changes.date = schedule.date;
       await replaceSessions(trx, id, schedule.sessions);
+    }
+    const types = editedTicketTypes(current, { price: rest.price, ticketTypes });
+    if (types) {
+      changes.price = eventPriceOf(types);
+      await replaceTicketTypes(trx, id, types);
     }
     const max = changes.maxAttendees;
     if (max !== undefined && max !== null && max < current.currentAttendees) {

@@ -17,12 +17,14 @@ export function holdRoutes(deps: CatalogDeps, auth: ServiceAuth, provisionalSeco
 
   router.put('/:holdId', async (ctx) => {
     const { id: eventId } = parseParams(eventParamsSchema, ctx.params);
-    const { quantity, provisional } = parseInput(holdSchema, ctx.request.body);
+    const { quantity, provisional, items, includeHidden } = parseInput(holdSchema, ctx.request.body);
     const held = await hold({
       eventId,
       holdId: ctx.params.holdId!,
       quantity,
       provisionalSeconds: provisional ? provisionalSeconds : undefined,
+      items: items?.map((item) => item.ticketTypeId),
+      includeHidden,
     });
     ctx.body = toHoldView(held);
   });
