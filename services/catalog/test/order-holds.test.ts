@@ -145,3 +145,32 @@ test('a refunded order that held no spot here is handled without changing anythi
   expect(row.outcome).toBe('handled');
   expect(await attendees(event.id)).toBe(0);
 });
+
+test('an order of tickets by type gives its types and lots back when it expires or is refunded, once', async () => {
+  const event = await h.catalog.createEvent({
+    ticketTypes: [
+      { name: 'Congressista', price: '150.00', lots: [{ price: '100.00', quantity: 2 }, { price: '150.00' }] },
+    ],
+  });
+  const typeId = event.ticketTypes[0]!.id;
+  const [expired, paid] = [randomUUID(), randomUUID()];
+  for (const orderId of [expired, paid]) {
+    const response = await h.catalog.request('PUT', `/internal/events/${event.id}/holds/${orderHoldId(orderId)}`, {
+      body: { quantity: 2, items: [{ ticketTypeId: typeId }, { ticketTypeId: typeId }] },
+    });
+    expect(response.status).toBe(200);
+  }
+  const counts = async () => ({
+    type: (await h.catalog.service.db('ticket_types').where({ id: typeId }).first()).taken as number,
+    lots: (await h.catalog.service.db('ticket_lots').where({ ticket_type_id: typeId }).orderBy('position')).map(
+      (lot) => lot.taken as number,
+    ),
+  });
+  expect(await counts()).toEqual({ type: 4, lots: [2, 2] });
+
+  await handled(await publish('order.expired', expired, event.id), await publish('order.expired', expired, event.id));
+  expect(await counts()).toEqual({ type: 2, lots: [0, 2] });
+  await handled(await refunded(paid, event.id, 'refund'), await refunded(paid, event.id, 'refund'));
+  expect(await counts()).toEqual({ type: 0, lots: [0, 0] });
+  expect(await attendees(event.id)).toBe(0);
+});
