@@ -149,6 +149,8 @@ interface HoldLineRow {
 
 /** The tickets each of the holds took, in their order, by hold id (none for a hold of the event's spots alone). */
 export async function findHoldLines(db: Knex, holdIds: string[]): Promise<Map<string, HoldLine[]>> {
+  const lines = new Map<string, HoldLine[]>();
+  if (holdIds.length === 0) return lines;
   const rows = (await db('hold_lines as hl')
     .join('ticket_types as t', 't.id', 'hl.ticket_type_id')
     .leftJoin('ticket_lots as l', 'l.id', 'hl.lot_id')
@@ -164,7 +166,6 @@ export async function findHoldLines(db: Knex, holdIds: string[]): Promise<Map<st
       db.raw('hl.price::text as price'),
       't.requires_document',
     )) as HoldLineRow[];
-  const lines = new Map<string, HoldLine[]>();
   for (const row of rows) {
     const line: HoldLine = {
       ticketTypeId: row.ticket_type_id,
