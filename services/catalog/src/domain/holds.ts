@@ -1,4 +1,4 @@
-import { AppError, conflict, notFound } from '@ticketing/platform';
+import { AppError, conflict, notFound, type Knex } from '@ticketing/platform';
 import { ticketTypeMessages } from '@ticketing/proto';
 import { addTakenSpots, findEventForUpdate } from '../data/events-repository.ts';
 import { findHolds, insertHolds, type Hold } from '../data/holds-repository.ts';
@@ -113,22 +113,15 @@ function settle(deps: CatalogDeps, request: HoldRequest, outcome: HoldOutcome): 
 
 /**
  * One transaction for several requests of one event, in their order, with the event's row locked: each takes its
- * spots while there is room (all or nothing) and is answered the count it left.
+ * spots, and the tickets it names, while there is room (all or nothing) and is answered the count it left and the
+ * tickets it took.
  */
 async function takeHolds(deps: CatalogDeps, eventId: string, requests: HoldRequest[]): Promise<HoldOutcome[]> {
   return deps.db.transaction(async (trx) => {
     const event = await findEventForUpdate(trx, eventId);
-    const known = await findHolds(
-      trx,
-      requests.map((request) => request.holdId),
-    );
-    const knownLines = await findHoldLines(
-      trx,
-      known.map((hold) => hold.id),
-    );
+    const known = await findKnownHolds(trx, requests);
     const taking: Takings = new Map();
-    const held = new Map(known.map((hold) => [hold.id, { hold, lines: knownLines.get(hold.id) ?? [] }]));
-    const decided = decide(requests, event, held, taking);
+    const decided = decide(requests, event, known, taking);
     if (taking.size === 0) return decided as HoldOutcome[];
 
     const recorded = await insertHolds(
@@ -161,6 +154,19 @@ async function takeHolds(deps: CatalogDeps, eventId: string, requests: HoldReque
 
 /** A hold recorded before, with the tickets it took. */
 type KnownHold = { hold: Hold; lines: HoldLine[] };
+
+/** The holds already recorded under the requests' ids, with their tickets, by id. */
+async function findKnownHolds(trx: Knex.Transaction, requests: HoldRequest[]): Promise<Map<string, KnownHold>> {
+  const holds = await findHolds(
+    trx,
+    requests.map((request) => request.holdId),
+  );
+  const lines = await findHoldLines(
+    trx,
+    holds.map((hold) => hold.id),
+  );
+  return new Map(holds.map((hold) => [hold.id, { hold, lines: lines.get(hold.id) ?? [] }]));
+}
 
 /**
  * What each request comes to, in order, against the event as locked and the holds already recorded under their ids:
