@@ -332,3 +332,28 @@ test('an event from before ticket types still sells its type, named by the event
   expect(await typeRows(event.id)).toEqual([expect.objectContaining({ id: event.id, taken: 0 })]);
   expect(await attendees(event.id)).toBe(0);
 });
+
+test('releases and holds of one type at once all succeed, and the counts add up', async () => {
+  const { event, typeId } = await eventWithLots({ maxAttendees: 20 });
+  const first = Array.from({ length: 5 }, () => `order:${randomUUID()}`);
+  for (const holdId of first) expect((await hold(event.id, holdId, [typeId])).status).toBe(200);
+
+  const next = Array.from({ length: 5 }, () => `order:${randomUUID()}`);
+  const answers = await Promise.all([
+    ...first.map((holdId) => release(event.id, holdId)),
+    ...next.map((holdId) => hold(event.id, holdId, [typeId])),
+  ]);
+
+  const statuses = answers.map((answer) => answer.status);
+  expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+  // A new hold finds the tickets the releases before it gave back; none may be left when it comes first.
+  expect(statuses.slice(5).every((status) => status === 200 || status === 409)).toBe(true);
+  const held = next.length - statuses.slice(5).filter((status) => status === 409).length;
+  const lots = (await lotRows(typeId)).map((row) => row.taken as number);
+  expect(lots[0]! + lots[1]!).toBe(held);
+  expect(lots[0]).toBeLessThanOrEqual(2);
+  expect(lots[1]).toBeLessThanOrEqual(3);
+  expect((await typeRows(event.id))[0].taken).toBe(held);
+  expect(await attendees(event.id)).toBe(held);
+  expect(catalog.logs.lines.filter((log) => log.msg === 'unhandled error')).toEqual([]);
+});

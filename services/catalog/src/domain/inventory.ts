@@ -62,8 +62,10 @@ export async function releaseHold(
     const released = await markReleased(trx, holdId, eventId, keep);
     const lines = (await findHoldLines(trx, [holdId])).get(holdId) ?? [];
     if (released) {
+      // The event's row first, as a hold takes them: the two never wait on each other's locks.
+      await returnSpots(trx, eventId, released.quantity - keep);
       await returnTakenTickets(trx, [holdId], keep);
-      const event = await returnSpots(trx, eventId, released.quantity - keep);
+      const event = (await findEvent(trx, eventId))!;
       return { hold: released, event, lines, changed: true };
     }
     const hold = await findHold(trx, holdId);
