@@ -20,6 +20,14 @@ export interface SeedEvent {
   sessions?: { day: number; starts: string; ends: string; title: string }[];
   /** Certificates of attendance, as its description promises: who signs them. */
   certificate?: { signerName: string; signerRole: string };
+  /** What it sells, when more than one ticket at `price`: lots end `endsInDays` from the seeding day, at 23:59. */
+  ticketTypes?: {
+    name: string;
+    price: string;
+    capacity?: number;
+    requiresDocument?: boolean;
+    lots?: { price: string; endsInDays?: number }[];
+  }[];
 }
 
 export const seedEvents: SeedEvent[] = [
@@ -111,6 +119,14 @@ export const seedEvents: SeedEvent[] = [
       { day: 0, starts: '08:00', ends: '18:00', title: 'Dia 1' },
       { day: 1, starts: '08:00', ends: '18:00', title: 'Dia 2' },
     ],
+    ticketTypes: [
+      {
+        name: 'Profissional',
+        price: '1290.00',
+        lots: [{ price: '990.00', endsInDays: 60 }, { price: '1290.00' }],
+      },
+      { name: 'Estudante', price: '590.00', capacity: 150, requiresDocument: true },
+    ],
   },
   {
     slug: 'simposio-farmacia-hospitalar-oncologica',
@@ -193,6 +209,21 @@ export function seedEventInputs(now: Date): { seed: SeedEvent; input: CreateEven
         startsAt: brasiliaDate(now, seed.daysFromNow + session.day, session.starts),
         endsAt: brasiliaDate(now, seed.daysFromNow + session.day, session.ends),
         title: session.title,
+      })),
+      ticketTypes: seed.ticketTypes?.map((type) => ({
+        name: type.name,
+        price: type.price,
+        capacity: type.capacity ?? null,
+        hidden: false,
+        requiresDocument: type.requiresDocument ?? false,
+        salesStartAt: null,
+        salesEndAt: null,
+        lots: (type.lots ?? []).map((lot) => ({
+          name: null,
+          price: lot.price,
+          endsAt: lot.endsInDays === undefined ? null : brasiliaDate(now, lot.endsInDays, '23:59'),
+          quantity: null,
+        })),
       })),
     },
   }));

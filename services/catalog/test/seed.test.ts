@@ -56,7 +56,7 @@ test('the seeded listing: upcoming and listed only, soonest first, with a sold-o
   ]);
   expect(listed.filter((event) => event.maxAttendees === null)).toHaveLength(1);
   for (const event of listed) expect(event.price).toMatch(/^\d+\.\d{2}$/);
-  expect(listed.map((event) => event.price)).toEqual(expect.arrayContaining(['150.00', '390.00', '1290.00']));
+  expect(listed.map((event) => event.price)).toEqual(expect.arrayContaining(['150.00', '390.00', '790.00']));
 
   const search = (await (await catalog.request('GET', '/api/events?q=farmacia%20clinica')).json()) as EventView[];
   expect(search.map((event) => event.title)).not.toContain(UNLISTED);
@@ -78,6 +78,17 @@ test('the two-day congress has its two days, 08:00–18:00 each; every other eve
   ]);
   expect(Date.parse(`${days[1]!.startsAt.slice(0, 10)}Z`) - Date.parse(`${days[0]!.startsAt.slice(0, 10)}Z`)).toBe(DAY);
   expect(congress.date).toBe(congress.sessions[0]!.startsAt);
+  // It sells to professionals, at a first lot until two months before, and to students, from R$ 590,00.
+  expect(congress.price).toBe('590.00');
+  expect(congress.ticketTypes).toEqual([
+    expect.objectContaining({
+      name: 'Profissional',
+      price: '990.00',
+      requiresDocument: false,
+      currentLot: expect.objectContaining({ name: '1º lote', price: '990.00', remaining: null }),
+    }),
+    expect.objectContaining({ name: 'Estudante', price: '590.00', remaining: 150, requiresDocument: true }),
+  ]);
   for (const event of listed.filter((other) => other.id !== congress.id)) {
     expect(event.sessions).toEqual([expect.objectContaining({ startsAt: event.date, title: null })]);
   }
