@@ -239,7 +239,7 @@ function takeTickets(
   return lines;
 }
 
-/** Two requests under one id ask for the same: the same count, and the same types when either names them. */
+/** Two requests under one id ask for the same: the same count, and the same types when the later one names them. */
 function sameRequest(first: Pick<HoldRequest, 'quantity' | 'items'>, request: HoldRequest): boolean {
   if (first.quantity !== request.quantity) return false;
   return request.items === undefined || (first.items ?? []).join() === request.items.join();
