@@ -274,6 +274,13 @@ test('a price alone changes the only type without lots; with several types or lo
     id: single.ticketTypes[0]!.id,
     price: '175.00',
   });
+  // PUT edits as PATCH does.
+  const put = await catalog.request('PUT', `/api/events/${single.id}`, {
+    token: catalog.adminToken,
+    body: { ticketTypes: [{ id: single.ticketTypes[0]!.id, name: 'Ingresso', price: '180.00' }] },
+  });
+  expect(put.status).toBe(200);
+  expect(((await put.json()) as EventView).ticketTypes).toMatchObject([{ name: 'Ingresso', price: '180.00' }]);
 
   const withLots = await catalog.createEvent({
     ticketTypes: [

@@ -54,11 +54,19 @@ export function eventRoutes(deps: CatalogDeps, verifyToken: TokenVerifier, publi
     ctx.body = toEventView(await createEvent(deps, input));
   });
 
-  router.patch('/:id', admin, async (ctx) => {
-    const input = parseInput(updateEventSchema, ctx.request.body);
-    const { id } = parseParams(eventParamsSchema, ctx.params);
-    ctx.body = toEventView(await updateEvent(deps, id, input));
-  });
+  // PUT edits as PATCH does: the fields sent change (clients of ticketing APIs send either).
+  router.register(
+    '/:id',
+    ['PUT', 'PATCH'],
+    [
+      admin,
+      async (ctx) => {
+        const input = parseInput(updateEventSchema, ctx.request.body);
+        const { id } = parseParams(eventParamsSchema, ctx.params);
+        ctx.body = toEventView(await updateEvent(deps, id, input));
+      },
+    ],
+  );
 
   router.delete('/:id', admin, async (ctx) => {
     const { id } = parseParams(eventParamsSchema, ctx.params);
