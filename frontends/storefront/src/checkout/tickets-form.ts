@@ -60,7 +60,11 @@ export function ticketsFormSchema(types: readonly TicketTypeView[]) {
         const path = ['tickets', index];
         const needsCpf = type?.requiresDocument ?? false;
         if (needsCpf && !ticket.cpf) {
-          ctx.addIssue({ code: 'custom', message: orderItemMessages.holderCpfRequired(type!.name), path: [...path, 'cpf'] });
+          ctx.addIssue({
+            code: 'custom',
+            message: orderItemMessages.holderCpfRequired(type!.name),
+            path: [...path, 'cpf'],
+          });
         }
         const holder = holderSchema.safeParse({
           name: ticket.name,

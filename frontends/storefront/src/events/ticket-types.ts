@@ -1,5 +1,6 @@
 import type { EventView, TicketTypeView } from '@ticketing/proto';
-import { formatDayMonth } from '@ticketing/shared';
+// The formatters alone, without the UI: this module is read by the page and by plain unit tests.
+import { formatDayMonth } from '@ticketing/shared/format';
 
 /** The one type the catalog gives an event created without types. */
 const DEFAULT_TYPE_NAME = 'Ingresso';
