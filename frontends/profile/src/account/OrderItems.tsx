@@ -1,0 +1,73 @@
+import type { OrderItemView, OrderView } from '@ticketing/proto';
+import { Badge, buttonClass, formatBRL } from '@ticketing/shared';
+import { ChangeHolder } from './ChangeHolder.tsx';
+import { itemFileName } from './order-labels.ts';
+
+/**
+ * The order's tickets: type (and lot), holder and price each, then the total with the fees. A paid order of several
+ * tickets shows each one's QR code to download; any ticket the buyer may still hand over offers 'Trocar titular'.
+ */
+export function OrderItems({ order }: { order: OrderView }) {
+  const issued = order.status === 'paid' && !order.withdrawalRequestedAt;
+  return (
+    <section className="order-items" aria-label={`Ingressos do pedido nº ${order.orderNumber}`}>
+      <ul className="bare-list order-items__list">
+        {order.items.map((item) => (
+          <li key={item.index} className="order-item">
+            <div className="order-item__line">
+              <span className="order-item__type">
+                {item.typeName}
+                {item.lotName && <span className="order-item__lot"> · {item.lotName}</span>}
+              </span>
+              <span className="order-item__holder">
+                {item.holderName} <span className="order-item__email">{item.holderEmail}</span>
+              </span>
+              <span className="order-item__price numeric">{formatBRL(item.price)}</span>
+            </div>
+            {issued && (order.items.length > 1 || item.canChangeHolder) && (
+              <div className="order-item__ticket">
+                {order.items.length > 1 && <ItemTicket orderNumber={order.orderNumber} item={item} />}
+                {item.canChangeHolder && <ChangeHolder order={order} item={item} />}
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      <p className="order-items__total numeric">
+        Total com taxas de conveniência: <strong>{formatBRL(order.totalAmount)}</strong>
+      </p>
+    </section>
+  );
+}
+
+/** One ticket of a paid order of several: its QR code, whether it was used, and its PNG. */
+function ItemTicket({ orderNumber, item }: { orderNumber: string; item: OrderItemView }) {
+  const number = item.index + 1;
+  if (!item.qrCodeData) {
+    return (
+      <p className="order-ticket__pending" role="status">
+        Este ingresso está sendo emitido e também chegará por e-mail ao titular.
+      </p>
+    );
+  }
+  return (
+    <>
+      <img
+        className="order-item__qr"
+        src={item.qrCodeData}
+        width={112}
+        height={112}
+        alt={`QR Code do ingresso ${number} do pedido nº ${orderNumber}`}
+      />
+      {item.qrCodeUsed && <Badge tone="neutral">Utilizado</Badge>}
+      <a
+        className={buttonClass('outline', 'sm')}
+        href={item.qrCodeData}
+        download={itemFileName(orderNumber, item.index)}
+        aria-label={`Baixar ingresso ${number} (PNG)`}
+      >
+        Baixar ingresso (PNG)
+      </a>
+    </>
+  );
+}
