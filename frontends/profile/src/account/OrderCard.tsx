@@ -43,7 +43,7 @@ export function OrderCard({ order, isAdmin }: { order: OrderView; isAdmin: boole
         </div>
         <div>
           <dt>Valor</dt>
-          <dd className="numeric">{formatBRL(order.amount)}</dd>
+          <dd className="numeric">{formatBRL(order.totalAmount)}</dd>
         </div>
         <div>
           <dt>Pagamento</dt>

@@ -4,8 +4,8 @@ import { ChangeHolder } from './ChangeHolder.tsx';
 import { itemFileName } from './order-labels.ts';
 
 /**
- * The order's tickets: type (and lot), holder and price each, then the total with the fees. A paid order of several
- * tickets shows each one's QR code to download; any ticket the buyer may still hand over offers 'Trocar titular'.
+ * The order's tickets: type (and lot), holder and price each; the card's 'Valor' is the total, with the fees. A paid
+ * order of several shows each ticket's QR code to download; one the buyer may still hand over offers 'Trocar titular'.
  */
 export function OrderItems({ order }: { order: OrderView }) {
   const issued = order.status === 'paid' && !order.withdrawalRequestedAt;
@@ -33,9 +33,6 @@ export function OrderItems({ order }: { order: OrderView }) {
           </li>
         ))}
       </ul>
-      <p className="order-items__total numeric">
-        Total com taxas de conveniência: <strong>{formatBRL(order.totalAmount)}</strong>
-      </p>
     </section>
   );
 }
