@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { OrderItemView, OrderView } from '@ticketing/proto';
 import { Badge, buttonClass, formatBRL } from '@ticketing/shared';
 import { ChangeHolder } from './ChangeHolder.tsx';
@@ -9,6 +10,8 @@ import { itemFileName } from './order-labels.ts';
  */
 export function OrderItems({ order }: { order: OrderView }) {
   const issued = order.status === 'paid' && !order.withdrawalRequestedAt;
+  // One ticket's QR code is the order's, shown below the card as it always was.
+  const several = order.items.length > 1;
   return (
     <section className="order-items" aria-label={`Ingressos do pedido nº ${order.orderNumber}`}>
       <ul className="bare-list order-items__list">
@@ -24,12 +27,18 @@ export function OrderItems({ order }: { order: OrderView }) {
               </span>
               <span className="order-item__price numeric">{formatBRL(item.price)}</span>
             </div>
-            {issued && (order.items.length > 1 || item.canChangeHolder) && (
-              <div className="order-item__ticket">
-                {order.items.length > 1 && <ItemTicket orderNumber={order.orderNumber} item={item} />}
-                {item.canChangeHolder && <ChangeHolder order={order} item={item} />}
-              </div>
-            )}
+            {issued &&
+              (several ? (
+                <ItemTicket orderNumber={order.orderNumber} item={item}>
+                  {item.canChangeHolder && <ChangeHolder order={order} item={item} />}
+                </ItemTicket>
+              ) : (
+                item.canChangeHolder && (
+                  <div className="order-item__actions">
+                    <ChangeHolder order={order} item={item} />
+                  </div>
+                )
+              ))}
           </li>
         ))}
       </ul>
@@ -37,18 +46,29 @@ export function OrderItems({ order }: { order: OrderView }) {
   );
 }
 
-/** One ticket of a paid order of several: its QR code, whether it was used, and its PNG. */
-function ItemTicket({ orderNumber, item }: { orderNumber: string; item: OrderItemView }) {
+/** One ticket of a paid order of several: its QR code, whether it was used, its PNG, and what else it offers. */
+function ItemTicket({
+  orderNumber,
+  item,
+  children,
+}: {
+  orderNumber: string;
+  item: OrderItemView;
+  children: ReactNode;
+}) {
   const number = item.index + 1;
   if (!item.qrCodeData) {
     return (
-      <p className="order-ticket__pending" role="status">
-        Este ingresso está sendo emitido e também chegará por e-mail ao titular.
-      </p>
+      <div className="order-item__actions">
+        <p className="order-item__pending" role="status">
+          Este ingresso está sendo emitido e também chegará por e-mail ao titular.
+        </p>
+        {children}
+      </div>
     );
   }
   return (
-    <>
+    <div className="order-item__ticket">
       <img
         className="order-item__qr"
         src={item.qrCodeData}
@@ -56,15 +76,18 @@ function ItemTicket({ orderNumber, item }: { orderNumber: string; item: OrderIte
         height={112}
         alt={`QR Code do ingresso ${number} do pedido nº ${orderNumber}`}
       />
-      {item.qrCodeUsed && <Badge tone="neutral">Utilizado</Badge>}
-      <a
-        className={buttonClass('outline', 'sm')}
-        href={item.qrCodeData}
-        download={itemFileName(orderNumber, item.index)}
-        aria-label={`Baixar ingresso ${number} (PNG)`}
-      >
-        Baixar ingresso (PNG)
-      </a>
-    </>
+      <div className="order-item__actions">
+        {item.qrCodeUsed && <Badge tone="neutral">Utilizado</Badge>}
+        <a
+          className={buttonClass('outline', 'sm')}
+          href={item.qrCodeData}
+          download={itemFileName(orderNumber, item.index)}
+          aria-label={`Baixar ingresso ${number} (PNG)`}
+        >
+          Baixar ingresso (PNG)
+        </a>
+        {children}
+      </div>
+    </div>
   );
 }
