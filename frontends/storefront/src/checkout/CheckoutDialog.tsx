@@ -4,7 +4,7 @@ import { Button } from '@ticketing/shared';
 import { Dialog, DialogContent, Tabs, TabsContent, TabsList, TabsTrigger } from '@ticketing/shared/primitives';
 import { PAYMENT_WINDOWS } from '@ticketing/proto';
 import { isSoldOut } from '../events/availability.ts';
-import { typesOnSale } from '../events/ticket-types.ts';
+import { closedTypesLabel } from '../events/ticket-types.ts';
 import { HolderFields } from './HolderFields.tsx';
 import { OrderSummary } from './OrderSummary.tsx';
 import { PaymentDetails } from './PaymentDetails.tsx';
@@ -56,11 +56,12 @@ export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }
     onOpenChange(false);
   }
 
-  // The last spot went meanwhile (the server said so and the page now shows it): there is nothing left to buy.
-  const soldOut = isSoldOut(event) && !answer;
+  // The last spot (or every type's sale) went meanwhile (the server said so and the page now shows it): there is
+  // nothing left to buy.
+  const closed = (isSoldOut(event) || closedTypesLabel(event) !== null) && !answer;
   useEffect(() => {
-    if (soldOut) onOpenChange(false);
-  }, [soldOut, onOpenChange]);
+    if (closed) onOpenChange(false);
+  }, [closed, onOpenChange]);
 
   const order = tickets.form.handleSubmit(({ items }) => createOrder.mutate({ method, items }));
   function submit(formEvent: FormEvent) {
@@ -91,7 +92,7 @@ export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }
             {listsTypes && (
               <>
                 <TicketQuantities
-                  types={typesOnSale(event)}
+                  types={event.ticketTypes}
                   tickets={tickets.tickets}
                   onAdd={tickets.add}
                   onRemove={tickets.remove}

@@ -10,7 +10,10 @@ interface TicketQuantitiesProps {
   onRemove(ticketTypeId: string): void;
 }
 
-/** How many tickets of each type on sale: from 1 to 10 in all. */
+/**
+ * How many tickets of each type: from 1 to 10 in all. A type that went off sale while the dialog was open (the page
+ * reads the event again after a refusal) stays while some of its tickets are chosen, so they can be taken out.
+ */
 export function TicketQuantities({ types, tickets, onAdd, onRemove }: TicketQuantitiesProps) {
   const total = tickets.length;
   return (
@@ -18,6 +21,7 @@ export function TicketQuantities({ types, tickets, onAdd, onRemove }: TicketQuan
       <legend className="field__label">Quantidade de ingressos</legend>
       {types.map((type) => {
         const count = tickets.filter((ticket) => ticket.ticketTypeId === type.id).length;
+        if (!type.onSale && count === 0) return null;
         const lot = lotLabel(type);
         return (
           <div key={type.id} className="ticket-quantity">
@@ -43,7 +47,7 @@ export function TicketQuantities({ types, tickets, onAdd, onRemove }: TicketQuan
                 variant="outline"
                 size="sm"
                 aria-label={`Adicionar um ingresso ${type.name}`}
-                disabled={total >= MAX_TICKETS_PER_ORDER}
+                disabled={!type.onSale || total >= MAX_TICKETS_PER_ORDER}
                 onClick={() => onAdd(type.id)}
               >
                 +
