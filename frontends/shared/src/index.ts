@@ -11,7 +11,7 @@ export {
   forgetIfSignedOut,
   UNSYNCED_READINGS_DB,
 } from './device-data.ts';
-export { formatBRL, formatDate, formatDateTime, formatShortDate, formatTime } from './format.ts';
+export { formatBRL, formatDate, formatDateTime, formatDayMonth, formatShortDate, formatTime } from './format.ts';
 export { birthDateMask, cpfMask, phoneMask, type Mask } from './masks.ts';
 export { orderStatusOf, paymentLabel, paymentMethodOf, statusOf } from './order-labels.ts';
 export {

@@ -1,4 +1,4 @@
-import { formatBRL, formatDate, formatDateTime, formatShortDate, formatTime } from '../src/format.ts';
+import { formatBRL, formatDate, formatDateTime, formatDayMonth, formatShortDate, formatTime } from '../src/format.ts';
 
 // Intl separates the currency sign with a no-break space.
 const nbsp = (text: string) => text.replaceAll(' ', '\u00a0');
@@ -15,6 +15,7 @@ test('dates and times are those of São Paulo, whatever the device’s time zone
   const iso = '2026-03-16T01:30:00.000Z';
   expect(formatDate(iso)).toBe('15 de março de 2026');
   expect(formatShortDate(iso)).toBe('15/03/2026');
+  expect(formatDayMonth(iso)).toBe('15/03');
   expect(formatTime(iso)).toBe('22:30');
   expect(formatDateTime(iso)).toBe('15/03/2026, 22:30');
 });

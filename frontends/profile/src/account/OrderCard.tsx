@@ -9,6 +9,7 @@ import {
   orderStatusOf,
   paymentMethodOf,
 } from '@ticketing/shared';
+import { OrderItems } from './OrderItems.tsx';
 import { OrderPayment } from './OrderPayment.tsx';
 import { OrderRefund, WithdrawalInReview } from './OrderRefund.tsx';
 import { OrderTicket } from './OrderTicket.tsx';
@@ -42,13 +43,14 @@ export function OrderCard({ order, isAdmin }: { order: OrderView; isAdmin: boole
         </div>
         <div>
           <dt>Valor</dt>
-          <dd className="numeric">{formatBRL(order.amount)}</dd>
+          <dd className="numeric">{formatBRL(order.totalAmount)}</dd>
         </div>
         <div>
           <dt>Pagamento</dt>
           <dd>{paymentMethodOf(order)}</dd>
         </div>
       </dl>
+      {order.items.length > 0 && <OrderItems order={order} />}
       {order.payment && (
         <div className="order-card__pending">
           <p className="order-card__deadline numeric">
@@ -58,8 +60,10 @@ export function OrderCard({ order, isAdmin }: { order: OrderView; isAdmin: boole
           <PendingOrderActions order={order} />
         </div>
       )}
-      {/* A ticket being cancelled for a withdrawal is not offered. */}
-      {order.status === 'paid' && !order.withdrawalRequestedAt && <OrderTicket order={order} isAdmin={isAdmin} />}
+      {/* A ticket being cancelled for a withdrawal is not offered; an order of several shows each with its line. */}
+      {order.status === 'paid' && !order.withdrawalRequestedAt && order.items.length <= 1 && (
+        <OrderTicket order={order} isAdmin={isAdmin} />
+      )}
       {order.canWithdraw && (
         <div className="order-card__actions">
           <WithdrawOrder order={order} />

@@ -2,6 +2,7 @@ import { Navigate } from 'react-router-dom';
 import { Page, Skeleton, useAuth } from '@ticketing/shared';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@ticketing/shared/primitives';
 import { CertificatesTab } from '../account/CertificatesTab.tsx';
+import { HeldTickets } from '../account/HeldTickets.tsx';
 import { OrdersTab } from '../account/OrdersTab.tsx';
 import { PersonalDataTab } from '../account/PersonalDataTab.tsx';
 import { ProfileCard } from '../account/ProfileCard.tsx';
@@ -36,6 +37,7 @@ export default function Profile() {
             </TabsList>
             <TabsContent value="ingressos">
               <OrdersTab isAdmin={auth.user.isAdmin} />
+              <HeldTickets />
             </TabsContent>
             <TabsContent value="certificados">
               <CertificatesTab />

@@ -4,10 +4,15 @@ import { Button } from '@ticketing/shared';
 import { Dialog, DialogContent, Tabs, TabsContent, TabsList, TabsTrigger } from '@ticketing/shared/primitives';
 import { PAYMENT_WINDOWS } from '@ticketing/proto';
 import { isSoldOut } from '../events/availability.ts';
+import { closedTypesLabel } from '../events/ticket-types.ts';
+import { HolderFields } from './HolderFields.tsx';
 import { OrderSummary } from './OrderSummary.tsx';
 import { PaymentDetails } from './PaymentDetails.tsx';
+import { TicketQuantities } from './TicketQuantities.tsx';
+import { summaryLines } from './tickets-form.ts';
 import type { CheckoutProps, PaymentMethod } from './types.ts';
 import { useCreateOrder } from './useCreateOrder.ts';
+import { useTicketsForm } from './useTicketsForm.ts';
 import './checkout.css';
 
 const METHODS: { value: PaymentMethod; label: string; text: string }[] = [
@@ -29,12 +34,18 @@ const METHODS: { value: PaymentMethod; label: string; text: string }[] = [
   },
 ];
 
-/** Choose how to pay (PIX by default), create the order, then show how to pay it. */
+/**
+ * Choose the tickets (how many of each type, and whom each is for), how to pay (PIX by default), create the order,
+ * then show how to pay it. An event whose types the catalog does not list sells one ticket, the buyer's.
+ */
 export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }: CheckoutProps) {
   const queryClient = useQueryClient();
   const [method, setMethod] = useState<PaymentMethod>('pix');
   const createOrder = useCreateOrder(event.id, promo?.code);
   const answer = createOrder.data;
+  const tickets = useTicketsForm(event);
+  const listsTypes = event.ticketTypes.length > 0;
+  const typeOf = (id: string) => event.ticketTypes.find((type) => type.id === id);
 
   function close() {
     // An order now exists: lists that show orders or spots are out of date.
@@ -45,15 +56,19 @@ export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }
     onOpenChange(false);
   }
 
-  // The last spot went meanwhile (the server said so and the page now shows it): there is nothing left to buy.
-  const soldOut = isSoldOut(event) && !answer;
+  // The last spot (or every type's sale) went meanwhile (the server said so and the page now shows it): there is
+  // nothing left to buy.
+  const closed = (isSoldOut(event) || closedTypesLabel(event) !== null) && !answer;
   useEffect(() => {
-    if (soldOut) onOpenChange(false);
-  }, [soldOut, onOpenChange]);
+    if (closed) onOpenChange(false);
+  }, [closed, onOpenChange]);
 
+  const order = tickets.form.handleSubmit(({ items }) => createOrder.mutate({ method, items }));
   function submit(formEvent: FormEvent) {
+    if (createOrder.isPending) return formEvent.preventDefault();
+    if (listsTypes) return void order(formEvent);
     formEvent.preventDefault();
-    if (!createOrder.isPending) createOrder.mutate(method);
+    createOrder.mutate({ method });
   }
 
   return (
@@ -73,8 +88,21 @@ export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }
             }}
           />
         ) : (
-          <form onSubmit={submit} className="checkout__form">
-            <OrderSummary event={event} promo={promo} />
+          <form onSubmit={submit} className="checkout__form" noValidate>
+            {listsTypes && (
+              <>
+                <TicketQuantities
+                  types={event.ticketTypes}
+                  tickets={tickets.tickets}
+                  onAdd={tickets.add}
+                  onRemove={tickets.remove}
+                />
+                {tickets.fields.map((ticket, index) => (
+                  <HolderFields key={ticket.key} state={tickets} index={index} type={typeOf(ticket.ticketTypeId)} />
+                ))}
+              </>
+            )}
+            <OrderSummary event={event} lines={summaryLines(event, tickets.tickets)} promo={promo} />
             <Tabs value={method} onValueChange={(value) => setMethod(value as PaymentMethod)}>
               <TabsList aria-label="Forma de pagamento" className="checkout__methods">
                 {METHODS.map(({ value, label }) => (

@@ -1,10 +1,21 @@
 import { CONVENIENCE_FEE_CENTS, fromCents, toCents, type EventView } from '@ticketing/proto';
 import { formatBRL, formatDate, formatTime } from '@ticketing/shared';
+import { ticketCount, totalCents, type SummaryLine } from './tickets-form.ts';
 import type { Promo } from './types.ts';
 
-/** The event, the ticket's price (the promotional one when a code applies), the fee and the total to pay. */
-export function OrderSummary({ event, promo }: { event: EventView; promo: Promo | null }) {
-  const ticketCents = toCents(promo?.price ?? event.price);
+interface OrderSummaryProps {
+  event: EventView;
+  lines: SummaryLine[];
+  promo: Promo | null;
+}
+
+/**
+ * The event, the tickets by type at their price (the promotional one when a code applies), the fee per ticket and the
+ * total to pay.
+ */
+export function OrderSummary({ event, lines, promo }: OrderSummaryProps) {
+  const count = ticketCount(lines);
+  const fee = formatBRL(fromCents(CONVENIENCE_FEE_CENTS));
   return (
     <section className="order-summary" aria-label="Resumo do pedido">
       <p className="order-summary__event">{event.title}</p>
@@ -13,25 +24,31 @@ export function OrderSummary({ event, promo }: { event: EventView; promo: Promo 
       </p>
       <p className="order-summary__where">{event.location}</p>
       <dl className="order-summary__lines numeric">
+        {lines.map((line) => (
+          <div key={line.name}>
+            <dt>
+              {line.count > 1 && `${line.count} × `}
+              {line.name}
+              {line.lotName && <span className="order-summary__lot"> · {line.lotName}</span>}
+            </dt>
+            <dd>
+              {promo && (
+                <del className="price-original">
+                  <span className="visually-hidden">Preço original: </span>
+                  {formatBRL(fromCents(line.count * toCents(line.price)))}
+                </del>
+              )}{' '}
+              {formatBRL(fromCents(line.count * toCents(promo?.price ?? line.price)))}
+            </dd>
+          </div>
+        ))}
         <div>
-          <dt>Ingresso</dt>
-          <dd>
-            {promo && (
-              <del className="price-original">
-                <span className="visually-hidden">Preço original: </span>
-                {formatBRL(event.price)}
-              </del>
-            )}{' '}
-            {formatBRL(fromCents(ticketCents))}
-          </dd>
-        </div>
-        <div>
-          <dt>Taxa de conveniência</dt>
-          <dd>{formatBRL(fromCents(CONVENIENCE_FEE_CENTS))}</dd>
+          <dt>Taxa de conveniência{count > 1 && ` (${count} × ${fee})`}</dt>
+          <dd>{formatBRL(fromCents(count * CONVENIENCE_FEE_CENTS))}</dd>
         </div>
         <div className="order-summary__total">
           <dt>Total</dt>
-          <dd>{formatBRL(fromCents(ticketCents + CONVENIENCE_FEE_CENTS))}</dd>
+          <dd>{formatBRL(fromCents(totalCents(lines, promo)))}</dd>
         </div>
       </dl>
     </section>

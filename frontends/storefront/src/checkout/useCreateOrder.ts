@@ -1,7 +1,14 @@
 import { useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { OrderItemInput } from '@ticketing/proto';
 import { api, errorTitles, isApiError, toast, toastError } from '@ticketing/shared';
 import type { OrderAnswer, PaymentMethod } from './types.ts';
+
+/** What the buyer confirms: how to pay, and the tickets (none for an event whose types the catalog does not list). */
+export interface OrderRequest {
+  method: PaymentMethod;
+  items?: OrderItemInput[];
+}
 
 /** A key the server accepts ([\w.:-], up to 100), random even where `crypto.randomUUID` is unavailable (http). */
 function newIdempotencyKey(): string {
@@ -10,31 +17,37 @@ function newIdempotencyKey(): string {
 }
 
 /**
- * POST /api/orders. Each payment method gets one Idempotency-Key for the life of the dialog, so a repeated click
- * or a retry after a lost answer is the same order. Once the server has answered with a refusal, that attempt is
- * over and the next one gets a fresh key.
+ * POST /api/orders. Each request (payment method and tickets) gets one Idempotency-Key for the life of the dialog, so
+ * a repeated click or a retry after a lost answer is the same order, and changed tickets are a new one. Once the
+ * server has answered with a refusal, that attempt is over and the next one gets a fresh key.
  */
 export function useCreateOrder(eventId: string, promoCode: string | undefined) {
   const queryClient = useQueryClient();
-  const keys = useRef(new Map<PaymentMethod, string>());
+  const keys = useRef(new Map<string, string>());
 
-  function keyFor(method: PaymentMethod) {
-    const key = keys.current.get(method) ?? newIdempotencyKey();
-    keys.current.set(method, key);
+  function keyFor(request: OrderRequest) {
+    const attempt = JSON.stringify(request);
+    const key = keys.current.get(attempt) ?? newIdempotencyKey();
+    keys.current.set(attempt, key);
     return key;
   }
 
   return useMutation({
-    mutationFn: (method: PaymentMethod) =>
+    mutationFn: (request: OrderRequest) =>
       api<OrderAnswer>('/orders', {
         method: 'POST',
-        body: { eventId, paymentMethod: method, ...(promoCode ? { promoCode } : {}) },
-        headers: { 'Idempotency-Key': keyFor(method) },
+        body: {
+          eventId,
+          paymentMethod: request.method,
+          ...(request.items ? { items: request.items } : {}),
+          ...(promoCode ? { promoCode } : {}),
+        },
+        headers: { 'Idempotency-Key': keyFor(request) },
       }),
     onSuccess: () =>
       toast({ title: 'Pedido criado!', description: 'Complete o pagamento para confirmar seu ingresso.' }),
-    onError: (error, method) => {
-      if (isApiError(error)) keys.current.delete(method);
+    onError: (error, request) => {
+      if (isApiError(error)) keys.current.delete(JSON.stringify(request));
       // Sold out or no longer on sale: the page shows the event as it now is.
       if (isApiError(error, 409)) void queryClient.invalidateQueries({ queryKey: ['events'] });
       toastError(errorTitles.payment, error);

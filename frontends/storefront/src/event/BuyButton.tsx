@@ -1,6 +1,7 @@
 import type { EventView } from '@ticketing/proto';
 import { Button, useHydrated } from '@ticketing/shared';
 import { isSoldOut } from '../events/availability.ts';
+import { closedTypesLabel } from '../events/ticket-types.ts';
 import { preloadCheckout } from '../checkout/Checkout.tsx';
 
 interface BuyButtonProps {
@@ -12,7 +13,8 @@ interface BuyButtonProps {
 }
 
 /**
- * Buys a ticket; disabled, and saying why, when the event is sold out or no longer on sale (the catalog's `onSale`).
+ * Buys tickets; disabled, and saying why, when the event is sold out or no longer on sale (the catalog's `onSale`),
+ * or when none of its ticket types can be bought now.
  * A server-rendered page shows it disabled until its code has taken over: a click before then would do nothing.
  */
 export function BuyButton({ event, onBuy, waiting = false, block = true }: BuyButtonProps) {
@@ -28,6 +30,14 @@ export function BuyButton({ event, onBuy, waiting = false, block = true }: BuyBu
     return (
       <Button variant="accent" size="lg" block={block} disabled>
         Evento encerrado
+      </Button>
+    );
+  }
+  const closed = closedTypesLabel(event);
+  if (closed) {
+    return (
+      <Button variant="accent" size="lg" block={block} disabled>
+        {closed}
       </Button>
     );
   }

@@ -28,7 +28,7 @@ export function EventDetailView({ event, promoCode }: { event: EventView; promoC
             {event.title}
           </h1>
           <EventFacts event={event} />
-          <PriceBlock price={event.price} promo={promo} />
+          <PriceBlock event={event} promo={promo} />
           <BuyButton event={event} onBuy={buy.start} waiting={promo.checking} />
           {/* The event as a calendar file (America/Sao_Paulo, the place and this page's address). */}
           <a className="event-detail__calendar" href={`/api/events/${event.id}/calendar.ics`} download>

@@ -1,9 +1,15 @@
 import { Link } from 'react-router-dom';
+import type { EventView } from '@ticketing/proto';
 import { Badge, formatBRL, Skeleton } from '@ticketing/shared';
+import { listsTicketTypes } from '../events/ticket-types.ts';
+import { TicketTypeList } from './TicketTypeList.tsx';
 import type { PromoState } from './usePromo.ts';
 
-/** The ticket price; with a promotional code, the code's price and the original one struck through. */
-export function PriceBlock({ price, promo }: { price: string; promo: PromoState }) {
+/**
+ * The ticket price, or each ticket type's when the event sells several (or lots); with a promotional code, the
+ * code's price and the original one struck through.
+ */
+export function PriceBlock({ event, promo }: { event: EventView; promo: PromoState }) {
   if (promo.checking) {
     return (
       <div className="price-block" role="status" aria-label="Verificando código promocional">
@@ -13,16 +19,18 @@ export function PriceBlock({ price, promo }: { price: string; promo: PromoState 
   }
   return (
     <div className="price-block">
-      {promo.promo ? (
+      {listsTicketTypes(event) ? (
         <>
-          <p className="price-block__promo">
-            <Badge tone="accent">Preço promocional</Badge>
-            <span>Código {promo.promo.code}</span>
-          </p>
+          {promo.promo && <PromoCode code={promo.promo.code} />}
+          <TicketTypeList types={event.ticketTypes} promo={promo.promo} />
+        </>
+      ) : promo.promo ? (
+        <>
+          <PromoCode code={promo.promo.code} />
           <p className="price-block__amounts numeric">
             <del className="price-block__original">
               <span className="visually-hidden">Preço original: </span>
-              {formatBRL(price)}
+              {formatBRL(event.price)}
             </del>{' '}
             <strong className="price-block__price">
               <span className="visually-hidden">Preço com o código {promo.promo.code}: </span>
@@ -32,7 +40,7 @@ export function PriceBlock({ price, promo }: { price: string; promo: PromoState 
         </>
       ) : (
         <p className="price-block__amounts numeric">
-          <strong className="price-block__price">{formatBRL(price)}</strong>
+          <strong className="price-block__price">{formatBRL(event.price)}</strong>
         </p>
       )}
       <p className="price-block__hint">+ taxa de conveniência, somada no pagamento</p>
@@ -43,5 +51,14 @@ export function PriceBlock({ price, promo }: { price: string; promo: PromoState 
         </p>
       )}
     </div>
+  );
+}
+
+function PromoCode({ code }: { code: string }) {
+  return (
+    <p className="price-block__promo">
+      <Badge tone="accent">Preço promocional</Badge>
+      <span>Código {code}</span>
+    </p>
   );
 }

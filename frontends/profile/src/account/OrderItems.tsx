@@ -1,0 +1,93 @@
+import type { ReactNode } from 'react';
+import type { OrderItemView, OrderView } from '@ticketing/proto';
+import { Badge, buttonClass, formatBRL } from '@ticketing/shared';
+import { ChangeHolder } from './ChangeHolder.tsx';
+import { itemFileName } from './order-labels.ts';
+
+/**
+ * The order's tickets: type (and lot), holder and price each; the card's 'Valor' is the total, with the fees. A paid
+ * order of several shows each ticket's QR code to download; one the buyer may still hand over offers 'Trocar titular'.
+ */
+export function OrderItems({ order }: { order: OrderView }) {
+  const issued = order.status === 'paid' && !order.withdrawalRequestedAt;
+  // One ticket's QR code is the order's, shown below the card as it always was.
+  const several = order.items.length > 1;
+  return (
+    <section className="order-items" aria-label={`Ingressos do pedido nº ${order.orderNumber}`}>
+      <ul className="bare-list order-items__list">
+        {order.items.map((item) => (
+          <li key={item.index} className="order-item">
+            <div className="order-item__line">
+              <span className="order-item__type">
+                {item.typeName}
+                {item.lotName && <span className="order-item__lot"> · {item.lotName}</span>}
+              </span>
+              <span className="order-item__holder">
+                {item.holderName} <span className="order-item__email">{item.holderEmail}</span>
+              </span>
+              <span className="order-item__price numeric">{formatBRL(item.price)}</span>
+            </div>
+            {issued &&
+              (several ? (
+                <ItemTicket orderNumber={order.orderNumber} item={item}>
+                  {item.canChangeHolder && <ChangeHolder order={order} item={item} />}
+                </ItemTicket>
+              ) : (
+                item.canChangeHolder && (
+                  <div className="order-item__actions">
+                    <ChangeHolder order={order} item={item} />
+                  </div>
+                )
+              ))}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** One ticket of a paid order of several: its QR code, whether it was used, its PNG, and what else it offers. */
+function ItemTicket({
+  orderNumber,
+  item,
+  children,
+}: {
+  orderNumber: string;
+  item: OrderItemView;
+  children: ReactNode;
+}) {
+  const number = item.index + 1;
+  if (!item.qrCodeData) {
+    return (
+      <div className="order-item__actions">
+        <p className="order-item__pending" role="status">
+          Este ingresso está sendo emitido e também chegará por e-mail ao titular.
+        </p>
+        {children}
+      </div>
+    );
+  }
+  return (
+    <div className="order-item__ticket">
+      <img
+        className="order-item__qr"
+        src={item.qrCodeData}
+        width={112}
+        height={112}
+        alt={`QR Code do ingresso ${number} do pedido nº ${orderNumber}`}
+      />
+      <div className="order-item__actions">
+        {item.qrCodeUsed && <Badge tone="neutral">Utilizado</Badge>}
+        <a
+          className={buttonClass('outline', 'sm')}
+          href={item.qrCodeData}
+          download={itemFileName(orderNumber, item.index)}
+          aria-label={`Baixar ingresso ${number} (PNG)`}
+        >
+          Baixar ingresso (PNG)
+        </a>
+        {children}
+      </div>
+    </div>
+  );
+}
