@@ -86,3 +86,35 @@ export async function salesPerDay(db: Knex, timeZone: string, eventId?: string):
       db.raw('sum(amount) as amount'),
     )) as SalesDayRow[];
 }
+
+export interface TypeLotRow {
+  ticketTypeId: string;
+  /** The name the type was last sold under. */
+  typeName: string;
+  lotName: string | null;
+  tickets: number;
+  /** What they were sold for, without the convenience fee. */
+  gross: string;
+}
+
+/** One event's valid tickets (of paid orders, courtesies too) by type and lot, types in the order first sold. */
+export async function ticketsPerTypeAndLot(db: Knex, eventId: string): Promise<TypeLotRow[]> {
+  const { rows } = (await db.raw(
+    `select i.ticket_type_id, (array_agg(i.type_name order by o.created_at desc))[1] as type_name, i.lot_name,
+            count(*)::int as tickets, sum(i.price) as gross, min(o.created_at) as first_sold
+       from order_items i join orders o on o.id = i.order_id
+      where o.event_id = ? and o.status = 'paid'
+      group by i.ticket_type_id, i.lot_name
+      order by first_sold, i.ticket_type_id, i.lot_name nulls first`,
+    [eventId],
+  )) as {
+    rows: { ticket_type_id: string; type_name: string; lot_name: string | null; tickets: number; gross: string }[];
+  };
+  return rows.map((row) => ({
+    ticketTypeId: row.ticket_type_id,
+    typeName: row.type_name,
+    lotName: row.lot_name,
+    tickets: row.tickets,
+    gross: row.gross,
+  }));
+}

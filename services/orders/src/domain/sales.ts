@@ -7,9 +7,18 @@ import {
   type OrderStatus,
   type SalesEventRow,
   type SalesMethod,
+  type SalesTypeRow,
   type SalesView,
 } from '@ticketing/proto';
-import { orderGroups, salesPerDay, soldEvents, type OrderGroup, type SoldEvent } from '../data/sales-repository.ts';
+import {
+  orderGroups,
+  salesPerDay,
+  soldEvents,
+  ticketsPerTypeAndLot,
+  type OrderGroup,
+  type SoldEvent,
+  type TypeLotRow,
+} from '../data/sales-repository.ts';
 import type { OrdersDeps } from './order.ts';
 
 /** Money and counts of a set of orders, in integer cents. */
@@ -70,6 +79,17 @@ function eventLine(event: SoldEvent, groups: OrderGroup[]): SalesEventRow {
 
 const byDate = (a: SalesEventRow, b: SalesEventRow) => a.date.localeCompare(b.date);
 
+/** One event's valid tickets by type, each with its lots, from the rows per type and lot (in integer cents). */
+function perType(rows: TypeLotRow[]): SalesTypeRow[] {
+  return [...Map.groupBy(rows, (row) => row.ticketTypeId)].map(([ticketTypeId, lots]) => ({
+    ticketTypeId,
+    typeName: lots[0]!.typeName,
+    tickets: lots.reduce((sum, lot) => sum + lot.tickets, 0),
+    gross: fromCents(lots.reduce((sum, lot) => sum + toCents(lot.gross), 0)),
+    perLot: lots.map((lot) => ({ lotName: lot.lotName, tickets: lot.tickets, gross: lot.gross })),
+  }));
+}
+
 /**
  * The back office's sales figures, from the orders kept here: of one event, or of every event with a line per
  * event. Over every event, check-ins count only the events that started.
@@ -79,10 +99,11 @@ export async function salesFigures(
   eventId: string | undefined,
   now = new Date(),
 ): Promise<SalesView> {
-  const [groups, events, days] = await Promise.all([
+  const [groups, events, days, typeLots] = await Promise.all([
     orderGroups(deps.db, eventId),
     soldEvents(deps.db, eventId),
     salesPerDay(deps.db, EVENT_TIME_ZONE, eventId),
+    eventId ? ticketsPerTypeAndLot(deps.db, eventId) : [],
   ]);
   const started = new Set(events.filter((event) => event.date <= now).map((event) => event.eventId));
   const total = tally(groups);
@@ -98,7 +119,7 @@ export async function salesFigures(
     gross: fromCents(total.grossCents),
     fee: fromCents(total.grossCents - total.netCents),
     net: fromCents(total.netCents),
-    perType: [],
+    perType: perType(typeLots),
     refunded: fromCents(total.refundedCents),
     orders: { byStatus: total.byStatus, byMethod: total.byMethod },
     tickets: { paid: boughtOf(total), courtesy: total.byMethod.courtesy },
