@@ -9,6 +9,7 @@ import { ordersMigrations } from './data/migrations.ts';
 import { expireOverdueOrders } from './domain/expire-orders.ts';
 import { messages, type OrdersDeps } from './domain/order.ts';
 import { sendOwedRefunds } from './domain/owed-refunds.ts';
+import { placeLatePayments } from './domain/payment-events.ts';
 import { soldOutMemory } from './domain/sold-out.ts';
 import { adminOrderRoutes, adminSalesRoutes } from './http/admin-routes.ts';
 import { orderRoutes } from './http/orders-routes.ts';
@@ -60,7 +61,16 @@ export const ordersService = defineService({
       () => expireOverdueOrders(deps),
       logger,
     );
-    const refunds = startPeriodicJob('owed-refunds', config.ORDER_REFUND_RETRY_MS, () => sendOwedRefunds(deps), logger);
+    // Late payments waiting for a spot are placed first: those left without one owe a refund the same round sends.
+    const refunds = startPeriodicJob(
+      'owed-refunds',
+      config.ORDER_REFUND_RETRY_MS,
+      async () => {
+        await placeLatePayments(deps);
+        await sendOwedRefunds(deps);
+      },
+      logger,
+    );
     return {
       router,
       consumers: ordersConsumers(deps, refunds),

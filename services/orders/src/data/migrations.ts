@@ -305,4 +305,17 @@ export const ordersMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0016_late_payments_waiting',
+    async up(db) {
+      // A payment that arrived after its order expired or was cancelled, noted until the catalog says (asked with no
+      // transaction open) whether a spot is left for it: paid then, or its money owed back.
+      await db.schema.alterTable('orders', (t) => {
+        t.text('late_payment_id').nullable();
+        t.timestamp('late_paid_at', { useTz: true }).nullable();
+        t.decimal('late_net_amount', 10, 2).nullable();
+      });
+      await db.raw('create index orders_late_payments on orders (late_paid_at) where late_payment_id is not null');
+    },
+  },
 ];

@@ -31,6 +31,9 @@ interface OrderRow {
   refund_requested_at: Date | null;
   refund_note: string | null;
   net_amount: string | null;
+  late_payment_id: string | null;
+  late_paid_at: Date | null;
+  late_net_amount: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -67,6 +70,9 @@ const ORDER_COLUMNS = Object.keys({
   refund_requested_at: 1,
   refund_note: 1,
   net_amount: 1,
+  late_payment_id: 1,
+  late_paid_at: 1,
+  late_net_amount: 1,
   created_at: 1,
   updated_at: 1,
 } satisfies Record<keyof OrderRow, 1>).join(', ');
@@ -96,6 +102,10 @@ const toOrder = (row: OrderRow): Order => ({
     ? { by: row.refund_requested_by, at: row.refund_requested_at, note: row.refund_note }
     : null,
   netAmount: row.net_amount,
+  latePayment:
+    row.late_payment_id && row.late_paid_at
+      ? { paymentId: row.late_payment_id, paidAt: row.late_paid_at, netAmount: row.late_net_amount }
+      : null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -485,6 +495,31 @@ export async function dropWithdrawal(trx: Knex.Transaction, id: string, usedAt: 
       first_checked_in_at: trx.raw('least(first_checked_in_at, ?::timestamptz)', [usedAt]),
       updated_at: trx.fn.now(),
     });
+}
+
+/** Notes a payment that arrived after the order ended, unless one is noted already; false then. */
+export async function noteLatePayment(
+  trx: Knex.Transaction,
+  id: string,
+  payment: { paymentId: string; paidAt: Date; netAmount: string | null },
+): Promise<boolean> {
+  const noted = await trx('orders').where({ id }).whereNull('late_payment_id').update({
+    late_payment_id: payment.paymentId,
+    late_paid_at: payment.paidAt,
+    late_net_amount: payment.netAmount,
+    updated_at: trx.fn.now(),
+  });
+  return noted > 0;
+}
+
+/** Late payments still waiting for the catalog's answer, longest waiting first. */
+export async function listLatePayments(db: Knex, limit: number): Promise<string[]> {
+  const rows = (await db('orders')
+    .select('id')
+    .whereNotNull('late_payment_id')
+    .orderBy('late_paid_at')
+    .limit(limit)) as { id: string }[];
+  return rows.map((row) => row.id);
 }
 
 /** Orders whose money is still owed back, longest waiting first. */

@@ -59,6 +59,8 @@ export interface Order {
   refundRequest: { by: string | null; at: Date; note: string | null } | null;
   /** What the provider paid out after its fee, when payment.confirmed told it. */
   netAmount: string | null;
+  /** A payment that arrived after the order expired or was cancelled, waiting for the catalog to say if a spot is left. */
+  latePayment: { paymentId: string; paidAt: Date; netAmount: string | null } | null;
   createdAt: Date;
   updatedAt: Date;
 }
