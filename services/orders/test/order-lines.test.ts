@@ -279,6 +279,7 @@ test('each ticket shows its own QR once issued; a reissue to a new holder replac
       ticketId: tickets[1]!,
       orderId: order.id,
       eventId: order.id,
+      sessionId: order.id,
       usedAt: new Date().toISOString(),
       scannedBy: randomUUID(),
     }),
