@@ -8,7 +8,7 @@ import {
   type AuthUser,
   CollaboratorError,
 } from '@ticketing/platform';
-import type { ChargeView, CreateOrder, PromoQuote } from '@ticketing/proto';
+import type { ChargeView, CreateOrder, EventView, PromoQuote } from '@ticketing/proto';
 import type { Buyer } from '../clients/identity.ts';
 import { findEarlierOrders, insertPendingOrder, isUniqueViolation, storeCharge } from '../data/orders-repository.ts';
 import { orderAmount, orderItems, saleSummary } from './order-items.ts';
@@ -185,18 +185,25 @@ async function placeOrder(
 }
 
 /**
- * The event's first type, for a purchase that names none (the spec's one ticket), from the catalog's event. An event
- * whose types the catalog does not list yet sells its one type, whose id is the event's; so does one it does not
- * show (unknown, cancelled, inactive), whose hold then answers why it sells nothing.
+ * The event's first type, for a purchase that names none (the spec's one ticket), from the catalog's event (believed a
+ * few seconds, see `firstTypeMemory`). An event whose types the catalog does not list yet sells its one type, whose
+ * id is the event's; so does one it does not show (unknown, cancelled, inactive), whose hold then answers why it
+ * sells nothing.
  */
 async function firstTypeOf(deps: OrdersDeps, eventId: string): Promise<string> {
+  const believed = deps.firstTypes.get(eventId);
+  if (believed) return believed;
+  let event: EventView;
   try {
-    return (await deps.catalog.getEvent(eventId)).ticketTypes[0]?.id ?? eventId;
+    event = await deps.catalog.getEvent(eventId);
   } catch (error) {
     if (error instanceof AppError) return eventId;
     deps.logger.warn({ err: error, eventId }, 'catalog unavailable');
     throw new AppError(503, messages.serviceUnavailable);
   }
+  const typeId = event.ticketTypes[0]?.id ?? event.id;
+  deps.firstTypes.remember(eventId, typeId);
+  return typeId;
 }
 
 /** `order.created`, written with the charge: how to pay it goes to mail with it, never kept here. */

@@ -4,6 +4,7 @@ import type { EventPayload } from '@ticketing/proto';
 import {
   clearRefundOwed,
   findOrder,
+  itemsOf,
   listLatePayments,
   lockOrder,
   noteLatePayment,
@@ -123,7 +124,9 @@ export async function placeLatePayment(
   if (!order?.latePayment) return false;
   let spot: boolean;
   try {
-    await deps.catalog.hold(order.eventId, lateHoldIdOf(order.id));
+    // As many spots as it has tickets, of their types.
+    const items = (await itemsOf(deps.db, order.id)).map(({ ticketTypeId }) => ({ ticketTypeId }));
+    await deps.catalog.hold(order.eventId, lateHoldIdOf(order.id), items.length, { items });
     spot = true;
   } catch (error) {
     if (!(error instanceof CollaboratorError && (error.status === 409 || error.status === 404))) {
