@@ -343,3 +343,24 @@ test('the back office: an order shows its tickets, is found by a holder, and one
     },
   ]);
 });
+
+test("a deleted account: the tickets its buyer held lose the person, in the lines and the events; others' stay", async () => {
+  const { who, colleague, friend, order } = await paidOrderOfThree();
+  // The buyer takes the colleague's ticket for themselves: the change names both.
+  expect((await changeHolder(who, order.id, 1, { name: who.name, email: who.email })).status).toBe(200);
+  await h.handled(await h.publish('user.deleted', { userId: who.id }));
+
+  const stored = JSON.stringify([
+    await h.orders.db('order_items').where({ order_id: order.id }),
+    await h.orders.db('outbox').where({ key: order.id }),
+  ]);
+  for (const value of [who.name, who.email, who.cpf!]) expect(stored).not.toContain(value);
+  const lines = await h.orders.db('order_items').where({ order_id: order.id }).orderBy('index');
+  expect(lines.map((line) => line.holder_email)).toEqual([
+    expect.stringMatching(/^removido/),
+    expect.stringMatching(/^removido/),
+    friend.email,
+  ]);
+  const [changed] = await h.events('order.holder-changed', order.id);
+  expect(changed).toMatchObject({ previous: { ...colleague, cpf: null } });
+});

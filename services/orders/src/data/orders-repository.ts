@@ -561,6 +561,16 @@ export async function eraseBuyer(trx: Knex.Transaction, userId: string, erased: 
           and jsonb_typeof(envelope #> '{payload,items}') = 'array'`,
       [table, JSON.stringify(holder), userId],
     );
+    // A holder change names the ticket's holder and the one before.
+    for (const path of ['{payload,item,holder}', '{payload,previous}']) {
+      await trx.raw(
+        `update ?? set envelope = jsonb_set(envelope, ?::text[], ?::jsonb)
+           from orders o
+          where o.id::text = envelope #>> '{payload,orderId}' and o.user_id = ?
+            and lower(envelope #>> ?::text[]) = lower(o.buyer_email)`,
+        [table, path, JSON.stringify(holder), userId, `${path.slice(0, -1)},email}`],
+      );
+    }
   }
   await trx.raw(
     `update order_items i set holder_name = ?, holder_email = ?, holder_cpf = null
