@@ -333,6 +333,8 @@ test('the back office: an order shows its tickets, is found by a holder, and one
   }
 
   const sales = await json(await bo.asAdmin(`/api/admin/sales?eventId=${event.id}`));
+  // Tickets count each line; orders count once.
+  expect(sales).toMatchObject({ tickets: { paid: 3, courtesy: 0 }, orders: { byMethod: { pix: 1 } } });
   expect(sales.perType).toEqual([
     {
       ticketTypeId: typeOf(event),

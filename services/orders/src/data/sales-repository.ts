@@ -8,6 +8,8 @@ export interface OrderGroup {
   status: OrderStatus;
   paymentMethod: PaymentMethod | null;
   count: number;
+  /** Their tickets (lines). */
+  tickets: number;
   amount: string;
   /** The provider's net where it said it, the amount where it did not. */
   net: string;
@@ -40,6 +42,7 @@ export async function orderGroups(db: Knex, eventId?: string): Promise<OrderGrou
       'status',
       'payment_method',
       db.raw('count(*)::int as count'),
+      db.raw('sum((select count(*) from order_items where order_items.order_id = orders.id))::int as tickets'),
       db.raw('sum(amount) as amount'),
       db.raw('sum(coalesce(net_amount, amount)) as net'),
       db.raw('count(first_checked_in_at)::int as checked_in'),
@@ -48,6 +51,7 @@ export async function orderGroups(db: Knex, eventId?: string): Promise<OrderGrou
     status: OrderStatus;
     payment_method: PaymentMethod | null;
     count: number;
+    tickets: number;
     amount: string;
     net: string;
     checked_in: number;
@@ -57,6 +61,7 @@ export async function orderGroups(db: Knex, eventId?: string): Promise<OrderGrou
     status: row.status,
     paymentMethod: row.payment_method,
     count: row.count,
+    tickets: row.tickets,
     amount: row.amount,
     net: row.net,
     checkedIn: row.checked_in,

@@ -28,6 +28,8 @@ interface Tally {
   refundedCents: number;
   byStatus: Record<OrderStatus, number>;
   byMethod: Record<SalesMethod, number>;
+  /** Valid tickets (of paid orders), by how their orders were paid. */
+  ticketsByMethod: Record<SalesMethod, number>;
   checkedIn: number;
 }
 
@@ -45,6 +47,7 @@ function tally(groups: OrderGroup[]): Tally {
     refundedCents: 0,
     byStatus: zeros(ORDER_STATUSES),
     byMethod: zeros(SALES_METHODS),
+    ticketsByMethod: zeros(SALES_METHODS),
     checkedIn: 0,
   };
   for (const group of groups) {
@@ -52,6 +55,7 @@ function tally(groups: OrderGroup[]): Tally {
     if (group.status === 'refunded') total.refundedCents += toCents(group.amount);
     if (group.status !== 'paid') continue;
     total.byMethod[group.paymentMethod ?? 'courtesy'] += group.count;
+    total.ticketsByMethod[group.paymentMethod ?? 'courtesy'] += group.tickets;
     total.grossCents += toCents(group.amount);
     total.netCents += toCents(group.net);
     total.checkedIn += group.checkedIn;
@@ -60,7 +64,9 @@ function tally(groups: OrderGroup[]): Tally {
 }
 
 const soldOf = (total: Tally) => total.byStatus.paid;
-const boughtOf = (total: Tally) => total.byStatus.paid - total.byMethod.courtesy;
+/** Valid tickets bought (an order may carry several) and given as courtesies. */
+const boughtOf = (total: Tally) =>
+  Object.values(total.ticketsByMethod).reduce((sum, count) => sum + count, 0) - total.ticketsByMethod.courtesy;
 
 /** One event's line in the figures of every event, from that event's own groups. */
 function eventLine(event: SoldEvent, groups: OrderGroup[]): SalesEventRow {
@@ -72,7 +78,7 @@ function eventLine(event: SoldEvent, groups: OrderGroup[]): SalesEventRow {
     gross: fromCents(own.grossCents),
     net: fromCents(own.netCents),
     paid: boughtOf(own),
-    courtesy: own.byMethod.courtesy,
+    courtesy: own.ticketsByMethod.courtesy,
     checkedIn: own.checkedIn,
   };
 }
@@ -122,7 +128,7 @@ export async function salesFigures(
     perType: perType(typeLots),
     refunded: fromCents(total.refundedCents),
     orders: { byStatus: total.byStatus, byMethod: total.byMethod },
-    tickets: { paid: boughtOf(total), courtesy: total.byMethod.courtesy },
+    tickets: { paid: boughtOf(total), courtesy: total.ticketsByMethod.courtesy },
     perDay: days.map((day) => ({ date: day.date, orders: day.orders, gross: day.amount })),
     checkIns: { eventStarted: started.size > 0, checkedIn: atDoor.checkedIn, sold: soldOf(atDoor) },
     perEvent,
