@@ -147,7 +147,11 @@ export async function placeLatePayment(
     else await oweRefund(deps, trx, locked, locked.latePayment);
     return spot ? 'paid' : 'owed';
   });
-  if (outcome === 'settled' && spot) await deps.catalog.release(order.eventId, lateHoldIdOf(order.id));
+  if (outcome === 'settled' && spot) {
+    await deps.catalog.release(order.eventId, lateHoldIdOf(order.id)).catch((error: unknown) => {
+      deps.logger.warn({ orderId, err: error }, 'late hold release failed');
+    });
+  }
   if (outcome === 'owed') await sendOwedRefundsOf(deps, [orderId]);
   return outcome !== 'settled';
 }
