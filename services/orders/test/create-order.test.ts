@@ -30,7 +30,7 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
       items: [
         {
           index: 0,
-          ticketTypeId: event.id,
+          ticketTypeId: event.ticketTypes[0]?.id ?? event.id,
           typeName: 'Ingresso',
           lotName: null,
           price: '150.00',
@@ -117,7 +117,7 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
       items: [
         {
           index: 0,
-          ticketTypeId: event.id,
+          ticketTypeId: event.ticketTypes[0]?.id ?? event.id,
           typeName: 'Ingresso',
           lotName: null,
           price: '150.00',

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.stop());
 
-// An event made without types sells one, 'Ingresso', named by the event's id.
+// Its first type: an event made without types sells one, 'Ingresso' (named by the event's id before types existed).
 const typeOf = (event: { id: string; ticketTypes: { id: string }[] }) => event.ticketTypes[0]?.id ?? event.id;
 
 const someone = (name: string) => ({

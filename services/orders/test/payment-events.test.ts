@@ -68,7 +68,7 @@ test('payment.confirmed turns a pending order paid and writes order.paid with th
       items: [
         {
           index: 0,
-          ticketTypeId: event.id,
+          ticketTypeId: event.ticketTypes[0]?.id ?? event.id,
           typeName: 'Ingresso',
           lotName: null,
           price: '150.00',

@@ -102,15 +102,15 @@ export interface TypeLotRow {
   gross: string;
 }
 
-/** One event's valid tickets (of paid orders, courtesies too) by type and lot, types in the order first sold. */
+/** One event's valid tickets (of paid orders, courtesies too) by type and lot, in the order first sold. */
 export async function ticketsPerTypeAndLot(db: Knex, eventId: string): Promise<TypeLotRow[]> {
   const { rows } = (await db.raw(
     `select i.ticket_type_id, (array_agg(i.type_name order by o.created_at desc))[1] as type_name, i.lot_name,
-            count(*)::int as tickets, sum(i.price) as gross, min(o.created_at) as first_sold
+            count(*)::int as tickets, sum(i.price) as gross
        from order_items i join orders o on o.id = i.order_id
       where o.event_id = ? and o.status = 'paid'
       group by i.ticket_type_id, i.lot_name
-      order by first_sold, i.ticket_type_id, i.lot_name nulls first`,
+      order by min(o.created_at), min(i.index), i.lot_name nulls first`,
     [eventId],
   )) as {
     rows: { ticket_type_id: string; type_name: string; lot_name: string | null; tickets: number; gross: string }[];
