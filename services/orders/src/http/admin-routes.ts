@@ -12,7 +12,6 @@ import {
 } from '@ticketing/proto';
 import { findOrders, orderHistory } from '../domain/back-office-orders.ts';
 import { messages, type OrdersDeps } from '../domain/order.ts';
-import { readSettled } from '../domain/order-reads.ts';
 import { refundByAdmin } from '../domain/refunds.ts';
 import { salesFigures } from '../domain/sales.ts';
 import { toAdminOrder, toOrderSearchRow, toOrderView } from './views.ts';
@@ -40,10 +39,7 @@ export function adminOrderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier): 
     const admin = ctx.state.user as AuthUser;
     const order = await refundByAdmin(deps, id, admin.id, reason);
     ctx.status = 202;
-    ctx.body = {
-      message: messages.refundRequested,
-      order: toOrderView(await readSettled(deps, order)),
-    } satisfies RefundAnswer;
+    ctx.body = { message: messages.refundRequested, order: toOrderView(order) } satisfies RefundAnswer;
   });
 
   return router;

@@ -12,7 +12,6 @@ import {
 import { cancelOrder, checkPaymentStatus, listOrders } from '../domain/buyer-orders.ts';
 import { createOrder } from '../domain/create-order.ts';
 import { changeItemHolder } from '../domain/holder-change.ts';
-import { readSettled } from '../domain/order-reads.ts';
 import { withdraw } from '../domain/withdrawal.ts';
 import { messages, type OrdersDeps } from '../domain/order.ts';
 import { toOrderView, toPaymentView } from './views.ts';
@@ -56,10 +55,7 @@ export function orderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier, purcha
     const { id } = parseParams(orderParamsSchema, ctx.params);
     const order = await withdraw(deps, id, caller(ctx.state).id);
     ctx.status = 202;
-    ctx.body = {
-      message: messages.withdrawalRequested,
-      order: toOrderView(await readSettled(deps, order)),
-    } satisfies RefundAnswer;
+    ctx.body = { message: messages.withdrawalRequested, order: toOrderView(order) } satisfies RefundAnswer;
   });
 
   router.put('/:id/items/:index/holder', async (ctx) => {
