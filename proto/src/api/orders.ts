@@ -66,6 +66,7 @@ export const orderItemMessages = {
   holderChangeNotPaid: 'Só é possível trocar o titular de ingressos de pedidos confirmados.',
   itemNotFound: 'Ingresso não encontrado neste pedido',
   holderChanged: 'Titular alterado. O novo titular recebe o ingresso por e-mail; o QR Code anterior deixa de valer.',
+  promoOneTicket: 'O código promocional vale para um pedido de 1 ingresso. Faça os demais ingressos em outro pedido.',
 } as const;
 
 /** Who a ticket is for: name and e-mail, and the CPF when its type asks for a document at the door. */

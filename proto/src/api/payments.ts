@@ -52,9 +52,35 @@ export const paymentsMessages = {
   chargeNotFound: 'Cobrança não encontrada',
   invalidOrderId: 'Identificador de pedido inválido',
   invalidWebhookToken: 'Token de webhook inválido',
+  invalidOrderIds: 'Informe de 1 a 50 identificadores de pedido separados por vírgula',
 } as const;
 
 /** `PUT /internal/charges/:orderId`: the order to charge (400 when it is not an order id). */
 export const newChargeParamsSchema = z.object({ orderId: uuidParam(paymentsMessages.invalidOrderId) });
 /** `POST /internal/charges/:orderId/check|refund`: the order whose charge is meant (404 when it names none). */
 export const chargeParamsSchema = z.object({ orderId: uuidParam(paymentsMessages.chargeNotFound) });
+
+/** The most orders one `GET /internal/charges?orderIds=` asks about (a page of the buyer's orders is ten). */
+export const MAX_CHARGES_PER_READ = 50;
+
+/**
+ * `GET /internal/charges?orderIds=a,b` (orders): how to pay each order named, read when orders answers an order again
+ * (a replayed purchase, the buyer's pending orders); orders keeps none of it.
+ */
+export const chargesQuerySchema = z.object({
+  orderIds: z
+    .string({ error: paymentsMessages.invalidOrderIds })
+    .transform((value) => value.split(',').filter(Boolean))
+    .pipe(
+      z
+        .array(z.uuid({ error: paymentsMessages.invalidOrderIds }))
+        .min(1, paymentsMessages.invalidOrderIds)
+        .max(MAX_CHARGES_PER_READ, paymentsMessages.invalidOrderIds),
+    ),
+});
+
+/** The answer: each named order's charge that exists at the provider (orders without one are left out). */
+export const chargeListSchema = z.object({
+  charges: z.array(chargeViewSchema.extend({ orderId: z.uuid() })),
+});
+export type ChargeList = z.infer<typeof chargeListSchema>;

@@ -10,7 +10,13 @@ export {
   ORDERS_PAGE_SIZE,
 } from './domain/buyer-orders.ts';
 export { expireOverdueOrders } from './domain/expire-orders.ts';
-export { paymentConfirmed, paymentFailed, paymentOverdue, paymentRefunded } from './domain/payment-events.ts';
+export {
+  paymentConfirmed,
+  paymentFailed,
+  paymentOverdue,
+  paymentRefunded,
+  placeLatePayments,
+} from './domain/payment-events.ts';
 export { sendOwedRefunds } from './domain/owed-refunds.ts';
 export { forgetUser } from './domain/erasure.ts';
 export { paymentWindow, addBusinessDays, endOfLocalDay, localDay } from './domain/payment-window.ts';

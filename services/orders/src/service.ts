@@ -9,9 +9,14 @@ import { ordersMigrations } from './data/migrations.ts';
 import { expireOverdueOrders } from './domain/expire-orders.ts';
 import { messages, type OrdersDeps } from './domain/order.ts';
 import { sendOwedRefunds } from './domain/owed-refunds.ts';
+import { placeLatePayments } from './domain/payment-events.ts';
+import { firstTypeMemory } from './domain/first-types.ts';
 import { soldOutMemory } from './domain/sold-out.ts';
 import { adminOrderRoutes, adminSalesRoutes } from './http/admin-routes.ts';
 import { orderRoutes } from './http/orders-routes.ts';
+
+/** How long an event's first type is believed without asking the catalog again (purchases that name no type). */
+const FIRST_TYPE_BELIEVED_MS = 5_000;
 
 /**
  * Orders: buying a ticket (spot held in the catalog, charge made in payments, a promotional code's use taken in
@@ -39,6 +44,7 @@ export const ordersService = defineService({
       limits: { maxPendingOrders: config.MAX_PENDING_ORDERS, creationMs: 4 * timeout + config.CHARGE_TIMEOUT_MS },
       placements: new Map(),
       soldOut: soldOutMemory(config.SOLD_OUT_BELIEVED_MS),
+      firstTypes: firstTypeMemory(FIRST_TYPE_BELIEVED_MS),
     };
     const router = new Router();
     const purchaseLimit = rateLimit({
@@ -60,7 +66,16 @@ export const ordersService = defineService({
       () => expireOverdueOrders(deps),
       logger,
     );
-    const refunds = startPeriodicJob('owed-refunds', config.ORDER_REFUND_RETRY_MS, () => sendOwedRefunds(deps), logger);
+    // Late payments waiting for a spot are placed first: those left without one owe a refund the same round sends.
+    const refunds = startPeriodicJob(
+      'owed-refunds',
+      config.ORDER_REFUND_RETRY_MS,
+      async () => {
+        await placeLatePayments(deps);
+        await sendOwedRefunds(deps);
+      },
+      logger,
+    );
     return {
       router,
       consumers: ordersConsumers(deps, refunds),

@@ -77,6 +77,18 @@ test('a redeemed courtesy becomes one paid R$ 0,00 order of the redeeming user, 
       event: { title: redeemed.event.title, date: redeemed.event.date, location: redeemed.event.location },
       courtesyLinkId: redeemed.linkId,
       paymentMethod: 'courtesy',
+      // The guest's one ticket, of the event's one type.
+      items: [
+        {
+          index: 0,
+          ticketTypeId: redeemed.eventId,
+          typeName: 'Ingresso',
+          lotName: null,
+          price: '0.00',
+          requiresDocument: false,
+          holder: redeemed.attendee,
+        },
+      ],
     },
   ]);
 
@@ -94,6 +106,15 @@ test('a redeemed courtesy becomes one paid R$ 0,00 order of the redeeming user, 
         orderNumber: expect.stringMatching(/^EF-\d{6}$/),
         status: 'paid',
         amount: '0.00',
+        totalAmount: '0.00',
+        items: [
+          expect.objectContaining({
+            index: 0,
+            price: '0.00',
+            holderName: 'Joana Prado Martins',
+            canChangeHolder: true,
+          }),
+        ],
         paymentMethod: null,
         createdAt: expect.stringMatching(ISO),
         expiresAt: null,

@@ -26,6 +26,22 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
       orderNumber: expect.stringMatching(/^EF-\d{6}$/),
       status: 'pending',
       amount: '155.00',
+      totalAmount: '155.00',
+      items: [
+        {
+          index: 0,
+          ticketTypeId: event.ticketTypes[0]?.id ?? event.id,
+          typeName: 'Ingresso',
+          lotName: null,
+          price: '150.00',
+          holderName: who.name,
+          holderEmail: who.email,
+          ticketId: null,
+          qrCodeData: null,
+          qrCodeUsed: false,
+          canChangeHolder: false,
+        },
+      ],
       paymentMethod: 'pix',
       createdAt: expect.stringMatching(ISO),
       expiresAt: expect.stringMatching(ISO),
@@ -60,7 +76,6 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
     amount: '155.00',
     cpf: who.cpf,
     asaas_payment_id: charge.view.paymentId,
-    pix_payload: charge.view.pixPayload,
     buyer_name: 'Ana Beatriz Souza',
     buyer_email: who.email,
     event_title: event.title,
@@ -77,7 +92,7 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
   expect(charge.request).toEqual({
     method: 'pix',
     amount: '155.00',
-    description: expect.stringContaining(body.order.orderNumber),
+    description: `1× Ingresso – pedido ${body.order.orderNumber} – ${event.title}`,
     dueDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     customer: { userId: who.id, name: 'Ana Beatriz Souza', cpf: who.cpf, email: who.email, phone: who.phone },
   });
@@ -99,6 +114,17 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
       boletoLine: null,
       buyer: { name: 'Ana Beatriz Souza', email: who.email },
       event: { title: event.title, date: event.date, location: event.location },
+      items: [
+        {
+          index: 0,
+          ticketTypeId: event.ticketTypes[0]?.id ?? event.id,
+          typeName: 'Ingresso',
+          lotName: null,
+          price: '150.00',
+          requiresDocument: false,
+          holder: { name: 'Ana Beatriz Souza', email: who.email, cpf: who.cpf },
+        },
+      ],
     },
   ]);
   expect(h.lines('order created')).toContainEqual(

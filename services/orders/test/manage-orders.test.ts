@@ -39,6 +39,8 @@ describe('GET /api/orders', () => {
       orderNumber: expect.stringMatching(/^EF-\d{6}$/),
       status: 'pending',
       amount: '155.00',
+      totalAmount: '155.00',
+      items: [expect.objectContaining({ index: 0, typeName: 'Ingresso', price: '150.00', holderEmail: who.email })],
       paymentMethod: 'pix',
       createdAt: expect.any(String),
       expiresAt: expect.any(String),
@@ -57,6 +59,16 @@ describe('GET /api/orders', () => {
     expect(page2).toEqual({ orders: expect.any(Array), totalPages: 2 });
     expect(page2.orders.map((order: { id: string }) => order.id)).toEqual([mine[1], mine[0]]);
     expect((await json(await list(who, '?page=3'))).orders).toEqual([]);
+
+    // Payments not answering: the list still answers, without the way to pay until it does.
+    h.payments.behaviour.read = 'down';
+    try {
+      const unanswered = await json(await list(who));
+      expect(unanswered.orders.map((order: { id: string }) => order.id)).toEqual(mine.slice(2).reverse());
+      expect(unanswered.orders[0]).toMatchObject({ status: 'pending', payment: null });
+    } finally {
+      h.payments.behaviour.read = 'ok';
+    }
 
     const theirs = await json(await list(someoneElse));
     expect(theirs.orders).toHaveLength(1);

@@ -65,6 +65,17 @@ test('payment.confirmed turns a pending order paid and writes order.paid with th
       event: { title: event.title, date: event.date, location: event.location },
       courtesyLinkId: null,
       paymentMethod: 'pix',
+      items: [
+        {
+          index: 0,
+          ticketTypeId: event.ticketTypes[0]?.id ?? event.id,
+          typeName: 'Ingresso',
+          lotName: null,
+          price: '150.00',
+          requiresDocument: false,
+          holder: { name: 'Carlos Eduardo Lima', email: who.email, cpf: who.cpf },
+        },
+      ],
     },
   ]);
   expect(h.lines('order paid')).toContainEqual(expect.objectContaining({ orderId: order.id, late: false }));

@@ -1,4 +1,11 @@
-import { backOfficeMessages, fromCents, toCents, type SalesView } from '@ticketing/proto';
+import {
+  backOfficeMessages,
+  CONVENIENCE_FEE_CENTS,
+  fromCents,
+  toCents,
+  type EventView,
+  type SalesView,
+} from '@ticketing/proto';
 import { expireOverdueOrders } from '../src/index.ts';
 import { backOffice } from './back-office-support.ts';
 import { bought, json, startOrders, type Harness } from './support.ts';
@@ -68,6 +75,24 @@ function expectedFigures(made: Made[]) {
     })),
   };
   return { view, door: { checkedIn: count(paid, (one) => one.checkedIn === true), sold: paid.length } };
+}
+
+/**
+ * One event's valid tickets by type: bought ones of its first type (an event made without types sells one,
+ * 'Ingresso'), courtesies of no type (the event's id: the catalog holds a courtesy link's spots of the event alone);
+ * each order one ticket, without lots, at its amount less the convenience fee (a courtesy's R$ 0,00).
+ */
+function expectedPerType(event: EventView, made: Made[]): SalesView['perType'] {
+  const valid = made.filter((one) => one.eventId === event.id && one.status === 'paid');
+  const firstType = event.ticketTypes[0]?.id ?? event.id;
+  const byType = Map.groupBy(valid, (one) => (one.method === 'courtesy' ? event.id : firstType));
+  return [...byType].map(([ticketTypeId, ones]) => {
+    const prices = ones.map((one) =>
+      one.method === 'courtesy' ? '0.00' : fromCents(toCents(one.amount) - CONVENIENCE_FEE_CENTS),
+    );
+    const tickets = { tickets: ones.length, gross: sum(prices) };
+    return { ticketTypeId, typeName: 'Ingresso', ...tickets, perLot: [{ lotName: null, ...tickets }] };
+  });
 }
 
 test('the sales figures, of each event and of all, equal the sums of the orders made', async () => {
@@ -150,6 +175,7 @@ test('the sales figures, of each event and of all, equal the sums of the orders 
     ...ofConcert.view,
     checkIns: { eventStarted: false, ...ofConcert.door },
     perEvent: [],
+    perType: expectedPerType(concert, made),
   });
   // The sums, spelled out once: 155 + 155 + 155 paid (the 4th refunded), nets 154.01 + 147.36 + 155 (not told).
   expect(concertView).toMatchObject({ gross: '465.00', net: '456.37', fee: '8.63', refunded: '155.00' });
@@ -166,6 +192,7 @@ test('the sales figures, of each event and of all, equal the sums of the orders 
     ...ofLecture.view,
     checkIns: { eventStarted: true, checkedIn: 2, sold: 3 },
     perEvent: [],
+    perType: expectedPerType(lecture, made),
   });
   expect(lectureView).toMatchObject({ gross: '170.00', net: '167.02', fee: '2.98', tickets: { paid: 2, courtesy: 1 } });
 
@@ -173,8 +200,9 @@ test('the sales figures, of each event and of all, equal the sums of the orders 
   expect(allView).toEqual({
     event: null,
     ...ofAll.view,
-    // Over every event, only the one that started counts at the door.
+    // Over every event, only the one that started counts at the door; tickets by type are one event's.
     checkIns: { eventStarted: true, ...ofLecture.door },
+    perType: [],
     perEvent: [
       {
         eventId: lecture.id,

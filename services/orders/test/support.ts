@@ -18,6 +18,8 @@ import {
 export { makeCpf };
 import {
   chargeRequestSchema,
+  chargesQuerySchema,
+  type ChargeList,
   courtesyMessages,
   EVENT_OWNERS,
   paymentsMessages,
@@ -102,7 +104,7 @@ export async function startIdentityStandIn() {
 export type ChargeBehaviour = 'ok' | 'refuse' | 'down' | 'garbled';
 
 export interface PaymentsCall {
-  action: 'charge' | 'check' | 'refund';
+  action: 'charge' | 'check' | 'refund' | 'read';
   orderId: string;
   body?: unknown;
 }
@@ -118,7 +120,25 @@ export async function startPaymentsStandIn() {
     chargeMs: 0,
     check: 'ok' as 'ok' | 'down',
     refund: 'ok' as ChargeBehaviour,
+    read: 'ok' as 'ok' | 'down',
   };
+  const reads = new Router();
+  // How to pay orders made before: each named order's charge, as payments reads them from its own store.
+  reads.get('/internal/charges', (ctx) => {
+    const { orderIds } = chargesQuerySchema.parse(ctx.query);
+    for (const orderId of orderIds) calls.push({ action: 'read', orderId });
+    if (behaviour.read === 'down') {
+      ctx.status = 503;
+      ctx.body = { message: 'Serviço indisponível' };
+      return;
+    }
+    ctx.body = {
+      charges: orderIds.flatMap((orderId) => {
+        const charge = charges.get(orderId);
+        return charge ? [{ orderId, ...charge.view }] : [];
+      }),
+    } satisfies ChargeList;
+  });
   const router = new Router({ prefix: '/internal/charges/:orderId' });
 
   router.put('/', async (ctx) => {
@@ -204,7 +224,9 @@ export async function startPaymentsStandIn() {
       : { message: paymentsMessages.chargeNotFound };
   });
 
-  const server = await listen(new Koa().use(router.routes() as unknown as Koa.Middleware));
+  const server = await listen(
+    new Koa().use(reads.routes() as unknown as Koa.Middleware).use(router.routes() as unknown as Koa.Middleware),
+  );
   return {
     ...server,
     charges,

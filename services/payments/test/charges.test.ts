@@ -215,6 +215,32 @@ test('check asks the provider once and applies a payment exactly as a webhook wo
   }
 });
 
+test('GET /internal/charges answers how to pay the orders named that have a charge, without asking the provider', async () => {
+  const pix = await createdCharge('pix');
+  const boleto = await createdCharge('boleto');
+  const unknown = randomUUID();
+  const asked = payments.sandbox.requests.length;
+  const response = await payments.request(
+    'GET',
+    `/internal/charges?orderIds=${pix.orderId},${boleto.orderId},${unknown}`,
+  );
+  expect(response.status).toBe(200);
+  const { charges } = (await response.json()) as { charges: (ChargeView & { orderId: string })[] };
+  expect(charges.sort((a, b) => a.paymentId.localeCompare(b.paymentId))).toEqual(
+    [
+      { orderId: pix.orderId, ...pix.view },
+      { orderId: boleto.orderId, ...boleto.view },
+    ].sort((a, b) => a.paymentId.localeCompare(b.paymentId)),
+  );
+  expect(payments.sandbox.requests.length).toBe(asked);
+
+  for (const query of ['', '?orderIds=', '?orderIds=nao-e-pedido']) {
+    const refused = await payments.request('GET', `/internal/charges${query}`);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ message: paymentsMessages.invalidOrderIds });
+  }
+});
+
 test('check and refund of an unknown order are 404', async () => {
   for (const orderId of [randomUUID(), 'nao-e-pedido']) {
     for (const response of [await check(orderId), await refund(orderId)]) {

@@ -97,7 +97,13 @@ export { releaseHeapWhenQuiet } from './heap-release.ts';
 export { runProcess, type RunningServer } from './run-process.ts';
 export { multipartBody, readUploads, type MultipartLimits, type Upload } from './http/multipart.ts';
 export { eventCalendar, calendarFileName, CALENDAR_CONTENT_TYPE, type CalendarEvent } from './calendar.ts';
-export { catalogClient, eventOnSale, SERVICE_UNAVAILABLE, type CatalogClient } from './clients/catalog.ts';
+export {
+  catalogClient,
+  eventOnSale,
+  SERVICE_UNAVAILABLE,
+  type CatalogClient,
+  type HoldOptions,
+} from './clients/catalog.ts';
 export {
   provisionDatabaseRoles,
   DATABASE_ROLES,

@@ -1,5 +1,6 @@
 import { jsonClient, type Caller } from '@ticketing/platform';
 import {
+  chargeListSchema,
   chargeStatusViewSchema,
   chargeViewSchema,
   type ChargeRequest,
@@ -11,6 +12,8 @@ import {
 export interface PaymentsClient {
   /** Creates the order's charge, or answers the one it already has. */
   createCharge(orderId: string, request: ChargeRequest): Promise<ChargeView>;
+  /** How to pay each order named that has a charge (none asked of the provider), by order id. */
+  findCharges(orderIds: string[]): Promise<Map<string, ChargeView>>;
   /** Asks the provider once; a paid charge also publishes payment.confirmed by itself. */
   checkCharge(orderId: string): Promise<ChargeStatusView>;
   /** Gives the money of a paid charge back. */
@@ -29,6 +32,11 @@ export function paymentsClient(
   const path = (orderId: string) => `/internal/charges/${encodeURIComponent(orderId)}`;
   return {
     createCharge: (orderId, request) => charging.call('PUT', path(orderId), chargeViewSchema, request),
+    async findCharges(orderIds) {
+      const query = `?orderIds=${orderIds.map(encodeURIComponent).join(',')}`;
+      const { charges } = await http.call('GET', `/internal/charges${query}`, chargeListSchema);
+      return new Map(charges.map(({ orderId, ...charge }) => [orderId, charge]));
+    },
     checkCharge: (orderId) => http.call('POST', `${path(orderId)}/check`, chargeStatusViewSchema),
     async refund(orderId) {
       await http.call('POST', `${path(orderId)}/refund`, chargeStatusViewSchema);

@@ -224,4 +224,98 @@ export const ordersMigrations: Migration[] = [
         end $$`);
     },
   },
+  {
+    name: '0013_order_items',
+    async up(db) {
+      // An order's tickets: each its type, the lot and price it was sold at, and its holder. Orders made before had
+      // one ticket, for the buyer (a courtesy's guest), of the one type the catalog gives every such event, named
+      // 'Ingresso' with the event's id; its price is what was paid less the R$ 5,00 convenience fee (a courtesy's R$ 0,00).
+      await db.schema.createTable('order_items', (t) => {
+        t.uuid('order_id').notNullable().references('id').inTable('orders').onDelete('cascade');
+        t.smallint('index').notNullable();
+        t.uuid('ticket_type_id').notNullable();
+        t.string('type_name', 255).notNullable();
+        t.string('lot_name', 255).nullable();
+        t.decimal('price', 10, 2).notNullable();
+        t.boolean('requires_document').notNullable().defaultTo(false);
+        t.string('holder_name', 255).notNullable();
+        t.string('holder_email', 255).notNullable();
+        t.string('holder_cpf', 14).nullable();
+        t.primary(['order_id', 'index']);
+        t.check('price >= 0', [], 'order_items_price_not_negative');
+        t.check('index >= 0', [], 'order_items_index_not_negative');
+      });
+      await db.raw(
+        `insert into order_items (order_id, index, ticket_type_id, type_name, lot_name, price, requires_document,
+                                  holder_name, holder_email, holder_cpf)
+         select id, 0, event_id, 'Ingresso', null,
+                case when payment_method is null then 0 else greatest(amount - 5.00, 0) end, false,
+                buyer_name, buyer_email, cpf
+           from orders`,
+      );
+      // The back office finds orders by a holder's e-mail too; the sales per type read one event's valid tickets.
+      await db.raw('create index order_items_holder_email on order_items (lower(holder_email))');
+      await db.raw('create index order_items_type on order_items (ticket_type_id)');
+    },
+  },
+  {
+    name: '0014_ticket_views',
+    async up(db) {
+      // What the buyer's page shows of each issued ticket, as tickets announces it (ticket.issued, checked-in,
+      // reset): a read model of tickets' data, one row per line of an order. Tickets issued before kept no id here.
+      await db.schema.createTable('ticket_views', (t) => {
+        t.uuid('order_id').notNullable().references('id').inTable('orders').onDelete('cascade');
+        t.smallint('item_index').notNullable();
+        t.uuid('ticket_id').nullable();
+        t.text('qr_code_data').notNullable();
+        t.timestamp('issued_at', { useTz: true }).notNullable();
+        t.timestamp('used_at', { useTz: true }).nullable();
+        t.timestamp('reset_at', { useTz: true }).nullable();
+        t.timestamp('first_admitted_at', { useTz: true }).nullable();
+        t.primary(['order_id', 'item_index']);
+        t.unique(['ticket_id'], { indexName: 'ticket_views_ticket' });
+      });
+      await db.raw(
+        `insert into ticket_views (order_id, item_index, ticket_id, qr_code_data, issued_at, used_at, reset_at,
+                                   first_admitted_at)
+         select id, 0, null, qr_code_data, coalesce(paid_at, updated_at),
+                case when qr_code_used then coalesce(qr_code_used_at, updated_at) end, qr_code_reset_at,
+                first_checked_in_at
+           from orders where qr_code_data is not null`,
+      );
+    },
+  },
+  {
+    name: '0015_orders_own_the_sale',
+    async up(db) {
+      // How to pay an order is kept by payments with its charge, and the ticket's QR by tickets (ticket_views here
+      // shows it): neither is the order's.
+      await db.schema.alterTable('orders', (t) => {
+        t.dropColumns(
+          'pix_qr_code',
+          'pix_payload',
+          'boleto_url',
+          'boleto_line',
+          'invoice_url',
+          'qr_code_data',
+          'qr_code_used',
+          'qr_code_used_at',
+          'qr_code_reset_at',
+        );
+      });
+    },
+  },
+  {
+    name: '0016_late_payments_waiting',
+    async up(db) {
+      // A payment that arrived after its order expired or was cancelled, noted until the catalog says (asked with no
+      // transaction open) whether a spot is left for it: paid then, or its money owed back.
+      await db.schema.alterTable('orders', (t) => {
+        t.text('late_payment_id').nullable();
+        t.timestamp('late_paid_at', { useTz: true }).nullable();
+        t.decimal('late_net_amount', 10, 2).nullable();
+      });
+      await db.raw('create index orders_late_payments on orders (late_paid_at) where late_payment_id is not null');
+    },
+  },
 ];

@@ -1,6 +1,6 @@
 import { containsPattern, foldedColumn, outboxInsert, prepared, type Knex } from '@ticketing/platform';
 import { refundReasonLabels, type Envelope, type ErasedPerson, type OrderStatus } from '@ticketing/proto';
-import type { Order, PaymentMethod, RefundReason } from '../domain/order.ts';
+import type { Order, OrderItem, PaymentMethod, RefundReason } from '../domain/order.ts';
 import { recordTimeline, type TimelineNote } from './timeline-repository.ts';
 
 interface OrderRow {
@@ -15,16 +15,8 @@ interface OrderRow {
   payment_method: PaymentMethod | null;
   amount: string;
   asaas_payment_id: string | null;
-  pix_qr_code: string | null;
-  pix_payload: string | null;
-  boleto_url: string | null;
-  boleto_line: string | null;
-  invoice_url: string | null;
   expires_at: Date | null;
   paid_at: Date | null;
-  qr_code_data: string | null;
-  qr_code_used: boolean;
-  qr_code_used_at: Date | null;
   first_checked_in_at: Date | null;
   withdrawal_requested_at: Date | null;
   event_title: string;
@@ -39,6 +31,9 @@ interface OrderRow {
   refund_requested_at: Date | null;
   refund_note: string | null;
   net_amount: string | null;
+  late_payment_id: string | null;
+  late_paid_at: Date | null;
+  late_net_amount: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -59,16 +54,8 @@ const ORDER_COLUMNS = Object.keys({
   payment_method: 1,
   amount: 1,
   asaas_payment_id: 1,
-  pix_qr_code: 1,
-  pix_payload: 1,
-  boleto_url: 1,
-  boleto_line: 1,
-  invoice_url: 1,
   expires_at: 1,
   paid_at: 1,
-  qr_code_data: 1,
-  qr_code_used: 1,
-  qr_code_used_at: 1,
   first_checked_in_at: 1,
   withdrawal_requested_at: 1,
   event_title: 1,
@@ -83,6 +70,9 @@ const ORDER_COLUMNS = Object.keys({
   refund_requested_at: 1,
   refund_note: 1,
   net_amount: 1,
+  late_payment_id: 1,
+  late_paid_at: 1,
+  late_net_amount: 1,
   created_at: 1,
   updated_at: 1,
 } satisfies Record<keyof OrderRow, 1>).join(', ');
@@ -99,16 +89,8 @@ const toOrder = (row: OrderRow): Order => ({
   paymentMethod: row.payment_method,
   amount: row.amount,
   asaasPaymentId: row.asaas_payment_id,
-  pixQrCode: row.pix_qr_code,
-  pixPayload: row.pix_payload,
-  boletoUrl: row.boleto_url,
-  boletoLine: row.boleto_line,
-  invoiceUrl: row.invoice_url,
   expiresAt: row.expires_at,
   paidAt: row.paid_at,
-  qrCodeData: row.qr_code_data,
-  qrCodeUsed: row.qr_code_used,
-  qrCodeUsedAt: row.qr_code_used_at,
   firstCheckedInAt: row.first_checked_in_at,
   withdrawalRequestedAt: row.withdrawal_requested_at,
   event: { title: row.event_title, date: row.event_date, location: row.event_location },
@@ -120,6 +102,10 @@ const toOrder = (row: OrderRow): Order => ({
     ? { by: row.refund_requested_by, at: row.refund_requested_at, note: row.refund_note }
     : null,
   netAmount: row.net_amount,
+  latePayment:
+    row.late_payment_id && row.late_paid_at
+      ? { paymentId: row.late_payment_id, paidAt: row.late_paid_at, netAmount: row.late_net_amount }
+      : null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -140,6 +126,7 @@ export interface NewOrder {
   idempotencyKey: string | null;
   /** The promotional courtesy link whose price the order has, if any. */
   courtesyLinkId: string | null;
+  items: OrderItem[];
 }
 
 /** A unique index refused the row: here, another pending order of the buyer for the event, or a used key. */
@@ -157,12 +144,17 @@ export function isUniqueViolation(error: unknown): boolean {
 export async function insertPendingOrder(db: Knex, max: number, order: NewOrder): Promise<Order | undefined> {
   const { rows } = (await db
     .raw(
-      `insert into orders (id, user_id, event_id, cpf, status, payment_method, amount, expires_at, event_title,
-                         event_date, event_location, buyer_name, buyer_email, idempotency_key, courtesy_link_id)
-     select ?::uuid, ?::uuid, ?::uuid, ?, 'pending', ?, ?::numeric, ?::timestamptz, ?,
-            ?::timestamptz, ?, ?, ?, ?, ?::uuid
-     where pending_orders_locked(?::uuid, ?) < ?
-     returning ${ORDER_COLUMNS}`,
+      `with recorded as (
+         insert into orders (id, user_id, event_id, cpf, status, payment_method, amount, expires_at, event_title,
+                             event_date, event_location, buyer_name, buyer_email, idempotency_key, courtesy_link_id)
+         select ?::uuid, ?::uuid, ?::uuid, ?, 'pending', ?, ?::numeric, ?::timestamptz, ?,
+                ?::timestamptz, ?, ?, ?, ?, ?::uuid
+         where pending_orders_locked(?::uuid, ?) < ?
+         returning ${ORDER_COLUMNS}
+       ), lines as (
+         ${ITEMS_INSERT('recorded')}
+       )
+       select * from recorded`,
       [
         order.id,
         order.userId,
@@ -181,10 +173,91 @@ export async function insertPendingOrder(db: Knex, max: number, order: NewOrder)
         order.userId,
         order.cpf.replace(/\D/g, ''),
         max,
+        JSON.stringify(order.items.map(toItemRow)),
       ],
     )
     .options(prepared('orders.record-pending'))) as { rows: OrderRow[] };
   return one(rows);
+}
+
+interface ItemRow {
+  order_id: string;
+  index: number;
+  ticket_type_id: string;
+  type_name: string;
+  lot_name: string | null;
+  price: string;
+  requires_document: boolean;
+  holder_name: string;
+  holder_email: string;
+  holder_cpf: string | null;
+}
+
+const toItemRow = (item: OrderItem): Omit<ItemRow, 'order_id'> => ({
+  index: item.index,
+  ticket_type_id: item.ticketTypeId,
+  type_name: item.typeName,
+  lot_name: item.lotName,
+  price: item.price,
+  requires_document: item.requiresDocument,
+  holder_name: item.holder.name,
+  holder_email: item.holder.email,
+  holder_cpf: item.holder.cpf,
+});
+
+const toItem = (row: ItemRow): OrderItem => ({
+  index: row.index,
+  ticketTypeId: row.ticket_type_id,
+  typeName: row.type_name,
+  lotName: row.lot_name,
+  price: row.price,
+  requiresDocument: row.requires_document,
+  holder: { name: row.holder_name, email: row.holder_email, cpf: row.holder_cpf },
+});
+
+/** Inserts the lines given as a JSON array (the last parameter) for the order the CTE `recorded` returns. */
+const ITEMS_INSERT = (recorded: string) => `
+  insert into order_items (order_id, index, ticket_type_id, type_name, lot_name, price, requires_document,
+                           holder_name, holder_email, holder_cpf)
+  select ${recorded}.id, line.index, line.ticket_type_id, line.type_name, line.lot_name, line.price,
+         line.requires_document, line.holder_name, line.holder_email, line.holder_cpf
+    from ${recorded}, jsonb_to_recordset(?::jsonb) as line(index smallint, ticket_type_id uuid, type_name text,
+         lot_name text, price numeric, requires_document boolean, holder_name text, holder_email text, holder_cpf text)`;
+
+/** The lines of each order named, in their order. */
+export async function findItems(db: Knex, orderIds: string[]): Promise<Map<string, OrderItem[]>> {
+  const rows = (await db<ItemRow>('order_items')
+    .whereIn('order_id', orderIds)
+    .orderBy(['order_id', 'index'])) as ItemRow[];
+  const byOrder = new Map<string, OrderItem[]>(orderIds.map((id) => [id, []]));
+  for (const row of rows) byOrder.get(row.order_id)?.push(toItem(row));
+  return byOrder;
+}
+
+/** The order's lines, in their order. */
+export async function itemsOf(db: Knex, orderId: string): Promise<OrderItem[]> {
+  return (await findItems(db, [orderId])).get(orderId)!;
+}
+
+/** Locks the order's line until the caller's transaction ends; undefined when the order has no such line. */
+export async function lockItem(trx: Knex.Transaction, orderId: string, index: number): Promise<OrderItem | undefined> {
+  const row = (await trx<ItemRow>('order_items').where({ order_id: orderId, index }).forUpdate().first()) as
+    ItemRow | undefined;
+  return row && toItem(row);
+}
+
+/** Hands the order's line to another holder. */
+export async function changeHolder(
+  trx: Knex.Transaction,
+  orderId: string,
+  index: number,
+  holder: OrderItem['holder'],
+): Promise<OrderItem> {
+  const [row] = (await trx<ItemRow>('order_items')
+    .where({ order_id: orderId, index })
+    .update({ holder_name: holder.name, holder_email: holder.email, holder_cpf: holder.cpf })
+    .returning('*')) as ItemRow[];
+  return toItem(row!);
 }
 
 /** A redeemed courtesy: the attendee who holds the ticket, the user who redeemed it, and the event as it was. */
@@ -196,6 +269,8 @@ export interface NewCourtesyOrder {
   cpf: string | null;
   event: { title: string; date: Date; location: string };
   buyer: { name: string; email: string };
+  /** Its one line: the guest's ticket. */
+  item: OrderItem;
 }
 
 /**
@@ -225,7 +300,9 @@ export async function insertCourtesyOrder(trx: Knex.Transaction, order: NewCourt
       .ignore()
       .returning('*')) as OrderRow[],
   );
-  if (inserted) await recordTimeline(trx, inserted.id, { kind: 'paid', at: inserted.paidAt });
+  if (!inserted) return undefined;
+  await trx('order_items').insert({ order_id: inserted.id, ...toItemRow(order.item) });
+  await recordTimeline(trx, inserted.id, { kind: 'paid', at: inserted.paidAt });
   return inserted;
 }
 
@@ -278,31 +355,21 @@ export async function findEarlierOrders(
   };
 }
 
-export interface StoredCharge {
-  paymentId: string;
-  pixQrCode: string | null;
-  pixPayload: string | null;
-  boletoUrl: string | null;
-  boletoLine: string | null;
-  invoiceUrl: string | null;
-}
-
 /**
- * Stores the charge on the order still pending, notes it on the timeline and writes the order's announcement, all in
+ * Stores the charge's id on the order still pending (how to pay it stays with payments), notes it on the timeline and writes the order's announcement, all in
  * one statement (one round trip, atomic): undefined, with nothing written, when the order is no longer pending.
  */
 export async function storeCharge(
   db: Knex,
   id: string,
-  charge: StoredCharge,
+  paymentId: string,
   announcement: Envelope,
 ): Promise<Order | undefined> {
   const { rows } = (await db
     .raw(
       `with stored as (
        update orders
-          set asaas_payment_id = ?, pix_qr_code = ?, pix_payload = ?, boleto_url = ?, boleto_line = ?, invoice_url = ?,
-              updated_at = now()
+          set asaas_payment_id = ?, updated_at = now()
         where id = ? and status = 'pending'
        returning ${ORDER_COLUMNS}
      ), noted as (
@@ -311,19 +378,9 @@ export async function storeCharge(
        ${outboxInsert('(select ?::jsonb as envelope from stored) as announcement')}
      )
      select * from stored`,
-      [
-        charge.paymentId,
-        charge.pixQrCode,
-        charge.pixPayload,
-        charge.boletoUrl,
-        charge.boletoLine,
-        charge.invoiceUrl,
-        id,
-        charge.paymentId,
-        JSON.stringify(announcement),
-      ],
+      [paymentId, id, paymentId, JSON.stringify(announcement)],
     )
-    .options(prepared('orders.store-charge'))) as { rows: OrderRow[] };
+    .options(prepared('orders.store-charge-id'))) as { rows: OrderRow[] };
   return one(rows);
 }
 
@@ -440,6 +497,31 @@ export async function dropWithdrawal(trx: Knex.Transaction, id: string, usedAt: 
     });
 }
 
+/** Notes a payment that arrived after the order ended, unless one is noted already; false then. */
+export async function noteLatePayment(
+  trx: Knex.Transaction,
+  id: string,
+  payment: { paymentId: string; paidAt: Date; netAmount: string | null },
+): Promise<boolean> {
+  const noted = await trx('orders').where({ id }).whereNull('late_payment_id').update({
+    late_payment_id: payment.paymentId,
+    late_paid_at: payment.paidAt,
+    late_net_amount: payment.netAmount,
+    updated_at: trx.fn.now(),
+  });
+  return noted > 0;
+}
+
+/** Late payments still waiting for the catalog's answer, longest waiting first. */
+export async function listLatePayments(db: Knex, limit: number): Promise<string[]> {
+  const rows = (await db('orders')
+    .select('id')
+    .whereNotNull('late_payment_id')
+    .orderBy('late_paid_at')
+    .limit(limit)) as { id: string }[];
+  return rows.map((row) => row.id);
+}
+
 /** Orders whose money is still owed back, longest waiting first. */
 export async function listOwedRefunds(db: Knex, limit: number): Promise<string[]> {
   const rows = (await db('orders')
@@ -465,6 +547,37 @@ export async function clearRefundOwed(trx: Knex.Transaction, id: string): Promis
 
 /** Replaces the buyer on every order of a user (name, e-mail, CPF); amounts, dates and statuses stay. */
 export async function eraseBuyer(trx: Knex.Transaction, userId: string, erased: ErasedPerson): Promise<number> {
+  // The tickets the buyer held themselves lose the person too, here and in the lines of the events kept about the
+  // user's orders; those handed to others keep their holders.
+  const holder = { name: erased.name, email: erased.email, cpf: null };
+  for (const table of ['outbox', 'dead_letters']) {
+    await trx.raw(
+      `update ?? set envelope = jsonb_set(envelope, '{payload,items}', (
+         select jsonb_agg(case when lower(line #>> '{holder,email}') = lower(o.buyer_email)
+                               then jsonb_set(line, '{holder}', ?::jsonb) else line end order by place)
+           from jsonb_array_elements(envelope #> '{payload,items}') with ordinality as lines(line, place)))
+         from orders o
+        where o.id::text = envelope #>> '{payload,orderId}' and o.user_id = ?
+          and jsonb_typeof(envelope #> '{payload,items}') = 'array'`,
+      [table, JSON.stringify(holder), userId],
+    );
+    // A holder change names the ticket's holder and the one before.
+    for (const path of ['{payload,item,holder}', '{payload,previous}']) {
+      await trx.raw(
+        `update ?? set envelope = jsonb_set(envelope, ?::text[], ?::jsonb)
+           from orders o
+          where o.id::text = envelope #>> '{payload,orderId}' and o.user_id = ?
+            and lower(envelope #>> ?::text[]) = lower(o.buyer_email)`,
+        [table, path, JSON.stringify(holder), userId, `${path.slice(0, -1)},email}`],
+      );
+    }
+  }
+  await trx.raw(
+    `update order_items i set holder_name = ?, holder_email = ?, holder_cpf = null
+       from orders o
+      where o.id = i.order_id and o.user_id = ? and lower(i.holder_email) = lower(o.buyer_email)`,
+    [erased.name, erased.email, userId],
+  );
   return trx('orders')
     .where({ user_id: userId })
     .update({ buyer_name: erased.name, buyer_email: erased.email, cpf: null, updated_at: trx.fn.now() });
@@ -494,11 +607,31 @@ export async function listOwnOrders(
 export interface OrderSearch {
   /** Lower-case words without accents, each of which the buyer's name must contain. */
   nameWords: string[];
-  /** Part of the buyer's e-mail, lower case. */
+  /** Part of the buyer's or a holder's e-mail, lower case. */
   email: string | null;
   id: string | null;
   orderNumber: string | null;
   cpfDigits: string | null;
+}
+
+/** A line of the order whose holder has every word of the name, or the e-mail part. */
+function holderMatching(search: OrderSearch) {
+  return (query: Knex.QueryBuilder) => {
+    query
+      .select(1)
+      .from('order_items')
+      .whereRaw('order_items.order_id = orders.id')
+      .where((holder) => {
+        if (search.nameWords.length > 0) {
+          holder.orWhere((name) => {
+            for (const word of search.nameWords) {
+              name.whereRaw(`${foldedColumn('holder_name')} like ?`, [containsPattern(word)]);
+            }
+          });
+        }
+        if (search.email) holder.orWhereRaw('lower(holder_email) like ?', [containsPattern(search.email)]);
+      });
+  };
 }
 
 function matching(search: OrderSearch) {
@@ -510,6 +643,7 @@ function matching(search: OrderSearch) {
         }
       });
     }
+    if (search.nameWords.length > 0 || search.email) query.orWhereExists(holderMatching(search));
     if (search.email) query.orWhereRaw('lower(buyer_email) like ?', [containsPattern(search.email)]);
     if (search.id) query.orWhere({ id: search.id });
     if (search.orderNumber) query.orWhere({ order_number: search.orderNumber });
@@ -550,30 +684,96 @@ export async function claimOverdue(trx: Knex.Transaction, now: Date, limit: numb
   return rows.map((row) => row.id);
 }
 
-export async function storeTicketQr(
-  trx: Knex.Transaction,
-  id: string,
-  qrCodeData: string,
-  issuedAt: string,
-): Promise<boolean> {
-  const stored = (await trx('orders').where({ id }).update({ qr_code_data: qrCodeData, updated_at: trx.fn.now() })) > 0;
-  if (stored) await recordTimeline(trx, id, { kind: 'ticket_issued', at: issuedAt });
-  return stored;
+/** An issued ticket as the buyer's page shows it: tickets' data, kept here as tickets announces it. */
+export interface TicketView {
+  orderId: string;
+  itemIndex: number;
+  ticketId: string | null;
+  qrCodeData: string;
+  /** When its current admission happened; null when it is not admitted now (never, or reset since). */
+  usedAt: Date | null;
+  firstAdmittedAt: Date | null;
+}
+
+interface TicketViewRow {
+  order_id: string;
+  item_index: number;
+  ticket_id: string | null;
+  qr_code_data: string;
+  used_at: Date | null;
+  first_admitted_at: Date | null;
+}
+
+/** The issued tickets of each order named, by order, in the order of its lines. */
+export async function findTicketViews(db: Knex, orderIds: string[]): Promise<Map<string, TicketView[]>> {
+  const rows = (await db<TicketViewRow>('ticket_views')
+    .whereIn('order_id', orderIds)
+    .orderBy(['order_id', 'item_index'])) as TicketViewRow[];
+  const byOrder = new Map<string, TicketView[]>(orderIds.map((id) => [id, []]));
+  for (const row of rows) {
+    byOrder.get(row.order_id)?.push({
+      orderId: row.order_id,
+      itemIndex: row.item_index,
+      ticketId: row.ticket_id,
+      qrCodeData: row.qr_code_data,
+      usedAt: row.used_at,
+      firstAdmittedAt: row.first_admitted_at,
+    });
+  }
+  return byOrder;
 }
 
 /**
- * Marks the ticket used, unless a reset newer than this check-in was already recorded. Every check-in is noted on
- * the timeline, and the first one is kept: attendance a reset does not undo.
+ * The ticket of the order's line `itemIndex` was issued (again, to a new holder: its QR replaces the one before).
+ * False for an order unknown here.
  */
-export async function markTicketUsed(trx: Knex.Transaction, id: string, usedAt: Date): Promise<boolean> {
+export async function storeTicketQr(
+  trx: Knex.Transaction,
+  ticket: { orderId: string; itemIndex: number; ticketId: string; qrCodeData: string },
+  issuedAt: string,
+): Promise<boolean> {
+  const { rowCount } = await trx.raw(
+    `insert into ticket_views (order_id, item_index, ticket_id, qr_code_data, issued_at)
+     select id, ?, ?, ?, ?::timestamptz from orders where id = ?
+     on conflict (order_id, item_index) do update
+       set ticket_id = excluded.ticket_id, qr_code_data = excluded.qr_code_data, issued_at = excluded.issued_at`,
+    [ticket.itemIndex, ticket.ticketId, ticket.qrCodeData, issuedAt, ticket.orderId],
+  );
+  const stored = (rowCount ?? 0) > 0;
+  if (stored) await recordTimeline(trx, ticket.orderId, { kind: 'ticket_issued', at: issuedAt });
+  return stored;
+}
+
+/** The view of the ticket: by its id, or the order's first line for a ticket issued before its id was kept here. */
+const ofTicket = (ticket: { orderId: string; ticketId: string }) => (query: Knex.QueryBuilder) =>
+  query
+    .where({ ticket_id: ticket.ticketId })
+    .orWhere((old) => old.where({ order_id: ticket.orderId, item_index: 0 }).whereNull('ticket_id'));
+
+/**
+ * Marks the ticket used, unless a reset newer than this check-in was already recorded. Every check-in is noted on
+ * the timeline, and the first one is kept, on the order (any of its tickets admitted ends the right of withdrawal)
+ * and on the ticket: attendance a reset does not undo.
+ */
+export async function markTicketUsed(
+  trx: Knex.Transaction,
+  ticket: { orderId: string; ticketId: string },
+  usedAt: Date,
+): Promise<boolean> {
   await trx('orders')
-    .where({ id })
+    .where({ id: ticket.orderId })
     .update({ first_checked_in_at: trx.raw('least(first_checked_in_at, ?::timestamptz)', [usedAt]) });
-  await recordTimeline(trx, id, { kind: 'checked_in', at: usedAt });
-  const updated = await trx('orders')
-    .where({ id })
-    .where((query) => query.whereNull('qr_code_reset_at').orWhere('qr_code_reset_at', '<', usedAt))
-    .update({ qr_code_used: true, qr_code_used_at: usedAt, updated_at: trx.fn.now() });
+  await recordTimeline(trx, ticket.orderId, { kind: 'checked_in', at: usedAt });
+  await trx('ticket_views')
+    .where(ofTicket(ticket))
+    .update({
+      ticket_id: ticket.ticketId,
+      first_admitted_at: trx.raw('least(first_admitted_at, ?::timestamptz)', [usedAt]),
+    });
+  const updated = await trx('ticket_views')
+    .where(ofTicket(ticket))
+    .where((query) => query.whereNull('reset_at').orWhere('reset_at', '<', usedAt))
+    .update({ used_at: usedAt });
   return updated > 0;
 }
 
@@ -583,15 +783,15 @@ export async function markTicketUsed(trx: Knex.Transaction, id: string, usedAt: 
  */
 export async function markTicketReset(
   trx: Knex.Transaction,
-  id: string,
+  ticket: { orderId: string; ticketId: string },
   resetAt: Date,
   stillUsed: boolean,
 ): Promise<boolean> {
-  await recordTimeline(trx, id, { kind: 'reset', at: resetAt });
+  await recordTimeline(trx, ticket.orderId, { kind: 'reset', at: resetAt });
   if (stillUsed) return false;
-  const updated = await trx('orders')
-    .where({ id })
-    .where((query) => query.whereNull('qr_code_used_at').orWhere('qr_code_used_at', '<=', resetAt))
-    .update({ qr_code_used: false, qr_code_used_at: null, qr_code_reset_at: resetAt, updated_at: trx.fn.now() });
+  const updated = await trx('ticket_views')
+    .where(ofTicket(ticket))
+    .where((query) => query.whereNull('used_at').orWhere('used_at', '<=', resetAt))
+    .update({ used_at: null, reset_at: resetAt });
   return updated > 0;
 }

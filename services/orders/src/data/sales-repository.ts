@@ -8,6 +8,8 @@ export interface OrderGroup {
   status: OrderStatus;
   paymentMethod: PaymentMethod | null;
   count: number;
+  /** Their tickets (lines). */
+  tickets: number;
   amount: string;
   /** The provider's net where it said it, the amount where it did not. */
   net: string;
@@ -40,6 +42,7 @@ export async function orderGroups(db: Knex, eventId?: string): Promise<OrderGrou
       'status',
       'payment_method',
       db.raw('count(*)::int as count'),
+      db.raw('sum((select count(*) from order_items where order_items.order_id = orders.id))::int as tickets'),
       db.raw('sum(amount) as amount'),
       db.raw('sum(coalesce(net_amount, amount)) as net'),
       db.raw('count(first_checked_in_at)::int as checked_in'),
@@ -48,6 +51,7 @@ export async function orderGroups(db: Knex, eventId?: string): Promise<OrderGrou
     status: OrderStatus;
     payment_method: PaymentMethod | null;
     count: number;
+    tickets: number;
     amount: string;
     net: string;
     checked_in: number;
@@ -57,6 +61,7 @@ export async function orderGroups(db: Knex, eventId?: string): Promise<OrderGrou
     status: row.status,
     paymentMethod: row.payment_method,
     count: row.count,
+    tickets: row.tickets,
     amount: row.amount,
     net: row.net,
     checkedIn: row.checked_in,
@@ -85,4 +90,36 @@ export async function salesPerDay(db: Knex, timeZone: string, eventId?: string):
       db.raw('count(*)::int as orders'),
       db.raw('sum(amount) as amount'),
     )) as SalesDayRow[];
+}
+
+export interface TypeLotRow {
+  ticketTypeId: string;
+  /** The name the type was last sold under. */
+  typeName: string;
+  lotName: string | null;
+  tickets: number;
+  /** What they were sold for, without the convenience fee. */
+  gross: string;
+}
+
+/** One event's valid tickets (of paid orders, courtesies too) by type and lot, in the order first sold. */
+export async function ticketsPerTypeAndLot(db: Knex, eventId: string): Promise<TypeLotRow[]> {
+  const { rows } = (await db.raw(
+    `select i.ticket_type_id, (array_agg(i.type_name order by o.created_at desc))[1] as type_name, i.lot_name,
+            count(*)::int as tickets, sum(i.price) as gross
+       from order_items i join orders o on o.id = i.order_id
+      where o.event_id = ? and o.status = 'paid'
+      group by i.ticket_type_id, i.lot_name
+      order by min(o.created_at), min(i.index), i.lot_name nulls first`,
+    [eventId],
+  )) as {
+    rows: { ticket_type_id: string; type_name: string; lot_name: string | null; tickets: number; gross: string }[];
+  };
+  return rows.map((row) => ({
+    ticketTypeId: row.ticket_type_id,
+    typeName: row.type_name,
+    lotName: row.lot_name,
+    tickets: row.tickets,
+    gross: row.gross,
+  }));
 }

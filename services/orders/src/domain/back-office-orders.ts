@@ -3,6 +3,7 @@ import { isUuid, type OrderSearchQuery, type OrderTimelineEntry } from '@ticketi
 import { findOrder, searchOrders, type OrderSearch } from '../data/orders-repository.ts';
 import { listTimeline } from '../data/timeline-repository.ts';
 import { messages, type Order, type OrdersDeps } from './order.ts';
+import { readOrders, type OrderRead } from './order-reads.ts';
 
 const SEARCH_PAGE_SIZE = 20;
 
@@ -10,7 +11,7 @@ const ORDER_NUMBER = /^(?:EF-?)?(\d{1,7})$/i;
 const CPF_SHAPE = /^[\d.\s-]+$/;
 
 /**
- * What a typed search may be: a name (every word, accents ignored), part of an e-mail, and, when it has their
+ * What a typed search may be: a name (every word, accents ignored) or part of an e-mail, the buyer's or a holder's, and, when it has their
  * shape, an order id, an order number ("EF-000123", "123") or a CPF (with or without its dots and dash).
  */
 function searchKeys(text: string): OrderSearch | null {
@@ -38,13 +39,15 @@ export async function findOrders(
   return { orders, total, totalPages: Math.max(1, Math.ceil(total / SEARCH_PAGE_SIZE)) };
 }
 
-/** One order for the back office, with what happened to it from its creation on. */
+/** One order for the back office, with its tickets and what happened to it from its creation on. */
 export async function orderHistory(
-  deps: Pick<OrdersDeps, 'db'>,
+  deps: Pick<OrdersDeps, 'db' | 'payments' | 'logger'>,
   orderId: string,
-): Promise<{ order: Order; timeline: OrderTimelineEntry[] }> {
+): Promise<{ order: OrderRead; timeline: OrderTimelineEntry[] }> {
   const order = await findOrder(deps.db, orderId);
   if (!order) throw notFound(messages.orderNotFound);
   const created: OrderTimelineEntry = { at: order.createdAt.toISOString(), kind: 'created', detail: null };
-  return { order, timeline: [created, ...(await listTimeline(deps.db, order.id))] };
+  const timeline = [created, ...(await listTimeline(deps.db, order.id))];
+  const [read] = await readOrders(deps, [order]);
+  return { order: read!, timeline };
 }

@@ -2,6 +2,7 @@ import { AppError, conflict, notFound, tooManyRequests } from '@ticketing/platfo
 import type { ChargeStatusView } from '@ticketing/proto';
 import { findOwnOrder, listOwnOrders, transition } from '../data/orders-repository.ts';
 import { announceCancelled, messages, type Order, type OrdersDeps } from './order.ts';
+import { readOrders, type OrderRead } from './order-reads.ts';
 
 export const ORDERS_PAGE_SIZE = 10;
 /** A buyer may ask the provider about one order at most this often. */
@@ -9,17 +10,20 @@ export const CHECK_INTERVAL_SECONDS = 10;
 
 export const checkCooldownKey = (orderId: string) => `orders:check-status:${orderId}`;
 
-/** The caller's orders, newest first, ten per page; at least one page even when there is none. */
+/**
+ * The caller's orders, newest first, ten per page, with their tickets and how to pay the pending ones; at least one
+ * page even when there is none.
+ */
 export async function listOrders(
-  deps: Pick<OrdersDeps, 'db'>,
+  deps: Pick<OrdersDeps, 'db' | 'payments' | 'logger'>,
   userId: string,
   page: number,
-): Promise<{ orders: Order[]; totalPages: number }> {
+): Promise<{ orders: OrderRead[]; totalPages: number }> {
   const { orders, total } = await listOwnOrders(deps.db, userId, {
     offset: (page - 1) * ORDERS_PAGE_SIZE,
     limit: ORDERS_PAGE_SIZE,
   });
-  return { orders, totalPages: Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE)) };
+  return { orders: await readOrders(deps, orders), totalPages: Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE)) };
 }
 
 /** The caller's own order; anyone else's is "not found", exactly as one that does not exist. */

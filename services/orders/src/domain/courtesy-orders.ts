@@ -30,6 +30,17 @@ export async function courtesyRedeemed(
       location: redemption.event.location,
     },
     buyer: { name: attendee.name, email: attendee.email },
+    // The guest's ticket, of the event's one type (the id orders made before types name; the link's spots are the
+    // event's, of no type or lot).
+    item: {
+      index: 0,
+      ticketTypeId: redemption.eventId,
+      typeName: 'Ingresso',
+      lotName: null,
+      price: '0.00',
+      requiresDocument: false,
+      holder: { name: attendee.name, email: attendee.email, cpf: attendee.cpf },
+    },
   });
   if (!order) {
     deps.logger.info(

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import {
   AppError,
   badRequest,
@@ -9,27 +8,15 @@ import {
   type AuthUser,
   CollaboratorError,
 } from '@ticketing/platform';
-import {
-  CONVENIENCE_FEE_CENTS,
-  fromCents,
-  toCents,
-  type CreateOrder,
-  type EventView,
-  type PromoQuote,
-} from '@ticketing/proto';
+import type { ChargeView, CreateOrder, EventView, PromoQuote } from '@ticketing/proto';
 import type { Buyer } from '../clients/identity.ts';
-import {
-  findEarlierOrders,
-  findOrder,
-  insertPendingOrder,
-  isUniqueViolation,
-  storeCharge,
-  type StoredCharge,
-} from '../data/orders-repository.ts';
-import { messages, snapshots, type Order, type OrdersDeps, type PaymentMethod } from './order.ts';
+import { findEarlierOrders, insertPendingOrder, isUniqueViolation, storeCharge } from '../data/orders-repository.ts';
+import { orderAmount, orderItems, saleSummary } from './order-items.ts';
+import { messages, snapshots, type Order, type OrderItem, type OrdersDeps, type PaymentMethod } from './order.ts';
+import { readOrders, type OrderRead } from './order-reads.ts';
 import { paymentWindow, type PaymentWindow } from './payment-window.ts';
 import { quotePromo, takePromoUse } from './promo.ts';
-import { confirmSpot, holdSpot, spotRefusal } from './spots.ts';
+import { confirmSpots, holdSpots, spotRefusal, type HeldSpots } from './spots.ts';
 import { abandonOrder, giveBackPurchase, type Purchase } from './undo-creation.ts';
 
 /** How the order came to be answered: made now, the first answer to a repeated key, or the buyer's pending one. */
@@ -37,23 +24,22 @@ export type CreateOutcome = 'created' | 'replayed' | 'existing';
 
 export interface CreateOrderResult {
   outcome: CreateOutcome;
-  order: Order;
+  /** The order with its lines; `payment` null only when payments could not say how to pay an order made before. */
+  read: OrderRead;
 }
 
 const IDEMPOTENCY_KEY = /^[\w.:-]{1,100}$/;
-/** A twin request still being made elsewhere is waited for this long before the caller is told to try again. */
-const SETTLE_TIMEOUT_MS = 15_000;
-const SETTLE_POLL_MS = { first: 50, max: 500 };
 
 /**
- * Buys one ticket. A repeated request (same Idempotency-Key, or a pending order for the same event) answers the
- * order already made, without a second use, hold or charge; an event the catalog just said is sold out is refused at
- * once. Otherwise: takes the promotional code's use (if one is given) and a provisional spot in the catalog under the
- * new order's id, so a refusal (sold out, code used up) is answered without writing anything here; checks the buyer;
- * then records the order pending (within the buyer's cap of pending orders) and confirms its spot, creates the charge
- * in payments and announces `order.created`. From the moment the order is recorded, a crash at any step leaves
- * something the expiry sweep closes (before it, the provisional spot lapses by itself); every refusal on the way
- * gives back what was taken.
+ * Buys tickets of one event: `items` (one of the event's first type for the buyer when absent). A repeated request
+ * (same Idempotency-Key, or a pending order for the same event) answers the order already made, without a second
+ * use, hold or charge; an event the catalog just said is sold out is refused at once. Otherwise: takes the
+ * promotional code's use (if one is given) and the spots, priced line by line, in the catalog under the new order's
+ * id, so a refusal (sold out, code used up) is answered without writing anything here; checks the buyer; records
+ * the order pending with its lines (within the buyer's cap of pending orders); confirms its spots, creates the
+ * charge in payments and announces `order.created`. Every call to another service is made with no transaction
+ * open. From the moment the order is recorded, a crash at any step leaves something the expiry sweep closes (before
+ * it, the provisional spots lapse by themselves); every refusal on the way gives back what was taken.
  */
 export async function createOrder(
   deps: OrdersDeps,
@@ -64,15 +50,17 @@ export async function createOrder(
   if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     throw badRequest(messages.invalidIdempotencyKey);
   }
+  // A promotional price is one ticket's: refused before anything is asked of anyone.
+  if (input.promoCode && (input.items?.length ?? 1) > 1) throw new AppError(422, messages.promoOneTicket);
   return oneAtATime(deps.placements, `${caller.id}:${input.eventId}`, async () => {
     let buyer: Promise<Buyer> | undefined;
     const findBuyer = () => (buyer ??= verifiedBuyer(deps, caller.id));
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 2; round++) {
       const earlier = await earlierAnswer(deps, caller.id, input, idempotencyKey);
       if (earlier) return earlier;
       if (deps.soldOut.has(input.eventId)) throw spotRefusal(deps, { eventId: input.eventId }, 'sold_out');
-      const order = await placeOrder(deps, caller.id, findBuyer, input, idempotencyKey ?? null);
-      if (order) return { outcome: 'created', order };
+      const made = await placeOrder(deps, caller.id, findBuyer, input, idempotencyKey ?? null);
+      if (made) return { outcome: 'created', read: made };
       // A twin request (same key, or same buyer and event) recorded first: the next round answers what it did.
     }
     throw conflict(messages.orderInProgress);
@@ -81,7 +69,7 @@ export async function createOrder(
 
 /**
  * Runs `work` once no other work of `key` is running in this process: a double click reaching this replica waits
- * for the first purchase instead of holding a second spot that would then be given back.
+ * for the first purchase and is answered its order, instead of holding spots that would then be given back.
  */
 async function oneAtATime<T>(running: Map<string, Promise<unknown>>, key: string, work: () => Promise<T>): Promise<T> {
   for (let first = running.get(key); first; first = running.get(key)) await first.catch(() => {});
@@ -107,6 +95,10 @@ async function verifiedBuyer(deps: OrdersDeps, userId: string): Promise<Buyer> {
   return buyer;
 }
 
+/**
+ * What an earlier request left, in one read (the unique indexes on the key and on the buyer's pending order of the
+ * event decide which request makes it): the order made with this key, or the buyer's pending one, once charged.
+ */
 async function earlierAnswer(
   deps: OrdersDeps,
   userId: string,
@@ -118,42 +110,42 @@ async function earlierAnswer(
     if (keyed.eventId !== input.eventId || keyed.paymentMethod !== input.paymentMethod) {
       throw new AppError(422, messages.idempotencyKeyReused);
     }
-    const settled = await settle(deps, keyed);
-    if (settled) return { outcome: 'replayed', order: settled };
+    if (await isMade(deps, keyed)) return { outcome: 'replayed', read: await answerAgain(deps, keyed) };
   }
-  if (pending && pending.id !== keyed?.id) {
-    const settled = await settle(deps, pending);
-    if (settled) return { outcome: 'existing', order: settled };
+  if (pending && pending.id !== keyed?.id && (await isMade(deps, pending))) {
+    return { outcome: 'existing', read: await answerAgain(deps, pending) };
   }
   return undefined;
 }
 
 /**
- * Waits for an order another request (on another replica) is still making. Answers it once it has its charge;
- * undefined when that request failed (the order was cancelled without a charge), so this one may try afresh. An
- * order recorded longer ago than any purchase can take was left by a process that died midway: it is given up (its
- * spot and use back, `order.cancelled` for a charge made meanwhile) and this request tries afresh.
+ * Whether an earlier order is made (it has its charge). One still being made by a request on another replica is
+ * answered 'in progress' (this replica's twins waited for theirs in `oneAtATime`); one recorded longer ago than any
+ * purchase can take was left by a process that died midway: it is given up (its spots and use back,
+ * `order.cancelled` for a charge made meanwhile) and this request tries afresh.
  */
-async function settle(deps: OrdersDeps, order: Order): Promise<Order | undefined> {
-  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-  let current: Order | undefined = order;
-  for (let wait = SETTLE_POLL_MS.first; current.status === 'pending' && current.asaasPaymentId === null;) {
-    if (Date.now() - current.createdAt.getTime() > deps.limits.creationMs) {
-      await abandonOrder(deps, current, 'creation_interrupted', undefined);
-      return undefined;
-    }
-    if (Date.now() > deadline) throw conflict(messages.orderInProgress);
-    await delay(wait);
-    wait = Math.min(SETTLE_POLL_MS.max, wait * 2);
-    current = await findOrder(deps.db, current.id);
-    if (!current) return undefined;
-  }
-  return current.asaasPaymentId === null ? undefined : current;
+async function isMade(deps: OrdersDeps, order: Order): Promise<boolean> {
+  if (order.asaasPaymentId !== null || order.status !== 'pending') return order.asaasPaymentId !== null;
+  if (Date.now() - order.createdAt.getTime() <= deps.limits.creationMs) throw conflict(messages.orderInProgress);
+  await abandonOrder(deps, order, 'creation_interrupted', undefined);
+  return false;
+}
+
+/** An order made before, with how to pay it asked of payments (null when payments does not answer now). */
+async function answerAgain(deps: OrdersDeps, order: Order): Promise<OrderRead> {
+  const [read] = await readOrders(deps, [order]);
+  return read!;
 }
 
 /**
- * Makes a new order; undefined when a twin request recorded its order first (unique index). The spot is held before
- * the buyer is asked of identity: through a rush, most buyers are refused a spot, and a refusal costs no more.
+ * Makes a new order; undefined when a twin request recorded its order first (unique index). The spots are held
+ * before the buyer is asked of identity: through a rush, most buyers are refused a spot, and a refusal costs no more.
+ *
+ * The catalog is called twice in the common path, a provisional hold and its confirmation, on purpose: the hold
+ * answers the price of each line (its type's current lot), which the order is recorded with, so it comes before
+ * the order exists; a hold taken for an order that may never be recorded (the process dying in between) must lapse
+ * by itself, so it is provisional until the recorded order confirms it. One final hold would need the order
+ * recorded first, unpriced, costing every refused buyer of a rush a write and an identity call.
  */
 async function placeOrder(
   deps: OrdersDeps,
@@ -161,8 +153,9 @@ async function placeOrder(
   findBuyer: () => Promise<Buyer>,
   input: CreateOrder,
   idempotencyKey: string | null,
-): Promise<Order | undefined> {
+): Promise<OrderRead | undefined> {
   const promo = input.promoCode ? await quotePromo(deps, input.eventId, input.promoCode) : null;
+  const asked = input.items ?? [{ ticketTypeId: await firstTypeOf(deps, input.eventId) }];
   const purchase: Purchase = {
     id: randomUUID(),
     userId,
@@ -170,40 +163,51 @@ async function placeOrder(
     courtesyLinkId: promo?.linkId ?? null,
   };
   if (input.promoCode) await takePromoUse(deps, purchase, input.promoCode);
-  const event = await holdSpot(deps, purchase);
+  const held = await holdSpots(deps, purchase, asked, { includeHidden: promo !== null });
   const buyer = await findBuyer().catch(async (error: unknown) => {
     await giveBackPurchase(deps, purchase, { spot: true });
     throw error;
   });
-  const recorded = await recordOrder(deps, purchase, { buyer, event, promo, input, idempotencyKey });
+  const recorded = await recordOrder(deps, purchase, { buyer, held, promo, input, idempotencyKey });
   if (!recorded) return undefined;
-  const { order, window } = recorded;
-  await confirmSpot(deps, order);
-  const charge = await chargeOrder(deps, order, input.paymentMethod, buyer, window.dueDate);
-  const stored = await storeCharge(deps.db, order.id, charge, announcement(deps, withCharge(order, charge)));
+  const { order, items, window } = recorded;
+  await confirmSpots(deps, order);
+  const charge = await chargeOrder(deps, { order, items }, input.paymentMethod, buyer, window.dueDate);
+  const stored = await storeCharge(deps.db, order.id, charge.paymentId, announcement(deps, order, items, charge));
   // Nothing but this request touches a fresh order before its charge is stored: its window is far from over.
   if (!stored) throw new Error(`order ${order.id} left pending before its charge was stored`);
   deps.outbox.written();
   deps.logger.info(
-    { orderId: stored.id, eventId: stored.eventId, paymentMethod: stored.paymentMethod },
+    { orderId: stored.id, eventId: stored.eventId, paymentMethod: stored.paymentMethod, tickets: items.length },
     'order created',
   );
-  return stored;
+  return { order: stored, items, tickets: [], payment: charge };
 }
 
-/** The order as it is once its charge is stored. */
-const withCharge = (order: Order, charge: StoredCharge): Order => ({
-  ...order,
-  asaasPaymentId: charge.paymentId,
-  pixQrCode: charge.pixQrCode,
-  pixPayload: charge.pixPayload,
-  boletoUrl: charge.boletoUrl,
-  boletoLine: charge.boletoLine,
-  invoiceUrl: charge.invoiceUrl,
-});
+/**
+ * The event's first type, for a purchase that names none (the spec's one ticket), from the catalog's event (believed a
+ * few seconds, see `firstTypeMemory`). An event whose types the catalog does not list yet sells its one type, whose
+ * id is the event's; so does one it does not show (unknown, cancelled, inactive), whose hold then answers why it
+ * sells nothing.
+ */
+async function firstTypeOf(deps: OrdersDeps, eventId: string): Promise<string> {
+  const believed = deps.firstTypes.get(eventId);
+  if (believed) return believed;
+  let event: EventView;
+  try {
+    event = await deps.catalog.getEvent(eventId);
+  } catch (error) {
+    if (error instanceof AppError) return eventId;
+    deps.logger.warn({ err: error, eventId }, 'catalog unavailable');
+    throw new AppError(503, messages.serviceUnavailable);
+  }
+  const typeId = event.ticketTypes[0]?.id ?? event.id;
+  deps.firstTypes.remember(eventId, typeId);
+  return typeId;
+}
 
-/** `order.created`, written with the charge. */
-function announcement(deps: OrdersDeps, order: Order) {
+/** `order.created`, written with the charge: how to pay it goes to mail with it, never kept here. */
+function announcement(deps: OrdersDeps, order: Order, items: OrderItem[], charge: ChargeView) {
   const [envelope] = deps.outbox.envelopes([
     {
       type: 'order.created',
@@ -217,11 +221,12 @@ function announcement(deps: OrdersDeps, order: Order) {
         paymentMethod: order.paymentMethod!,
         expiresAt: order.expiresAt!.toISOString(),
         // How to pay it, for the e-mail: the PIX code (mail draws its QR), the boleto, or the card's payment page.
-        invoiceUrl: order.invoiceUrl,
-        pixPayload: order.pixPayload,
-        boletoUrl: order.boletoUrl,
-        boletoLine: order.boletoLine,
+        invoiceUrl: charge.invoiceUrl,
+        pixPayload: charge.pixPayload,
+        boletoUrl: charge.boletoUrl,
+        boletoLine: charge.boletoLine,
         ...snapshots(order),
+        items,
       },
     },
   ]);
@@ -229,38 +234,42 @@ function announcement(deps: OrdersDeps, order: Order) {
 }
 
 /**
- * Records the order pending, with its payment window before the event's start, within the buyer's cap of pending
- * orders. Undefined when a twin request recorded its order first; a refusal gives back what the purchase took.
+ * Records the order pending with its lines, with its payment window before the event's start, within the buyer's
+ * cap of pending orders. Undefined when a twin request recorded its order first; a refusal (a holder's missing CPF
+ * among them) gives back what the purchase took.
  */
 async function recordOrder(
   deps: OrdersDeps,
   purchase: Purchase,
   details: {
     buyer: Buyer;
-    event: EventView;
+    held: HeldSpots;
     promo: PromoQuote | null;
     input: CreateOrder;
     idempotencyKey: string | null;
   },
-): Promise<{ order: Order; window: PaymentWindow } | undefined> {
-  const { buyer, event, promo, input, idempotencyKey } = details;
+): Promise<{ order: Order; items: OrderItem[]; window: PaymentWindow } | undefined> {
+  const { buyer, held, promo, input, idempotencyKey } = details;
+  const { event } = held;
   try {
     if (!buyer.cpf) throw new AppError(422, messages.cpfMissing);
+    const items = orderItems(held, input.items, buyer, promo);
     const window = paymentWindow(input.paymentMethod, new Date(), new Date(event.date));
     if (window === 'boleto_too_late') throw new AppError(422, messages.boletoTooLate);
     if (window === 'no_time') throw conflict(messages.noTimeToPay);
     const order = await insertPendingOrder(deps.db, deps.limits.maxPendingOrders, {
       ...purchase,
-      cpf: buyer.cpf!,
+      cpf: buyer.cpf,
       paymentMethod: input.paymentMethod,
-      amount: orderAmount(event, promo),
+      amount: orderAmount(items),
       expiresAt: window.expiresAt,
       event: { title: event.title, date: new Date(event.date), location: event.location },
       buyer: { name: buyer.name, email: buyer.email },
       idempotencyKey,
+      items,
     });
     if (!order) throw conflict(messages.tooManyPending(deps.limits.maxPendingOrders));
-    return { order, window };
+    return { order, items, window };
   } catch (error) {
     await giveBackPurchase(deps, purchase, { spot: true });
     if (isUniqueViolation(error)) return undefined;
@@ -268,17 +277,19 @@ async function recordOrder(
   }
 }
 
-/** The ticket price (the promotional one when a code gave it) plus the convenience fee, in integer cents. */
-function orderAmount(event: EventView, promo: PromoQuote | null): string {
-  return fromCents(toCents(promo?.overridePrice ?? event.price) + CONVENIENCE_FEE_CENTS);
-}
-
-async function chargeOrder(deps: OrdersDeps, order: Order, method: PaymentMethod, buyer: Buyer, dueDate: string) {
+async function chargeOrder(
+  deps: OrdersDeps,
+  { order, items }: { order: Order; items: OrderItem[] },
+  method: PaymentMethod,
+  buyer: Buyer,
+  dueDate: string,
+): Promise<ChargeView> {
   try {
     return await deps.payments.createCharge(order.id, {
       method,
       amount: order.amount,
-      description: `Ingresso ${order.event.title} – pedido ${order.orderNumber}`.slice(0, 500),
+      // What the provider's page shows: the tickets, the order, the event ('2× Profissional – pedido EF-000123 – …').
+      description: `${saleSummary(items)} – pedido ${order.orderNumber} – ${order.event.title}`.slice(0, 500),
       dueDate,
       customer: {
         userId: buyer.id,

@@ -6,16 +6,28 @@ import {
   type Outbox,
   type Redis,
 } from '@ticketing/platform';
-import { orderHoldId, ordersMessages, refundMessages, type EventPayload, type OrderStatus } from '@ticketing/proto';
+import {
+  orderHoldId,
+  orderItemMessages,
+  ordersMessages,
+  refundMessages,
+  type EventPayload,
+  type OrderStatus,
+} from '@ticketing/proto';
 import type { CourtesyClient } from '../clients/courtesy.ts';
 import type { IdentityClient } from '../clients/identity.ts';
 import type { PaymentsClient } from '../clients/payments.ts';
+import { itemsOf } from '../data/orders-repository.ts';
+import type { FirstTypeMemory } from './first-types.ts';
 import type { SoldOutMemory } from './sold-out.ts';
 
 export type PaymentMethod = 'pix' | 'credit_card' | 'boleto';
 
 /** Why the money of an order went back: paid after it ended with no spot left, refunded, withdrawn, disputed, or its event cancelled. */
 export type RefundReason = EventPayload<'order.refunded'>['reason'];
+
+/** One ticket of an order: its place, type, the lot and price it was sold at, and its holder. */
+export type OrderItem = EventPayload<'order.holder-changed'>['item'];
 
 /** An order as the use cases see it. Money is a decimal string with two places ("155.00"), as `numeric(10,2)` keeps it. */
 export interface Order {
@@ -31,17 +43,9 @@ export interface Order {
   paymentMethod: PaymentMethod | null;
   amount: string;
   asaasPaymentId: string | null;
-  pixQrCode: string | null;
-  pixPayload: string | null;
-  boletoUrl: string | null;
-  boletoLine: string | null;
-  invoiceUrl: string | null;
   expiresAt: Date | null;
   paidAt: Date | null;
-  qrCodeData: string | null;
-  qrCodeUsed: boolean;
-  qrCodeUsedAt: Date | null;
-  /** The first time the ticket was admitted at the door, as tickets told it; a reset does not undo attendance. */
+  /** The first time any of its tickets was admitted at the door, as tickets told it; a reset does not undo attendance. */
   firstCheckedInAt: Date | null;
   /** While a withdrawal waits for tickets to void the ticket (the money goes back once it is void); null otherwise. */
   withdrawalRequestedAt: Date | null;
@@ -56,6 +60,8 @@ export interface Order {
   refundRequest: { by: string | null; at: Date; note: string | null } | null;
   /** What the provider paid out after its fee, when payment.confirmed told it. */
   netAmount: string | null;
+  /** A payment that arrived after the order expired or was cancelled, waiting for the catalog to say if a spot is left. */
+  latePayment: { paymentId: string; paidAt: Date; netAmount: string | null } | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -78,10 +84,12 @@ export interface OrdersDeps {
   /** Purchases being placed in this process, by buyer and event: a twin request waits for the first to finish. */
   placements: Map<string, Promise<unknown>>;
   soldOut: SoldOutMemory;
+  firstTypes: FirstTypeMemory;
 }
 
 export const messages = {
   ...ordersMessages,
+  ...orderItemMessages,
   ...refundMessages,
   sessionInvalid: 'Sessão inválida ou expirada. Faça login novamente.',
   serviceUnavailable: SERVICE_UNAVAILABLE,
@@ -121,9 +129,13 @@ export async function announceCancelled(
   });
 }
 
-/** Writes `order.paid` for an order just paid: tickets issues its ticket, which the door finds by the CPF too. */
+/**
+ * Writes `order.paid` for an order just paid: tickets issues a ticket per line, each to its holder, which the door
+ * finds by the CPF too.
+ */
 export async function announcePaid(outbox: Outbox, trx: Knex.Transaction, order: Order): Promise<void> {
   const { buyer, event } = snapshots(order);
+  const items = await itemsOf(trx, order.id);
   await outbox.add(trx, 'order.paid', order.id, {
     orderId: order.id,
     orderNumber: order.orderNumber,
@@ -136,6 +148,7 @@ export async function announcePaid(outbox: Outbox, trx: Knex.Transaction, order:
     paymentMethod: order.paymentMethod ?? 'courtesy',
     buyer: { ...buyer, cpf: order.cpf },
     event,
+    items,
   });
 }
 

@@ -1,7 +1,17 @@
 import { CollaboratorError } from '@ticketing/platform';
 import type { Knex } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
-import { clearRefundOwed, lockOrder, recordRefundReason, transition } from '../data/orders-repository.ts';
+import {
+  clearRefundOwed,
+  findOrder,
+  itemsOf,
+  listLatePayments,
+  lockOrder,
+  noteLatePayment,
+  recordRefundReason,
+  transition,
+} from '../data/orders-repository.ts';
+import { sendOwedRefundsOf } from './owed-refunds.ts';
 import {
   announceCancelled,
   announcePaid,
@@ -12,7 +22,7 @@ import {
 } from './order.ts';
 
 type Deps = Pick<OrdersDeps, 'outbox' | 'logger' | 'catalog'> & {
-  /** The job that asks payments for owed refunds: woken once one is recorded. */
+  /** The job that places late payments and asks payments for owed refunds: woken once either is recorded. */
   refunds: { wake(): void };
 };
 type PaymentEvent = { orderId: string; paymentId: string; providerStatus: string };
@@ -43,17 +53,33 @@ export function changedUnderLock(order: Order): never {
   throw new Error(`order ${order.id} changed under its lock`);
 }
 
+/** The payment an order is paid with: the event's, or a late one noted until a spot was found for it. */
+interface Payment {
+  paymentId: string;
+  paidAt: Date;
+  netAmount: string | null;
+}
+
+const paymentOf = (payment: EventPayload<'payment.confirmed'>): Payment => ({
+  paymentId: payment.paymentId,
+  paidAt: new Date(payment.paidAt),
+  netAmount: payment.netValue ?? null,
+});
+
+const LATE_PAYMENT_CLEARED = { late_payment_id: null, late_paid_at: null, late_net_amount: null };
+
 async function markPaid(
-  deps: Deps,
+  deps: Pick<Deps, 'outbox' | 'logger'>,
   trx: Knex.Transaction,
   order: Order,
-  payment: EventPayload<'payment.confirmed'>,
+  payment: Payment,
   late: boolean,
 ): Promise<void> {
   const paid = await transition(trx, order.id, [order.status], 'paid', {
-    paid_at: new Date(payment.paidAt),
+    paid_at: payment.paidAt,
     asaas_payment_id: order.asaasPaymentId ?? payment.paymentId,
-    net_amount: payment.netValue ?? null,
+    net_amount: payment.netAmount,
+    ...LATE_PAYMENT_CLEARED,
   });
   if (!paid) changedUnderLock(order);
   await announcePaid(deps.outbox, trx, paid);
@@ -62,11 +88,12 @@ async function markPaid(
 
 /**
  * The provider says the order is paid. A pending order becomes paid. An order that expired or was cancelled
- * before the money arrived takes a spot again if there is one (and is paid), or owes the money back (refunded).
- * A paid or refunded order, or one whose charge was already given back, stays as it is.
+ * before the money arrived notes the payment: once this commits, the catalog is asked for a spot again (no
+ * transaction open meanwhile, see `placeLatePayment`). A paid or refunded order, or one whose charge was already
+ * given back, stays as it is.
  */
 export const paymentConfirmed = withLockedOrder('payment.confirmed', async (deps: Deps, trx, order, payment) => {
-  if (order.status === 'pending') return markPaid(deps, trx, order, payment, false);
+  if (order.status === 'pending') return markPaid(deps, trx, order, paymentOf(payment), false);
   if (order.status === 'paid' || order.status === 'refunded' || order.refundReason) {
     deps.logger.info(
       { orderId: order.id, status: order.status, refundReason: order.refundReason },
@@ -74,34 +101,82 @@ export const paymentConfirmed = withLockedOrder('payment.confirmed', async (deps
     );
     return;
   }
-  // Late payment: the spot was (or is being) released when the order expired or was cancelled.
-  try {
-    await deps.catalog.hold(order.eventId, lateHoldIdOf(order.id));
-  } catch (error) {
-    // Anything but a refusal (the catalog is down) is thrown, and the event is delivered again later.
-    if (!(error instanceof CollaboratorError && (error.status === 409 || error.status === 404))) throw error;
-    await oweRefund(deps, trx, order, payment);
-    return;
+  if (await noteLatePayment(trx, order.id, paymentOf(payment))) {
+    deps.logger.info({ orderId: order.id, status: order.status }, 'late payment noted');
   }
-  return markPaid(deps, trx, order, payment, true);
-});
-
-/**
- * A late payment with no spot left: the order is refunded now, and the refund owed is recorded with it. Payments is
- * asked after this commits, by `sendOwedRefunds`, and again until it has done it: a payments outage never leaves the
- * buyer with neither ticket nor money, nor holds up other orders' events.
- */
-async function oweRefund(deps: Deps, trx: Knex.Transaction, order: Order, payment: EventPayload<'payment.confirmed'>) {
-  const refunded = await transition(trx, order.id, [order.status], 'refunded', {
-    asaas_payment_id: order.asaasPaymentId ?? payment.paymentId,
-    refund_reason: 'late_payment',
-    refund_owed_since: trx.fn.now(),
-  });
-  if (!refunded) changedUnderLock(order);
   trx.executionPromise.then(
     () => deps.refunds.wake(),
     () => {},
   );
+});
+
+/**
+ * Finds a late payment its place, after the event that told it committed: the catalog is asked for a spot again
+ * (under an id of its own, one per order), with no transaction open. A spot: the order is paid. None: the order is
+ * refunded now and the money owed back, asked of payments at once (and by the retry job until it is done). The
+ * catalog not answering leaves the payment noted, for the next round. True when the payment found its place.
+ */
+export async function placeLatePayment(
+  deps: Pick<OrdersDeps, 'db' | 'outbox' | 'logger' | 'catalog' | 'payments'>,
+  orderId: string,
+): Promise<boolean> {
+  const order = await findOrder(deps.db, orderId);
+  if (!order?.latePayment) return false;
+  let spot: boolean;
+  try {
+    // As many spots as it has tickets, of their types.
+    const items = (await itemsOf(deps.db, order.id)).map(({ ticketTypeId }) => ({ ticketTypeId }));
+    await deps.catalog.hold(order.eventId, lateHoldIdOf(order.id), items.length, { items });
+    spot = true;
+  } catch (error) {
+    if (!(error instanceof CollaboratorError && (error.status === 409 || error.status === 404))) {
+      deps.logger.warn({ orderId, err: error }, 'late payment not placed yet; retrying later');
+      return false;
+    }
+    spot = false;
+  }
+  const outcome = await deps.db.transaction(async (trx) => {
+    const locked = await lockOrder(trx, orderId);
+    if (!locked?.latePayment) return 'settled';
+    if (locked.refundReason) {
+      // Its charge's money went back meanwhile (payment.refunded): nothing is to be paid.
+      await trx('orders').where({ id: orderId }).update(LATE_PAYMENT_CLEARED);
+      return 'settled';
+    }
+    if (spot) await markPaid(deps, trx, locked, locked.latePayment, true);
+    else await oweRefund(deps, trx, locked, locked.latePayment);
+    return spot ? 'paid' : 'owed';
+  });
+  if (outcome === 'settled' && spot) {
+    await deps.catalog.release(order.eventId, lateHoldIdOf(order.id)).catch((error: unknown) => {
+      deps.logger.warn({ orderId, err: error }, 'late hold release failed');
+    });
+  }
+  if (outcome === 'owed') await sendOwedRefundsOf(deps, [orderId]);
+  return outcome !== 'settled';
+}
+
+/** One round of the retry job: every late payment still waiting for the catalog's answer. */
+export async function placeLatePayments(
+  deps: Pick<OrdersDeps, 'db' | 'outbox' | 'logger' | 'catalog' | 'payments'>,
+  { batchSize = 100 }: { batchSize?: number } = {},
+): Promise<void> {
+  for (const orderId of await listLatePayments(deps.db, batchSize)) await placeLatePayment(deps, orderId);
+}
+
+/**
+ * A late payment with no spot left: the order is refunded now, and the refund owed is recorded with it. Payments is
+ * asked after this commits, and again until it has done it: a payments outage never leaves the buyer with neither
+ * ticket nor money, nor holds up other orders' events.
+ */
+async function oweRefund(deps: Pick<Deps, 'logger'>, trx: Knex.Transaction, order: Order, payment: Payment) {
+  const refunded = await transition(trx, order.id, [order.status], 'refunded', {
+    asaas_payment_id: order.asaasPaymentId ?? payment.paymentId,
+    refund_reason: 'late_payment',
+    refund_owed_since: trx.fn.now(),
+    ...LATE_PAYMENT_CLEARED,
+  });
+  if (!refunded) changedUnderLock(order);
   deps.logger.info({ orderId: refunded.id, previousStatus: order.status, reason: 'late_payment' }, 'order refunded');
 }
 

@@ -1,6 +1,7 @@
 import { conflict, notFound } from '@ticketing/platform';
 import { findOrder, oweRequestedRefund } from '../data/orders-repository.ts';
 import { hasMoney, messages, type Order, type OrdersDeps, type RefundReason } from './order.ts';
+import { readSettled, type OrderRead } from './order-reads.ts';
 import { sendOwedRefund } from './owed-refunds.ts';
 
 function refuseNotRefundable(order: Order): never {
@@ -27,9 +28,14 @@ async function refund(
 }
 
 /** An administrator refunds a paid order (bought or promotional) in full, with their reason kept on the order. */
-export async function refundByAdmin(deps: OrdersDeps, orderId: string, adminId: string, note: string): Promise<Order> {
+export async function refundByAdmin(
+  deps: OrdersDeps,
+  orderId: string,
+  adminId: string,
+  note: string,
+): Promise<OrderRead> {
   const order = await findOrder(deps.db, orderId);
   if (!order) throw notFound(messages.orderNotFound);
   if (order.status !== 'paid' || !hasMoney(order)) refuseNotRefundable(order);
-  return refund(deps, order, { reason: 'refund', by: adminId, note });
+  return readSettled(deps, await refund(deps, order, { reason: 'refund', by: adminId, note }));
 }

@@ -7,9 +7,18 @@ import {
   type OrderStatus,
   type SalesEventRow,
   type SalesMethod,
+  type SalesTypeRow,
   type SalesView,
 } from '@ticketing/proto';
-import { orderGroups, salesPerDay, soldEvents, type OrderGroup, type SoldEvent } from '../data/sales-repository.ts';
+import {
+  orderGroups,
+  salesPerDay,
+  soldEvents,
+  ticketsPerTypeAndLot,
+  type OrderGroup,
+  type SoldEvent,
+  type TypeLotRow,
+} from '../data/sales-repository.ts';
 import type { OrdersDeps } from './order.ts';
 
 /** Money and counts of a set of orders, in integer cents. */
@@ -19,6 +28,8 @@ interface Tally {
   refundedCents: number;
   byStatus: Record<OrderStatus, number>;
   byMethod: Record<SalesMethod, number>;
+  /** Valid tickets (of paid orders), by how their orders were paid. */
+  ticketsByMethod: Record<SalesMethod, number>;
   checkedIn: number;
 }
 
@@ -36,6 +47,7 @@ function tally(groups: OrderGroup[]): Tally {
     refundedCents: 0,
     byStatus: zeros(ORDER_STATUSES),
     byMethod: zeros(SALES_METHODS),
+    ticketsByMethod: zeros(SALES_METHODS),
     checkedIn: 0,
   };
   for (const group of groups) {
@@ -43,6 +55,7 @@ function tally(groups: OrderGroup[]): Tally {
     if (group.status === 'refunded') total.refundedCents += toCents(group.amount);
     if (group.status !== 'paid') continue;
     total.byMethod[group.paymentMethod ?? 'courtesy'] += group.count;
+    total.ticketsByMethod[group.paymentMethod ?? 'courtesy'] += group.tickets;
     total.grossCents += toCents(group.amount);
     total.netCents += toCents(group.net);
     total.checkedIn += group.checkedIn;
@@ -51,7 +64,9 @@ function tally(groups: OrderGroup[]): Tally {
 }
 
 const soldOf = (total: Tally) => total.byStatus.paid;
-const boughtOf = (total: Tally) => total.byStatus.paid - total.byMethod.courtesy;
+/** Valid tickets bought (an order may carry several) and given as courtesies. */
+const boughtOf = (total: Tally) =>
+  Object.values(total.ticketsByMethod).reduce((sum, count) => sum + count, 0) - total.ticketsByMethod.courtesy;
 
 /** One event's line in the figures of every event, from that event's own groups. */
 function eventLine(event: SoldEvent, groups: OrderGroup[]): SalesEventRow {
@@ -63,12 +78,23 @@ function eventLine(event: SoldEvent, groups: OrderGroup[]): SalesEventRow {
     gross: fromCents(own.grossCents),
     net: fromCents(own.netCents),
     paid: boughtOf(own),
-    courtesy: own.byMethod.courtesy,
+    courtesy: own.ticketsByMethod.courtesy,
     checkedIn: own.checkedIn,
   };
 }
 
 const byDate = (a: SalesEventRow, b: SalesEventRow) => a.date.localeCompare(b.date);
+
+/** One event's valid tickets by type, each with its lots, from the rows per type and lot (in integer cents). */
+function perType(rows: TypeLotRow[]): SalesTypeRow[] {
+  return [...Map.groupBy(rows, (row) => row.ticketTypeId)].map(([ticketTypeId, lots]) => ({
+    ticketTypeId,
+    typeName: lots[0]!.typeName,
+    tickets: lots.reduce((sum, lot) => sum + lot.tickets, 0),
+    gross: fromCents(lots.reduce((sum, lot) => sum + toCents(lot.gross), 0)),
+    perLot: lots.map((lot) => ({ lotName: lot.lotName, tickets: lot.tickets, gross: lot.gross })),
+  }));
+}
 
 /**
  * The back office's sales figures, from the orders kept here: of one event, or of every event with a line per
@@ -79,10 +105,11 @@ export async function salesFigures(
   eventId: string | undefined,
   now = new Date(),
 ): Promise<SalesView> {
-  const [groups, events, days] = await Promise.all([
+  const [groups, events, days, typeLots] = await Promise.all([
     orderGroups(deps.db, eventId),
     soldEvents(deps.db, eventId),
     salesPerDay(deps.db, EVENT_TIME_ZONE, eventId),
+    eventId ? ticketsPerTypeAndLot(deps.db, eventId) : [],
   ]);
   const started = new Set(events.filter((event) => event.date <= now).map((event) => event.eventId));
   const total = tally(groups);
@@ -98,10 +125,10 @@ export async function salesFigures(
     gross: fromCents(total.grossCents),
     fee: fromCents(total.grossCents - total.netCents),
     net: fromCents(total.netCents),
-    perType: [],
+    perType: perType(typeLots),
     refunded: fromCents(total.refundedCents),
     orders: { byStatus: total.byStatus, byMethod: total.byMethod },
-    tickets: { paid: boughtOf(total), courtesy: total.byMethod.courtesy },
+    tickets: { paid: boughtOf(total), courtesy: total.ticketsByMethod.courtesy },
     perDay: days.map((day) => ({ date: day.date, orders: day.orders, gross: day.amount })),
     checkIns: { eventStarted: started.size > 0, checkedIn: atDoor.checkedIn, sold: soldOf(atDoor) },
     perEvent,

@@ -1,20 +1,42 @@
 import { AppError, CollaboratorError, conflict, notFound } from '@ticketing/platform';
-import { catalogMessages, orderHoldId, type EventView } from '@ticketing/proto';
+import { catalogMessages, orderHoldId, ticketTypeMessages, type EventView, type HoldLine } from '@ticketing/proto';
 import { messages, type Order, type OrdersDeps } from './order.ts';
 import { abandonOrder, giveBackPurchase, type Purchase } from './undo-creation.ts';
 
-// The purchase's spot in the catalog: held provisionally before anything is written here, confirmed once the order is.
+// The purchase's spots in the catalog: held provisionally before anything is written here, confirmed once the order is.
+
+/** What a hold took: the event as the catalog holds it, and one priced line per ticket asked for, in their order. */
+export interface HeldSpots {
+  event: EventView;
+  lines: HoldLine[];
+}
 
 /**
- * Holds the purchase's spot provisionally (the catalog gives it back by itself unless the order confirms it) and
- * answers the event as the catalog holds it: open for sale, its price and date. Refused (sold out, off sale,
- * cancelled, unknown): nothing was taken but a promotional use, which is given back.
+ * Holds one spot per ticket asked for, provisionally (the catalog gives them back by itself unless the order
+ * confirms them), and answers the event (open for sale, its date) and each ticket's type, lot and price. Refused
+ * (sold out, a type sold out or off sale, cancelled, unknown): nothing was taken but a promotional use, which is
+ * given back.
  */
-export async function holdSpot(deps: OrdersDeps, purchase: Purchase): Promise<EventView> {
+export async function holdSpots(
+  deps: OrdersDeps,
+  purchase: Purchase,
+  asked: { ticketTypeId: string }[],
+  { includeHidden }: { includeHidden: boolean },
+): Promise<HeldSpots> {
+  let held: { event: EventView; lines: HoldLine[] };
   try {
-    const { event } = await deps.catalog.hold(purchase.eventId, orderHoldId(purchase.id), 1, { provisional: true });
-    return event;
+    const items = asked.map(({ ticketTypeId }) => ({ ticketTypeId }));
+    held = await deps.catalog.hold(purchase.eventId, orderHoldId(purchase.id), asked.length, {
+      provisional: true,
+      items,
+      includeHidden,
+    });
   } catch (error) {
+    if (error instanceof CollaboratorError && (error.status === 400 || error.status === 422)) {
+      // Items the catalog does not take (a type of another event, a hidden one without a code): in its words.
+      await giveBackPurchase(deps, purchase, { spot: false });
+      throw new AppError(422, error.message);
+    }
     if (error instanceof CollaboratorError && (error.status === 409 || error.status === 404)) {
       await giveBackPurchase(deps, purchase, { spot: false });
       const reason = error.status === 404 ? 'not_found' : refusalOf(error.message);
@@ -22,16 +44,68 @@ export async function holdSpot(deps: OrdersDeps, purchase: Purchase): Promise<Ev
       throw spotRefusal(deps, { orderId: purchase.id, eventId: purchase.eventId }, reason, error.message);
     }
     deps.logger.warn({ orderId: purchase.id, err: error }, 'catalog unavailable');
-    // The catalog may have taken the spot before failing to answer.
+    // The catalog may have taken the spots before failing to answer.
     await giveBackPurchase(deps, purchase, { spot: true });
     throw new AppError(503, messages.serviceUnavailable);
   }
+  const lines = held.lines.length === asked.length ? held.lines : linesOfEvent(held.event, asked);
+  if (!lines) {
+    await giveBackPurchase(deps, purchase, { spot: true });
+    throw new AppError(422, messages.ticketTypeNotFound);
+  }
+  return { event: held.event, lines };
 }
 
-type Refusal = 'sold_out' | 'unavailable' | 'cancelled' | 'not_found';
+/**
+ * The lines of a catalog that does not price them yet (it answers none): each type as the event lists it, at its
+ * current price; the event's id names its one type, 'Ingresso', at the event's price. Undefined when a type asked
+ * for is not the event's.
+ */
+function linesOfEvent(event: EventView, asked: { ticketTypeId: string }[]): HoldLine[] | undefined {
+  const lines: HoldLine[] = [];
+  for (const { ticketTypeId } of asked) {
+    const type = event.ticketTypes.find((candidate) => candidate.id === ticketTypeId);
+    if (type) {
+      const lot = type.currentLot;
+      lines.push({
+        ticketTypeId,
+        typeName: type.name,
+        lotId: lot?.id ?? null,
+        lotName: lot?.name ?? null,
+        price: type.price,
+        requiresDocument: type.requiresDocument,
+      });
+    } else if (ticketTypeId === event.id) {
+      lines.push({
+        ticketTypeId,
+        typeName: 'Ingresso',
+        lotId: null,
+        lotName: null,
+        price: event.price,
+        requiresDocument: false,
+      });
+    } else {
+      return undefined;
+    }
+  }
+  return lines;
+}
 
-const refusalOf = (said: string): Refusal =>
-  said === catalogMessages.soldOut ? 'sold_out' : said === catalogMessages.cancelled ? 'cancelled' : 'unavailable';
+type Refusal = 'sold_out' | 'unavailable' | 'cancelled' | 'not_found' | 'type_refused';
+
+/** A type's refusals: sold out, off sale, not the event's (told in the catalog's words). */
+const TYPE_REFUSALS = [
+  ticketTypeMessages.typeSoldOut('\u0000'),
+  ticketTypeMessages.notOnSale('\u0000'),
+  ticketTypeMessages.unknownType,
+].map((text) => new RegExp(`^${text.replaceAll('.', '\\.').replaceAll('\u0000', '.+')}$`));
+
+/** The event's own refusals are told in orders' words, a type's in the catalog's. */
+const refusalOf = (said: string): Refusal => {
+  if (said === catalogMessages.soldOut) return 'sold_out';
+  if (said === catalogMessages.cancelled) return 'cancelled';
+  return TYPE_REFUSALS.some((pattern) => pattern.test(said)) ? 'type_refused' : 'unavailable';
+};
 
 /** The buyer's answer to an event that gives no spot, logged; unknown or cancelled events in the catalog's words. */
 export function spotRefusal(
@@ -43,11 +117,12 @@ export function spotRefusal(
   deps.logger.info({ ...purchase, reason }, 'order refused');
   if (reason === 'sold_out') return conflict(messages.soldOut);
   if (reason === 'unavailable') return conflict(messages.unavailable);
+  if (reason === 'type_refused') return conflict(said);
   return notFound(said);
 }
 
-/** Keeps the recorded order's spot for good; the order is given up when the catalog cannot confirm it. */
-export async function confirmSpot(deps: OrdersDeps, order: Order): Promise<void> {
+/** Keeps the recorded order's spots for good; the order is given up when the catalog cannot confirm them. */
+export async function confirmSpots(deps: OrdersDeps, order: Order): Promise<void> {
   try {
     await deps.catalog.confirm(order.eventId, orderHoldId(order.id));
   } catch (error) {

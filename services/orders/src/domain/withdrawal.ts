@@ -10,6 +10,7 @@ import {
 } from '../data/orders-repository.ts';
 import { hasMoney, messages, snapshots, type Order, type OrdersDeps } from './order.ts';
 import { sendOwedRefundsOf } from './owed-refunds.ts';
+import { readSettled, type OrderRead } from './order-reads.ts';
 import { changedUnderLock } from './payment-events.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -77,7 +78,7 @@ async function announceWithdrawal(outbox: Outbox, trx: Knex.Transaction, order: 
  * it) and announced in the same transaction; the money goes back only once tickets has voided the ticket
  * (`withdrawalDecided`), so the door and the refund never both win.
  */
-export async function withdraw(deps: OrdersDeps, orderId: string, userId: string): Promise<Order> {
+export async function withdraw(deps: OrdersDeps, orderId: string, userId: string): Promise<OrderRead> {
   const order = await findOwnOrder(deps.db, orderId, userId);
   if (!order) throw notFound(messages.orderNotFound);
   const refusal = orderRefusal(order, new Date()) ?? timingRefusal(await currentStart(deps, order), new Date());
@@ -90,7 +91,7 @@ export async function withdraw(deps: OrdersDeps, orderId: string, userId: string
   if (!requested)
     throw conflict(orderRefusal((await findOrder(deps.db, order.id))!, new Date()) ?? messages.refundNotPaid);
   deps.logger.info({ orderId: order.id, requestedBy: userId }, 'withdrawal requested');
-  return requested;
+  return readSettled(deps, requested);
 }
 
 /**

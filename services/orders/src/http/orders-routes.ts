@@ -1,9 +1,17 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import { parseInput, parseParams, requireUser, type AuthUser, type TokenVerifier } from '@ticketing/platform';
-import { createOrderSchema, orderParamsSchema, pageQuerySchema, type RefundAnswer } from '@ticketing/proto';
+import {
+  changeHolderSchema,
+  createOrderSchema,
+  orderItemParamsSchema,
+  orderParamsSchema,
+  pageQuerySchema,
+  type RefundAnswer,
+} from '@ticketing/proto';
 import { cancelOrder, checkPaymentStatus, listOrders } from '../domain/buyer-orders.ts';
 import { createOrder } from '../domain/create-order.ts';
+import { changeItemHolder } from '../domain/holder-change.ts';
 import { withdraw } from '../domain/withdrawal.ts';
 import { messages, type OrdersDeps } from '../domain/order.ts';
 import { toOrderView, toPaymentView } from './views.ts';
@@ -20,9 +28,9 @@ export function orderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier, purcha
   router.post('/', purchaseLimit, async (ctx) => {
     const input = parseInput(createOrderSchema, ctx.request.body);
     const key = ctx.get('idempotency-key') || undefined;
-    const { outcome, order } = await createOrder(deps, caller(ctx.state), input, key);
+    const { outcome, read } = await createOrder(deps, caller(ctx.state), input, key);
     ctx.status = outcome === 'existing' ? 200 : 201;
-    ctx.body = { order: toOrderView(order), payment: toPaymentView(order) };
+    ctx.body = { order: toOrderView(read), payment: read.payment && toPaymentView(read.order, read.payment) };
   });
 
   router.get('/', async (ctx) => {
@@ -48,6 +56,13 @@ export function orderRoutes(deps: OrdersDeps, verifyToken: TokenVerifier, purcha
     const order = await withdraw(deps, id, caller(ctx.state).id);
     ctx.status = 202;
     ctx.body = { message: messages.withdrawalRequested, order: toOrderView(order) } satisfies RefundAnswer;
+  });
+
+  router.put('/:id/items/:index/holder', async (ctx) => {
+    const { id, index } = parseParams(orderItemParamsSchema, ctx.params);
+    const holder = parseInput(changeHolderSchema, ctx.request.body);
+    const read = await changeItemHolder(deps, { orderId: id, index, userId: caller(ctx.state).id, holder });
+    ctx.body = { message: messages.holderChanged, order: toOrderView(read) };
   });
 
   return router;

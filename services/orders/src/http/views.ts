@@ -1,34 +1,57 @@
 import {
   maskCpf,
   type AdminOrderAnswer,
+  type ChargeView,
   type OrderBuyerView,
+  type OrderItemView,
   type OrderSearchRow,
   type OrderView,
   type PaymentView,
 } from '@ticketing/proto';
+import { holderChangeRefusal } from '../domain/holder-change.ts';
 import type { Order } from '../domain/order.ts';
+import type { OrderRead } from '../domain/order-reads.ts';
 import { withdrawalRefusal } from '../domain/withdrawal.ts';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
 /**
- * An order as the profile page reads it (spec §7), with its event as it was sold, why its money goes back (still on
- * its way while `pending`), whether the buyer may withdraw from it now, and, while it waits for payment, how to pay it.
+ * An order as the profile page reads it (spec §7), with its event as it was sold, its tickets, why its money goes
+ * back (still on its way while `pending`), whether the buyer may withdraw from it now, and, while it waits for
+ * payment, how to pay it.
  */
-export function toOrderView(order: Order, now = new Date()): OrderView {
+export function toOrderView({ order, items, tickets, payment }: OrderRead, now = new Date()): OrderView {
+  const canChangeHolder = holderChangeRefusal(order, now) === null;
+  const itemViews = items.map((item): OrderItemView => {
+    const ticket = tickets.find((candidate) => candidate.itemIndex === item.index);
+    return {
+      index: item.index,
+      ticketTypeId: item.ticketTypeId,
+      typeName: item.typeName,
+      lotName: item.lotName,
+      price: item.price,
+      holderName: item.holder.name,
+      holderEmail: item.holder.email,
+      ticketId: ticket?.ticketId ?? null,
+      qrCodeData: ticket?.qrCodeData ?? null,
+      qrCodeUsed: Boolean(ticket?.usedAt),
+      canChangeHolder,
+    };
+  });
+  const first = tickets.find((ticket) => ticket.itemIndex === 0);
   return {
     id: order.id,
     orderNumber: order.orderNumber,
     status: order.status,
     amount: order.amount,
     totalAmount: order.amount,
-    items: [],
+    items: itemViews,
     paymentMethod: order.paymentMethod,
     createdAt: order.createdAt.toISOString(),
     expiresAt: iso(order.expiresAt),
-    qrCodeData: order.qrCodeData,
-    qrCodeUsed: order.qrCodeUsed,
-    qrCodeUsedAt: iso(order.qrCodeUsedAt),
+    qrCodeData: first?.qrCodeData ?? null,
+    qrCodeUsed: Boolean(first?.usedAt),
+    qrCodeUsedAt: iso(first?.usedAt ?? null),
     asaasPaymentId: order.asaasPaymentId,
     event: { title: order.event.title, date: order.event.date.toISOString(), location: order.event.location },
     refund: order.refundReason
@@ -40,18 +63,18 @@ export function toOrderView(order: Order, now = new Date()): OrderView {
       : null,
     canWithdraw: withdrawalRefusal(order, now) === null,
     withdrawalRequestedAt: order.status === 'paid' ? iso(order.withdrawalRequestedAt) : null,
-    payment: order.status === 'pending' && order.asaasPaymentId !== null ? toPaymentView(order) : null,
+    payment: payment ? toPaymentView(order, payment) : null,
   };
 }
 
 /** How to pay a pending order: the PIX code, the boleto (PDF and digitable line) or the provider's payment page. */
-export function toPaymentView(order: Order): PaymentView {
+export function toPaymentView(order: Order, charge: ChargeView): PaymentView {
   return {
-    pixQrCode: order.pixQrCode,
-    pixPayload: order.pixPayload,
-    boletoUrl: order.boletoUrl,
-    boletoLine: order.boletoLine,
-    invoiceUrl: order.invoiceUrl,
+    pixQrCode: charge.pixQrCode,
+    pixPayload: charge.pixPayload,
+    boletoUrl: charge.boletoUrl,
+    boletoLine: charge.boletoLine,
+    invoiceUrl: charge.invoiceUrl,
     expiresAt: order.expiresAt!.toISOString(),
   };
 }
@@ -78,7 +101,8 @@ export function toOrderSearchRow(order: Order): OrderSearchRow {
   };
 }
 
-/** An order as the back office opens it: as the buyer sees it, with the buyer and the provider's net. */
-export function toAdminOrder(order: Order, now = new Date()): AdminOrderAnswer['order'] {
-  return { ...toOrderView(order, now), eventId: order.eventId, buyer: buyerOf(order), netAmount: order.netAmount };
+/** An order as the back office opens it: as the buyer sees it (its tickets too), with the buyer and the provider's net. */
+export function toAdminOrder(read: OrderRead, now = new Date()): AdminOrderAnswer['order'] {
+  const { order } = read;
+  return { ...toOrderView(read, now), eventId: order.eventId, buyer: buyerOf(order), netAmount: order.netAmount };
 }

@@ -65,6 +65,12 @@ export async function findCharge(db: Knex, orderId: string): Promise<Charge | un
   return row && toCharge(row);
 }
 
+/** The charges of the orders named whose payments exist at the provider. */
+export async function findCharges(db: Knex, orderIds: string[]): Promise<Charge[]> {
+  const rows = (await created(db).whereIn('order_id', orderIds)) as ChargeRow[];
+  return rows.map(toCharge);
+}
+
 /** The order's charge, locked until the transaction ends. */
 export async function lockCharge(trx: Knex.Transaction, orderId: string): Promise<Charge | undefined> {
   const row = (await created(trx).where({ order_id: orderId }).forUpdate().first()) as ChargeRow | undefined;

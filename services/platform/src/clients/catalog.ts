@@ -11,11 +11,19 @@ export interface CatalogClient {
    * Holds `quantity` spots under `holdId` and answers the hold with the event; repeating it is harmless. Refusals
    * (409 sold out / unavailable) are thrown. A provisional hold is given back by the catalog unless `confirm`ed soon.
    */
-  hold(eventId: string, holdId: string, quantity?: number, options?: { provisional?: boolean }): Promise<HoldView>;
+  hold(eventId: string, holdId: string, quantity?: number, options?: HoldOptions): Promise<HoldView>;
   /** Keeps a provisional hold; one already given back is thrown (409). */
   confirm(eventId: string, holdId: string): Promise<void>;
   /** Gives the hold's spots back but `keep` of them; a hold that is unknown or already released is fine. */
   release(eventId: string, holdId: string, keep?: number): Promise<void>;
+}
+
+export interface HoldOptions {
+  provisional?: boolean;
+  /** One ticket of each type named (as many as the quantity): the answer's `lines` price them. */
+  items?: { ticketTypeId: string }[];
+  /** A promotional link's purchase may take the event's hidden types. */
+  includeHidden?: boolean;
 }
 
 export function catalogClient(baseUrl: string, timeoutMs: number, caller: Caller): CatalogClient {
@@ -31,8 +39,9 @@ export function catalogClient(baseUrl: string, timeoutMs: number, caller: Caller
         throw error;
       }
     },
-    hold(eventId, holdId, quantity = 1, { provisional = false } = {}) {
-      return http.call('PUT', holdPath(eventId, holdId), holdViewSchema, { quantity, provisional });
+    hold(eventId, holdId, quantity = 1, { provisional = false, items, includeHidden = false } = {}) {
+      const body = { quantity, provisional, ...(items ? { items, includeHidden } : {}) };
+      return http.call('PUT', holdPath(eventId, holdId), holdViewSchema, body);
     },
     async confirm(eventId, holdId) {
       await http.call('POST', `${holdPath(eventId, holdId)}/confirm`, holdConfirmedSchema);

@@ -1,0 +1,56 @@
+import type { ChargeView } from '@ticketing/proto';
+import { findItems, findTicketViews, type TicketView } from '../data/orders-repository.ts';
+import type { Order, OrderItem, OrdersDeps } from './order.ts';
+
+/** An order as it is answered: its lines, its issued tickets (tickets' view), and how to pay it while pending. */
+export interface OrderRead {
+  order: Order;
+  items: OrderItem[];
+  tickets: TicketView[];
+  /** The charge payments keeps, for a pending order; null otherwise, or when payments did not answer. */
+  payment: ChargeView | null;
+}
+
+/**
+ * The orders with their lines and tickets, and how to pay the pending ones, asked of payments (which keeps it with
+ * the charge) after the reads here, with no transaction open. Payments not answering does not keep the orders from
+ * being answered: their `payment` is null and the buyer sees them, to ask again later.
+ */
+export async function readOrders(
+  deps: Pick<OrdersDeps, 'db' | 'payments' | 'logger'>,
+  orders: Order[],
+): Promise<OrderRead[]> {
+  const ids = orders.map((order) => order.id);
+  if (ids.length === 0) return [];
+  const [items, tickets] = await Promise.all([findItems(deps.db, ids), findTicketViews(deps.db, ids)]);
+  const unpaid = orders.filter((order) => order.status === 'pending' && order.asaasPaymentId !== null);
+  const charges = await paymentsOf(
+    deps,
+    unpaid.map((order) => order.id),
+  );
+  return orders.map((order) => ({
+    order,
+    items: items.get(order.id)!,
+    tickets: tickets.get(order.id)!,
+    payment: order.status === 'pending' ? (charges.get(order.id) ?? null) : null,
+  }));
+}
+
+async function paymentsOf(
+  deps: Pick<OrdersDeps, 'payments' | 'logger'>,
+  orderIds: string[],
+): Promise<Map<string, ChargeView>> {
+  if (orderIds.length === 0) return new Map();
+  try {
+    return await deps.payments.findCharges(orderIds);
+  } catch (error) {
+    deps.logger.warn({ orderIds, err: error }, 'payment instructions unavailable');
+    return new Map();
+  }
+}
+
+/** Paid or refunded orders, answered without asking payments: nothing is left to pay. */
+export async function readSettled(deps: Pick<OrdersDeps, 'db'>, order: Order): Promise<OrderRead> {
+  const [items, tickets] = await Promise.all([findItems(deps.db, [order.id]), findTicketViews(deps.db, [order.id])]);
+  return { order, items: items.get(order.id)!, tickets: tickets.get(order.id)!, payment: null };
+}
