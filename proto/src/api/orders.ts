@@ -130,6 +130,8 @@ export interface OrderItemView {
   lotName: string | null;
   /** The ticket's price, without the convenience fee. */
   price: string;
+  /** The door checks a document: its holder's CPF is asked for. */
+  requiresDocument: boolean;
   holderName: string;
   holderEmail: string;
   /** Issued once the order is paid; null before. */

@@ -14,7 +14,7 @@ import { ordersQueryKey, type OrdersPage } from './order-labels.ts';
 export function ChangeHolder({ order, item }: { order: OrderView; item: OrderItemView }) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const form = useZodForm(holderFormSchema, { defaultValues: { name: '', email: '', cpf: '' } });
+  const form = useZodForm(holderFormSchema(item.requiresDocument), { defaultValues: { name: '', email: '', cpf: '' } });
   const change = useMutation({
     mutationFn: (holder: Holder) =>
       api<{ message: string; order: OrderView }>(`/orders/${order.id}/items/${item.index}/holder`, {
@@ -48,12 +48,14 @@ export function ChangeHolder({ order, item }: { order: OrderView; item: OrderIte
         <form className="holder-form" noValidate onSubmit={form.handleSubmit((holder) => change.mutate(holder))}>
           <TextField label="Nome do titular" autoComplete="off" {...form.field('name')} />
           <TextField label="E-mail do titular" type="email" autoComplete="off" {...form.field('email')} />
-          <TextField
-            label="CPF do titular"
-            mask={cpfMask}
-            hint="Obrigatório quando o ingresso exige documento na entrada."
-            {...form.field('cpf')}
-          />
+          {item.requiresDocument && (
+            <TextField
+              label="CPF do titular"
+              mask={cpfMask}
+              hint={`O ingresso ${item.typeName} exige documento na entrada.`}
+              {...form.field('cpf')}
+            />
+          )}
           <ConfirmActions keep="Voltar" confirm="Trocar titular" variant="primary" loading={change.isPending} />
         </form>
       </DialogContent>

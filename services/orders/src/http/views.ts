@@ -30,6 +30,7 @@ export function toOrderView({ order, items, tickets, payment }: OrderRead, now =
       typeName: item.typeName,
       lotName: item.lotName,
       price: item.price,
+      requiresDocument: item.requiresDocument,
       holderName: item.holder.name,
       holderEmail: item.holder.email,
       ticketId: ticket?.ticketId ?? null,
