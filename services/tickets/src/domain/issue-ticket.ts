@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isForgottenUser, qrCodePng, type Knex } from '@ticketing/platform';
-import { erasedPerson, type EventPayload } from '@ticketing/proto';
+import { erasedPerson, formatCpf, type EventPayload } from '@ticketing/proto';
 import { keepEventCopy } from '../data/event-snapshots-repository.ts';
 import { insertTicket, isCancelledOrder, lockOrderTicket, type Ticket } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
@@ -10,66 +10,103 @@ import { signTicket } from './qr-code.ts';
 export const toQrPng = (text: string): string => `data:image/png;base64,${qrCodePng(text).toString('base64')}`;
 
 /** The digits of a CPF as the order kept it (`123.456.789-09`); null when it has none that could be one. */
-function cpfDigits(cpf: string | null | undefined): string | null {
+export function cpfDigits(cpf: string | null | undefined): string | null {
   const digits = cpf?.replace(/\D/g, '') ?? '';
   return digits.length === 11 ? digits : null;
 }
 
+type Person = { name: string; email: string };
+type OrderItem = NonNullable<EventPayload<'order.paid'>['items']>[number];
+
+const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
 /**
- * Issues the one ticket of a paid order, in the transaction that marks the event handled: the ticket, its
- * signed QR text and the ticket.issued event commit together. An order that already has its ticket (a
- * redelivery, or the same order paid again under a new event id) issues nothing. An order refunded before this
- * arrived gets its ticket cancelled from the start, and nothing is sent. A ticket for a deleted account names nobody.
+ * The ticket.issued of a ticket as it stands: its current QR code, the buyer, and (on a ticket of an order's line)
+ * its line, holder and type. Tickets of orders before lines keep the event as it was, the holder as the buyer.
  */
-export async function issueTicket(
-  deps: Pick<TicketsDeps, 'outbox' | 'logger' | 'keys'>,
-  trx: Knex.Transaction,
-  order: EventPayload<'order.paid'>,
-): Promise<Ticket | undefined> {
-  await lockOrderTicket(trx, order.orderId);
-  const cancelled = await isCancelledOrder(trx, order.orderId);
-  const forgotten = await isForgottenUser(trx, order.userId);
-  const holder = forgotten ? erasedPerson(order.userId) : { name: order.buyer.name, email: order.buyer.email };
-  const id = randomUUID();
-  const key = await deps.keys.signing();
-  const qrText = signTicket({ ticketId: id, eventId: order.eventId, version: 1 }, key);
-  await keepEventCopy(trx, order.eventId, { ...order.event, date: new Date(order.event.date) });
-  const ticket = await insertTicket(trx, {
-    id,
-    orderId: order.orderId,
-    orderNumber: order.orderNumber,
-    eventId: order.eventId,
-    userId: order.userId,
-    holderName: holder.name,
-    holderEmail: holder.email,
-    holderCpf: forgotten ? null : cpfDigits(order.buyer.cpf),
-    paymentMethod: order.paymentMethod ?? null,
-    qrText,
-    status: cancelled ? 'cancelled' : 'valid',
-  });
-  if (!ticket) {
-    deps.logger.info({ orderId: order.orderId }, 'ticket already issued');
-    return undefined;
-  }
-  if (cancelled) {
-    deps.logger.info({ ticketId: ticket.id, orderId: ticket.orderId }, 'ticket issued cancelled: order refunded');
-    return ticket;
-  }
-  await deps.outbox.add(trx, 'ticket.issued', ticket.id, {
+export function ticketIssuedOf(ticket: Ticket, buyer: Person): EventPayload<'ticket.issued'> {
+  const holder = { name: ticket.holderName, email: ticket.holderEmail };
+  return {
     ticketId: ticket.id,
     orderId: ticket.orderId,
     orderNumber: ticket.orderNumber,
     userId: ticket.userId,
     eventId: ticket.eventId,
-    qrText,
-    qrCodeData: toQrPng(qrText),
-    buyer: holder,
+    qrText: ticket.qrText,
+    qrCodeData: toQrPng(ticket.qrText),
+    ...(ticket.ticketType
+      ? {
+          itemIndex: ticket.itemIndex,
+          holder: { ...holder, cpf: ticket.holderCpf && formatCpf(ticket.holderCpf) },
+          ticketType: ticket.ticketType,
+          buyer,
+        }
+      : { buyer: holder }),
     // The event as this service keeps it, which a rename since the order was placed may have changed.
     event: { title: ticket.eventTitle, date: ticket.eventDate.toISOString(), location: ticket.eventLocation },
-  });
-  deps.logger.info(
-    { ticketId: ticket.id, orderId: ticket.orderId, eventId: ticket.eventId, kid: key.kid },
-    'ticket issued',
-  );
-  return ticket;
+  };
+}
+
+/** The lines to issue: the order's, or (orders before lines) one for the buyer, of no type. */
+function linesOf(order: EventPayload<'order.paid'>): { item: OrderItem | null; holder: Person; cpf: string | null }[] {
+  if (!order.items) return [{ item: null, holder: order.buyer, cpf: order.buyer.cpf ?? null }];
+  return order.items.map((item) => ({ item, holder: item.holder, cpf: item.holder.cpf }));
+}
+
+/**
+ * Issues the tickets of a paid order, one per line with its holder, type and own signed QR code, in the transaction
+ * that marks the event handled: the tickets and their ticket.issued events commit together. A line that already has
+ * its ticket (a redelivery, or the same order paid again under a new event id) issues nothing. An order refunded
+ * before this arrived gets its tickets cancelled from the start, and nothing is sent. For a deleted account, its own
+ * tickets name nobody (those it bought for others keep their holders).
+ */
+export async function issueTickets(
+  deps: Pick<TicketsDeps, 'outbox' | 'logger' | 'keys'>,
+  trx: Knex.Transaction,
+  order: EventPayload<'order.paid'>,
+): Promise<Ticket[]> {
+  await lockOrderTicket(trx, order.orderId);
+  const cancelled = await isCancelledOrder(trx, order.orderId);
+  const forgotten = await isForgottenUser(trx, order.userId);
+  const buyer = forgotten ? erasedPerson(order.userId) : { name: order.buyer.name, email: order.buyer.email };
+  const key = await deps.keys.signing();
+  await keepEventCopy(trx, order.eventId, { ...order.event, date: new Date(order.event.date) });
+  const issued: Ticket[] = [];
+  for (const { item, holder, cpf } of linesOf(order)) {
+    const buyersOwn = sameEmail(holder.email, order.buyer.email);
+    const named = forgotten && buyersOwn ? erasedPerson(order.userId) : holder;
+    const id = randomUUID();
+    const ticket = await insertTicket(trx, {
+      id,
+      orderId: order.orderId,
+      orderNumber: order.orderNumber,
+      itemIndex: item?.index ?? 0,
+      eventId: order.eventId,
+      userId: order.userId,
+      buyerName: item && buyer.name,
+      buyerEmail: item && buyer.email,
+      ticketType: item && { id: item.ticketTypeId, name: item.typeName, requiresDocument: item.requiresDocument },
+      holderName: named.name,
+      holderEmail: named.email,
+      holderCpf: forgotten && buyersOwn ? null : cpfDigits(cpf),
+      paymentMethod: order.paymentMethod ?? null,
+      qrText: signTicket({ ticketId: id, eventId: order.eventId, version: 1 }, key),
+      status: cancelled ? 'cancelled' : 'valid',
+    });
+    if (!ticket) {
+      deps.logger.info({ orderId: order.orderId, itemIndex: item?.index ?? 0 }, 'ticket already issued');
+      continue;
+    }
+    issued.push(ticket);
+    if (cancelled) {
+      deps.logger.info({ ticketId: ticket.id, orderId: ticket.orderId }, 'ticket issued cancelled: order refunded');
+      continue;
+    }
+    await deps.outbox.add(trx, 'ticket.issued', ticket.id, ticketIssuedOf(ticket, buyer));
+    deps.logger.info(
+      { ticketId: ticket.id, orderId: ticket.orderId, eventId: ticket.eventId, itemIndex: ticket.itemIndex, kid: key.kid },
+      'ticket issued',
+    );
+  }
+  return issued;
 }

@@ -1,6 +1,6 @@
 import { conflict, notFound, type Knex } from '@ticketing/platform';
 import { insertResets } from '../data/scans-repository.ts';
-import { clearAdmissions, findTicketByOrder, firstAdmission } from '../data/tickets-repository.ts';
+import { clearAdmissions, findOrderTickets, firstAdmission } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
 import { messages } from './messages.ts';
 
@@ -26,7 +26,7 @@ export async function resetTicket(
   const result = await deps.db.transaction(async (trx: Knex.Transaction) => {
     const cleared = await clearAdmissions(trx, orderId, sessionId);
     if (!cleared || Object.keys(cleared.undone).length === 0) {
-      const ticket = cleared?.ticket ?? (await findTicketByOrder(trx, orderId));
+      const ticket = cleared?.ticket ?? (await findOrderTickets(trx, orderId))[0];
       if (!ticket) throw notFound(messages.notFound);
       if (ticket.status === 'cancelled') throw conflict(messages.cancelledNoReset);
       throw conflict(sessionId ? messages.notUsedInSession : messages.notUsedYet);
