@@ -337,9 +337,9 @@ export async function admitTickets(trx: Knex.Transaction, scans: AdmittingReadin
   const { rows } = await trx.raw<{
     rows: (Pick<TicketRow, 'id' | 'order_id' | 'event_id' | 'holder_name' | 'event_title'> &
       TicketTypeColumns & {
-      session_id: string;
-      used_at: Date;
-    })[];
+        session_id: string;
+        used_at: Date;
+      })[];
   }>(
     `update tickets set ${ADMIT('scan.session_id', 'now()', 'scan.scanned_by', 'scan.device_id')}
      from unnest(${READING_ARRAYS}) as scan(${READING_COLUMNS}), event_snapshots as event

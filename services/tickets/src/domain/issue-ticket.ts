@@ -104,7 +104,13 @@ export async function issueTickets(
     }
     await deps.outbox.add(trx, 'ticket.issued', ticket.id, ticketIssuedOf(ticket, buyer));
     deps.logger.info(
-      { ticketId: ticket.id, orderId: ticket.orderId, eventId: ticket.eventId, itemIndex: ticket.itemIndex, kid: key.kid },
+      {
+        ticketId: ticket.id,
+        orderId: ticket.orderId,
+        eventId: ticket.eventId,
+        itemIndex: ticket.itemIndex,
+        kid: key.kid,
+      },
       'ticket issued',
     );
   }
