@@ -354,3 +354,19 @@ test('a holder sees their own valid tickets, bought by them or for them, soonest
   const anonymous = await fetch(`${tickets.verifier.url}/api/tickets/mine`);
   expect(anonymous.status).toBe(401);
 });
+
+test('a deleted buyer is erased from the tickets they held; those they bought for others keep their holders', async () => {
+  const { order, issued } = await issueThree();
+  await tickets.handled(await tickets.emit('user.deleted', { userId: order.userId }));
+
+  const rows = await rowsOf(order.orderId);
+  expect(rows.map((row) => [row.holder_name, row.buyer_name])).toEqual([
+    ['Titular removido', 'Titular removido'],
+    ['Ana Souza Lima', 'Titular removido'],
+    ['Caio Mendes Prado', 'Titular removido'],
+  ]);
+  expect(rows[2]!.holder_cpf).toBe('52998224725');
+  const events = await issuedFor(order.orderId);
+  expect(JSON.stringify(events)).not.toContain(order.buyer.email);
+  expect((await tickets.scan(issued[1]!.qrText)).userName).toBe('Ana Souza Lima');
+});

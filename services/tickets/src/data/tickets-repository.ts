@@ -510,9 +510,19 @@ export async function cancelOrderTicketsUnlessAdmitted(trx: Knex.Transaction, or
   return findOrderTickets(trx, orderId);
 }
 
-/** Replaces the holder on every ticket of a user and forgets their CPF. */
+/**
+ * Replaces the holder on every ticket a user bought and holds, forgetting their CPF, and the buyer on every ticket
+ * they bought; those they bought for others keep their holders. The number of tickets whose holder was erased.
+ */
 export async function eraseHolder(trx: Knex.Transaction, userId: string, erased: ErasedPerson): Promise<number> {
-  return trx('tickets')
+  const held = await trx('tickets')
     .where({ user_id: userId })
+    // No buyer kept: issued before holders, to the buyer.
+    .andWhere((where) => where.whereNull('buyer_email').orWhereRaw('lower(holder_email) = lower(buyer_email)'))
     .update({ holder_name: erased.name, holder_email: erased.email, holder_cpf: null });
+  await trx('tickets')
+    .where({ user_id: userId })
+    .whereNotNull('buyer_email')
+    .update({ buyer_name: erased.name, buyer_email: erased.email });
+  return held;
 }
