@@ -272,9 +272,9 @@ test('the door finds a holder by name or CPF with the type, and its ticket list 
   });
 });
 
-test('the participants list and spreadsheet show each ticket’s type and holder', async () => {
+test('the participants list and spreadsheet show each ticket’s type and holder; a resend goes to the holder', async () => {
   const eventId = randomUUID();
-  const { order } = await issueThree({ eventId });
+  const { order, issued } = await issueThree({ eventId });
   const { body } = await call(`/api/admin/tickets?${new URLSearchParams({ eventId })}`);
   expect((body as ParticipantsView).tickets.map(({ holderName, ticketType }) => ({ holderName, ticketType }))).toEqual([
     { holderName: 'Ana Souza Lima', ticketType: PROFESSIONAL_TYPE },
@@ -294,6 +294,15 @@ test('the participants list and spreadsheet show each ticket’s type and holder
     ['Ana Souza Lima', order.items![1]!.holder.email, '', 'Profissional', order.orderNumber],
     ['Caio Mendes Prado', order.items![2]!.holder.email, '529.982.247-25', 'Estudante', order.orderNumber],
     ['Marina Queiroz', order.buyer.email, '', 'Profissional', order.orderNumber],
+  ]);
+
+  const resend = await fetch(`${tickets.verifier.url}/api/admin/tickets/${issued[1]!.ticketId}/resend`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tickets.admin.token}` },
+  });
+  expect(await resend.json()).toMatchObject({ holderEmail: order.items![1]!.holder.email });
+  expect(await tickets.events('ticket.resent', issued[1]!.ticketId)).toEqual([
+    { ...issued[1], qrCodeData: expect.stringMatching(/^data:image\/png;base64,/), resentBy: tickets.admin.id },
   ]);
 });
 

@@ -20,6 +20,12 @@ type OrderItem = NonNullable<EventPayload<'order.paid'>['items']>[number];
 
 const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+/** Who bought a ticket: kept on it, or (tickets issued before lines) its holder. */
+export const buyerOf = (ticket: Ticket): Person => ({
+  name: ticket.buyerName ?? ticket.holderName,
+  email: ticket.buyerEmail ?? ticket.holderEmail,
+});
+
 /**
  * The ticket.issued of a ticket as it stands: its current QR code, the buyer, and (on a ticket of an order's line)
  * its line, holder and type. Tickets of orders before lines keep the event as it was, the holder as the buyer.

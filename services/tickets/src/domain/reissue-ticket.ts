@@ -2,7 +2,7 @@ import type { Knex } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
 import { lockOrderLine, lockOrderTicket, reissueTicket, type Ticket } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
-import { cpfDigits, ticketIssuedOf } from './issue-ticket.ts';
+import { buyerOf, cpfDigits, ticketIssuedOf } from './issue-ticket.ts';
 import { signTicket } from './qr-code.ts';
 
 /** The highest QR version a ticket may reach (one byte of the signed payload). */
@@ -31,8 +31,8 @@ export async function holderChanged(
     deps.logger.warn({ ...fields, ticketId: ticket.id }, 'holder change ignored: ticket reissued too often');
     return undefined;
   }
-  // Tickets issued before lines were held by their buyer.
-  const buyer = { name: ticket.buyerName ?? ticket.holderName, email: ticket.buyerEmail ?? ticket.holderEmail };
+  // Read before the holder changes: tickets issued before lines were held by their buyer.
+  const buyer = buyerOf(ticket);
   const version = ticket.version + 1;
   const key = await deps.keys.signing();
   const reissued = await reissueTicket(trx, ticket.id, {
