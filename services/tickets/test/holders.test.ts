@@ -146,6 +146,16 @@ test('an order of three lines of two types gets three tickets for three holders,
     expect(await tickets.scan(event.qrText)).toMatchObject({ success: false, code: 'already_used' });
   }
 
+  // An administrator lets one of them in again, named among the order's tickets.
+  const reset = await fetch(`${tickets.verifier.url}/api/reset-ticket/${order.orderId}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tickets.admin.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ticketId: issued[2]!.ticketId.toUpperCase() }),
+  });
+  expect(await reset.json()).toMatchObject({ ticketId: issued[2]!.ticketId, orderId: order.orderId });
+  expect((await tickets.scan(issued[2]!.qrText)).code).toBe('valid');
+  expect((await tickets.scan(issued[1]!.qrText)).code).toBe('already_used');
+
   // Delivered again: nothing more is issued.
   const again = await tickets.publish(order);
   await tickets.handled(again);

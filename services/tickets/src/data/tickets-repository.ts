@@ -430,16 +430,17 @@ export interface UndoneAdmissions {
 }
 
 /**
- * Makes an order's valid ticket admissible again to `sessionId` (to every session when null), on its row locked
- * until the transaction ends; undefined when it has no valid ticket. `undone` is empty when there was nothing to undo.
+ * Makes a valid ticket of an order (`ticketId`, else its first) admissible again to `sessionId` (to every session when
+ * null), on its row locked until the transaction ends; undefined when there is no such valid ticket. `undone` is
+ * empty when there was nothing to undo.
  */
 export async function clearAdmissions(
   trx: Knex.Transaction,
-  orderId: string,
+  { orderId, ticketId }: { orderId: string; ticketId?: string },
   sessionId: string | null,
 ): Promise<UndoneAdmissions | undefined> {
   const [locked] = (await trx('tickets')
-    .where({ order_id: orderId, status: 'valid' })
+    .where({ order_id: orderId, status: 'valid', ...(ticketId ? { id: ticketId } : {}) })
     .orderBy('item_index')
     .forUpdate()
     .select('id')) as {
