@@ -163,6 +163,36 @@ test('an order of three lines of two types gets three tickets for three holders,
   expect(await issuedFor(order.orderId)).toHaveLength(3);
 });
 
+test('withdrawals racing scans of every ticket of their orders: all three void, or the withdrawal refused, never both', async () => {
+  const orders = await Promise.all(Array.from({ length: 6 }, () => issueThree()));
+
+  const outcomes = await Promise.all(
+    orders.map(async ({ order, issued }) => {
+      const [withdrawal, ...scans] = await Promise.all([
+        tickets.emit('order.withdrawal-requested', withdrawalRequested(order)),
+        ...issued.map((event) => tickets.scan(event.qrText)),
+      ]);
+      await tickets.handled(withdrawal as Awaited<ReturnType<typeof tickets.emit>>);
+      const decided = await tickets.events('ticket.withdrawal-decided', order.orderId);
+      return { scans: scans as Awaited<ReturnType<typeof tickets.scan>>[], rows: await rowsOf(order.orderId), decided };
+    }),
+  );
+
+  for (const { scans, rows, decided } of outcomes) {
+    expect(decided).toHaveLength(1);
+    const admitted = rows.filter((row) => Object.keys(row.admissions).length > 0);
+    expect(scans.filter((scan) => scan.code === 'valid')).toHaveLength(admitted.length);
+    if (decided[0]!.outcome === 'admitted') {
+      expect(rows.map((row) => row.status)).toEqual(['valid', 'valid', 'valid']);
+      expect(admitted.length).toBeGreaterThan(0);
+    } else {
+      expect(rows.map((row) => row.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+      expect(admitted).toEqual([]);
+      expect(scans.map((scan) => scan.code)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    }
+  }
+});
+
 test('a holder change reissues the ticket to the new holder: the old QR is outdated, the new one admits', async () => {
   const { order, issued } = await issueThree();
   const newcomer = { name: 'Davi Rezende Costa', email: `davi.${tag()}@exemplo.com.br`, cpf: null };
@@ -280,6 +310,13 @@ test('the door finds a holder by name or CPF with the type, and its ticket list 
     holderName: 'Caio Mendes Prado',
     ticketType: { name: 'Estudante', requiresDocument: true },
   });
+});
+
+test('the buyer’s own ticket keeps the buyer’s CPF for the door when its type asks for none', async () => {
+  const order = orderOfThree();
+  order.buyer = { ...order.buyer, cpf: '111.444.777-35' };
+  await tickets.handled(await tickets.publish(order));
+  expect((await rowsOf(order.orderId)).map((row) => row.holder_cpf)).toEqual(['11144477735', null, '52998224725']);
 });
 
 test('the participants list and spreadsheet show each ticket’s type and holder; a resend goes to the holder', async () => {

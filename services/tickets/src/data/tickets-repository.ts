@@ -317,6 +317,13 @@ export interface AdmittingReading {
 /** The readings as arrays to `unnest` (SQL and its bindings), in the columns `ADMISSIBLE` and `ADMIT` read. */
 const READING_ARRAYS = '?::uuid[], ?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[]';
 const READING_COLUMNS = 'ticket_id, event_id, session_id, version, scanned_by, device_id';
+/**
+ * Readings in ticket id order: a statement admitting several tickets of one order then locks them in the order a
+ * withdrawal locks an order's tickets (cancelOrderTicketsUnlessAdmitted), so neither waits on the other in a cycle.
+ */
+const byTicketId = <R extends AdmittingReading>(readings: R[]): R[] =>
+  [...readings].sort((a, b) => (a.ticketId < b.ticketId ? -1 : a.ticketId > b.ticketId ? 1 : 0));
+
 const readingArrays = (readings: AdmittingReading[]) => [
   readings.map((reading) => reading.ticketId),
   readings.map((reading) => reading.eventId),
@@ -332,8 +339,9 @@ const readingArrays = (readings: AdmittingReading[]) => [
  * ticket only if it is the signed version, still valid and not admitted to that session yet. Concurrent scans of one
  * ticket queue on its row; only the first one matches. Each ticket appears at most once in a group.
  */
-export async function admitTickets(trx: Knex.Transaction, scans: AdmittingReading[]): Promise<Admission[]> {
-  if (scans.length === 0) return [];
+export async function admitTickets(trx: Knex.Transaction, readings: AdmittingReading[]): Promise<Admission[]> {
+  if (readings.length === 0) return [];
+  const scans = byTicketId(readings);
   const { rows } = await trx.raw<{
     rows: (Pick<TicketRow, 'id' | 'order_id' | 'event_id' | 'holder_name' | 'event_title'> &
       TicketTypeColumns & {
@@ -374,8 +382,9 @@ export interface ExpectedAdmission extends AdmittingReading {
  * only if it is still the signed version, valid and not admitted to the reading's session yet; a reading whose
  * ticket was not (another door was quicker) writes nothing. Resolves to the ids of the tickets admitted.
  */
-export async function admitAndAnnounce(db: Knex, usedAt: Date, readings: ExpectedAdmission[]): Promise<Set<string>> {
-  if (readings.length === 0) return new Set();
+export async function admitAndAnnounce(db: Knex, usedAt: Date, expected: ExpectedAdmission[]): Promise<Set<string>> {
+  if (expected.length === 0) return new Set();
+  const readings = byTicketId(expected);
   const { rows } = await db.raw<{ rows: { id: string }[] }>(
     `with reading as (
        select * from unnest(${READING_ARRAYS}, ?::text[], ?::text[], ?::jsonb[])

@@ -53,10 +53,18 @@ export function ticketIssuedOf(ticket: Ticket, buyer: Person): EventPayload<'tic
   };
 }
 
-/** The lines to issue: the order's, or (orders before lines) one for the buyer, of no type. */
+/**
+ * The lines to issue: the order's, or (orders before lines) one for the buyer, of no type. The buyer's own line keeps
+ * the buyer's CPF when its type asked for none, so the door still finds them by it.
+ */
 function linesOf(order: EventPayload<'order.paid'>): { item: OrderItem | null; holder: Person; cpf: string | null }[] {
-  if (!order.items) return [{ item: null, holder: order.buyer, cpf: order.buyer.cpf ?? null }];
-  return order.items.map((item) => ({ item, holder: item.holder, cpf: item.holder.cpf }));
+  const buyersCpf = order.buyer.cpf ?? null;
+  if (!order.items) return [{ item: null, holder: order.buyer, cpf: buyersCpf }];
+  return order.items.map((item) => ({
+    item,
+    holder: item.holder,
+    cpf: item.holder.cpf ?? (sameEmail(item.holder.email, order.buyer.email) ? buyersCpf : null),
+  }));
 }
 
 /**
