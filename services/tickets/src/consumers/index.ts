@@ -12,8 +12,8 @@ import type { DoorNotices } from './door-notices.ts';
 /**
  * The events the worker consumes, each handler in the transaction of the event's inbox row: a paid order gets its
  * tickets, a ticket handed to another holder is reissued, a refunded order loses its tickets, a withdrawn one loses
- * them unless one was admitted first, a deleted account is erased, a
- * door staffer's assigned events are kept, and an event is kept as catalog last announced it. Every change to an
+ * them unless one was admitted first, a deleted account is erased, a door staffer's assigned events are kept, and an
+ * event is kept as catalog last announced it. Every change to an
  * event's admitted or expected tickets (the service's own ticket events, and cancellations) is announced to the door
  * panels.
  */

@@ -244,7 +244,10 @@ export async function lockOrderLine(
   return row && toTicket(row);
 }
 
-/** What a reissue changes: the holder (and who bought it), the type as the order's line now names it, and the newly signed QR text. */
+/**
+ * What a reissue changes: the holder (and who bought it), the type as the order's line now names it, and the newly
+ * signed QR text.
+ */
 export interface Reissue {
   holder: { name: string; email: string; cpf: string | null };
   /** Kept on tickets issued before lines, whose holder was the buyer until now. */

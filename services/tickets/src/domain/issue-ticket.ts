@@ -4,7 +4,7 @@ import { erasedPerson, formatCpf, type EventPayload } from '@ticketing/proto';
 import { keepEventCopy } from '../data/event-snapshots-repository.ts';
 import { insertTicket, isCancelledOrder, lockOrderTicket, type Ticket } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
-import { signTicket } from './qr-code.ts';
+import { signTicket, type SigningKey } from './qr-code.ts';
 
 /** The QR image the order shows and the ticket e-mail carries, as a data URL. */
 export const toQrPng = (text: string): string => `data:image/png;base64,${qrCodePng(text).toString('base64')}`;
@@ -28,7 +28,7 @@ export const buyerOf = (ticket: Ticket): Person => ({
 
 /**
  * The ticket.issued of a ticket as it stands: its current QR code, the buyer, and (on a ticket of an order's line)
- * its line, holder and type. Tickets of orders before lines keep the event as it was, the holder as the buyer.
+ * its line, holder and type. Tickets of orders before lines keep the event's former shape: the holder as `buyer`.
  */
 export function ticketIssuedOf(ticket: Ticket, buyer: Person): EventPayload<'ticket.issued'> {
   const holder = { name: ticket.holderName, email: ticket.holderEmail };
@@ -67,6 +67,16 @@ function linesOf(order: EventPayload<'order.paid'>): { item: OrderItem | null; h
   }));
 }
 
+/** What every line of one order.paid shares when it is issued. */
+interface Issuing {
+  order: EventPayload<'order.paid'>;
+  /** The buyer as the tickets name them (nobody, for a deleted account). */
+  buyer: Person;
+  forgotten: boolean;
+  cancelled: boolean;
+  key: SigningKey;
+}
+
 /**
  * Issues the tickets of a paid order, one per line with its holder, type and own signed QR code, in the transaction
  * that marks the event handled: the tickets and their ticket.issued events commit together. A line that already has
@@ -86,47 +96,50 @@ export async function issueTickets(
   const key = await deps.keys.signing();
   await keepEventCopy(trx, order.eventId, { ...order.event, date: new Date(order.event.date) });
   const issued: Ticket[] = [];
-  for (const { item, holder, cpf } of linesOf(order)) {
-    const buyersOwn = sameEmail(holder.email, order.buyer.email);
-    const named = forgotten && buyersOwn ? erasedPerson(order.userId) : holder;
-    const id = randomUUID();
-    const ticket = await insertTicket(trx, {
-      id,
-      orderId: order.orderId,
-      orderNumber: order.orderNumber,
-      itemIndex: item?.index ?? 0,
-      eventId: order.eventId,
-      userId: order.userId,
-      buyerName: item && buyer.name,
-      buyerEmail: item && buyer.email,
-      ticketType: item && { id: item.ticketTypeId, name: item.typeName, requiresDocument: item.requiresDocument },
-      holderName: named.name,
-      holderEmail: named.email,
-      holderCpf: forgotten && buyersOwn ? null : cpfDigits(cpf),
-      paymentMethod: order.paymentMethod ?? null,
-      qrText: signTicket({ ticketId: id, eventId: order.eventId, version: 1 }, key),
-      status: cancelled ? 'cancelled' : 'valid',
-    });
-    if (!ticket) {
-      deps.logger.info({ orderId: order.orderId, itemIndex: item?.index ?? 0 }, 'ticket already issued');
-      continue;
-    }
-    issued.push(ticket);
-    if (cancelled) {
-      deps.logger.info({ ticketId: ticket.id, orderId: ticket.orderId }, 'ticket issued cancelled: order refunded');
-      continue;
-    }
-    await deps.outbox.add(trx, 'ticket.issued', ticket.id, ticketIssuedOf(ticket, buyer));
-    deps.logger.info(
-      {
-        ticketId: ticket.id,
-        orderId: ticket.orderId,
-        eventId: ticket.eventId,
-        itemIndex: ticket.itemIndex,
-        kid: key.kid,
-      },
-      'ticket issued',
-    );
+  for (const line of linesOf(order)) {
+    const ticket = await issueLine(deps, trx, { order, buyer, forgotten, cancelled, key }, line);
+    if (ticket) issued.push(ticket);
   }
   return issued;
+}
+
+/** Issues one line's ticket and announces it; undefined when the line has its ticket already. */
+async function issueLine(
+  deps: Pick<TicketsDeps, 'outbox' | 'logger'>,
+  trx: Knex.Transaction,
+  { order, buyer, forgotten, cancelled, key }: Issuing,
+  { item, holder, cpf }: ReturnType<typeof linesOf>[number],
+): Promise<Ticket | undefined> {
+  const erased = forgotten && sameEmail(holder.email, order.buyer.email);
+  const named = erased ? erasedPerson(order.userId) : holder;
+  const id = randomUUID();
+  const ticket = await insertTicket(trx, {
+    id,
+    orderId: order.orderId,
+    orderNumber: order.orderNumber,
+    itemIndex: item?.index ?? 0,
+    eventId: order.eventId,
+    userId: order.userId,
+    buyerName: item && buyer.name,
+    buyerEmail: item && buyer.email,
+    ticketType: item && { id: item.ticketTypeId, name: item.typeName, requiresDocument: item.requiresDocument },
+    holderName: named.name,
+    holderEmail: named.email,
+    holderCpf: erased ? null : cpfDigits(cpf),
+    paymentMethod: order.paymentMethod ?? null,
+    qrText: signTicket({ ticketId: id, eventId: order.eventId, version: 1 }, key),
+    status: cancelled ? 'cancelled' : 'valid',
+  });
+  if (!ticket) {
+    deps.logger.info({ orderId: order.orderId, itemIndex: item?.index ?? 0 }, 'ticket already issued');
+    return undefined;
+  }
+  if (cancelled) {
+    deps.logger.info({ ticketId: ticket.id, orderId: ticket.orderId }, 'ticket issued cancelled: order refunded');
+    return ticket;
+  }
+  await deps.outbox.add(trx, 'ticket.issued', ticket.id, ticketIssuedOf(ticket, buyer));
+  const { itemIndex, eventId } = ticket;
+  deps.logger.info({ ticketId: id, orderId: order.orderId, eventId, itemIndex, kid: key.kid }, 'ticket issued');
+  return ticket;
 }
