@@ -37,6 +37,7 @@ declare_topic order.cancelled 3 7
 declare_topic order.expired 3 7
 declare_topic order.refunded 3 7
 declare_topic order.withdrawal-requested 3 7
+declare_topic order.holder-changed 3 7
 declare_topic payment.confirmed 3 7
 declare_topic payment.failed 3 7
 declare_topic payment.overdue 3 7

@@ -138,6 +138,7 @@ const calls: { method: string; path: string; upstream: string; body?: string; ty
   { method: 'GET', path: '/api/admin/events?q=farma&status=publicado', upstream: 'catalog' },
   { method: 'POST', path: `/api/admin/orders/${id}/refund`, upstream: 'orders', body: json({ reason: 'Pedido' }) },
   { method: 'GET', path: `/api/admin/tickets?eventId=${id}`, upstream: 'tickets-verifier' },
+  { method: 'GET', path: '/api/tickets/mine', upstream: 'tickets-verifier' },
   { method: 'POST', path: `/api/make-admin/${id}`, upstream: 'identity' },
   {
     method: 'PUT',

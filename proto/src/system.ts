@@ -140,6 +140,8 @@ export const SERVICES = [
       // The public keys door scanners use to check ticket signatures offline.
       { path: '/api/ticket-keys', match: 'exact' },
       { path: '/api/admin/tickets', match: 'tree' },
+      // A holder's own tickets, whoever bought them.
+      { path: '/api/tickets/mine', match: 'exact' },
     ],
   }),
   service('tickets-worker', 3007, {

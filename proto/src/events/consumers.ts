@@ -25,6 +25,7 @@ export const EVENT_CONSUMERS = {
   courtesy: ['event.changed', 'order.cancelled', 'order.expired', 'order.paid', 'user.deleted'],
   'tickets-worker': [
     'event.changed',
+    'order.holder-changed',
     'order.paid',
     'order.refunded',
     'order.withdrawal-requested',
@@ -46,6 +47,7 @@ export const EVENT_CONSUMERS = {
     'certificate.issued',
     'courtesy.invited',
     'order.created',
+    'order.paid',
     'order.refunded',
     'ticket.issued',
     'ticket.resent',

@@ -25,8 +25,8 @@ const HOUR_MS = 60 * 60 * 1000;
 export interface Harness {
   service: TestService<CertificatesConfig>;
   adminToken: string;
-  /** A signed-in holder's token. */
-  tokenOf(userId: string): Promise<string>;
+  /** A signed-in holder's token (their account's e-mail, when it matters). */
+  tokenOf(userId: string, email?: string): Promise<string>;
   /** Publishes an event as its owner would, and waits until certificates handled it. */
   emit<T extends EventType>(type: T, payload: EventPayload<T>): Promise<Envelope>;
   /** The certificate.issued events certificates published, oldest first. */
@@ -54,7 +54,7 @@ export async function startCertificates(env: Record<string, string> = {}): Promi
   return {
     service,
     adminToken,
-    tokenOf: (id) => issuer.sign({ id, isAdmin: false }),
+    tokenOf: (id, email) => issuer.sign({ id, isAdmin: false, ...(email ? { email } : {}) }),
     async emit(type, payload) {
       const { orderId, ticketId, eventId, userId } = payload as Record<string, string | undefined>;
       const envelope = await publishAsOwner(sources, type, ticketId ?? orderId ?? userId ?? eventId ?? type, payload);

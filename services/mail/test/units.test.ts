@@ -34,6 +34,19 @@ describe('templates', () => {
       qrPng: 'iVBORw0KGgo=',
       publicUrl: 'https://site.example',
     },
+    'order-confirmed': {
+      name: 'Ana Lima',
+      orderNumber: 'EF-000123',
+      eventTitle: 'Workshop de Farmácia Clínica',
+      eventDate: '2027-03-12T22:00:00.000Z',
+      location: 'Belo Horizonte — MG',
+      amount: '580.00',
+      lines: [
+        { typeName: 'Profissional', holderName: 'Ana Lima', price: '390.00' },
+        { typeName: 'Estudante', holderName: 'Caio & Prado', price: '190.00' },
+      ],
+      profileUrl: 'https://site.example/profile',
+    },
     'pix-payment': {
       name: 'Ana Lima',
       orderNumber: 'EF-000123',
@@ -148,6 +161,43 @@ describe('templates', () => {
     expect(card.text).toContain(
       'A vaga fica reservada até as 14:02 (horário de Brasília) de terça-feira, 2 de março de 2027.',
     );
+  });
+
+  test('a ticket for someone else names its buyer and type; one issued again says the QR code before no longer works', () => {
+    const forOther = renderEmail('ticket', {
+      ...samples.ticket,
+      ticketType: 'Estudante',
+      requiresDocument: true,
+      boughtBy: 'Marina Queiroz',
+    });
+    expect(forOther.text).toContain('Seu ingresso está confirmado. Marina Queiroz comprou este ingresso para você.');
+    expect(forOther.text).toContain('Local: Belo Horizonte — MG\nTipo: Estudante\nPedido: EF-000123');
+    expect(forOther.text).toContain('Leve um documento com foto');
+    expect(forOther.html).toContain('Estudante');
+    expect(forOther.text).not.toContain('não vale mais');
+
+    const reissued = renderEmail('ticket', { ...samples.ticket, reissued: true });
+    expect(reissued.text).toContain('Seu ingresso foi emitido novamente.');
+    expect(reissued.text).toContain('O QR Code enviado antes não vale mais: use somente o deste e-mail.');
+    expect(reissued.html).toContain('Seu ingresso foi emitido novamente');
+    // An e-mail queued before types: no type, no buyer, not issued again.
+    expect(renderEmail('ticket', samples.ticket).text).not.toMatch(/Tipo:|comprou|novamente|documento/);
+  });
+
+  test('the confirmation of an order lists each ticket with its type, holder and price', () => {
+    const lines = [...samples['order-confirmed'].lines];
+    const email = renderEmail('order-confirmed', { ...samples['order-confirmed'], lines });
+    expect(email.subject).toBe('Pedido confirmado: Workshop de Farmácia Clínica');
+    expect(email.text).toContain(
+      'tem 2 ingressos:\n\n1. Profissional — Ana Lima — R$\u00a0390,00\n2. Estudante — Caio & Prado',
+    );
+    expect(email.text).toContain('Total: R$\u00a0580,00');
+    expect(email.html).toContain('Estudante — Caio &amp; Prado — R$\u00a0190,00');
+
+    const pix = renderEmail('pix-payment', { ...samples['pix-payment'], lines });
+    expect(pix.text).toContain('Ingressos do pedido:\n- Profissional — Ana Lima — R$\u00a0390,00\n- Estudante');
+    expect(pix.html).toContain('Ingresso 2');
+    expect(renderEmail('pix-payment', samples['pix-payment']).text).not.toContain('Ingressos do pedido');
   });
 
   test('a courtesy invitation: free, or at a promotional price for each ticket; the attached file named', () => {

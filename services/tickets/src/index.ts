@@ -1,7 +1,7 @@
 export { ticketsVerifierService, ticketsWorkerService } from './service.ts';
 export { verifierConfig, workerConfig, type TicketsConfig } from './config.ts';
 export { ticketsMigrations } from './data/migrations.ts';
-export { issueTicket, toQrPng } from './domain/issue-ticket.ts';
+export { issueTickets, toQrPng } from './domain/issue-ticket.ts';
 export { verifyTickets, type ScanResult, type ScanRequest } from './domain/verify-ticket.ts';
 export { createDoor, type Door } from './domain/door.ts';
 export { resetTicket, type ResetResult } from './domain/reset-ticket.ts';

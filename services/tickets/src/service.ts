@@ -14,11 +14,12 @@ import { doorDeviceRoutes } from './http/door-device-routes.ts';
 import { doorRoutes } from './http/door-routes.ts';
 import { keyRoutes } from './http/keys-routes.ts';
 import { liveRoutes } from './http/live-routes.ts';
+import { myTicketsRoutes } from './http/my-tickets-routes.ts';
 import { participantsRoutes } from './http/participants-routes.ts';
 import { doorLimits } from './http/staffer-limit.ts';
 
 /**
- * The door API: verifies QR codes and resets used tickets; the back office's participants. No consumers (only the relay of its own outbox),
+ * The door API: verifies QR codes and resets used tickets; the back office's participants; a holder's own tickets. No consumers (only the relay of its own outbox),
  * so it can be scaled out on event days without touching the event flow.
  */
 export const ticketsVerifierService = defineService({
@@ -45,6 +46,7 @@ export const ticketsVerifierService = defineService({
       doorRoutes(deps, createDoor(deps), verifyToken, limits),
       doorDeviceRoutes(deps, verifyToken, limits),
       participantsRoutes(deps, verifyToken),
+      myTicketsRoutes(deps, verifyToken),
       keyRoutes(keys),
     ])
       router.use(routes.routes());
@@ -70,7 +72,7 @@ export const ticketsVerifierService = defineService({
   },
 });
 
-/** Issues tickets: one signed QR code per paid order. */
+/** Issues tickets: one signed QR code per line of a paid order, reissued to a new holder. */
 export const ticketsWorkerService = defineService({
   name: 'tickets-worker',
   identity: 'tickets',

@@ -138,7 +138,17 @@ describe('the look-up', () => {
     const answer = await call('GET', searchPath(eventId, 'joana'), token);
     const [hit] = (answer.body as DoorSearchView).tickets;
     expect(Object.keys(hit!).sort()).toEqual(
-      ['cpf', 'holderEmail', 'holderName', 'orderId', 'orderNumber', 'status', 'ticketId', 'usedAt'].sort(),
+      [
+        'cpf',
+        'holderEmail',
+        'holderName',
+        'orderId',
+        'orderNumber',
+        'status',
+        'ticketId',
+        'ticketType',
+        'usedAt',
+      ].sort(),
     );
     const { qr_text: qrText } = await tickets.db('tickets').where({ id: hit!.ticketId }).first();
     expect(JSON.stringify(answer.body)).not.toContain(qrText);

@@ -124,6 +124,7 @@ describe('an event’s participants', () => {
       ticketId: event.conceicao.issued.ticketId,
       orderId: event.conceicao.order.orderId,
       orderNumber: event.conceicao.order.orderNumber,
+      ticketType: null,
       holderName: 'Conceição Araújo',
       holderEmail: 'conceicao.araujo@exemplo.com.br',
       cpf: '***.982.247-**',
@@ -176,13 +177,14 @@ describe('an event’s participants', () => {
         `filename*=UTF-8''${encodeURIComponent('Participantes - Simpósio de Farmácia Clínica- São Paulo.csv')}`,
     );
     expect(rows).toEqual([
-      ['Nome', 'E-mail', 'CPF', 'Pedido', 'Forma de pagamento', 'Situação', 'Entrada'],
-      ["'=1+1", 'formula@exemplo.com.br', '', event.formula.order.orderNumber, 'Boleto', 'Válido', ''],
-      ['Ana Cartão', 'ana@exemplo.com.br', '', event.ana.order.orderNumber, 'Cartão de crédito', 'Cancelado', ''],
+      ['Nome', 'E-mail', 'CPF', 'Tipo', 'Pedido', 'Forma de pagamento', 'Situação', 'Entrada'],
+      ["'=1+1", 'formula@exemplo.com.br', '', '', event.formula.order.orderNumber, 'Boleto', 'Válido', ''],
+      ['Ana Cartão', 'ana@exemplo.com.br', '', '', event.ana.order.orderNumber, 'Cartão de crédito', 'Cancelado', ''],
       [
         'Bruno Convidado',
         'bruno@exemplo.com.br',
         '111.444.777-35',
+        '',
         event.bruno.order.orderNumber,
         'Cortesia',
         'Válido',
@@ -192,12 +194,13 @@ describe('an event’s participants', () => {
         'Conceição Araújo',
         'conceicao.araujo@exemplo.com.br',
         '529.982.247-25',
+        '',
         event.conceicao.order.orderNumber,
         'PIX',
         'Válido',
         saoPaulo(event.checkedIn),
       ],
-      ['Davi Antigo', 'davi@exemplo.com.br', '', event.older.order.orderNumber, '', 'Válido', ''],
+      ['Davi Antigo', 'davi@exemplo.com.br', '', '', event.older.order.orderNumber, '', 'Válido', ''],
     ]);
     const checkedIn = await exported({ eventId: event.eventId, checkedIn: 'true' });
     expect(checkedIn.rows.map((row) => row[0])).toEqual(['Nome', 'Conceição Araújo']);

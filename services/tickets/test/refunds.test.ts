@@ -37,6 +37,7 @@ test.each(['refund', 'chargeback'] as const)(
       code: 'cancelled',
       message: 'Ingresso cancelado',
       userName: 'Maria da Silva',
+      ticketType: null,
       eventTitle: 'Workshop de Farmacovigilância',
       sessionId: order.eventId,
       ticketId: issued.ticketId,

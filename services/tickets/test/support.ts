@@ -38,6 +38,7 @@ export type TicketIssued = EventPayload<'ticket.issued'>;
 export interface ScanAnswer {
   success: boolean;
   userName: string | null;
+  ticketType: { id: string; name: string; requiresDocument: boolean } | null;
   message: string;
   code: string;
   eventTitle: string | null;

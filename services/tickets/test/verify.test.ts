@@ -47,6 +47,7 @@ describe('a valid ticket', () => {
     expect(answer).toEqual({
       success: true,
       userName: 'João Pereira',
+      ticketType: null,
       message: 'Ingresso válido',
       code: 'valid',
       eventTitle: 'Workshop de Farmacovigilância',
@@ -97,6 +98,7 @@ describe('a valid ticket', () => {
     expect(answer).toEqual({
       success: false,
       userName: 'João Pereira',
+      ticketType: null,
       message: `Ingresso já utilizado em ${part('day')}/${part('month')}/${part('year')} às ${part('hour')}:${part('minute')}`,
       code: 'already_used',
       eventTitle: 'Workshop de Farmacovigilância',
@@ -154,6 +156,7 @@ test('an altered or forged QR code is refused as invalid and admits nobody', asy
       answer: {
         success: false,
         userName: null,
+        ticketType: null,
         message: 'QR Code inválido',
         code: 'invalid',
         eventTitle: null,
@@ -182,6 +185,7 @@ test('a ticket of another event is refused and stays admissible at its own door'
   expect(await tickets.scan(issued.qrText, otherDoor)).toEqual({
     success: false,
     userName: 'Maria da Silva',
+    ticketType: null,
     message: 'Ingresso de outro evento: Simpósio de Assuntos Regulatórios',
     code: 'wrong_event',
     eventTitle: 'Simpósio de Assuntos Regulatórios',
@@ -205,6 +209,7 @@ test('cancelled, unknown and re-issued tickets are refused with their own code',
   expect(await tickets.scan(cancelled.issued.qrText)).toEqual({
     success: false,
     userName: 'Maria da Silva',
+    ticketType: null,
     message: 'Ingresso cancelado',
     code: 'cancelled',
     eventTitle: 'Workshop de Farmacovigilância',
@@ -218,6 +223,7 @@ test('cancelled, unknown and re-issued tickets are refused with their own code',
   expect(await tickets.scan(signTicket({ ticketId: ghostId, eventId: randomUUID(), version: 1 }, key))).toEqual({
     success: false,
     userName: null,
+    ticketType: null,
     message: 'Ingresso não encontrado',
     code: 'not_found',
     eventTitle: null,
@@ -234,6 +240,7 @@ test('cancelled, unknown and re-issued tickets are refused with their own code',
   expect(await tickets.scan(reissued.issued.qrText)).toEqual({
     success: false,
     userName: 'Maria da Silva',
+    ticketType: null,
     message: 'QR Code inválido: este ingresso foi reemitido, apresente o QR Code mais recente',
     code: 'invalid',
     eventTitle: 'Workshop de Farmacovigilância',

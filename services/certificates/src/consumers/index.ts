@@ -21,9 +21,12 @@ export function certificatesConsumers(deps: CertificatesDeps): EventHandlers {
       });
     },
     'ticket.issued': async (ticket: EventPayload<'ticket.issued'>, { trx }) => {
-      // A ticket of an account deleted before its announcement came names nobody and is never certified.
-      const forgotten = await isForgottenUser(trx, ticket.userId);
-      const person = forgotten ? erasedPerson(ticket.userId) : ticket.buyer;
+      // The certificate is its holder's (the buyer, on tickets before holders), issued again to a new one.
+      const holder = ticket.holder ?? ticket.buyer;
+      const buyerHolds = holder.email.toLowerCase() === ticket.buyer.email.toLowerCase();
+      // A ticket an account deleted before its announcement came holds names nobody and is never certified.
+      const forgotten = buyerHolds && (await isForgottenUser(trx, ticket.userId));
+      const person = forgotten ? erasedPerson(ticket.userId) : holder;
       await saveHolder(trx, {
         ticket_id: ticket.ticketId,
         order_id: ticket.orderId,
@@ -31,6 +34,7 @@ export function certificatesConsumers(deps: CertificatesDeps): EventHandlers {
         event_id: ticket.eventId,
         name: person.name,
         email: person.email,
+        buyer_holds: buyerHolds,
         ...(forgotten ? { revoked_at: new Date() } : {}),
       });
     },

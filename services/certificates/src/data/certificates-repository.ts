@@ -18,6 +18,8 @@ export interface CertificateRow {
   event_id: string;
   holder_name: string;
   holder_email: string;
+  /** The buyer's account holds it (else its holder, by e-mail). */
+  buyer_holds: boolean;
   hours: string;
   sessions: PrintedSession[];
   body: string;
@@ -50,8 +52,20 @@ export const findById = (db: Knex, id: string): Promise<CertificateRow | undefin
 export const lockByCode = (trx: Knex.Transaction, eventId: string, code: string): Promise<CertificateRow | undefined> =>
   trx('certificates').where({ code, event_id: eventId }).forUpdate().first();
 
-export const byUser = (db: Knex, userId: string): Promise<CertificateRow[]> =>
-  db('certificates').where({ user_id: userId }).orderBy('issued_at', 'desc');
+/** The certificates of the tickets a person holds: bought for themselves, or held under their account's e-mail. */
+export const byHolder = (db: Knex, holder: { id: string; email: string }): Promise<CertificateRow[]> =>
+  db('certificates')
+    .where((where) =>
+      where
+        .where({ user_id: holder.id, buyer_holds: true })
+        .orWhereRaw('lower(holder_email) = ?', [holder.email.toLowerCase()]),
+    )
+    .orderBy('issued_at', 'desc');
+
+/** Whether a person holds a certificate's ticket (see byHolder). */
+export const isHeldBy = (certificate: CertificateRow, holder: { id: string; email: string }): boolean =>
+  (certificate.buyer_holds && certificate.user_id === holder.id) ||
+  certificate.holder_email.toLowerCase() === holder.email.toLowerCase();
 
 export const byEvent = (db: Knex, eventId: string): Promise<CertificateRow[]> =>
   db('certificates')
@@ -66,10 +80,13 @@ export async function setStatus(trx: Knex.Transaction, id: string, status: Certi
 export const revokeOrderCertificates = (trx: Knex.Transaction, orderId: string): Promise<number> =>
   trx('certificates').where({ order_id: orderId, status: 'valid' }).update({ status: 'revoked' });
 
-/** Revokes an account's certificates and takes the person's name and address out of every one. */
+/**
+ * Revokes the certificates an account holds and takes the person's name and address out of every one; those of
+ * tickets it bought for others stay theirs.
+ */
 export const eraseCertificates = (trx: Knex.Transaction, userId: string, erased: ErasedPerson): Promise<number> =>
   trx('certificates')
-    .where({ user_id: userId })
+    .where({ user_id: userId, buyer_holds: true })
     .update({
       holder_name: erased.name,
       holder_email: erased.email,

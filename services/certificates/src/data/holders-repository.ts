@@ -8,18 +8,21 @@ export interface HolderRow {
   event_id: string;
   name: string;
   email: string;
+  buyer_holds: boolean;
 }
 
 /**
  * A ticket's holder as the ticket names them, never to be certified when its order was refunded before the ticket
- * was announced; a repeated announcement changes nothing.
+ * was announced. A ticket issued again to a new holder names them from now on (unless it may no longer be
+ * certified); a repeated announcement changes nothing.
  */
 export async function saveHolder(trx: Knex.Transaction, holder: HolderRow & { revoked_at?: Date }): Promise<void> {
   const refunded = await trx('refunded_orders').where({ order_id: holder.order_id }).first();
   await trx('holders')
     .insert({ ...holder, ...(refunded ? { revoked_at: trx.fn.now() } : {}) })
     .onConflict('ticket_id')
-    .ignore();
+    .merge(['name', 'email', 'buyer_holds'])
+    .whereNull('holders.revoked_at');
 }
 
 export async function admit(trx: Knex.Transaction, ticketId: string, sessionId: string, usedAt: Date): Promise<void> {
@@ -59,10 +62,13 @@ export async function revokeOrderHolders(trx: Knex.Transaction, orderId: string)
   await trx('holders').where({ order_id: orderId }).whereNull('revoked_at').update({ revoked_at: trx.fn.now() });
 }
 
-/** Replaces the person on an account's tickets and marks them never to be certified. */
+/**
+ * Replaces the person on the tickets an account holds and marks them never to be certified; those it bought for
+ * others stay theirs.
+ */
 export async function eraseHolders(trx: Knex.Transaction, userId: string, erased: ErasedPerson): Promise<number> {
   return trx('holders')
-    .where({ user_id: userId })
+    .where({ user_id: userId, buyer_holds: true })
     .update({ name: erased.name, email: erased.email, revoked_at: trx.raw('coalesce(revoked_at, now())') });
 }
 

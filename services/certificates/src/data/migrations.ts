@@ -77,4 +77,18 @@ export const certificatesMigrations: Migration[] = [
       await createForgottenUsersTable(db);
     },
   },
+  {
+    // A ticket may be held by someone other than its buyer: the certificate is the holder's, found by their e-mail.
+    // Tickets before were held by their buyer.
+    name: '0002_holders_not_buyers',
+    async up(db) {
+      for (const table of ['holders', 'certificates']) {
+        await db.schema.alterTable(table, (t) => {
+          // The buyer (the account user_id names) holds the ticket: theirs to read, and to erase with the account.
+          t.boolean('buyer_holds').notNullable().defaultTo(true);
+        });
+      }
+      await db.raw('create index certificates_holder_email on certificates (lower(holder_email))');
+    },
+  },
 ];

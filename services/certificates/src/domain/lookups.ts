@@ -7,7 +7,14 @@ import {
   type CertificateView,
   type PublicCertificateView,
 } from '@ticketing/proto';
-import { byEvent, byUser, findByCode, findById, type CertificateRow } from '../data/certificates-repository.ts';
+import {
+  byEvent,
+  byHolder,
+  findByCode,
+  findById,
+  isHeldBy,
+  type CertificateRow,
+} from '../data/certificates-repository.ts';
 import { findEvent, findSettings, type EventRow } from '../data/events-repository.ts';
 import type { CertificatesDeps } from './deps.ts';
 import { certificateDocument } from './document.ts';
@@ -57,9 +64,12 @@ export async function verifyCertificate(
   return certificate && event ? publicView(certificate, event) : undefined;
 }
 
-/** The signed-in holder's own certificates, newest first. */
-export async function myCertificates(deps: Pick<CertificatesDeps, 'db'>, userId: string): Promise<CertificateView[]> {
-  const certificates = await byUser(deps.db, userId);
+/** The signed-in holder's own certificates (whoever bought the ticket), newest first. */
+export async function myCertificates(
+  deps: Pick<CertificatesDeps, 'db'>,
+  holder: { id: string; email: string },
+): Promise<CertificateView[]> {
+  const certificates = await byHolder(deps.db, holder);
   const events = await eventsOf(deps, certificates);
   return certificates.map((certificate) => holderView(certificate, events.get(certificate.event_id)!));
 }
@@ -75,11 +85,11 @@ export async function eventCertificates(
 /** A certificate's PDF, by its id (mail) or its code; its holder's or an administrator's. */
 export async function certificateFile(
   deps: CertificatesDeps,
-  which: { id: string } | { code: string; reader: { id: string; isAdmin: boolean } },
+  which: { id: string } | { code: string; reader: { id: string; email: string; isAdmin: boolean } },
 ): Promise<{ filename: string; pdf: Buffer }> {
   const certificate = 'id' in which ? await findById(deps.db, which.id) : await findByCode(deps.db, which.code);
   if (!certificate) throw notFound(certificateMessages.notFound);
-  if ('reader' in which && !which.reader.isAdmin && which.reader.id !== certificate.user_id) {
+  if ('reader' in which && !which.reader.isAdmin && !isHeldBy(certificate, which.reader)) {
     throw notFound(certificateMessages.notFound);
   }
   const event = (await findEvent(deps.db, certificate.event_id))!;

@@ -80,6 +80,7 @@ async function issueDue(
       event_id: event.id,
       holder_name: holder.name,
       holder_email: holder.email,
+      buyer_holds: holder.buyer_holds,
       hours: attended.hours,
       sessions: attended.sessions.map(({ label, startsAt, endsAt, hours }) => ({ label, startsAt, endsAt, hours })),
       body: settings.text ?? DEFAULT_CERTIFICATE_TEXT,

@@ -47,7 +47,7 @@ export function certificateRoutes(
 
   router.get('/', user, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = (await myCertificates(deps, (ctx.state.user as AuthUser).id)) satisfies CertificateView[];
+    ctx.body = (await myCertificates(deps, ctx.state.user as AuthUser)) satisfies CertificateView[];
   });
 
   router.get('/:code', async (ctx) => {

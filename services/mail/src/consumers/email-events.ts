@@ -1,5 +1,5 @@
 import { qrCodePng } from '@ticketing/platform';
-import type { Envelope, EventPayload, EventType } from '@ticketing/proto';
+import { parseQrText, type Envelope, type EventPayload, type EventType } from '@ticketing/proto';
 import { minutesBetween, type TemplateData, type TemplateName } from '../templates/index.ts';
 import type { EmailAttachment } from '../domain/attachments.ts';
 import type { EmailRequest } from '../domain/queue-email.ts';
@@ -78,7 +78,7 @@ interface PurchaseFacts {
 }
 
 /** A purchase e-mail to the buyer: greeting, order number and event title, plus the template's own data. */
-function toBuyer<N extends 'ticket' | PaymentTemplate | RefundTemplate>(
+function toBuyer<N extends 'order-confirmed' | PaymentTemplate | RefundTemplate>(
   facts: PurchaseFacts,
   template: N,
   data: Omit<TemplateData<N>, 'name' | 'orderNumber' | 'eventTitle'>,
@@ -93,16 +93,70 @@ function toBuyer<N extends 'ticket' | PaymentTemplate | RefundTemplate>(
   } as unknown as EmailRequest;
 }
 
-/** The ticket e-mail, when the ticket is issued and each time an administrator sends it again. */
-const ticketEmail = (payload: EventPayload<'ticket.issued'>, { publicUrl }: EventContext): EmailRequest[] => [
-  toBuyer(payload, 'ticket', {
-    eventId: payload.eventId,
-    eventDate: payload.event.date,
-    location: payload.event.location,
-    qrPng: payload.qrCodeData.slice(payload.qrCodeData.indexOf(',') + 1),
-    publicUrl,
-  }),
-];
+const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** A ticket issued again to a new holder carries a QR version above the first. */
+const isReissue = (payload: EventPayload<'ticket.issued'>) => (parseQrText(payload.qrText)?.claims.version ?? 1) > 1;
+
+/**
+ * The ticket e-mail, to its holder (the buyer, on tickets issued before holders), when the ticket is issued or issued
+ * again to a new holder, and each time an administrator sends it again. Someone else's ticket belongs to no account
+ * of the buyer's: the buyer's erasure leaves it be.
+ */
+function ticketEmail(
+  payload: EventPayload<'ticket.issued'>,
+  { publicUrl }: EventContext,
+  reissued: boolean,
+): EmailRequest[] {
+  const holder = payload.holder ?? payload.buyer;
+  const buyersOwn = sameEmail(holder.email, payload.buyer.email);
+  return [
+    {
+      template: 'ticket',
+      to: holder.email,
+      userId: buyersOwn ? payload.userId : null,
+      data: {
+        name: holder.name,
+        orderNumber: payload.orderNumber,
+        eventId: payload.eventId,
+        eventTitle: payload.event.title,
+        eventDate: payload.event.date,
+        location: payload.event.location,
+        qrPng: payload.qrCodeData.slice(payload.qrCodeData.indexOf(',') + 1),
+        publicUrl,
+        ticketType: payload.ticketType?.name ?? null,
+        requiresDocument: payload.ticketType?.requiresDocument ?? false,
+        boughtBy: buyersOwn ? null : payload.buyer.name,
+        reissued,
+      },
+    },
+  ];
+}
+
+type OrderItems = EventPayload<'order.paid'>['items'];
+
+/** An order's tickets as the buyer's e-mails list them; none on orders before orders had several. */
+const linesOf = (items: OrderItems) =>
+  (items ?? []).map((item) => ({ typeName: item.typeName, holderName: item.holder.name, price: item.price }));
+
+/**
+ * The buyer's confirmation of a paid order of several tickets, or of one for someone else (each holder gets their
+ * ticket e-mail apart). A ticket for oneself alone needs none: its ticket e-mail says it all.
+ */
+function confirmationEmail(payload: EventPayload<'order.paid'>, { publicUrl }: EventContext): EmailRequest[] {
+  const items = payload.items ?? [];
+  const forOthers = items.some((item) => !sameEmail(item.holder.email, payload.buyer.email));
+  if (items.length < 2 && !forOthers) return [];
+  return [
+    toBuyer(payload, 'order-confirmed', {
+      eventDate: payload.event.date,
+      location: payload.event.location,
+      amount: payload.amount,
+      lines: linesOf(items),
+      profileUrl: profileUrl(publicUrl),
+    }),
+  ];
+}
 
 /**
  * How to pay a new order, by its method: the PIX code with its QR drawn here (the event carries only the text, and
@@ -110,7 +164,7 @@ const ticketEmail = (payload: EventPayload<'ticket.issued'>, { publicUrl }: Even
  * Nothing when the event lacks what the method needs (an order created before the event carried it).
  */
 function paymentEmail(payload: EventPayload<'order.created'>, { publicUrl }: EventContext): EmailRequest[] {
-  const order = { eventDate: payload.event.date, amount: payload.amount };
+  const order = { eventDate: payload.event.date, amount: payload.amount, lines: linesOf(payload.items) };
   const pending = { ...order, expiresAt: payload.expiresAt, profileUrl: profileUrl(publicUrl) };
   const { pixPayload, boletoUrl, invoiceUrl } = payload;
   if (payload.paymentMethod === 'pix' && pixPayload) {
@@ -180,9 +234,10 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
       },
     },
   ],
-  'ticket.issued': ticketEmail,
-  'ticket.resent': ticketEmail,
+  'ticket.issued': (payload, context) => ticketEmail(payload, context, isReissue(payload)),
+  'ticket.resent': (payload, context) => ticketEmail(payload, context, false),
   'order.created': paymentEmail,
+  'order.paid': confirmationEmail,
   'order.refunded': (payload) => [
     toBuyer(payload, REFUND_TEMPLATES[payload.reason], {
       amount: payload.amount,

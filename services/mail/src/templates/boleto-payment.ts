@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTemplate } from './define.ts';
 import { greeting, longDate, payOrderSubject, reais } from './format.ts';
 import { button, copyCode, details, heading, linkText, note, paragraph } from './layout.ts';
+import { orderLinesText } from './order-lines.ts';
 import { pendingOrderData, pendingOrderFacts } from './pending-order.ts';
 
 /**
@@ -28,13 +29,14 @@ export const boletoPayment = defineTemplate({
     eventTitle,
     eventDate,
     amount,
+    lines,
     expiresAt,
     boletoUrl,
     boletoLine,
     profileUrl,
   }) => `${greeting(name)}
 
-Seu pedido ${orderNumber} para ${eventTitle} (${longDate(eventDate)}) está aguardando o pagamento do boleto de ${reais(amount)}.
+Seu pedido ${orderNumber} para ${eventTitle} (${longDate(eventDate)}) está aguardando o pagamento do boleto de ${reais(amount)}.${orderLinesText(lines)}
 ${
   boletoLine
     ? `
@@ -52,12 +54,12 @@ ${dueText(expiresAt)}
 Assim que o pagamento for compensado (o que pode levar até 3 dias úteis), você receberá o ingresso por e-mail.
 
 A linha digitável e o boleto também estão na sua área de acesso, em "Meus Ingressos": ${profileUrl}`,
-  body: ({ name, orderNumber, eventTitle, eventDate, amount, expiresAt, boletoUrl, boletoLine, profileUrl }) => [
+  body: ({ name, orderNumber, eventTitle, eventDate, amount, lines, expiresAt, boletoUrl, boletoLine, profileUrl }) => [
     heading('Pague o boleto'),
     paragraph(greeting(name)),
     paragraph('Seu pedido está aguardando o pagamento do boleto.'),
     details([
-      ...pendingOrderFacts({ orderNumber, eventTitle, eventDate, amount }),
+      ...pendingOrderFacts({ orderNumber, eventTitle, eventDate, amount, lines }),
       ['Vencimento', longDate(expiresAt)],
     ]),
     ...(boletoLine

@@ -16,18 +16,21 @@ export interface TemplateSpec<S extends z.ZodType> {
   attachments?(data: z.infer<S>): EmailAttachment[];
 }
 
-/** A template ready to render: every part of the e-mail, the HTML and text versions both in the shared layout. */
-export interface EmailTemplate<D = unknown> {
-  data: z.ZodType<D>;
+/**
+ * A template ready to render: every part of the e-mail, the HTML and text versions both in the shared layout. `I` is
+ * the data as queued, which may lack what later versions added with a default (e-mails queued before).
+ */
+export interface EmailTemplate<D = unknown, I = D> {
+  data: z.ZodType<D, I>;
   subject(data: D): string;
   text(data: D): string;
   html(data: D): string;
   attachments(data: D): EmailAttachment[];
 }
 
-export function defineTemplate<S extends z.ZodType>(spec: TemplateSpec<S>): EmailTemplate<z.infer<S>> {
+export function defineTemplate<S extends z.ZodType>(spec: TemplateSpec<S>): EmailTemplate<z.infer<S>, z.input<S>> {
   return {
-    data: spec.data as z.ZodType<z.infer<S>>,
+    data: spec.data as z.ZodType<z.infer<S>, z.input<S>>,
     subject: (data) => spec.subject(data),
     text: (data) => layoutText(spec.text(data)),
     html: (data) =>

@@ -6,6 +6,7 @@ import { certificate } from './certificate.ts';
 import { courtesyInvitation } from './courtesy-invitation.ts';
 import { eventCancelled } from './event-cancelled.ts';
 import { orderChargeback } from './order-chargeback.ts';
+import { orderConfirmed } from './order-confirmed.ts';
 import { orderRefunded } from './order-refunded.ts';
 import { passwordReset } from './password-reset.ts';
 import { paymentRefunded } from './payment-refunded.ts';
@@ -26,6 +27,7 @@ export const templates = {
   'sign-in-link': signInLink,
   'registration-attempted': registrationAttempted,
   ticket,
+  'order-confirmed': orderConfirmed,
   'pix-payment': pixPayment,
   'boleto-payment': boletoPayment,
   'card-payment-link': cardPaymentLink,
@@ -36,10 +38,12 @@ export const templates = {
   'event-cancelled': eventCancelled,
   'courtesy-invitation': courtesyInvitation,
   certificate,
-} satisfies Record<string, EmailTemplate<any>>;
+} satisfies Record<string, EmailTemplate<any, any>>;
 
 export type TemplateName = keyof typeof templates;
-export type TemplateData<N extends TemplateName> = (typeof templates)[N] extends EmailTemplate<infer D> ? D : never;
+/** The data a template is queued with (before its schema's defaults). */
+export type TemplateData<N extends TemplateName> =
+  (typeof templates)[N] extends EmailTemplate<any, infer I> ? I : never;
 
 export interface RenderedEmail {
   subject: string;
@@ -50,7 +54,7 @@ export interface RenderedEmail {
 
 /** Checks the data against the template's schema, then renders every part of the message. */
 export function renderEmail<N extends TemplateName>(name: N, input: TemplateData<N>): RenderedEmail {
-  const template = templates[name] as unknown as EmailTemplate<TemplateData<N>>;
+  const template = templates[name] as unknown as EmailTemplate<unknown, TemplateData<N>>;
   if (!template) throw new Error(`unknown e-mail template ${name}`);
   const data = template.data.parse(input);
   return {

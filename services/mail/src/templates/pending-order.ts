@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { longDate, reais } from './format.ts';
+import { orderLineData, orderLineFacts, type OrderLine } from './order-lines.ts';
 
 /** What every e-mail about a new order waiting for payment knows of it. */
 export const pendingOrderData = {
@@ -8,19 +9,23 @@ export const pendingOrderData = {
   eventTitle: z.string(),
   eventDate: z.iso.datetime({ offset: true }),
   amount: z.string(),
+  /** Its tickets (type, holder, price); none on orders of one ticket before orders had several. */
+  lines: z.array(orderLineData).default([]),
 };
 
 type PendingOrder = { [K in keyof typeof pendingOrderData]: z.infer<(typeof pendingOrderData)[K]> };
 
-/** The order at a glance, as each of those e-mails lists it: event, date, number and total. */
+/** The order at a glance, as each of those e-mails lists it: event, date, number, each ticket and total. */
 export const pendingOrderFacts = ({
   eventTitle,
   eventDate,
   orderNumber,
   amount,
-}: Omit<PendingOrder, 'name'>): [string, string][] => [
+  lines = [],
+}: Omit<PendingOrder, 'name' | 'lines'> & { lines?: OrderLine[] }): [string, string][] => [
   ['Evento', eventTitle],
   ['Data', longDate(eventDate)],
   ['Pedido', orderNumber],
+  ...orderLineFacts(lines),
   ['Total', reais(amount)],
 ];

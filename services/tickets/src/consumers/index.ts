@@ -5,13 +5,15 @@ import { recordEventChange } from '../data/event-snapshots-repository.ts';
 import { orderRefunded, withdrawalRequested } from '../domain/cancel-ticket.ts';
 import type { TicketsDeps } from '../domain/deps.ts';
 import { forgetUser } from '../domain/erasure.ts';
-import { issueTicket } from '../domain/issue-ticket.ts';
+import { issueTickets } from '../domain/issue-ticket.ts';
+import { holderChanged } from '../domain/reissue-ticket.ts';
 import type { DoorNotices } from './door-notices.ts';
 
 /**
  * The events the worker consumes, each handler in the transaction of the event's inbox row: a paid order gets its
- * ticket, a refunded one loses it, a withdrawn one loses it unless admitted first, a deleted account is erased, a
- * door staffer's assigned events are kept, and an event is kept as catalog last announced it. Every change to an
+ * tickets, a ticket handed to another holder is reissued, a refunded order loses its tickets, a withdrawn one loses
+ * them unless one was admitted first, a deleted account is erased, a door staffer's assigned events are kept, and an
+ * event is kept as catalog last announced it. Every change to an
  * event's admitted or expected tickets (the service's own ticket events, and cancellations) is announced to the door
  * panels.
  */
@@ -27,7 +29,10 @@ export function ticketsConsumers(
       await recordEventChange(trx, eventId, snapshot, new Date(event.occurredAt));
     },
     'order.paid': async (payload: EventPayload<'order.paid'>, { trx }) => {
-      await issueTicket(deps, trx, payload);
+      await issueTickets(deps, trx, payload);
+    },
+    'order.holder-changed': async (payload: EventPayload<'order.holder-changed'>, { trx }) => {
+      await holderChanged(deps, trx, payload);
     },
     'order.refunded': async (payload: EventPayload<'order.refunded'>, { trx }) => {
       await orderRefunded(deps, trx, payload);

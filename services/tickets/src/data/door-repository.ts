@@ -1,5 +1,13 @@
 import { containsPattern, foldForSearch, foldedColumn, type Knex } from '@ticketing/platform';
-import { toAdmissions, type Admissions, type TicketStatus } from './tickets-repository.ts';
+import type { TicketTypeLabel } from '@ticketing/proto';
+import {
+  TICKET_TYPE_COLUMNS,
+  toAdmissions,
+  toTicketType,
+  type Admissions,
+  type TicketStatus,
+  type TicketTypeColumns,
+} from './tickets-repository.ts';
 
 /** A ticket as a scanner keeps it. */
 export interface DoorTicketRow {
@@ -7,6 +15,7 @@ export interface DoorTicketRow {
   orderId: string;
   version: number;
   holderName: string;
+  ticketType: TicketTypeLabel | null;
   status: TicketStatus;
   admissions: Admissions;
 }
@@ -39,24 +48,25 @@ export async function doorTicketsBetween(
   upTo: string,
 ): Promise<DoorTicketRow[]> {
   const query = db('tickets')
-    .select('id', 'order_id', 'version', 'holder_name', 'status', 'admissions')
+    .select('id', 'order_id', 'version', 'holder_name', ...TICKET_TYPE_COLUMNS, 'status', 'admissions')
     .where({ event_id: eventId })
     .andWhere('revision', '<=', upTo)
     .orderBy('revision');
   if (after !== undefined) query.andWhere('revision', '>', after);
-  const rows = (await query) as {
+  const rows = (await query) as (TicketTypeColumns & {
     id: string;
     order_id: string;
     version: number;
     holder_name: string;
     status: TicketStatus;
     admissions: HolderRow['admissions'];
-  }[];
+  })[];
   return rows.map((row) => ({
     id: row.id,
     orderId: row.order_id,
     version: row.version,
     holderName: row.holder_name,
+    ticketType: toTicketType(row),
     status: row.status,
     admissions: toAdmissions(row.admissions),
   }));
@@ -201,11 +211,12 @@ export const HOLDER_COLUMNS = [
   'holder_name',
   'holder_email',
   'holder_cpf',
+  ...TICKET_TYPE_COLUMNS,
   'status',
   'admissions',
 ] as const;
 
-export interface HolderRow {
+export interface HolderRow extends TicketTypeColumns {
   id: string;
   order_id: string;
   order_number: string;
@@ -220,6 +231,7 @@ export const toHolder = (row: HolderRow) => ({
   ticketId: row.id,
   orderId: row.order_id,
   orderNumber: row.order_number,
+  ticketType: toTicketType(row),
   holderName: row.holder_name,
   holderEmail: row.holder_email,
   holderCpf: row.holder_cpf,

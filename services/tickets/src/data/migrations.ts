@@ -225,4 +225,31 @@ export const ticketsMigrations: Migration[] = [
       await db.raw('alter table resets alter column session_id set not null');
     },
   },
+  {
+    // An order has a ticket per line, each with its own holder and type. Tickets issued before were the one line of
+    // their order (0), held by the buyer, of no type.
+    name: '0011_order_items',
+    async up(db) {
+      await db.schema.alterTable('tickets', (t) => {
+        t.smallint('item_index').notNullable().defaultTo(0);
+        t.dropUnique(['order_id']);
+        // One ticket per line: a redelivered order.paid can never make a second one.
+        t.unique(['order_id', 'item_index'], { indexName: 'tickets_order_item' });
+        // The type as the order sold it; null on tickets issued before types existed.
+        t.uuid('ticket_type_id').nullable();
+        t.string('ticket_type_name', 255).nullable();
+        t.boolean('ticket_type_requires_document').nullable();
+        // Who paid, when the holder may be someone else; null on tickets issued before (the holder was the buyer).
+        t.string('buyer_name', 255).nullable();
+        t.string('buyer_email', 255).nullable();
+        t.check(
+          '(ticket_type_id is null) = (ticket_type_name is null) and (ticket_type_id is null) = (ticket_type_requires_document is null)',
+          [],
+          'tickets_type_whole',
+        );
+      });
+      // A holder's own tickets are found by the e-mail their account signs in with.
+      await db.raw('create index tickets_holder_email on tickets (lower(holder_email))');
+    },
+  },
 ];

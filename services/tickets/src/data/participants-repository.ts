@@ -1,5 +1,5 @@
 import type { Knex } from '@ticketing/platform';
-import type { TicketPaymentMethod } from '@ticketing/proto';
+import type { TicketPaymentMethod, TicketTypeLabel } from '@ticketing/proto';
 import { HOLDER_COLUMNS, toHolder, whereHolderMatches, type HolderRow, type HolderSearch } from './door-repository.ts';
 import type { Admissions, TicketStatus } from './tickets-repository.ts';
 
@@ -16,6 +16,7 @@ export interface ParticipantRow {
   ticketId: string;
   orderId: string;
   orderNumber: string;
+  ticketType: TicketTypeLabel | null;
   holderName: string;
   holderEmail: string;
   holderCpf: string | null;

@@ -5,6 +5,7 @@ import {
   type ErasedPerson,
   type EventSession,
   type TicketPaymentMethod,
+  type TicketTypeLabel,
 } from '@ticketing/proto';
 
 export type TicketStatus = 'valid' | 'cancelled';
@@ -37,8 +38,14 @@ export interface Ticket {
   id: string;
   orderId: string;
   orderNumber: string;
+  /** Its line of the order (0 on tickets issued before orders had several). */
+  itemIndex: number;
   eventId: string;
   userId: string;
+  /** Who paid; null on tickets issued before the holder could be someone else (the holder was the buyer). */
+  buyerName: string | null;
+  buyerEmail: string | null;
+  ticketType: TicketTypeLabel | null;
   holderName: string;
   holderEmail: string;
   /** Digits only; null when the order had none. */
@@ -59,6 +66,10 @@ export interface Ticket {
 
 export type NewTicket = Omit<
   Ticket,
+  | 'itemIndex'
+  | 'buyerName'
+  | 'buyerEmail'
+  | 'ticketType'
   | 'holderCpf'
   | 'paymentMethod'
   | 'eventTitle'
@@ -70,18 +81,45 @@ export type NewTicket = Omit<
   | 'admissions'
   | 'createdAt'
 > & {
+  itemIndex?: number;
+  buyerName?: string | null;
+  buyerEmail?: string | null;
+  ticketType?: TicketTypeLabel | null;
   holderCpf?: string | null;
   paymentMethod?: TicketPaymentMethod | null;
   /** Valid unless its order was already refunded. */
   status?: TicketStatus;
 };
 
-interface TicketRow {
+/** The type columns a ticket row keeps. */
+export interface TicketTypeColumns {
+  ticket_type_id: string | null;
+  ticket_type_name: string | null;
+  ticket_type_requires_document: boolean | null;
+}
+
+export const TICKET_TYPE_COLUMNS = ['ticket_type_id', 'ticket_type_name', 'ticket_type_requires_document'] as const;
+
+export const toTicketType = (row: TicketTypeColumns): TicketTypeLabel | null =>
+  row.ticket_type_id === null
+    ? null
+    : { id: row.ticket_type_id, name: row.ticket_type_name!, requiresDocument: row.ticket_type_requires_document! };
+
+const ticketTypeColumns = (type: TicketTypeLabel | null | undefined): TicketTypeColumns => ({
+  ticket_type_id: type?.id ?? null,
+  ticket_type_name: type?.name ?? null,
+  ticket_type_requires_document: type?.requiresDocument ?? null,
+});
+
+interface TicketRow extends TicketTypeColumns {
   id: string;
   order_id: string;
   order_number: string;
+  item_index: number;
   event_id: string;
   user_id: string;
+  buyer_name: string | null;
+  buyer_email: string | null;
   holder_name: string;
   holder_email: string;
   holder_cpf: string | null;
@@ -101,8 +139,12 @@ const toTicket = (row: TicketRow): Ticket => ({
   id: row.id,
   orderId: row.order_id,
   orderNumber: row.order_number,
+  itemIndex: row.item_index,
   eventId: row.event_id,
   userId: row.user_id,
+  buyerName: row.buyer_name,
+  buyerEmail: row.buyer_email,
+  ticketType: toTicketType(row),
   holderName: row.holder_name,
   holderEmail: row.holder_email,
   holderCpf: row.holder_cpf,
@@ -123,8 +165,12 @@ export const toTicketRow = (ticket: NewTicket) => ({
   id: ticket.id,
   order_id: ticket.orderId,
   order_number: ticket.orderNumber,
+  item_index: ticket.itemIndex ?? 0,
   event_id: ticket.eventId,
   user_id: ticket.userId,
+  buyer_name: ticket.buyerName ?? null,
+  buyer_email: ticket.buyerEmail ?? null,
+  ...ticketTypeColumns(ticket.ticketType),
   holder_name: ticket.holderName,
   holder_email: ticket.holderEmail,
   holder_cpf: ticket.holderCpf ?? null,
@@ -151,9 +197,13 @@ async function readAgain(db: Knex, rows: { id: string }[]): Promise<Ticket | und
   return row && (await findTickets(db, [row.id])).get(row.id);
 }
 
-/** Stores a new ticket (its event kept beforehand); undefined when the order already has one. */
+/** Stores a new ticket (its event kept beforehand); undefined when its order line already has one. */
 export async function insertTicket(trx: Knex.Transaction, ticket: NewTicket): Promise<Ticket | undefined> {
-  const rows = await trx('tickets').insert(toTicketRow(ticket)).onConflict('order_id').ignore().returning('id');
+  const rows = await trx('tickets')
+    .insert(toTicketRow(ticket))
+    .onConflict(['order_id', 'item_index'])
+    .ignore()
+    .returning('id');
   return readAgain(trx, rows);
 }
 
@@ -173,9 +223,67 @@ export async function lockTickets(trx: Knex.Transaction, ids: string[]): Promise
   return new Map(rows.map((row) => [row.id, toTicket(row)]));
 }
 
-export async function findTicketByOrder(db: Knex, orderId: string): Promise<Ticket | undefined> {
-  const row = (await ticketsWithEvent(db).where({ 'tickets.order_id': orderId }).first()) as TicketRow | undefined;
+/** An order's tickets, by line. */
+export async function findOrderTickets(db: Knex, orderId: string): Promise<Ticket[]> {
+  const rows = (await ticketsWithEvent(db)
+    .where({ 'tickets.order_id': orderId })
+    .orderBy('tickets.item_index')) as TicketRow[];
+  return rows.map(toTicket);
+}
+
+/** The ticket of one line of an order, locked until the caller's transaction ends. */
+export async function lockOrderLine(
+  trx: Knex.Transaction,
+  orderId: string,
+  itemIndex: number,
+): Promise<Ticket | undefined> {
+  const row = (await ticketsWithEvent(trx)
+    .where({ 'tickets.order_id': orderId, 'tickets.item_index': itemIndex })
+    .forUpdate('tickets')
+    .first()) as TicketRow | undefined;
   return row && toTicket(row);
+}
+
+/**
+ * What a reissue changes: the holder (and who bought it), the type as the order's line now names it, and the newly
+ * signed QR text.
+ */
+export interface Reissue {
+  holder: { name: string; email: string; cpf: string | null };
+  /** Kept on tickets issued before lines, whose holder was the buyer until now. */
+  buyer: { name: string; email: string };
+  ticketType: TicketTypeLabel;
+  version: number;
+  qrText: string;
+}
+
+/** Gives a ticket its new holder and QR version (the QR codes before it no longer admit); the ticket as it is now. */
+export async function reissueTicket(trx: Knex.Transaction, ticketId: string, reissue: Reissue): Promise<Ticket> {
+  const rows = await trx('tickets')
+    .where({ id: ticketId })
+    .update({
+      holder_name: reissue.holder.name,
+      holder_email: reissue.holder.email,
+      holder_cpf: reissue.holder.cpf,
+      buyer_name: reissue.buyer.name,
+      buyer_email: reissue.buyer.email,
+      ...ticketTypeColumns(reissue.ticketType),
+      version: reissue.version,
+      qr_text: reissue.qrText,
+    })
+    .returning('id');
+  return (await readAgain(trx, rows))!;
+}
+
+/** The valid tickets held by whoever signs in with `email` (case aside), soonest event first. */
+export async function ticketsHeldBy(db: Knex, email: string): Promise<Ticket[]> {
+  const rows = (await ticketsWithEvent(db)
+    .whereRaw('lower(tickets.holder_email) = ?', [email.toLowerCase()])
+    .andWhere('tickets.status', 'valid')
+    .orderBy('event.date')
+    .orderBy('tickets.order_number')
+    .orderBy('tickets.item_index')) as TicketRow[];
+  return rows.map(toTicket);
 }
 
 export interface Admission {
@@ -184,6 +292,7 @@ export interface Admission {
   eventId: string;
   sessionId: string;
   holderName: string;
+  ticketType: TicketTypeLabel | null;
   eventTitle: string;
   usedAt: Date;
 }
@@ -211,6 +320,13 @@ export interface AdmittingReading {
 /** The readings as arrays to `unnest` (SQL and its bindings), in the columns `ADMISSIBLE` and `ADMIT` read. */
 const READING_ARRAYS = '?::uuid[], ?::uuid[], ?::uuid[], ?::int[], ?::uuid[], ?::text[]';
 const READING_COLUMNS = 'ticket_id, event_id, session_id, version, scanned_by, device_id';
+/**
+ * Readings in ticket id order: a statement admitting several tickets of one order then locks them in the order a
+ * withdrawal locks an order's tickets (cancelOrderTicketsUnlessAdmitted), so neither waits on the other in a cycle.
+ */
+const byTicketId = <R extends AdmittingReading>(readings: R[]): R[] =>
+  [...readings].sort((a, b) => (a.ticketId < b.ticketId ? -1 : a.ticketId > b.ticketId ? 1 : 0));
+
 const readingArrays = (readings: AdmittingReading[]) => [
   readings.map((reading) => reading.ticketId),
   readings.map((reading) => reading.eventId),
@@ -226,19 +342,22 @@ const readingArrays = (readings: AdmittingReading[]) => [
  * ticket only if it is the signed version, still valid and not admitted to that session yet. Concurrent scans of one
  * ticket queue on its row; only the first one matches. Each ticket appears at most once in a group.
  */
-export async function admitTickets(trx: Knex.Transaction, scans: AdmittingReading[]): Promise<Admission[]> {
-  if (scans.length === 0) return [];
+export async function admitTickets(trx: Knex.Transaction, readings: AdmittingReading[]): Promise<Admission[]> {
+  if (readings.length === 0) return [];
+  const scans = byTicketId(readings);
   const { rows } = await trx.raw<{
-    rows: (Pick<TicketRow, 'id' | 'order_id' | 'event_id' | 'holder_name' | 'event_title'> & {
-      session_id: string;
-      used_at: Date;
-    })[];
+    rows: (Pick<TicketRow, 'id' | 'order_id' | 'event_id' | 'holder_name' | 'event_title'> &
+      TicketTypeColumns & {
+        session_id: string;
+        used_at: Date;
+      })[];
   }>(
     `update tickets set ${ADMIT('scan.session_id', 'now()', 'scan.scanned_by', 'scan.device_id')}
      from unnest(${READING_ARRAYS}) as scan(${READING_COLUMNS}), event_snapshots as event
      where event.id = tickets.event_id and ${ADMISSIBLE('scan')}
      returning tickets.id, tickets.order_id, tickets.event_id, scan.session_id, tickets.holder_name,
-       event.title as event_title, now() as used_at`,
+       ${TICKET_TYPE_COLUMNS.map((column) => `tickets.${column}`).join(', ')}, event.title as event_title,
+       now() as used_at`,
     readingArrays(scans),
   );
   return rows.map((row) => ({
@@ -247,6 +366,7 @@ export async function admitTickets(trx: Knex.Transaction, scans: AdmittingReadin
     eventId: row.event_id,
     sessionId: row.session_id,
     holderName: row.holder_name,
+    ticketType: toTicketType(row),
     eventTitle: row.event_title,
     usedAt: row.used_at,
   }));
@@ -265,8 +385,9 @@ export interface ExpectedAdmission extends AdmittingReading {
  * only if it is still the signed version, valid and not admitted to the reading's session yet; a reading whose
  * ticket was not (another door was quicker) writes nothing. Resolves to the ids of the tickets admitted.
  */
-export async function admitAndAnnounce(db: Knex, usedAt: Date, readings: ExpectedAdmission[]): Promise<Set<string>> {
-  if (readings.length === 0) return new Set();
+export async function admitAndAnnounce(db: Knex, usedAt: Date, expected: ExpectedAdmission[]): Promise<Set<string>> {
+  if (expected.length === 0) return new Set();
+  const readings = byTicketId(expected);
   const { rows } = await db.raw<{ rows: { id: string }[] }>(
     `with reading as (
        select * from unnest(${READING_ARRAYS}, ?::text[], ?::text[], ?::jsonb[])
@@ -321,15 +442,20 @@ export interface UndoneAdmissions {
 }
 
 /**
- * Makes an order's valid ticket admissible again to `sessionId` (to every session when null), on its row locked
- * until the transaction ends; undefined when it has no valid ticket. `undone` is empty when there was nothing to undo.
+ * Makes a valid ticket of an order (`ticketId`, else its first) admissible again to `sessionId` (to every session when
+ * null), on its row locked until the transaction ends; undefined when there is no such valid ticket. `undone` is
+ * empty when there was nothing to undo.
  */
 export async function clearAdmissions(
   trx: Knex.Transaction,
-  orderId: string,
+  { orderId, ticketId }: { orderId: string; ticketId?: string },
   sessionId: string | null,
 ): Promise<UndoneAdmissions | undefined> {
-  const [locked] = (await trx('tickets').where({ order_id: orderId, status: 'valid' }).forUpdate().select('id')) as {
+  const [locked] = (await trx('tickets')
+    .where({ order_id: orderId, status: 'valid', ...(ticketId ? { id: ticketId } : {}) })
+    .orderBy('item_index')
+    .forUpdate()
+    .select('id')) as {
     id: string;
   }[];
   const ticket = locked && (await findTickets(trx, [locked.id])).get(locked.id);
@@ -367,32 +493,49 @@ export async function isCancelledOrder(trx: Knex.Transaction, orderId: string): 
   return (await trx('order_cancellations').where({ order_id: orderId }).first()) !== undefined;
 }
 
-/** Cancels an order's valid ticket; undefined when it has none (not issued yet, or cancelled already). */
-export async function cancelTicket(trx: Knex.Transaction, orderId: string): Promise<Ticket | undefined> {
-  const rows = await trx('tickets')
+/** Cancels an order's valid tickets; the ids of those cancelled (none: not issued yet, or cancelled already). */
+export async function cancelOrderTickets(trx: Knex.Transaction, orderId: string): Promise<string[]> {
+  const rows = (await trx('tickets')
     .where({ order_id: orderId, status: 'valid' })
     .update({ status: 'cancelled' })
-    .returning('id');
-  return readAgain(trx, rows);
+    .returning('id')) as { id: string }[];
+  return rows.map((row) => row.id);
 }
 
 /**
- * Voids an order's ticket unless the door admitted it: one conditional statement on the row the door's admission
- * (admitTickets) also updates conditionally, so whichever commits first wins and the other matches nothing. Undefined
- * when nothing was voided (not issued yet, cancelled already, or admitted).
+ * Voids an order's valid tickets unless the door admitted any of them. Their rows are locked first: the door's
+ * admission (admitTickets) updates a row conditionally, so it either committed before (and is read here) or waits and
+ * then finds the ticket cancelled. The order's tickets, by line, as they are after the decision.
  */
-export async function cancelTicketUnlessAdmitted(trx: Knex.Transaction, orderId: string): Promise<Ticket | undefined> {
-  const rows = await trx('tickets')
+export async function cancelOrderTicketsUnlessAdmitted(trx: Knex.Transaction, orderId: string): Promise<Ticket[]> {
+  const locked = (await trx('tickets')
     .where({ order_id: orderId, status: 'valid' })
-    .whereRaw(`admissions = '{}'::jsonb`)
-    .update({ status: 'cancelled' })
-    .returning('id');
-  return readAgain(trx, rows);
+    .orderBy('id')
+    .forUpdate()
+    .select('id', 'admissions')) as { id: string; admissions: StoredAdmissions }[];
+  if (locked.length > 0 && locked.every((row) => Object.keys(row.admissions).length === 0))
+    await trx('tickets')
+      .whereIn(
+        'id',
+        locked.map((row) => row.id),
+      )
+      .update({ status: 'cancelled' });
+  return findOrderTickets(trx, orderId);
 }
 
-/** Replaces the holder on every ticket of a user and forgets their CPF. */
+/**
+ * Replaces the holder on every ticket a user bought and holds, forgetting their CPF, and the buyer on every ticket
+ * they bought; those they bought for others keep their holders. The number of tickets whose holder was erased.
+ */
 export async function eraseHolder(trx: Knex.Transaction, userId: string, erased: ErasedPerson): Promise<number> {
-  return trx('tickets')
+  const held = await trx('tickets')
     .where({ user_id: userId })
+    // No buyer kept: issued before holders, to the buyer.
+    .andWhere((where) => where.whereNull('buyer_email').orWhereRaw('lower(holder_email) = lower(buyer_email)'))
     .update({ holder_name: erased.name, holder_email: erased.email, holder_cpf: null });
+  await trx('tickets')
+    .where({ user_id: userId })
+    .whereNotNull('buyer_email')
+    .update({ buyer_name: erased.name, buyer_email: erased.email });
+  return held;
 }

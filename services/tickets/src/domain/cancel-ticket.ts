@@ -1,9 +1,8 @@
 import type { Knex } from '@ticketing/platform';
 import type { EventPayload } from '@ticketing/proto';
 import {
-  cancelTicket,
-  cancelTicketUnlessAdmitted,
-  findTicketByOrder,
+  cancelOrderTickets,
+  cancelOrderTicketsUnlessAdmitted,
   firstAdmission,
   lockOrderTicket,
   recordCancellation,
@@ -11,9 +10,9 @@ import {
 import type { TicketsDeps } from './deps.ts';
 
 /**
- * The order's money went back: its ticket no longer admits anyone (the door answers "Ingresso cancelado") and
- * cannot be reset. The cancellation is kept by order id, so a ticket not issued yet (order.paid still on its way)
- * is issued cancelled. Repeating it changes nothing.
+ * The order's money went back: none of its tickets admits anyone any more (the door answers "Ingresso cancelado")
+ * and none can be reset. The cancellation is kept by order id, so tickets not issued yet (order.paid still on its
+ * way) are issued cancelled. Repeating it changes nothing.
  */
 export async function orderRefunded(
   deps: Pick<TicketsDeps, 'logger'>,
@@ -22,21 +21,20 @@ export async function orderRefunded(
 ): Promise<void> {
   await lockOrderTicket(trx, order.orderId);
   const recorded = await recordCancellation(trx, order.orderId, order.reason);
-  const ticket = await cancelTicket(trx, order.orderId);
-  const fields = { orderId: order.orderId, reason: order.reason, ticketId: ticket?.id ?? null };
-  if (ticket) {
-    deps.logger.info(fields, 'ticket cancelled');
-    return;
-  }
+  const ticketIds = await cancelOrderTickets(trx, order.orderId);
+  const fields = { orderId: order.orderId, reason: order.reason };
+  for (const ticketId of ticketIds) deps.logger.info({ ...fields, ticketId }, 'ticket cancelled');
+  if (ticketIds.length > 0) return;
   const outcome = recorded ? 'order cancelled before its ticket' : 'ticket already cancelled';
   deps.logger.info({ ...fields, recorded }, outcome);
 }
 
 /**
- * The buyer withdrew from the order: its ticket is voided unless the door admitted it first (one conditional
- * statement racing the door's own), and the outcome goes back to orders (ticket.withdrawal-decided), which gives
- * the money back only for a void ticket. A ticket not issued yet is recorded cancelled, so it is issued cancelled.
- * True when the ticket is void, so the door panels hear of it.
+ * The buyer withdrew from the order: all its tickets are voided unless the door admitted any of them first (their
+ * rows locked, racing the door's own conditional admission), and the outcome goes back to orders
+ * (ticket.withdrawal-decided, naming the admitted ticket or the first voided), which gives the money back only when
+ * all are void. Tickets not issued yet are recorded cancelled, so they are issued cancelled. True when the tickets
+ * are void, so the door panels hear of it.
  */
 export async function withdrawalRequested(
   deps: Pick<TicketsDeps, 'logger' | 'outbox'>,
@@ -44,19 +42,22 @@ export async function withdrawalRequested(
   withdrawal: EventPayload<'order.withdrawal-requested'>,
 ): Promise<boolean> {
   await lockOrderTicket(trx, withdrawal.orderId);
-  const ticket =
-    (await cancelTicketUnlessAdmitted(trx, withdrawal.orderId)) ?? (await findTicketByOrder(trx, withdrawal.orderId));
-  const usedAt = ticket?.status === 'valid' ? firstAdmission(ticket.admissions) : null;
+  const tickets = await cancelOrderTicketsUnlessAdmitted(trx, withdrawal.orderId);
+  const admittedTicket = tickets.find(
+    (ticket) => ticket.status === 'valid' && firstAdmission(ticket.admissions) !== null,
+  );
+  const usedAt = admittedTicket ? firstAdmission(admittedTicket.admissions) : null;
   const admitted = usedAt !== null;
   if (!admitted) await recordCancellation(trx, withdrawal.orderId, 'withdrawal');
+  const named = admittedTicket ?? tickets[0];
   const { requestedAt: _, ...order } = withdrawal;
   await deps.outbox.add(trx, 'ticket.withdrawal-decided', withdrawal.orderId, {
     ...order,
-    ticketId: ticket?.id ?? null,
+    ticketId: named?.id ?? null,
     outcome: admitted ? 'admitted' : 'cancelled',
     usedAt: usedAt?.toISOString() ?? null,
   });
-  const fields = { orderId: withdrawal.orderId, ticketId: ticket?.id ?? null };
-  deps.logger.info(fields, admitted ? 'withdrawal refused: ticket admitted' : 'ticket voided by withdrawal');
+  const fields = { orderId: withdrawal.orderId, ticketIds: tickets.map((ticket) => ticket.id) };
+  deps.logger.info(fields, admitted ? 'withdrawal refused: a ticket admitted' : 'tickets voided by withdrawal');
   return !admitted;
 }

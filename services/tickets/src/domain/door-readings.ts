@@ -156,6 +156,7 @@ const admissionOf = (ticket: Ticket, sessionId: string, usedAt: Date): Admission
   eventId: ticket.eventId,
   sessionId,
   holderName: ticket.holderName,
+  ticketType: ticket.ticketType,
   eventTitle: ticket.eventTitle,
   usedAt,
 });

@@ -48,7 +48,7 @@ export async function searchDoorTickets(
       ticketId: row.ticketId,
       orderId: row.orderId,
       orderNumber: row.orderNumber,
-      ticketType: null,
+      ticketType: row.ticketType,
       holderName: row.holderName,
       holderEmail: maskEmail(row.holderEmail),
       cpf: maskCpf(row.holderCpf),

@@ -23,7 +23,11 @@ export async function doorTickets(
     revision,
     tickets: tickets.map((ticket) => ({
       ...ticket,
-      ticketType: null,
+      // The door shows the type's name and whether to check a document; its id means nothing there.
+      ticketType: ticket.ticketType && {
+        name: ticket.ticketType.name,
+        requiresDocument: ticket.ticketType.requiresDocument,
+      },
       admissions: Object.fromEntries(
         Object.entries(ticket.admissions).map(([session, admission]) => [session, admission.at.toISOString()]),
       ),

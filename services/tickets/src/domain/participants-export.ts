@@ -6,7 +6,7 @@ import { firstAdmission, type TicketStatus } from '../data/tickets-repository.ts
 import type { TicketsDeps } from './deps.ts';
 import { labelledSessions, participantsWhere } from './participants.ts';
 
-const HEADER = ['Nome', 'E-mail', 'CPF', 'Pedido', 'Forma de pagamento', 'Situação'];
+const HEADER = ['Nome', 'E-mail', 'CPF', 'Tipo', 'Pedido', 'Forma de pagamento', 'Situação'];
 
 const PAYMENT_METHODS: Record<TicketPaymentMethod, string> = {
   pix: 'PIX',
@@ -44,6 +44,7 @@ export async function exportEventParticipants(
       row.holderName,
       row.holderEmail,
       row.holderCpf && formatCpf(row.holderCpf),
+      row.ticketType?.name ?? null,
       row.orderNumber,
       row.paymentMethod && PAYMENT_METHODS[row.paymentMethod],
       STATUSES[row.status],

@@ -75,7 +75,7 @@ export async function listEventParticipants(
       ticketId: row.ticketId,
       orderId: row.orderId,
       orderNumber: row.orderNumber,
-      ticketType: null,
+      ticketType: row.ticketType,
       holderName: row.holderName,
       holderEmail: row.holderEmail,
       cpf: maskCpf(row.holderCpf),

@@ -2,7 +2,7 @@ import { conflict, notFound, type Knex } from '@ticketing/platform';
 import { erasedPerson, participantsMessages } from '@ticketing/proto';
 import { lockTickets } from '../data/tickets-repository.ts';
 import type { TicketsDeps } from './deps.ts';
-import { toQrPng } from './issue-ticket.ts';
+import { buyerOf, ticketIssuedOf } from './issue-ticket.ts';
 
 /**
  * Sends the ticket e-mail to its holder once more (they lost it): ticket.resent carries what ticket.issued did,
@@ -21,19 +21,7 @@ export async function resendTicket(
     if (ticket.status === 'cancelled') throw conflict(participantsMessages.resendCancelled);
     if (ticket.holderEmail === erasedPerson(ticket.userId).email) throw conflict(participantsMessages.resendErased);
     await deps.outbox.add(trx, 'ticket.resent', ticket.id, {
-      ticketId: ticket.id,
-      orderId: ticket.orderId,
-      orderNumber: ticket.orderNumber,
-      userId: ticket.userId,
-      eventId: ticket.eventId,
-      qrText: ticket.qrText,
-      qrCodeData: toQrPng(ticket.qrText),
-      buyer: { name: ticket.holderName, email: ticket.holderEmail },
-      event: {
-        title: ticket.eventTitle,
-        date: ticket.eventDate.toISOString(),
-        location: ticket.eventLocation,
-      },
+      ...ticketIssuedOf(ticket, buyerOf(ticket)),
       resentBy: request.resentBy,
     });
     return ticket;

@@ -6,6 +6,7 @@ import {
   type DoorDecision,
   type ScanCode,
   type TicketClaims,
+  type TicketTypeLabel,
 } from '@ticketing/proto';
 import { insertScans } from '../data/scans-repository.ts';
 import {
@@ -25,6 +26,8 @@ export interface ScanResult {
   code: ScanCode;
   message: string;
   userName: string | null;
+  /** The ticket's type, when the QR code named a ticket of ours that has one. */
+  ticketType: TicketTypeLabel | null;
   eventTitle: string | null;
   usedAt: Date | null;
   /** The session the reading was for, when the QR code named a ticket of ours. */
@@ -89,6 +92,7 @@ const refusal = ({ code, message }: DoorDecision, ticket?: Ticket, sessionId?: s
   code,
   message,
   userName: ticket?.holderName ?? null,
+  ticketType: ticket?.ticketType ?? null,
   eventTitle: ticket?.eventTitle ?? null,
   usedAt: code === 'already_used' && sessionId ? (ticket?.admissions[sessionId]?.at ?? null) : null,
   // Another event's ticket was read for none of this door's sessions.
@@ -110,6 +114,7 @@ const admittedResult = (admitted: Admission): ScanResult => ({
   code: 'valid',
   message: messages.valid,
   userName: admitted.holderName,
+  ticketType: admitted.ticketType,
   eventTitle: admitted.eventTitle,
   usedAt: admitted.usedAt,
   sessionId: admitted.sessionId,
@@ -224,8 +229,8 @@ async function admitAtOnce(
     const ticket = tickets.get(claim.ticketId);
     const reading = { ticket, claims: claim, doorEventId: request.doorEventId, sessionId };
     if (decideNow(reading).code !== 'valid') return undefined;
-    const { id: ticketId, orderId, eventId, holderName, eventTitle } = ticket!;
-    return { ticketId, orderId, eventId, sessionId, holderName, eventTitle, usedAt };
+    const { id: ticketId, orderId, eventId, holderName, ticketType, eventTitle } = ticket!;
+    return { ticketId, orderId, eventId, sessionId, holderName, ticketType, eventTitle, usedAt };
   });
   const expected = requests.flatMap((request, i) => {
     const admission = admissions[i];

@@ -83,8 +83,10 @@ export function doorRoutes(deps: TicketsDeps, door: Door, verifyToken: TokenVeri
   router.post('/reset-ticket/:orderId', requireAdmin(verifyToken), async (ctx) => {
     const user = ctx.state.user as AuthUser;
     const { orderId } = parseParams(resetParams, ctx.params);
-    const { sessionId } = parseInput(resetInput, ctx.request.body ?? {});
-    ctx.body = toResetView(await resetTicket(deps, { orderId, resetBy: user.id, sessionId: sessionId ?? null }));
+    const { sessionId, ticketId } = parseInput(resetInput, ctx.request.body ?? {});
+    ctx.body = toResetView(
+      await resetTicket(deps, { orderId, ticketId, resetBy: user.id, sessionId: sessionId ?? null }),
+    );
   });
 
   return router;

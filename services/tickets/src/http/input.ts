@@ -31,5 +31,11 @@ export const ticketIdParam = z.uuid({ error: messages.ticketIdInvalid });
 /** The order whose ticket an administrator lets through once more; an id that is no UUID names no order. */
 export const resetParams = z.object({ orderId: uuidParam(messages.notFound) });
 
-/** The session whose admission to undo; without it, every session's. */
-export const resetInput = z.object({ sessionId: sessionIdInput.optional() }, { error: messages.scanBodyInvalid });
+/**
+ * The session whose admission to undo (without it, every session's), and which ticket of the order (without it, its
+ * first: orders of one ticket need not say).
+ */
+export const resetInput = z.object(
+  { sessionId: sessionIdInput.optional(), ticketId: z.uuid({ error: messages.ticketIdInvalid }).optional() },
+  { error: messages.scanBodyInvalid },
+);

@@ -8,7 +8,7 @@ export function toScanView(result: ScanResult): ScanView {
   return {
     success: result.success,
     userName: result.userName,
-    ticketType: null,
+    ticketType: result.ticketType,
     message: result.message,
     code: result.code,
     eventTitle: result.eventTitle,
