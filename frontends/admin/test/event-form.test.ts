@@ -16,6 +16,7 @@ const event: EventFormValues = {
   sessions: [{ startsAt: '2031-05-20T09:00', endsAt: '2031-05-20T18:00', title: '' }],
   location: 'São Paulo, SP',
   price: '150,00',
+  ticketTypes: [],
   maxAttendees: null,
   listed: true,
   published: false,
@@ -76,6 +77,12 @@ test('a sale window ends after it starts, two types never share a name, and each
     'ticketTypes.0.capacity': ticketTypeMessages.capacity,
     'ticketTypes.0.lots.0.quantity': ticketTypeMessages.lotQuantity,
   });
+});
+
+test('a plain event sends its price and no types; the list, when used, goes whole', () => {
+  const plain = eventFormSchema.parse(event);
+  expect(plain).toMatchObject({ price: '150.00' });
+  expect(plain.ticketTypes).toBeUndefined();
 });
 
 test('what the form sends: empty dates and names as none, prices with a dot, each type and lot by its id', () => {

@@ -1,7 +1,7 @@
-import type { z } from 'zod';
-import { adminCreateEventSchema, scheduleProblem, type AdminEventView } from '@ticketing/proto';
+import { z } from 'zod';
+import { adminCreateEventSchema, scheduleProblem, ticketTypeMessages, type AdminEventView } from '@ticketing/proto';
 import type { useZodForm } from '@ticketing/shared/forms';
-import { ticketTypeProblems, ticketTypeValuesOf, type TicketTypeFormValues } from './ticket-types.ts';
+import { MAX_TYPES, ticketTypeProblems, ticketTypeValuesOf, type TicketTypeFormValues } from './ticket-types.ts';
 
 /** A session as the form holds it: São Paulo's local times, as `datetime-local` inputs give them. */
 export interface SessionFormValues {
@@ -21,8 +21,8 @@ export interface EventFormValues {
   location: string;
   /** "150,00" or "150.00": the price of its one type, or, with types, the lowest they open at. */
   price: string;
-  /** Absent while the event sells one plain 'Ingresso' at `price`; once set, sent whole (each kept by its id). */
-  ticketTypes?: TicketTypeFormValues[] | undefined;
+  /** Empty while the event sells one plain 'Ingresso' at `price` (none sent); else sent whole, each by its id. */
+  ticketTypes: TicketTypeFormValues[];
   /** Empty is no limit. */
   maxAttendees: number | null;
   listed: boolean;
@@ -37,6 +37,7 @@ export const NEW_EVENT: EventFormValues = {
   sessions: [NEW_SESSION],
   location: '',
   price: '',
+  ticketTypes: [],
   maxAttendees: null,
   listed: true,
   published: false,
@@ -49,7 +50,7 @@ export const formValuesOf = (event: AdminEventView): EventFormValues => ({
   sessions: event.localSessions.map((session) => ({ ...session, title: session.title ?? '' })),
   location: event.location,
   price: event.price.replace('.', ','),
-  ticketTypes: ticketTypeValuesOf(event.adminTicketTypes),
+  ticketTypes: ticketTypeValuesOf(event.adminTicketTypes) ?? [],
   maxAttendees: event.maxAttendees,
   listed: event.listed,
   published: event.published,
@@ -62,20 +63,29 @@ const saoPauloInstant = (local: string) => new Date(`${local}-03:00`);
  * The API's checks, and the schedule's and the types' before anything is sent: sessions that overlap, last over 24
  * hours or end before they start, and types or lots the catalog would refuse get the catalog's own message.
  */
-export const eventFormSchema = adminCreateEventSchema.superRefine((event, context) => {
-  const problem =
-    event.sessions &&
-    scheduleProblem(
-      event.sessions.map((session) => ({
-        startsAt: saoPauloInstant(session.startsAt),
-        endsAt: saoPauloInstant(session.endsAt),
-      })),
-    );
-  if (problem) context.addIssue({ code: 'custom', message: problem, path: ['sessions'] });
-  for (const { path, message } of ticketTypeProblems(event.ticketTypes ?? [])) {
-    context.addIssue({ code: 'custom', message, path: ['ticketTypes', ...path] });
-  }
-});
+export const eventFormSchema = adminCreateEventSchema
+  .safeExtend({
+    // No types is the plain event: its price stands for its one type, and no list is sent.
+    ticketTypes: z
+      .array(adminCreateEventSchema.shape.ticketTypes.unwrap().element)
+      .max(MAX_TYPES, ticketTypeMessages.tooMany)
+      .optional()
+      .transform((types) => (types?.length ? types : undefined)),
+  })
+  .superRefine((event, context) => {
+    const problem =
+      event.sessions &&
+      scheduleProblem(
+        event.sessions.map((session) => ({
+          startsAt: saoPauloInstant(session.startsAt),
+          endsAt: saoPauloInstant(session.endsAt),
+        })),
+      );
+    if (problem) context.addIssue({ code: 'custom', message: problem, path: ['sessions'] });
+    for (const { path, message } of ticketTypeProblems(event.ticketTypes ?? [])) {
+      context.addIssue({ code: 'custom', message, path: ['ticketTypes', ...path] });
+    }
+  });
 
 /** The same start and end a day later: a congress's next day, to adjust. */
 export function nextDay(last: Pick<SessionFormValues, 'startsAt' | 'endsAt'> | undefined): SessionFormValues {

@@ -12,7 +12,8 @@ export const createEvent = (event: AdminCreateEvent) =>
  * carry their prices, and the catalog refuses the event's price beside them.
  */
 export function editEvent(id: string, event: AdminCreateEvent, changed: readonly EditableField[]) {
-  const sent = changed.includes('ticketTypes') ? changed.filter((field) => field !== 'price') : changed;
+  const sent =
+    changed.includes('ticketTypes') && event.ticketTypes ? changed.filter((field) => field !== 'price') : changed;
   const changes: AdminUpdateEvent = Object.fromEntries(sent.map((field) => [field, event[field]]));
   return api<AdminEventView>(`/admin/events/${id}`, { method: 'PATCH', body: changes });
 }
