@@ -4,7 +4,7 @@ import {
   NEW_LOT,
   NEW_TICKET_TYPE,
   openedTypes,
-  openingPrice,
+  firstPrice,
   ticketTypeValuesOf,
   type LotFormValues,
   type TicketTypeFormValues,
@@ -157,10 +157,17 @@ test('an event selling one plain Ingresso keeps the price field alone; opening t
   ]);
 });
 
-test('with types, the event’s price is the lowest a type opens at: its first lot’s, or its own', () => {
-  expect(openingPrice([type({ price: '90' }), type({ price: '200,00', lots: [lot({ price: '80,50' })] })])).toBe(
-    '80,50',
-  );
-  expect(openingPrice([type({ price: '1000,00' }), type({ price: '999,99' })])).toBe('999,99');
-  expect(openingPrice([type({ price: '' })])).toBeUndefined();
+test('a type with lots opens at its first lot’s price; a lot named by its place is shown unnamed', () => {
+  expect(firstPrice(type({ price: '200,00', lots: [lot({ price: '80,50' }), lot({ price: '90' })] }))).toBe('80,50');
+  expect(firstPrice(type({ price: '200,00' }))).toBe('200,00');
+  const lots = [
+    { id: 'a', name: '1º lote', price: '80.00', endsAt: null, localEndsAt: null, quantity: 10, taken: 0 },
+    { id: 'b', name: 'Lote de lançamento', price: '90.00', endsAt: null, localEndsAt: null, quantity: null, taken: 0 },
+    { id: 'c', name: '1º lote', price: '99.00', endsAt: null, localEndsAt: null, quantity: null, taken: 0 },
+  ];
+  expect(ticketTypeValuesOf([stored({ lots })])![0]!.lots.map((value) => value.name)).toEqual([
+    '',
+    'Lote de lançamento',
+    '1º lote',
+  ]);
 });

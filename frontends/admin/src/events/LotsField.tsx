@@ -3,7 +3,7 @@ import type { AdminTicketTypeView } from '@ticketing/proto';
 import { Button, TextField } from '@ticketing/shared';
 import { listError, typedCapacity, typedTime, type EventForm, type EventFormInput } from './event-form.ts';
 import { RemoveButton } from './RemoveButton.tsx';
-import { MAX_LOTS } from './ticket-types.ts';
+import { MAX_LOTS, placeName } from './ticket-types.ts';
 
 interface LotsFieldProps {
   form: EventForm;
@@ -39,7 +39,7 @@ export function LotsField({ form, typeIndex, lots, stored, onAdd }: LotsFieldPro
                 label="Nome"
                 autoComplete="off"
                 maxLength={60}
-                placeholder={`${position}º lote`}
+                placeholder={placeName(index)}
                 {...field(`${at}.name`)}
               />
               <TextField

@@ -4,20 +4,19 @@ import { Button, Checkbox, TextField } from '@ticketing/shared';
 import { listError, typedCapacity, typedTime, type EventForm } from './event-form.ts';
 import { LotsField } from './LotsField.tsx';
 import { RemoveButton } from './RemoveButton.tsx';
-import { MAX_TYPES, NEW_LOT, NEW_TICKET_TYPE, openedTypes, openingPrice } from './ticket-types.ts';
+import { firstPrice, MAX_TYPES, NEW_LOT, NEW_TICKET_TYPE, openedTypes } from './ticket-types.ts';
 
 /**
  * The prices the admin does not type, set before the form is checked: a type with lots sells at its first lot's
- * price, and the event's price is the lowest a type opens at.
+ * price, and the event's price, required beside its types, is its first type's (as the catalog keeps it).
  */
 export function settlePrices(form: EventForm) {
   const types = form.getValues('ticketTypes');
   if (!types?.length) return;
   for (const [index, type] of types.entries()) {
-    const first = type.lots?.[0];
-    if (first) form.setValue(`ticketTypes.${index}.price`, first.price);
+    if (type.lots?.length) form.setValue(`ticketTypes.${index}.price`, firstPrice(type));
   }
-  form.setValue('price', openingPrice(form.getValues('ticketTypes') ?? []) ?? '');
+  form.setValue('price', firstPrice(types[0]!));
 }
 
 /**

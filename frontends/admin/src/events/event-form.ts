@@ -19,7 +19,7 @@ export interface EventFormValues {
   /** Its days or blocks; the event's date is the first one's start. */
   sessions: SessionFormValues[];
   location: string;
-  /** "150,00" or "150.00": the price of its one type, or, with types, the lowest they open at. */
+  /** "150,00" or "150.00": the price of its one type; with types, their first's. */
   price: string;
   /** Empty while the event sells one plain 'Ingresso' at `price` (none sent); else sent whole, each by its id. */
   ticketTypes: TicketTypeFormValues[];

@@ -1,4 +1,4 @@
-import { ticketTypeMessages, toCents, type AdminCreateEvent, type AdminTicketTypeView } from '@ticketing/proto';
+import { ticketTypeMessages, type AdminCreateEvent, type AdminTicketTypeView } from '@ticketing/proto';
 
 /** A lot as the form holds it: its end in São Paulo's local time, as `datetime-local` gives it; null when none. */
 export interface LotFormValues {
@@ -46,6 +46,9 @@ export const NEW_TICKET_TYPE: TicketTypeFormValues = {
 
 const commaPrice = (price: string) => price.replace('.', ',');
 
+/** The name the catalog gives a lot without one, by its place ('2º lote'). */
+export const placeName = (index: number) => `${index + 1}º lote`;
+
 /** An event that sells only 'Ingresso' at its price, with nothing else set: its form shows the price alone. */
 export function isPlainDefault(types: readonly AdminTicketTypeView[]): boolean {
   if (types.length === 0) return true;
@@ -74,9 +77,10 @@ export function ticketTypeValuesOf(types: readonly AdminTicketTypeView[]): Ticke
     requiresDocument: type.requiresDocument,
     salesStartAt: type.localSalesStartAt,
     salesEndAt: type.localSalesEndAt,
-    lots: type.lots.map((lot) => ({
+    lots: type.lots.map((lot, index) => ({
       id: lot.id,
-      name: lot.name,
+      // A lot named by its place stays so: moved, it takes its new place's name.
+      name: lot.name === placeName(index) ? '' : lot.name,
       price: commaPrice(lot.price),
       endsAt: lot.localEndsAt,
       quantity: lot.quantity,
@@ -94,25 +98,9 @@ export function openedTypes(types: readonly AdminTicketTypeView[], price: string
   return [first, NEW_TICKET_TYPE];
 }
 
-const AMOUNT = /^\d{1,8}(?:[.,]\d{1,2})?$/;
-
-/** A type as typed in the form: its prices as the admin wrote them. */
-interface TypedPrices {
-  price: string | number;
-  lots?: { price: string | number }[] | undefined;
-}
-
-/** What a type sells at first: its first lot's price, or its own without lots. */
-const firstPrice = (type: TypedPrices) => String(type.lots?.[0]?.price ?? type.price);
-
-/**
- * The event's price when it sells types: the lowest any type opens at ('a partir de'); undefined while no price
- * typed is a valid amount.
- */
-export function openingPrice(types: readonly TypedPrices[]): string | undefined {
-  const prices = types.map((type) => firstPrice(type).trim()).filter((price) => AMOUNT.test(price));
-  return prices.sort((a, b) => toCents(a) - toCents(b))[0];
-}
+/** What a type sells at first, as typed: its first lot's price, or its own without lots. */
+export const firstPrice = (type: { price: string | number; lots?: { price: string | number }[] | undefined }) =>
+  String(type.lots?.[0]?.price ?? type.price);
 
 /** A São Paulo local time ("2030-03-15T09:00") or an instant with its offset, as milliseconds. */
 const instant = (time: string) => Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(time) ? time : `${time}-03:00`);
