@@ -53,10 +53,9 @@ export const serverVerdict = (answer: ScanView): Verdict => ({
   eventTitle: answer.eventTitle,
   ticketId: answer.ticketId ?? null,
   orderId: answer.orderId ?? null,
-  ticketType: answer.ticketType && {
-    name: answer.ticketType.name,
-    requiresDocument: answer.ticketType.requiresDocument,
-  },
+  ticketType: answer.ticketType
+    ? { name: answer.ticketType.name, requiresDocument: answer.ticketType.requiresDocument }
+    : null,
 });
 
 /**
