@@ -127,7 +127,9 @@ test('an admin opens an event’s ticket types, gives one lots, is told what the
     }),
   ]);
   // The editor shows them again as saved.
-  await ticketType(page, 2).getByText('Vendidos ou reservados: 0').waitFor();
+  // The type and each of its three lots: none sold yet.
+  await ticketType(page, 2).getByText('Vendidos ou reservados: 0').first().waitFor();
+  expect(await ticketType(page, 2).getByText('Vendidos ou reservados: 0').count()).toBe(4);
   expect(await lot(ticketType(page, 2), 2, 2).getByLabel('Quantidade').inputValue()).toBe('30');
 }, 60_000);
 
