@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import type { AdminCreateEvent, AdminEventView } from '@ticketing/proto';
@@ -13,18 +13,11 @@ import {
   toastError,
 } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
-import {
-  createEvent,
-  editEvent,
-  eventFormSchema,
-  formValuesOf,
-  NEW_EVENT,
-  typedCapacity,
-  uploadImage,
-  type EventFormValues,
-} from './event-form.ts';
+import { eventFormSchema, formValuesOf, NEW_EVENT, typedCapacity, type EventFormValues } from './event-form.ts';
 import { ImageField, imageProblem } from './ImageField.tsx';
+import { createEvent, editEvent, uploadImage } from './save-event.ts';
 import { SessionsField } from './SessionsField.tsx';
+import { settlePrices, TicketTypesField } from './TicketTypesField.tsx';
 import { storeAdminEvent } from './queries.ts';
 import { TextArea } from '../lib/TextArea.tsx';
 
@@ -42,6 +35,7 @@ export function EventForm({ event }: { event?: AdminEventView }) {
     defaultValues: event ? formValuesOf(event) : NEW_EVENT,
   });
   const { dirtyFields, isSubmitting } = form.formState;
+  const typed = (form.watch('ticketTypes')?.length ?? 0) > 0;
   const [image, setImage] = useState<File | null>(null);
   const imageError = image ? imageProblem(image) : undefined;
   const [failure, setFailure] = useState<string>();
@@ -92,23 +86,29 @@ export function EventForm({ event }: { event?: AdminEventView }) {
     );
     if (!event) navigate(`/admin/eventos/${saved.id}`, { replace: true });
   });
+  const send = (formEvent: FormEvent<HTMLFormElement>) => {
+    settlePrices(form);
+    return submit(formEvent);
+  };
 
   return (
-    <form className="card event-form" onSubmit={submit} noValidate aria-label={event ? 'Editar evento' : 'Novo evento'}>
+    <form className="card event-form" onSubmit={send} noValidate aria-label={event ? 'Editar evento' : 'Novo evento'}>
       <fieldset className="event-form__fields" disabled={cancelled}>
         <TextField label="Título" autoComplete="off" maxLength={255} {...form.field('title')} />
         <TextArea label="Descrição" rows={6} maxLength={20000} {...form.field('description')} />
         <SessionsField form={form} />
         <TextField label="Local" autoComplete="off" maxLength={255} {...form.field('location')} />
         <div className="field-row event-form__pair">
-          <TextField
-            label="Preço (R$)"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="Ex.: 150,00"
-            hint="Use 0 para um evento gratuito."
-            {...form.field('price')}
-          />
+          {!typed && (
+            <TextField
+              label="Preço (R$)"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="Ex.: 150,00"
+              hint="Use 0 para um evento gratuito."
+              {...form.field('price')}
+            />
+          )}
           <TextField
             label="Capacidade"
             type="number"
@@ -123,6 +123,7 @@ export function EventForm({ event }: { event?: AdminEventView }) {
             {...form.field('maxAttendees', { setValueAs: typedCapacity })}
           />
         </div>
+        <TicketTypesField form={form} known={event?.adminTicketTypes ?? []} />
         <fieldset className="event-form__visibility">
           <legend className="field__label">Visibilidade</legend>
           <Checkbox label="Publicado: aparece na loja e fica à venda" {...form.field('published')} />

@@ -1,15 +1,6 @@
 import { useFieldArray } from 'react-hook-form';
 import { Button, TextField } from '@ticketing/shared';
-import type { useZodForm } from '@ticketing/shared/forms';
-import { nextDay, type eventFormSchema } from './event-form.ts';
-
-type EventForm = ReturnType<typeof useZodForm<typeof eventFormSchema>>;
-
-/** A message about the schedule as a whole (sessions that overlap), wherever the resolver put it. */
-function scheduleError(form: EventForm): string | undefined {
-  const sessions = form.formState.errors.sessions as { message?: string; root?: { message?: string } } | undefined;
-  return sessions?.message ?? sessions?.root?.message;
-}
+import { listError, nextDay, type EventForm } from './event-form.ts';
 
 /**
  * The event's sessions: start, end and an optional title each, in São Paulo time. One may be added (the next day at
@@ -18,7 +9,8 @@ function scheduleError(form: EventForm): string | undefined {
 export function SessionsField({ form }: { form: EventForm }) {
   // `key`, not `id`: the sessions' own ids are values the form sends back.
   const sessions = useFieldArray({ control: form.control, name: 'sessions', keyName: 'key' });
-  const problem = scheduleError(form);
+  // A message about the schedule as a whole (sessions that overlap).
+  const problem = listError(form.formState.errors.sessions);
   const { field } = form;
   return (
     <fieldset className="event-sessions" aria-describedby="sessoes-dica">

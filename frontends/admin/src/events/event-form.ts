@@ -1,12 +1,7 @@
-import {
-  adminCreateEventSchema,
-  EVENT_IMAGE_FIELD,
-  scheduleProblem,
-  type AdminCreateEvent,
-  type AdminEventView,
-  type AdminUpdateEvent,
-} from '@ticketing/proto';
-import { api } from '@ticketing/shared';
+import { z } from 'zod';
+import { adminCreateEventSchema, scheduleProblem, ticketTypeMessages, type AdminEventView } from '@ticketing/proto';
+import type { useZodForm } from '@ticketing/shared/forms';
+import { MAX_TYPES, ticketTypeProblems, ticketTypeValuesOf, type TicketTypeFormValues } from './ticket-types.ts';
 
 /** A session as the form holds it: São Paulo's local times, as `datetime-local` inputs give them. */
 export interface SessionFormValues {
@@ -24,14 +19,15 @@ export interface EventFormValues {
   /** Its days or blocks; the event's date is the first one's start. */
   sessions: SessionFormValues[];
   location: string;
-  /** "150,00" or "150.00". */
+  /** "150,00" or "150.00": the price of its one type; with types, their first's. */
   price: string;
+  /** Empty while the event sells one plain 'Ingresso' at `price` (none sent); else sent whole, each by its id. */
+  ticketTypes: TicketTypeFormValues[];
   /** Empty is no limit. */
   maxAttendees: number | null;
   listed: boolean;
   published: boolean;
 }
-type EditableField = keyof EventFormValues;
 
 export const NEW_SESSION: SessionFormValues = { startsAt: '', endsAt: '', title: '' };
 
@@ -41,6 +37,7 @@ export const NEW_EVENT: EventFormValues = {
   sessions: [NEW_SESSION],
   location: '',
   price: '',
+  ticketTypes: [],
   maxAttendees: null,
   listed: true,
   published: false,
@@ -53,6 +50,7 @@ export const formValuesOf = (event: AdminEventView): EventFormValues => ({
   sessions: event.localSessions.map((session) => ({ ...session, title: session.title ?? '' })),
   location: event.location,
   price: event.price.replace('.', ','),
+  ticketTypes: ticketTypeValuesOf(event.adminTicketTypes) ?? [],
   maxAttendees: event.maxAttendees,
   listed: event.listed,
   published: event.published,
@@ -62,20 +60,32 @@ export const formValuesOf = (event: AdminEventView): EventFormValues => ({
 const saoPauloInstant = (local: string) => new Date(`${local}-03:00`);
 
 /**
- * The API's checks, and the schedule's before anything is sent: sessions that overlap, last over 24 hours or end
- * before they start get the catalog's own message.
+ * The API's checks, and the schedule's and the types' before anything is sent: sessions that overlap, last over 24
+ * hours or end before they start, and types or lots the catalog would refuse get the catalog's own message.
  */
-export const eventFormSchema = adminCreateEventSchema.superRefine((event, context) => {
-  const problem =
-    event.sessions &&
-    scheduleProblem(
-      event.sessions.map((session) => ({
-        startsAt: saoPauloInstant(session.startsAt),
-        endsAt: saoPauloInstant(session.endsAt),
-      })),
-    );
-  if (problem) context.addIssue({ code: 'custom', message: problem, path: ['sessions'] });
-});
+export const eventFormSchema = adminCreateEventSchema
+  .safeExtend({
+    // No types is the plain event: its price stands for its one type, and no list is sent.
+    ticketTypes: z
+      .array(adminCreateEventSchema.shape.ticketTypes.unwrap().element)
+      .max(MAX_TYPES, ticketTypeMessages.tooMany)
+      .optional()
+      .transform((types) => (types?.length ? types : undefined)),
+  })
+  .superRefine((event, context) => {
+    const problem =
+      event.sessions &&
+      scheduleProblem(
+        event.sessions.map((session) => ({
+          startsAt: saoPauloInstant(session.startsAt),
+          endsAt: saoPauloInstant(session.endsAt),
+        })),
+      );
+    if (problem) context.addIssue({ code: 'custom', message: problem, path: ['sessions'] });
+    for (const { path, message } of ticketTypeProblems(event.ticketTypes ?? [])) {
+      context.addIssue({ code: 'custom', message, path: ['ticketTypes', ...path] });
+    }
+  });
 
 /** The same start and end a day later: a congress's next day, to adjust. */
 export function nextDay(last: Pick<SessionFormValues, 'startsAt' | 'endsAt'> | undefined): SessionFormValues {
@@ -90,17 +100,15 @@ export function nextDay(last: Pick<SessionFormValues, 'startsAt' | 'endsAt'> | u
 export const typedCapacity = (typed: unknown): number | null =>
   typed === '' || typed === null || typed === undefined ? null : Number(typed);
 
-export const createEvent = (event: AdminCreateEvent) =>
-  api<AdminEventView>('/admin/events', { method: 'POST', body: event });
+/** An empty date and time is none (null). */
+export const typedTime = (typed: unknown) => (typed === '' || typed === undefined ? null : typed);
 
-/** Sends only the fields the form changed, so an edit never undoes someone else's change to another field. */
-export function editEvent(id: string, event: AdminCreateEvent, changed: readonly EditableField[]) {
-  const changes: AdminUpdateEvent = Object.fromEntries(changed.map((field) => [field, event[field]]));
-  return api<AdminEventView>(`/admin/events/${id}`, { method: 'PATCH', body: changes });
-}
+/** The form as its parts receive it, and what it holds as typed. */
+export type EventForm = ReturnType<typeof useZodForm<typeof eventFormSchema>>;
+export type EventFormInput = z.input<typeof eventFormSchema>;
 
-export function uploadImage(id: string, image: File) {
-  const form = new FormData();
-  form.append(EVENT_IMAGE_FIELD, image);
-  return api<AdminEventView>(`/admin/events/${id}/image`, { method: 'POST', body: form });
+/** A message about a list as a whole (too many types, lots out of place), wherever the resolver put it. */
+export function listError(errors: unknown): string | undefined {
+  const list = errors as { message?: string; root?: { message?: string } } | undefined;
+  return list?.message ?? list?.root?.message;
 }

@@ -18,7 +18,7 @@ export function ParticipantsTable({ tickets, sessions, busy }: ParticipantsTable
   return (
     <DataTable
       caption="Participantes do evento"
-      columns={['Nome', 'E-mail', 'CPF', 'Pedido', 'Pagamento', 'Situação', ...entrances]}
+      columns={['Nome', 'E-mail', 'Tipo', 'CPF', 'Pedido', 'Pagamento', 'Situação', ...entrances]}
       actions
       busy={busy}
     >
@@ -30,6 +30,7 @@ export function ParticipantsTable({ tickets, sessions, busy }: ParticipantsTable
               {ticket.holderName}
             </th>
             <td className="data-table__email">{ticket.holderEmail}</td>
+            <td>{ticket.ticketType?.name ?? '—'}</td>
             <td className="numeric data-table__nowrap">{ticket.cpf ?? '—'}</td>
             <td className="numeric data-table__nowrap">{ticket.orderNumber}</td>
             <td>{paymentLabel(ticket.paymentMethod)}</td>

@@ -31,6 +31,7 @@ export function PrintSheet({ list }: { list: PrintedList }) {
           <tr>
             <th scope="col">#</th>
             <th scope="col">Nome</th>
+            <th scope="col">Tipo</th>
             <th scope="col">CPF</th>
             <th scope="col">Pedido</th>
             <th scope="col">Pagamento</th>
@@ -47,6 +48,7 @@ export function PrintSheet({ list }: { list: PrintedList }) {
                 {ticket.holderName}
                 {ticket.status === 'cancelled' && ' (cancelado)'}
               </td>
+              <td>{ticket.ticketType?.name ?? '—'}</td>
               <td>{ticket.cpf ?? '—'}</td>
               <td>{ticket.orderNumber}</td>
               <td>{paymentLabel(ticket.paymentMethod)}</td>

@@ -4,6 +4,7 @@ import { EventSalesTable } from './EventSalesTable.tsx';
 import { SalesBreakdown } from './SalesBreakdown.tsx';
 import { SalesChart } from './SalesChart.tsx';
 import { SalesTotals } from './SalesTotals.tsx';
+import { TypeSalesTable } from './TypeSalesTable.tsx';
 
 const orderCount = (sales: SalesView) => Object.values(sales.orders.byStatus).reduce((sum, count) => sum + count, 0);
 
@@ -33,6 +34,14 @@ export function SalesReport({ sales }: { sales: SalesView }) {
             <SalesChart days={sales.perDay} />
           </section>
           <SalesBreakdown sales={sales} />
+          {event && sales.perType.length > 0 && (
+            <section className="sales-section" aria-labelledby="sales-per-type">
+              <h2 id="sales-per-type" className="sales-section__title">
+                Por tipo de ingresso
+              </h2>
+              <TypeSalesTable types={sales.perType} />
+            </section>
+          )}
           {!event && sales.perEvent.length > 0 && (
             <section className="sales-section" aria-labelledby="sales-per-event">
               <h2 id="sales-per-event" className="sales-section__title">

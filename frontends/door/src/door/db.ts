@@ -82,7 +82,7 @@ let openedQueue: Promise<IDBPDatabase<QueueDb>> | undefined;
 
 /** The person's data: survives reloads, closed tabs and the network; lets go when a sign-out deletes it. */
 export function doorDb(): Promise<IDBPDatabase<DoorDb>> {
-  opened ??= openDB<DoorDb>(DOOR_DATA_DB, 2, {
+  opened ??= openDB<DoorDb>(DOOR_DATA_DB, 3, {
     async upgrade(db, oldVersion, _newVersion, tx) {
       if (oldVersion === 0) {
         db.createObjectStore('keys', { keyPath: 'kid' });
@@ -92,7 +92,8 @@ export function doorDb(): Promise<IDBPDatabase<DoorDb>> {
         db.createObjectStore('conflicts', { keyPath: ['ticketId', 'sessionId'] });
         return;
       }
-      await admitPerSession(db, tx);
+      if (oldVersion === 1) await admitPerSession(db, tx);
+      await typeTickets(tx);
     },
     // A sign-out deletes this database: the connection lets go at once, and the next use opens a new one.
     blocking() {
@@ -121,6 +122,23 @@ async function admitPerSession(
   while (cursor) {
     const { usedAt, ...ticket } = cursor.value as unknown as UnsessionedTicket;
     await cursor.update({ ...ticket, admissions: usedAt ? { [ticket.eventId]: usedAt } : {} });
+    cursor = await cursor.continue();
+  }
+}
+
+/**
+ * Tickets kept before they had types have none until the server says: the revisions go, so the next refresh
+ * downloads whole lists, each ticket with its type (and whether the door checks a document).
+ */
+async function typeTickets(tx: IDBPTransaction<DoorDb, StoreNames<DoorDb>[], 'versionchange'>) {
+  await tx.objectStore('revisions').clear();
+  let cursor = await tx.objectStore('tickets').openCursor();
+  while (cursor) {
+    const ticket = cursor.value as Omit<DoorTicket, 'ticketType'> & {
+      eventId: string;
+      ticketType?: DoorTicket['ticketType'];
+    };
+    if (ticket.ticketType === undefined) await cursor.update({ ...ticket, ticketType: null });
     cursor = await cursor.continue();
   }
 }

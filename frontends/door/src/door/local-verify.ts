@@ -1,8 +1,8 @@
 import { verifyAsync } from '@noble/ed25519';
-import { decideReading, decodeBase64url, trustedClaims as claimsOf, type TicketClaims } from '@ticketing/proto';
+import { decodeBase64url, trustedClaims as claimsOf, type TicketClaims } from '@ticketing/proto';
 import { doorDb, queueDb } from './db.ts';
 import { usedInSession } from './door-session.ts';
-import type { Verdict } from './verdict.ts';
+import { deviceVerdict, type Verdict } from './verdict.ts';
 
 /** The claims of a QR text signed by a key this device holds; undefined for anything else. */
 export const trustedClaims = (text: string): Promise<TicketClaims | undefined> =>
@@ -29,14 +29,5 @@ export async function decideLocally(
   const queued = stored ? await (await queueDb()).getAllFromIndex('queue', 'byTicket', stored.id) : [];
   const ticket = stored && { ...stored, usedAt: usedInSession(stored, sessionId, queued) };
   const claimedEventTitle = claims && claims.eventId !== eventId ? eventTitle(claims.eventId) : null;
-  const { code, message } = decideReading({ claims, doorEventId: eventId, ticket, claimedEventTitle });
-  return {
-    admitted: code === 'valid',
-    code,
-    message,
-    holder: ticket?.holderName ?? null,
-    eventTitle: code === 'wrong_event' ? claimedEventTitle : eventTitle(eventId),
-    ticketId: ticket?.id ?? null,
-    orderId: ticket?.orderId ?? null,
-  };
+  return deviceVerdict({ claims, doorEventId: eventId, ticket, claimedEventTitle }, eventTitle(eventId));
 }

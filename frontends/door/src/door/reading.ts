@@ -1,20 +1,9 @@
-import type { ScanView } from '@ticketing/proto';
 import { doorDb, markUsed, queueDb, type QueuedReading, type StoredReading } from './db.ts';
 import { trimReadings } from './forget.ts';
 import { decideLocally, trustedClaims } from './local-verify.ts';
 import { admitOnServer, verifyOnServer } from './server.ts';
 import type { DoorSync } from './sync.ts';
-import { doorTexts, type Verdict } from './verdict.ts';
-
-const fromServer = (answer: ScanView): Verdict => ({
-  admitted: answer.success,
-  code: answer.code,
-  message: answer.message || (answer.success ? doorTexts.valid : 'Erro'),
-  holder: answer.success ? answer.userName || 'Verificado' : answer.userName,
-  eventTitle: answer.eventTitle,
-  ticketId: answer.ticketId ?? null,
-  orderId: answer.orderId ?? null,
-});
+import { doorTexts, serverVerdict, type Verdict } from './verdict.ts';
 
 /** Keeps the reading for 'Últimas leituras' (the last few only: the server has the others, or they are queued). */
 async function show(reading: StoredReading) {
@@ -49,7 +38,7 @@ export async function readTicket(
   if (sync.reachable) {
     const answer = await verifyOnServer(qrCodeData, eventId, sessionId);
     if (answer.ok) {
-      const verdict = fromServer(answer.value);
+      const verdict = serverVerdict(answer.value);
       const session = answer.value.sessionId;
       await show({ ...reading, ...summary(verdict), eventId: eventId ?? '', sessionId: session });
       if (verdict.admitted && verdict.ticketId && session) await markUsed(verdict.ticketId, session, reading.readAt);
@@ -86,7 +75,7 @@ export async function admitFromLookUp(
     if (answer.why !== 'refused') sync.noticeFailure(answer.why);
     return { verdict: refusedBy(answer.why === 'unreachable' ? doorTexts.unreachable : answer.message), by: 'server' };
   }
-  const verdict = fromServer(answer.value);
+  const verdict = serverVerdict(answer.value);
   await show({ ...reading, ...summary(verdict), eventId, sessionId });
   if (verdict.admitted && verdict.ticketId) await markUsed(verdict.ticketId, sessionId, reading.readAt);
   void sync.recorded();
@@ -110,4 +99,5 @@ const refusedBy = (message: string): Verdict => ({
   eventTitle: null,
   ticketId: null,
   orderId: null,
+  ticketType: null,
 });

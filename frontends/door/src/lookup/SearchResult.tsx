@@ -12,7 +12,7 @@ interface SearchResultProps {
   onAdmit(ticketId: string): void;
 }
 
-/** One guest found: who, their order and where they stand; admitted from here by their ticket's id. */
+/** One guest found: who, their ticket's type, their order and where they stand; admitted from here by their ticket's id. */
 export function SearchResult({ eventId, sessionId, hit, mayReset, onAdmit }: SearchResultProps) {
   const reset = useResetTicket(hit.orderId, {
     errorTitle: 'Erro ao resetar ticket',
@@ -29,6 +29,15 @@ export function SearchResult({ eventId, sessionId, hit, mayReset, onAdmit }: Sea
         <Badge tone={state.tone}>{state.label}</Badge>
       </div>
       <dl className="lookup-result__facts">
+        {hit.ticketType && (
+          <div>
+            <dt>Tipo</dt>
+            <dd>
+              {hit.ticketType.name}
+              {hit.ticketType.requiresDocument && ' · exige documento'}
+            </dd>
+          </div>
+        )}
         {hit.cpf && (
           <div>
             <dt>CPF</dt>

@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { admitFromLookUp, readTicket, type DoorPlace } from '../door/reading.ts';
 import { useDoorSync } from '../door/useDoorSync.ts';
-import type { Verdict } from '../door/verdict.ts';
+import { documentNotice, type Verdict } from '../door/verdict.ts';
 import { signalVerdict } from './feedback.ts';
 
-/** How long a verdict stays on screen (spec §4): short for a holder let in, longer for a refusal to be read. */
-const SHOWN_MS = { admitted: 800, refused: 1500 };
+/**
+ * How long a verdict stays on screen (spec §4): short for a holder let in, longer for a refusal to be read, and
+ * longest for a holder whose document is to be checked.
+ */
+const SHOWN_MS = { admitted: 800, refused: 1500, document: 3000 };
 /** After its verdict, the same code is ignored for this long: the holder is still in front of the camera. */
 const SAME_CODE_IGNORED_MS = 3000;
 
@@ -17,6 +20,7 @@ const unreadable: Verdict = {
   eventTitle: null,
   ticketId: null,
   orderId: null,
+  ticketType: null,
 };
 
 /**
@@ -67,7 +71,11 @@ export function useDoor(
           lastCode.current = { text, ignoredUntil: Date.now() + SAME_CODE_IGNORED_MS };
           busy.current = false;
         },
-        result.verdict.admitted ? SHOWN_MS.admitted : SHOWN_MS.refused,
+        documentNotice(result.verdict)
+          ? SHOWN_MS.document
+          : result.verdict.admitted
+            ? SHOWN_MS.admitted
+            : SHOWN_MS.refused,
       );
     },
     [],
