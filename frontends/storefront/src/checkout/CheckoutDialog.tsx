@@ -94,6 +94,7 @@ export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }
                 <TicketQuantities
                   types={event.ticketTypes}
                   tickets={tickets.tickets}
+                  promo={promo !== null}
                   onAdd={tickets.add}
                   onRemove={tickets.remove}
                 />

@@ -1,4 +1,4 @@
-import { MAX_TICKETS_PER_ORDER, type TicketTypeView } from '@ticketing/proto';
+import { MAX_TICKETS_PER_ORDER, orderItemMessages, type TicketTypeView } from '@ticketing/proto';
 import { Button, formatBRL } from '@ticketing/shared';
 import { lotLabel } from '../events/ticket-types.ts';
 import type { TicketChoice } from './tickets-form.ts';
@@ -6,16 +6,19 @@ import type { TicketChoice } from './tickets-form.ts';
 interface TicketQuantitiesProps {
   types: TicketTypeView[];
   tickets: TicketChoice[];
+  /** A promotional code is good for one ticket an order. */
+  promo: boolean;
   onAdd(ticketTypeId: string): void;
   onRemove(ticketTypeId: string): void;
 }
 
 /**
- * How many tickets of each type: from 1 to 10 in all. A type that went off sale while the dialog was open (the page
+ * How many tickets of each type: from 1 to 10 in all (1 with a promotional code). A type that went off sale while the dialog was open (the page
  * reads the event again after a refusal) stays while some of its tickets are chosen, so they can be taken out.
  */
-export function TicketQuantities({ types, tickets, onAdd, onRemove }: TicketQuantitiesProps) {
+export function TicketQuantities({ types, tickets, promo, onAdd, onRemove }: TicketQuantitiesProps) {
   const total = tickets.length;
+  const max = promo ? 1 : MAX_TICKETS_PER_ORDER;
   return (
     <fieldset className="ticket-quantities">
       <legend className="field__label">Quantidade de ingressos</legend>
@@ -47,7 +50,7 @@ export function TicketQuantities({ types, tickets, onAdd, onRemove }: TicketQuan
                 variant="outline"
                 size="sm"
                 aria-label={`Adicionar um ingresso ${type.name}`}
-                disabled={!type.onSale || total >= MAX_TICKETS_PER_ORDER}
+                disabled={!type.onSale || total >= max}
                 onClick={() => onAdd(type.id)}
               >
                 +
@@ -56,8 +59,8 @@ export function TicketQuantities({ types, tickets, onAdd, onRemove }: TicketQuan
           </div>
         );
       })}
-      {total >= MAX_TICKETS_PER_ORDER && (
-        <p className="field__hint">Um pedido pode ter no máximo {MAX_TICKETS_PER_ORDER} ingressos.</p>
+      {total >= max && (
+        <p className="field__hint">{promo ? orderItemMessages.promoOneTicket : orderItemMessages.tooManyTickets}</p>
       )}
     </fieldset>
   );

@@ -107,7 +107,7 @@ export function summaryLines(event: Pick<EventView, 'price' | 'ticketTypes'>, ti
     .filter((line) => line.count > 0);
 }
 
-/** What the buyer pays, in cents: each ticket's price (the promotional one when a code applies) plus the fee each. */
+/** What the buyer pays, in cents: each ticket's price (the promotional one when a code applies, to the order's one ticket) plus the fee each. */
 export function totalCents(lines: readonly SummaryLine[], promo: Promo | null): number {
   return lines.reduce(
     (total, line) => total + line.count * (toCents(promo?.price ?? line.price) + CONVENIENCE_FEE_CENTS),
