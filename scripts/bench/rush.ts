@@ -493,7 +493,7 @@ try {
     const run: Run = { stack, db, factory, admin: await adminToken(stack) };
     console.log(`Sales rush: one address, every process sharing this machine's CPUs (bus: ${stack.bus})`);
     await rush(run, WARM_UP, 'warm-up');
-    for (const pair of RUSHES) await rush(run, pair, `${pair.buyers}/${pair.spots}`);
+    for (const pair of RUSHES) await rush(run, pair, `${pair.buyers}/${pair.lots?.join('+') ?? pair.spots}`);
     await printStackMemory();
   } finally {
     await factory.close();
