@@ -82,6 +82,20 @@ test('the list shows every event with its status, sold and held counts, filtered
   const soldOut = await catalog.createEvent({ title: `Lotado ${tag}`, maxAttendees: 3 });
   expect((await hold(soldOut.id, `order:${randomUUID()}`, 2)).status).toBe(200);
   expect((await hold(soldOut.id, `courtesy-link:${randomUUID()}`, 1)).status).toBe(200);
+  // Spots left, but every type it sells (the hidden one aside) ran out: its one lot, and its capacity.
+  const typesSoldOut = await catalog.createEvent({
+    title: `Tipos esgotados ${tag}`,
+    ticketTypes: [
+      { name: 'Profissional', price: '200.00', lots: [{ price: '150.00', quantity: 1 }] },
+      { name: 'Estudante', price: '90.00', capacity: 1 },
+      { name: 'Convidado', price: '0.00', hidden: true },
+    ],
+  });
+  const [professional, student] = typesSoldOut.ticketTypes;
+  const held = await catalog.request('PUT', `/internal/events/${typesSoldOut.id}/holds/order:${randomUUID()}`, {
+    body: { quantity: 2, items: [{ ticketTypeId: professional!.id }, { ticketTypeId: student!.id }] },
+  });
+  expect(held.status).toBe(200);
 
   const page = await list(`q=${tag}`);
   const statuses = Object.fromEntries(page.events.map((event) => [event.id, event.status]));
@@ -92,8 +106,9 @@ test('the list shows every event with its status, sold and held counts, filtered
     [past.id]: 'encerrado',
     [deactivated.id]: 'encerrado',
     [soldOut.id]: 'esgotado',
+    [typesSoldOut.id]: 'esgotado',
   });
-  expect(page).toMatchObject({ page: 1, totalPages: 1, total: 6 });
+  expect(page).toMatchObject({ page: 1, totalPages: 1, total: 7 });
   // Newest date first.
   expect(page.events.map((event) => event.date)).toEqual(
     page.events
@@ -116,10 +131,13 @@ test('the list shows every event with its status, sold and held counts, filtered
     held: 0,
   });
 
-  for (const status of ['rascunho', 'publicado', 'nao_listado', 'esgotado'] as const) {
+  for (const status of ['rascunho', 'publicado', 'nao_listado'] as const) {
     const filtered = await list(`q=${tag}&status=${status}`);
     expect(filtered.events.map((event) => event.status)).toEqual([status]);
   }
+  expect((await list(`q=${tag}&status=esgotado`)).events.map((event) => event.id).sort()).toEqual(
+    [soldOut.id, typesSoldOut.id].sort(),
+  );
   expect((await list(`q=${tag}&status=encerrado`)).events.map((event) => event.id).sort()).toEqual(
     [past.id, deactivated.id].sort(),
   );

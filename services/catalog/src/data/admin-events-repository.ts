@@ -10,15 +10,30 @@ export interface AdminEvent {
   sold: number;
 }
 
+/** A listed type of the event with tickets left: within its capacity, and without lots or with a lot still selling. */
+const TYPE_LEFT = `select 1 from ticket_types as types
+  where types.event_id = events.id and not types.hidden
+    and (types.capacity is null or types.taken < types.capacity)
+    and (
+      not exists (select 1 from ticket_lots as lots where lots.ticket_type_id = types.id)
+      or exists (
+        select 1 from ticket_lots as lots
+        where lots.ticket_type_id = types.id
+          and (lots.ends_at is null or lots.ends_at > now()) and (lots.quantity is null or lots.taken < lots.quantity)
+      )
+    )`;
+
 /**
  * One status per event, the first that applies: cancelled; a draft; over (deactivated or its date passed); sold out
- * (every spot sold or held); unlisted; published.
+ * (every spot sold or held, or every type it lists ran out: its capacity, or every lot ended or sold); unlisted;
+ * published.
  */
 const STATUS = `case
   when events.cancelled_at is not null then 'cancelado'
   when events.published_at is null then 'rascunho'
   when not events.is_active or events.date <= now() then 'encerrado'
   when events.max_attendees is not null and events.current_attendees >= events.max_attendees then 'esgotado'
+  when not exists (${TYPE_LEFT}) then 'esgotado'
   when not events.listed then 'nao_listado'
   else 'publicado'
 end`;
