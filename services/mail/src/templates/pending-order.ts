@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { longDate, reais } from './format.ts';
-import { orderLineData, orderLineFacts, type OrderLine } from './order-lines.ts';
+import { orderLineData, orderLineFacts, orderLinesText, type OrderLine } from './order-lines.ts';
 
 /** What every e-mail about a new order waiting for payment knows of it. */
 export const pendingOrderData = {
@@ -14,6 +14,7 @@ export const pendingOrderData = {
 };
 
 type PendingOrder = { [K in keyof typeof pendingOrderData]: z.infer<(typeof pendingOrderData)[K]> };
+type OrderAtGlance = Omit<PendingOrder, 'name' | 'lines'> & { lines?: OrderLine[] };
 
 /** The order at a glance, as each of those e-mails lists it: event, date, number, each ticket and total. */
 export const pendingOrderFacts = ({
@@ -22,10 +23,17 @@ export const pendingOrderFacts = ({
   orderNumber,
   amount,
   lines = [],
-}: Omit<PendingOrder, 'name' | 'lines'> & { lines?: OrderLine[] }): [string, string][] => [
+}: OrderAtGlance): [string, string][] => [
   ['Evento', eventTitle],
   ['Data', longDate(eventDate)],
   ['Pedido', orderNumber],
   ...orderLineFacts(lines),
   ['Total', reais(amount)],
 ];
+
+/**
+ * The text version's opening, then its tickets: "Seu pedido 1234 para … (sábado, …) está aguardando o pagamento" and
+ * how (`by`: "de R$ 155,00 por PIX", "do boleto de R$ 155,00").
+ */
+export const awaitingPaymentText = ({ orderNumber, eventTitle, eventDate, lines = [] }: OrderAtGlance, by: string) =>
+  `Seu pedido ${orderNumber} para ${eventTitle} (${longDate(eventDate)}) está aguardando o pagamento ${by}.${orderLinesText(lines)}`;
