@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTemplate } from './define.ts';
 import { eventFacts, greeting, longDate, reais, timeOfDay } from './format.ts';
 import { details, heading, note, paragraph } from './layout.ts';
-import { paidOrderData } from './paid-order.ts';
+import { paidOrderData } from './order-data.ts';
 
 const hasRefund = (amount: string) => Number(amount) > 0;
 

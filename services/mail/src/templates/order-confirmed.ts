@@ -3,7 +3,7 @@ import { defineTemplate } from './define.ts';
 import { eventFacts, greeting, longDate, reais, tickets } from './format.ts';
 import { button, details, heading, note, paragraph } from './layout.ts';
 import { describeLine, orderLineData, orderLineFacts } from './order-lines.ts';
-import { paidOrderData } from './paid-order.ts';
+import { paidOrderData } from './order-data.ts';
 
 /**
  * The buyer's confirmation of a paid order of several tickets, or of one for someone else: every ticket with its type,

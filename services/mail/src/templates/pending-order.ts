@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import { longDate, reais } from './format.ts';
+import { orderData } from './order-data.ts';
 import { orderLineData, orderLineFacts, orderLinesText, type OrderLine } from './order-lines.ts';
 
 /** What every e-mail about a new order waiting for payment knows of it. */
 export const pendingOrderData = {
-  name: z.string(),
-  orderNumber: z.string(),
-  eventTitle: z.string(),
-  eventDate: z.iso.datetime({ offset: true }),
-  amount: z.string(),
+  ...orderData,
   /** Its tickets (type, holder, price); none on orders of one ticket before orders had several. */
   lines: z.array(orderLineData).default([]),
 };
