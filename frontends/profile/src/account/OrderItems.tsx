@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import type { OrderItemView, OrderView } from '@ticketing/proto';
-import { Badge, buttonClass, formatBRL } from '@ticketing/shared';
+import { formatBRL } from '@ticketing/shared';
 import { ChangeHolder } from './ChangeHolder.tsx';
 import { itemFileName } from './order-labels.ts';
+import { TicketCode } from './TicketCode.tsx';
 
 /**
  * The order's tickets: type (and lot), holder and price each; the card's 'Valor' is the total, with the fees. A paid
@@ -68,26 +69,15 @@ function ItemTicket({
     );
   }
   return (
-    <div className="order-item__ticket">
-      <img
-        className="order-item__qr"
-        src={item.qrCodeData}
-        width={112}
-        height={112}
-        alt={`QR Code do ingresso ${number} do pedido nº ${orderNumber}`}
-      />
-      <div className="order-item__actions">
-        {item.qrCodeUsed && <Badge tone="neutral">Utilizado</Badge>}
-        <a
-          className={buttonClass('outline', 'sm')}
-          href={item.qrCodeData}
-          download={itemFileName(orderNumber, item.index)}
-          aria-label={`Baixar ingresso ${number} (PNG)`}
-        >
-          Baixar ingresso (PNG)
-        </a>
-        {children}
-      </div>
-    </div>
+    <TicketCode
+      compact
+      qrCodeData={item.qrCodeData}
+      alt={`QR Code do ingresso ${number} do pedido nº ${orderNumber}`}
+      fileName={itemFileName(orderNumber, item.index)}
+      downloadLabel={`Baixar ingresso ${number} (PNG)`}
+      used={item.qrCodeUsed ? 'Utilizado' : null}
+    >
+      {children}
+    </TicketCode>
   );
 }
