@@ -15,9 +15,9 @@ export function OrderItems({ order }: { order: OrderView }) {
   const several = order.items.length > 1;
   return (
     <section className="order-items" aria-label={`Ingressos do pedido nº ${order.orderNumber}`}>
-      <ul className="bare-list order-items__list">
+      <ul className="bare-list stack order-items__list">
         {order.items.map((item) => (
-          <li key={item.index} className="order-item">
+          <li key={item.index} className="stack order-item">
             <div className="order-item__line">
               <span className="order-item__type">
                 {item.typeName}
@@ -35,7 +35,7 @@ export function OrderItems({ order }: { order: OrderView }) {
                 </ItemTicket>
               ) : (
                 item.canChangeHolder && (
-                  <div className="order-item__actions">
+                  <div className="stack order-item__actions">
                     <ChangeHolder order={order} item={item} />
                   </div>
                 )
@@ -60,7 +60,7 @@ function ItemTicket({
   const number = item.index + 1;
   if (!item.qrCodeData) {
     return (
-      <div className="order-item__actions">
+      <div className="stack order-item__actions">
         <p className="order-item__pending" role="status">
           Este ingresso está sendo emitido e também chegará por e-mail ao titular.
         </p>
