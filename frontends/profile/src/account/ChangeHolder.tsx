@@ -45,7 +45,7 @@ export function ChangeHolder({ order, item }: { order: OrderView; item: OrderIte
         title="Trocar titular"
         description={`${ticket}, hoje em nome de ${item.holderName}. O novo titular recebe o ingresso por e-mail e o QR Code atual deixa de valer.`}
       >
-        <form className="holder-form" noValidate onSubmit={form.handleSubmit((holder) => change.mutate(holder))}>
+        <form className="stack holder-form" noValidate onSubmit={form.handleSubmit((holder) => change.mutate(holder))}>
           <TextField label="Nome do titular" autoComplete="off" {...form.field('name')} />
           <TextField label="E-mail do titular" type="email" autoComplete="off" {...form.field('email')} />
           {item.requiresDocument && (

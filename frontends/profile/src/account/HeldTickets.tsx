@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { MyTicketView } from '@ticketing/proto';
-import { Badge, buttonClass, formatDate, formatTime, SkeletonLines } from '@ticketing/shared';
+import { SkeletonLines } from '@ticketing/shared';
+import { EventFacts } from './EventFacts.tsx';
 import { ListFailed } from './ListFailed.tsx';
+import { TicketCode } from './TicketCode.tsx';
 
 export const heldTicketsQueryKey = ['tickets', 'mine'] as const;
 
@@ -44,16 +46,7 @@ function HeldTicket({ ticket }: { ticket: MyTicketView }) {
       <p className="order-card__number numeric">Pedido nº {ticket.orderNumber}</p>
       <h3 className="order-card__title">{ticket.event.title}</h3>
       <dl className="facts">
-        <div>
-          <dt>Data</dt>
-          <dd className="numeric">
-            {formatDate(ticket.event.date)} às {formatTime(ticket.event.date)}
-          </dd>
-        </div>
-        <div>
-          <dt>Local</dt>
-          <dd>{ticket.event.location}</dd>
-        </div>
+        <EventFacts event={ticket.event} />
         {ticket.ticketType && (
           <div>
             <dt>Ingresso</dt>
@@ -65,32 +58,13 @@ function HeldTicket({ ticket }: { ticket: MyTicketView }) {
           <dd>{ticket.boughtBy}</dd>
         </div>
       </dl>
-      <div className="order-ticket">
-        <img
-          className="order-ticket__qr"
-          src={ticket.qrCodeData}
-          width={176}
-          height={176}
-          alt={`QR Code do seu ingresso para ${ticket.event.title}`}
-        />
-        <div className="order-ticket__info">
-          {ticket.used ? (
-            <Badge tone="neutral">Utilizado</Badge>
-          ) : (
-            <p className="order-ticket__hint">
-              Apresente este QR Code na entrada do evento
-              {ticket.ticketType?.requiresDocument ? ', com um documento com foto.' : '.'}
-            </p>
-          )}
-          <a
-            className={buttonClass('outline', 'sm')}
-            href={ticket.qrCodeData}
-            download={`ingresso-${ticket.orderNumber}-${ticket.ticketId.slice(0, 8)}.png`}
-          >
-            Baixar ingresso (PNG)
-          </a>
-        </div>
-      </div>
+      <TicketCode
+        qrCodeData={ticket.qrCodeData}
+        alt={`QR Code do seu ingresso para ${ticket.event.title}`}
+        fileName={`ingresso-${ticket.orderNumber}-${ticket.ticketId.slice(0, 8)}.png`}
+        used={ticket.used ? 'Utilizado' : null}
+        hint={`Apresente este QR Code na entrada do evento${ticket.ticketType?.requiresDocument ? ', com um documento com foto.' : '.'}`}
+      />
     </article>
   );
 }

@@ -1,14 +1,7 @@
 import { useId } from 'react';
 import type { OrderView } from '@ticketing/proto';
-import {
-  Badge,
-  formatBRL,
-  formatDate,
-  formatDateTime,
-  formatTime,
-  orderStatusOf,
-  paymentMethodOf,
-} from '@ticketing/shared';
+import { Badge, formatBRL, formatDateTime, orderStatusOf, paymentMethodOf } from '@ticketing/shared';
+import { EventFacts } from './EventFacts.tsx';
 import { OrderItems } from './OrderItems.tsx';
 import { OrderPayment } from './OrderPayment.tsx';
 import { OrderRefund, WithdrawalInReview } from './OrderRefund.tsx';
@@ -31,16 +24,7 @@ export function OrderCard({ order, isAdmin }: { order: OrderView; isAdmin: boole
         <Badge tone={status.tone}>{status.label}</Badge>
       </header>
       <dl className="facts">
-        <div>
-          <dt>Data</dt>
-          <dd className="numeric">
-            {formatDate(order.event.date)} às {formatTime(order.event.date)}
-          </dd>
-        </div>
-        <div>
-          <dt>Local</dt>
-          <dd>{order.event.location}</dd>
-        </div>
+        <EventFacts event={order.event} />
         <div>
           <dt>Valor</dt>
           <dd className="numeric">{formatBRL(order.totalAmount)}</dd>

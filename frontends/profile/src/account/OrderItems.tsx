@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import type { OrderItemView, OrderView } from '@ticketing/proto';
-import { Badge, buttonClass, formatBRL } from '@ticketing/shared';
+import { formatBRL } from '@ticketing/shared';
 import { ChangeHolder } from './ChangeHolder.tsx';
 import { itemFileName } from './order-labels.ts';
+import { TicketCode } from './TicketCode.tsx';
 
 /**
  * The order's tickets: type (and lot), holder and price each; the card's 'Valor' is the total, with the fees. A paid
@@ -14,9 +15,9 @@ export function OrderItems({ order }: { order: OrderView }) {
   const several = order.items.length > 1;
   return (
     <section className="order-items" aria-label={`Ingressos do pedido nº ${order.orderNumber}`}>
-      <ul className="bare-list order-items__list">
+      <ul className="bare-list stack order-items__list">
         {order.items.map((item) => (
-          <li key={item.index} className="order-item">
+          <li key={item.index} className="stack order-item">
             <div className="order-item__line">
               <span className="order-item__type">
                 {item.typeName}
@@ -34,7 +35,7 @@ export function OrderItems({ order }: { order: OrderView }) {
                 </ItemTicket>
               ) : (
                 item.canChangeHolder && (
-                  <div className="order-item__actions">
+                  <div className="stack order-item__actions">
                     <ChangeHolder order={order} item={item} />
                   </div>
                 )
@@ -59,7 +60,7 @@ function ItemTicket({
   const number = item.index + 1;
   if (!item.qrCodeData) {
     return (
-      <div className="order-item__actions">
+      <div className="stack order-item__actions">
         <p className="order-item__pending" role="status">
           Este ingresso está sendo emitido e também chegará por e-mail ao titular.
         </p>
@@ -68,26 +69,15 @@ function ItemTicket({
     );
   }
   return (
-    <div className="order-item__ticket">
-      <img
-        className="order-item__qr"
-        src={item.qrCodeData}
-        width={112}
-        height={112}
-        alt={`QR Code do ingresso ${number} do pedido nº ${orderNumber}`}
-      />
-      <div className="order-item__actions">
-        {item.qrCodeUsed && <Badge tone="neutral">Utilizado</Badge>}
-        <a
-          className={buttonClass('outline', 'sm')}
-          href={item.qrCodeData}
-          download={itemFileName(orderNumber, item.index)}
-          aria-label={`Baixar ingresso ${number} (PNG)`}
-        >
-          Baixar ingresso (PNG)
-        </a>
-        {children}
-      </div>
-    </div>
+    <TicketCode
+      compact
+      qrCodeData={item.qrCodeData}
+      alt={`QR Code do ingresso ${number} do pedido nº ${orderNumber}`}
+      fileName={itemFileName(orderNumber, item.index)}
+      downloadLabel={`Baixar ingresso ${number} (PNG)`}
+      used={item.qrCodeUsed ? 'Utilizado' : null}
+    >
+      {children}
+    </TicketCode>
   );
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { OrderView } from '@ticketing/proto';
-import { api, Badge, Button, buttonClass, formatDateTime, toast, toastError } from '@ticketing/shared';
+import { api, Button, formatDateTime, toast, toastError } from '@ticketing/shared';
 import { ordersQueryKey, ticketFileName, type OrdersPage } from './order-labels.ts';
+import { TicketCode } from './TicketCode.tsx';
 
 /** A paid order's ticket: its QR code to show at the door or download, and, for admins, a reset once used. */
 export function OrderTicket({ order, isAdmin }: { order: OrderView; isAdmin: boolean }) {
@@ -33,31 +34,20 @@ export function OrderTicket({ order, isAdmin }: { order: OrderView; isAdmin: boo
     );
   }
   return (
-    <div className="order-ticket">
-      <img
-        className="order-ticket__qr"
-        src={order.qrCodeData}
-        width={176}
-        height={176}
-        alt={`QR Code do ingresso do pedido nº ${order.orderNumber}`}
-      />
-      <div className="order-ticket__info">
-        {order.qrCodeUsed ? (
-          <Badge tone="neutral">Utilizado{order.qrCodeUsedAt ? ` em ${formatDateTime(order.qrCodeUsedAt)}` : ''}</Badge>
-        ) : (
-          <p className="order-ticket__hint">Apresente este QR Code na entrada do evento.</p>
-        )}
-        <div className="order-card__actions">
-          <a className={buttonClass('outline', 'sm')} href={order.qrCodeData} download={ticketFileName(order)}>
-            Baixar ingresso (PNG)
-          </a>
-          {isAdmin && order.qrCodeUsed && (
-            <Button variant="destructive" size="sm" loading={reset.isPending} onClick={() => reset.mutate()}>
-              Resetar Ingresso
-            </Button>
-          )}
-        </div>
-      </div>
-    </div>
+    <TicketCode
+      qrCodeData={order.qrCodeData}
+      alt={`QR Code do ingresso do pedido nº ${order.orderNumber}`}
+      fileName={ticketFileName(order)}
+      used={
+        order.qrCodeUsed ? `Utilizado${order.qrCodeUsedAt ? ` em ${formatDateTime(order.qrCodeUsedAt)}` : ''}` : null
+      }
+      hint="Apresente este QR Code na entrada do evento."
+    >
+      {isAdmin && order.qrCodeUsed && (
+        <Button variant="destructive" size="sm" loading={reset.isPending} onClick={() => reset.mutate()}>
+          Resetar Ingresso
+        </Button>
+      )}
+    </TicketCode>
   );
 }

@@ -36,7 +36,7 @@ export function HolderFields({ state, index, type }: HolderFieldsProps) {
           </p>
         )
       ) : (
-        <div className="holder__fields">
+        <div className="stack holder__fields">
           <TextField label="Nome do titular" autoComplete="off" {...field(`tickets.${index}.name`)} />
           <TextField label="E-mail do titular" type="email" autoComplete="off" {...field(`tickets.${index}.email`)} />
           {type?.requiresDocument && (

@@ -27,8 +27,8 @@ export function TicketQuantities({ types, tickets, promo, onAdd, onRemove }: Tic
         if (!type.onSale && count === 0) return null;
         const lot = lotLabel(type);
         return (
-          <div key={type.id} className="ticket-quantity">
-            <div className="ticket-quantity__type">
+          <div key={type.id} className="wrap-row ticket-quantity">
+            <div className="wrap-row ticket-quantity__type">
               <span className="ticket-quantity__name">{type.name}</span>
               <span className="ticket-quantity__price numeric">{formatBRL(type.price)}</span>
               {lot && <span className="ticket-quantity__lot">{lot}</span>}

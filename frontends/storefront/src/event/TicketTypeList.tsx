@@ -10,7 +10,7 @@ export function TicketTypeList({ types, promo }: { types: TicketTypeView[]; prom
       <h2 id="ingressos" className="ticket-types__title">
         Ingressos
       </h2>
-      <ul className="bare-list ticket-types__list">
+      <ul className="bare-list stack ticket-types__list">
         {types.map((type) => (
           <TicketTypeRow key={type.id} type={type} promo={promo} />
         ))}
@@ -24,8 +24,8 @@ function TicketTypeRow({ type, promo }: { type: TicketTypeView; promo: Promo | n
   const fewLeft = fewLeftLabel(type);
   const offSale = offSaleLabel(type);
   return (
-    <li className={offSale ? 'ticket-type ticket-type--off' : 'ticket-type'}>
-      <div className="ticket-type__head">
+    <li className={offSale ? 'stack ticket-type ticket-type--off' : 'stack ticket-type'}>
+      <div className="wrap-row ticket-type__head">
         <span className="ticket-type__name">{type.name}</span>
         <span className="ticket-type__amounts numeric">
           {promo ? (
@@ -43,7 +43,7 @@ function TicketTypeRow({ type, promo }: { type: TicketTypeView; promo: Promo | n
       </div>
       {lot && <p className="ticket-type__lot">{lot}</p>}
       {(offSale || fewLeft || type.requiresDocument) && (
-        <p className="ticket-type__notes">
+        <p className="wrap-row ticket-type__notes">
           {offSale && <Badge tone={type.remaining === 0 ? 'danger' : 'neutral'}>{offSale}</Badge>}
           {fewLeft && <Badge tone="warning">{fewLeft}</Badge>}
           {type.requiresDocument && <span className="ticket-type__document">Conferir documento na entrada</span>}

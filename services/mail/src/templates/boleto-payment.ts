@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { defineTemplate } from './define.ts';
 import { greeting, longDate, payOrderSubject, reais } from './format.ts';
 import { button, copyCode, details, heading, linkText, note, paragraph } from './layout.ts';
-import { orderLinesText } from './order-lines.ts';
-import { pendingOrderData, pendingOrderFacts } from './pending-order.ts';
+import { awaitingPaymentText, pendingOrderData, pendingOrderFacts } from './pending-order.ts';
 
 /**
  * A boleto order waiting for payment: the digitable line to pay in a bank's app and the PDF to print, with its due
@@ -23,20 +22,9 @@ export const boletoPayment = defineTemplate({
   subject: ({ eventTitle }) => payOrderSubject(eventTitle),
   preheader: ({ amount, expiresAt }) =>
     `Pague ${reais(amount)} até ${longDate(expiresAt)} pelo app do banco ou com o boleto em PDF.`,
-  text: ({
-    name,
-    orderNumber,
-    eventTitle,
-    eventDate,
-    amount,
-    lines,
-    expiresAt,
-    boletoUrl,
-    boletoLine,
-    profileUrl,
-  }) => `${greeting(name)}
+  text: ({ expiresAt, boletoUrl, boletoLine, profileUrl, ...order }) => `${greeting(order.name)}
 
-Seu pedido ${orderNumber} para ${eventTitle} (${longDate(eventDate)}) está aguardando o pagamento do boleto de ${reais(amount)}.${orderLinesText(lines)}
+${awaitingPaymentText(order, `do boleto de ${reais(order.amount)}`)}
 ${
   boletoLine
     ? `
@@ -54,14 +42,11 @@ ${dueText(expiresAt)}
 Assim que o pagamento for compensado (o que pode levar até 3 dias úteis), você receberá o ingresso por e-mail.
 
 A linha digitável e o boleto também estão na sua área de acesso, em "Meus Ingressos": ${profileUrl}`,
-  body: ({ name, orderNumber, eventTitle, eventDate, amount, lines, expiresAt, boletoUrl, boletoLine, profileUrl }) => [
+  body: ({ expiresAt, boletoUrl, boletoLine, profileUrl, ...order }) => [
     heading('Pague o boleto'),
-    paragraph(greeting(name)),
+    paragraph(greeting(order.name)),
     paragraph('Seu pedido está aguardando o pagamento do boleto.'),
-    details([
-      ...pendingOrderFacts({ orderNumber, eventTitle, eventDate, amount, lines }),
-      ['Vencimento', longDate(expiresAt)],
-    ]),
+    details([...pendingOrderFacts(order), ['Vencimento', longDate(expiresAt)]]),
     ...(boletoLine
       ? [
           paragraph('Pague pelo app ou site do seu banco com a linha digitável abaixo, ou baixe o boleto em PDF.'),

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { defineTemplate } from './define.ts';
 import { greeting, longDate, payOrderSubject, reais, timeOfDay } from './format.ts';
 import { button, details, heading, linkText, note, paragraph } from './layout.ts';
-import { orderLinesText } from './order-lines.ts';
-import { pendingOrderData, pendingOrderFacts } from './pending-order.ts';
+import { awaitingPaymentText, pendingOrderData, pendingOrderFacts } from './pending-order.ts';
 
 /** A card purchase is paid on the provider's page: the link goes to the buyer by e-mail. */
 export const cardPaymentLink = defineTemplate({
@@ -15,19 +14,19 @@ export const cardPaymentLink = defineTemplate({
   }),
   subject: ({ eventTitle }) => payOrderSubject(eventTitle),
   preheader: ({ amount }) => `Pague ${reais(amount)} com cartão de crédito pelo link seguro.`,
-  text: ({ name, orderNumber, eventTitle, eventDate, amount, lines, invoiceUrl, expiresAt }) => `${greeting(name)}
+  text: ({ invoiceUrl, expiresAt, ...order }) => `${greeting(order.name)}
 
-Seu pedido ${orderNumber} para ${eventTitle} (${longDate(eventDate)}) está aguardando o pagamento de ${reais(amount)}.${orderLinesText(lines)}
+${awaitingPaymentText(order, `de ${reais(order.amount)}`)}
 
 Pague com cartão de crédito pelo link seguro:
 ${invoiceUrl}
 
 ${heldUntil(expiresAt)} Assim que o pagamento for confirmado, você receberá o ingresso por e-mail.`,
-  body: ({ name, orderNumber, eventTitle, eventDate, amount, lines, invoiceUrl, expiresAt }) => [
+  body: ({ invoiceUrl, expiresAt, ...order }) => [
     heading('Finalize o pagamento'),
-    paragraph(greeting(name)),
+    paragraph(greeting(order.name)),
     paragraph('Seu pedido está aguardando o pagamento com cartão de crédito.'),
-    details(pendingOrderFacts({ orderNumber, eventTitle, eventDate, amount, lines })),
+    details(pendingOrderFacts(order)),
     button(invoiceUrl, 'Pagar com cartão'),
     paragraph(`${heldUntil(expiresAt)} Assim que o pagamento for confirmado, você receberá o ingresso.`),
     note(`Se o botão não funcionar, copie este endereço no navegador: `),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTemplate } from './define.ts';
 import { eventFacts, greeting, longDate, reais, timeOfDay } from './format.ts';
 import { details, heading, note, paragraph } from './layout.ts';
+import { paidOrderData } from './order-data.ts';
 
 const hasRefund = (amount: string) => Number(amount) > 0;
 
@@ -11,14 +12,7 @@ const hasRefund = (amount: string) => Number(amount) > 0;
  * goes back to how it was paid. A courtesy (R$ 0,00) has nothing to give back, so no refund is mentioned.
  */
 export const eventCancelled = defineTemplate({
-  data: z.object({
-    name: z.string(),
-    orderNumber: z.string(),
-    eventTitle: z.string(),
-    eventDate: z.iso.datetime({ offset: true }),
-    location: z.string(),
-    amount: z.string(),
-  }),
+  data: z.object(paidOrderData),
   subject: ({ eventTitle }) => `Evento cancelado: ${eventTitle}`,
   preheader: ({ amount }) =>
     hasRefund(amount)

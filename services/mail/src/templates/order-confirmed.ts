@@ -3,6 +3,7 @@ import { defineTemplate } from './define.ts';
 import { eventFacts, greeting, longDate, reais, tickets } from './format.ts';
 import { button, details, heading, note, paragraph } from './layout.ts';
 import { describeLine, orderLineData, orderLineFacts } from './order-lines.ts';
+import { paidOrderData } from './order-data.ts';
 
 /**
  * The buyer's confirmation of a paid order of several tickets, or of one for someone else: every ticket with its type,
@@ -10,12 +11,7 @@ import { describeLine, orderLineData, orderLineFacts } from './order-lines.ts';
  */
 export const orderConfirmed = defineTemplate({
   data: z.object({
-    name: z.string(),
-    orderNumber: z.string(),
-    eventTitle: z.string(),
-    eventDate: z.iso.datetime({ offset: true }),
-    location: z.string(),
-    amount: z.string(),
+    ...paidOrderData,
     lines: z.array(orderLineData).min(1),
     /** The buyer's orders, where each ticket's QR code is shown too. */
     profileUrl: z.url({ protocol: /^https?$/ }),

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { defineTemplate } from './define.ts';
 import { greeting, longDate, payOrderSubject, reais, timeOfDay } from './format.ts';
 import { button, copyCode, details, heading, inlineImage, note, paragraph } from './layout.ts';
-import { orderLinesText } from './order-lines.ts';
-import { pendingOrderData, pendingOrderFacts } from './pending-order.ts';
+import { awaitingPaymentText, pendingOrderData, pendingOrderFacts } from './pending-order.ts';
 
 const QR_CID = 'pix-qr';
 
@@ -24,19 +23,9 @@ export const pixPayment = defineTemplate({
   subject: ({ eventTitle }) => payOrderSubject(eventTitle),
   preheader: ({ amount, expiresAt }) =>
     `Pague ${reais(amount)} com PIX até as ${timeOfDay(expiresAt)}: use o QR Code ou o código copia e cola.`,
-  text: ({
-    name,
-    orderNumber,
-    eventTitle,
-    eventDate,
-    amount,
-    lines,
-    expiresAt,
-    pixPayload,
-    profileUrl,
-  }) => `${greeting(name)}
+  text: ({ expiresAt, pixPayload, profileUrl, ...order }) => `${greeting(order.name)}
 
-Seu pedido ${orderNumber} para ${eventTitle} (${longDate(eventDate)}) está aguardando o pagamento de ${reais(amount)} por PIX.${orderLinesText(lines)}
+${awaitingPaymentText(order, `de ${reais(order.amount)} por PIX`)}
 
 Abra o app do seu banco, escolha pagar com PIX copia e cola e cole este código:
 
@@ -47,12 +36,12 @@ ${deadline(expiresAt)} Depois disso, o pedido expira e a vaga é liberada.
 Assim que o pagamento for confirmado, você receberá o ingresso por e-mail.
 
 O QR Code e o código também estão na sua área de acesso, em "Meus Ingressos": ${profileUrl}`,
-  body: ({ name, orderNumber, eventTitle, eventDate, amount, lines, expiresAt, pixPayload, profileUrl }) => [
+  body: ({ expiresAt, pixPayload, profileUrl, ...order }) => [
     heading('Pague com PIX'),
-    paragraph(greeting(name)),
+    paragraph(greeting(order.name)),
     paragraph('Seu pedido está aguardando o pagamento por PIX.'),
-    details(pendingOrderFacts({ orderNumber, eventTitle, eventDate, amount, lines })),
-    inlineImage(QR_CID, `QR Code PIX do pedido ${orderNumber}`, 220),
+    details(pendingOrderFacts(order)),
+    inlineImage(QR_CID, `QR Code PIX do pedido ${order.orderNumber}`, 220),
     paragraph(
       'Abra o app do seu banco, escolha pagar com PIX e escaneie o QR Code, ou copie o código abaixo e cole na opção PIX copia e cola.',
     ),

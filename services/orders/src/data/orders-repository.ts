@@ -513,22 +513,22 @@ export async function noteLatePayment(
 }
 
 /** Late payments still waiting for the catalog's answer, longest waiting first. */
-export async function listLatePayments(db: Knex, limit: number): Promise<string[]> {
-  const rows = (await db('orders')
-    .select('id')
-    .whereNotNull('late_payment_id')
-    .orderBy('late_paid_at')
-    .limit(limit)) as { id: string }[];
-  return rows.map((row) => row.id);
-}
+export const listLatePayments = (db: Knex, limit: number) =>
+  listWaiting(db, { while: 'late_payment_id', since: 'late_paid_at' }, limit);
 
 /** Orders whose money is still owed back, longest waiting first. */
-export async function listOwedRefunds(db: Knex, limit: number): Promise<string[]> {
-  const rows = (await db('orders')
-    .select('id')
-    .whereNotNull('refund_owed_since')
-    .orderBy('refund_owed_since')
-    .limit(limit)) as { id: string }[];
+export const listOwedRefunds = (db: Knex, limit: number) =>
+  listWaiting(db, { while: 'refund_owed_since', since: 'refund_owed_since' }, limit);
+
+/** The ids of the orders whose `while` column is set, longest waiting (by `since`) first. */
+async function listWaiting(
+  db: Knex,
+  columns: { while: keyof OrderRow; since: keyof OrderRow },
+  limit: number,
+): Promise<string[]> {
+  const rows = (await db('orders').select('id').whereNotNull(columns.while).orderBy(columns.since).limit(limit)) as {
+    id: string;
+  }[];
   return rows.map((row) => row.id);
 }
 
