@@ -6,8 +6,9 @@ import { itemFileName } from './order-labels.ts';
 import { TicketCode } from './TicketCode.tsx';
 
 /**
- * The order's tickets: type (and lot), holder and price each; the card's 'Valor' is the total, with the fees. A paid
- * order of several shows each ticket's QR code to download; one the buyer may still hand over offers 'Trocar titular'.
+ * The order's tickets: type (and lot), holder, and the price of each when there are several (the card's 'Valor' is
+ * the total, with the fees). A paid order of several shows each ticket's QR code to download; one the buyer may still
+ * hand over offers 'Trocar titular'.
  */
 export function OrderItems({ order }: { order: OrderView }) {
   const issued = order.status === 'paid' && !order.withdrawalRequestedAt;
@@ -26,7 +27,7 @@ export function OrderItems({ order }: { order: OrderView }) {
               <span className="order-item__holder">
                 {item.holderName} <span className="order-item__email">{item.holderEmail}</span>
               </span>
-              <span className="order-item__price numeric">{formatBRL(item.price)}</span>
+              {several && <span className="order-item__price numeric">{formatBRL(item.price)}</span>}
             </div>
             {issued &&
               (several ? (
