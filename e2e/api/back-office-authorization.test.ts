@@ -95,6 +95,7 @@ beforeAll(async () => {
     },
     { method: 'GET', path: `/api/courtesy-links/${linkId}/redemptions?page=1`, access: COURTESIES, answer: 200 },
     { method: 'GET', path: `/api/courtesy-links/${linkId}/redemptions.csv`, access: COURTESIES, answer: 200 },
+    { method: 'GET', path: `/api/courtesy/events/${eventId}/ticket-types`, access: COURTESIES, answer: 200 },
     { method: 'GET', path: '/api/door/events', access: DOOR, answer: 200 },
     { method: 'GET', path: `/api/door/events/${eventId}/tickets`, access: DOOR, answer: 200 },
     { method: 'GET', path: `/api/door/events/${eventId}/search?q=Beatriz`, access: DOOR, answer: 200 },

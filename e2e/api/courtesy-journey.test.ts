@@ -23,6 +23,9 @@ test('a guest redeems a free link: a R$ 0,00 paid order, the ticket at the e-mai
 
   const shown = await call('GET', `/api/courtesy-links/${code.toLowerCase()}`);
   expect(shown.body).toMatchObject({ code, eventId, remainingTickets: 2, overridePrice: null });
+  // Naming no type, the link is of the event's first one, and so is the guest's ticket.
+  const [firstType] = (await call('GET', `/api/events/${eventId}`)).body.ticketTypes;
+  expect(shown.body.ticketType).toEqual({ id: firstType.id, name: firstType.name });
 
   const guest = await verifiedBuyer(system);
   const typed = `convidada.${Date.now()}@parceiro.example.com.br`;
@@ -47,6 +50,7 @@ test('a guest redeems a free link: a R$ 0,00 paid order, the ticket at the e-mai
     amount: '0.00',
     paymentMethod: null,
     event: { title: 'Workshop de Farmácia Clínica' },
+    items: [expect.objectContaining({ ticketTypeId: firstType.id, typeName: firstType.name })],
   });
 
   const ticketMail = await mailTo(typed, 'Seu ingresso: Workshop de Farmácia Clínica');

@@ -56,6 +56,9 @@ test('orders and courtesy → catalog: the event, and holds placed, confirmed an
     await catalog.release(eventId, holdId, 1);
     expect((await catalog.getEvent(eventId)).currentAttendees).toBe(event.currentAttendees + 1);
   }
+  // Courtesy alone reads every type, hidden ones too: the one a link names.
+  const types = await catalogClient(system.catalog.url, TIMEOUT_MS, system.courtesy).ticketTypes(eventId);
+  expect(types).toEqual([expect.objectContaining({ hidden: false, requiresDocument: false })]);
 });
 
 test('orders → payments: the charge of an order, and asking the provider about it', async () => {
@@ -94,7 +97,8 @@ test('orders → courtesy: a promotional link quoted, its use taken and given ba
   });
   expect(link.status).toBe(201);
   const courtesy = courtesyClient(system.courtesy.url, TIMEOUT_MS, system.orders);
-  const quote = { linkId: link.body.id, overridePrice: '80.00' };
+  const quote = { linkId: link.body.id, overridePrice: '80.00', ticketType: link.body.ticketType };
+  expect(link.body.ticketType).toEqual({ id: expect.any(String), name: expect.any(String) });
   const orderId = randomUUID();
 
   expect(await courtesy.findPromoLink(eventId, link.body.code)).toEqual(quote);

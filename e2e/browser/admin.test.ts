@@ -135,6 +135,9 @@ test('links: the empty list, then a free and a promotional link with their badge
   await form.getByRole('alert').getByText('Por favor, selecione um evento para o link de cortesia').waitFor();
 
   await form.getByLabel('Evento').selectOption(eventId);
+  // The event's first type is chosen once its types are in.
+  const type = form.getByLabel('Tipo de ingresso');
+  await waitFor(async () => (await type.locator('option:checked').innerText()) === 'Ingresso');
   await form.getByLabel('Quantidade de ingressos').fill('3');
   await create.click();
   await page.getByText('Link criado com sucesso!', { exact: true }).waitFor();
@@ -142,6 +145,7 @@ test('links: the empty list, then a free and a promotional link with their badge
   const [free] = await newestLinks();
   const freeCard = linkCard(page, free!.code);
   await freeCard.getByText('Cortesia (Grátis)', { exact: true }).waitFor();
+  await freeCard.getByText('Ingresso', { exact: true }).waitFor();
   await freeCard.getByText('3 de 3 disponíveis', { exact: true }).waitFor();
   await freeCard.getByText(today, { exact: true }).waitFor();
   expect(await freeCard.getByRole('heading').innerText()).toBe(EVENT_TITLE);
@@ -160,9 +164,9 @@ test('links: the empty list, then a free and a promotional link with their badge
   expect(await page.getByRole('listitem').first().innerText()).toContain(promotional.code);
 
   const stored = await stack.system.courtesy.db('courtesy_links').where({ event_id: eventId }).orderBy('created_at');
-  expect(stored.map((row) => [row.ticket_count, row.override_price])).toEqual([
-    [3, null],
-    [2, '49.90'],
+  expect(stored.map((row) => [row.ticket_count, row.override_price, row.ticket_type_name])).toEqual([
+    [3, null, 'Ingresso'],
+    [2, '49.90', 'Ingresso'],
   ]);
 
   // Copying: the link lands on the clipboard and the button shows its check mark for 3 s.

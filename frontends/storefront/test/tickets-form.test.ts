@@ -1,5 +1,5 @@
-import { orderItemMessages, type TicketTypeView } from '@ticketing/proto';
-import { newTicket, summaryLines, ticketsFormSchema, totalCents } from '../src/checkout/tickets-form.ts';
+import { orderItemMessages, type EventView, type TicketTypeView } from '@ticketing/proto';
+import { newTicket, promoEvent, summaryLines, ticketsFormSchema, totalCents } from '../src/checkout/tickets-form.ts';
 
 const type = (id: string, name: string, price: string, fields: Partial<TicketTypeView> = {}): TicketTypeView => ({
   id,
@@ -78,11 +78,33 @@ test('the summary has a line per type chosen, in the organiser’s order, and a 
   ]);
   expect(totalCents(lines, null)).toBe(98_500);
   // A promotional code's price replaces each ticket's.
-  expect(totalCents(lines, { code: 'PROMO', price: '80.00' })).toBe(25_500);
+  expect(totalCents(lines, { code: 'PROMO', price: '80.00', ticketType: null })).toBe(25_500);
 });
 
 test('an event whose types are not listed sells one ticket at its price', () => {
   const lines = summaryLines({ price: '150.00', ticketTypes: [] }, []);
   expect(lines).toEqual([{ name: 'Ingresso', lotName: null, count: 1, price: '150.00' }]);
   expect(totalCents(lines, null)).toBe(15_500);
+});
+
+test('a promotional code whose link names a type sells that type alone, a hidden one at the code’s price', () => {
+  const event = { price: '390.00', ticketTypes: [professional, student] } as unknown as EventView;
+  const promo = (ticketType: { id: string; name: string } | null) => ({ code: 'PROMO', price: '80.00', ticketType });
+
+  expect(promoEvent(event, null).ticketTypes).toEqual([professional, student]);
+  expect(promoEvent(event, promo(null)).ticketTypes).toEqual([professional, student]);
+  expect(promoEvent(event, promo({ id: student.id, name: 'Estudante' })).ticketTypes).toEqual([student]);
+  const hidden = { id: '1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5', name: 'Convidado VIP' };
+  expect(promoEvent(event, promo(hidden)).ticketTypes).toEqual([
+    {
+      ...hidden,
+      price: '80.00',
+      remaining: null,
+      requiresDocument: false,
+      onSale: true,
+      salesStartAt: null,
+      salesEndAt: null,
+      currentLot: null,
+    },
+  ]);
 });

@@ -433,6 +433,17 @@ export const holdViewSchema = z.object({
 });
 export type HoldView = z.infer<typeof holdViewSchema>;
 
+/**
+ * `GET /internal/events/:id/ticket-types` (courtesy): every type the event sells, hidden ones too, in the organiser's
+ * order: what a courtesy link may name.
+ */
+export const eventTicketTypesSchema = z.object({
+  ticketTypes: z.array(
+    z.object({ id: z.uuid(), name: z.string(), hidden: z.boolean(), requiresDocument: z.boolean() }),
+  ),
+});
+export type EventTicketTypes = z.infer<typeof eventTicketTypesSchema>;
+
 /** `POST /internal/events/:id/holds/:holdId/confirm` answers 204, without a body. */
 export const holdConfirmedSchema = z.undefined();
 

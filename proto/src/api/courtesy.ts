@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fromCents } from '../money.ts';
 import { uuidParam } from './params.ts';
+import type { EventTicketTypes } from './catalog.ts';
 import { addressField, cpfField, emailField, nameField, phoneField } from './identity.ts';
 
 export const courtesyMessages = {
@@ -9,6 +10,7 @@ export const courtesyMessages = {
   promotionalLink: 'Este código é promocional: use-o na compra do ingresso, na página do evento.',
   exhausted: 'Esta cortesia já foi totalmente utilizada.',
   linkNotFound: 'Link de cortesia não encontrado',
+  unknownTicketType: 'Tipo de ingresso não encontrado neste evento',
   notEnoughSpots: 'O evento não tem vagas suficientes para esta quantidade de cortesias.',
   eventNotFound: 'Evento não encontrado',
   eventUnavailable: 'Este evento não está disponível para cortesias.',
@@ -48,6 +50,8 @@ export const createCourtesyLinkSchema = z.object(
       .transform((price) => fromCents(Math.round(price * 100)))
       .nullable()
       .default(null),
+    /** The type its tickets are of; absent: the event's first type. */
+    ticketTypeId: z.uuid({ error: courtesyMessages.unknownTicketType }).optional(),
   },
   { error: 'Dados do link de cortesia inválidos' },
 );
@@ -118,12 +122,16 @@ export const MASS_SEND_LIMITS = {
   attachmentBytes: 10 * 1024 * 1024,
 } as const;
 
+/** The ticket type a link's tickets are of; null for a link made before links named one (the event's one type). */
+export type CourtesyLinkTicketType = { id: string; name: string } | null;
+
 /** A courtesy link as the admin list reads it (spec §3). */
 export interface CourtesyLinkView {
   id: string;
   code: string;
   event: { title: string };
   eventId: string;
+  ticketType: CourtesyLinkTicketType;
   ticketCount: number;
   remainingTickets: number;
   overridePrice: string | null;
@@ -137,9 +145,13 @@ export interface PublicCourtesyLinkView {
   code: string;
   eventId: string;
   event: { title: string; date: string; location: string };
+  ticketType: CourtesyLinkTicketType;
   remainingTickets: number;
   overridePrice: string | null;
 }
+
+/** `GET /api/courtesy/events/:id/ticket-types`: the types a link of the event may name, hidden ones too, in order. */
+export type CourtesyEventTicketTypes = EventTicketTypes;
 
 export type MassSendStatus = 'queued' | 'running' | 'done';
 
@@ -201,10 +213,14 @@ export const promoQuoteQuerySchema = z.object({ eventId: promoEventIdField });
 export const promoUseRequestSchema = z.object({ code: courtesyCodeField, eventId: promoEventIdField });
 export type PromoUseRequest = z.input<typeof promoUseRequestSchema>;
 
-/** The answer to a quote and to a use taken: which link, and the ticket price it gives ("80.00"). */
+/**
+ * The answer to a quote and to a use taken: which link, the ticket price it gives ("80.00"), and the type its
+ * ticket is of (null for a link made before links named one: any type, hidden ones too, as then).
+ */
 export const promoQuoteSchema = z.object({
   linkId: z.uuid(),
   overridePrice: z.string().regex(/^\d{1,8}\.\d{2}$/),
+  ticketType: z.object({ id: z.uuid(), name: z.string() }).nullable(),
 });
 export type PromoQuote = z.infer<typeof promoQuoteSchema>;
 

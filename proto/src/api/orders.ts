@@ -67,6 +67,7 @@ export const orderItemMessages = {
   itemNotFound: 'Ingresso não encontrado neste pedido',
   holderChanged: 'Titular alterado. O novo titular recebe o ingresso por e-mail; o QR Code anterior deixa de valer.',
   promoOneTicket: 'O código promocional vale para um pedido de 1 ingresso. Faça os demais ingressos em outro pedido.',
+  promoOtherType: (typeName: string) => `Este código promocional vale para o ingresso ${typeName}.`,
 } as const;
 
 /** Who a ticket is for: name and e-mail, and the CPF when its type asks for a document at the door. */

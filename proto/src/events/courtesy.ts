@@ -13,6 +13,8 @@ export const courtesyRedeemed = z.object({
   /** Who the ticket is for: the name, e-mail and CPF typed in the form. */
   attendee: z.object({ name: z.string(), email: z.string(), cpf: z.string() }),
   event: eventSnapshot,
+  /** The type the link's ticket is of; absent from redemptions of links made before links named one. */
+  ticketType: z.object({ id: z.uuid(), name: z.string(), requiresDocument: z.boolean() }).optional(),
 });
 
 /** An invitation of a mass send: mail sends the redeem link, with the file the admin attached. */

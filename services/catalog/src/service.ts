@@ -9,6 +9,7 @@ import { doorRoutes } from './http/door-routes.ts';
 import { eventRoutes } from './http/events-routes.ts';
 import { giveBackLapsedHolds } from './domain/inventory.ts';
 import { holdRoutes } from './http/holds-routes.ts';
+import { ticketTypeRoutes } from './http/ticket-types-routes.ts';
 
 /**
  * Events, their listing and search, and the inventory of spots held against them (provisional holds that were never
@@ -26,6 +27,7 @@ export const catalogService = defineService({
       adminEventRoutes(deps, verifyToken),
       doorRoutes(deps, verifyToken),
       holdRoutes(deps, serviceAuth, config.PROVISIONAL_HOLD_SECONDS),
+      ticketTypeRoutes(deps, serviceAuth),
     ];
     for (const group of routes) {
       router.use(group.routes());

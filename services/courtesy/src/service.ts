@@ -9,6 +9,7 @@ import { linkRoutes } from './http/links-routes.ts';
 import { massSendRoutes } from './http/mass-send-routes.ts';
 import { redeemRoutes } from './http/redeem-routes.ts';
 import { redemptionRoutes } from './http/redemptions-routes.ts';
+import { ticketTypeRoutes } from './http/ticket-types-routes.ts';
 import { massSendRound } from './jobs/mass-send-worker.ts';
 
 /**
@@ -39,6 +40,7 @@ export const courtesyService = defineService({
       linkRoutes(deps, verifyToken),
       redemptionRoutes(deps, verifyToken),
       redeemRoutes(deps, verifyToken),
+      ticketTypeRoutes(deps, verifyToken),
       massSendRoutes(deps, verifyToken, () => worker.wake()),
       internalRoutes(deps, serviceAuth),
     ]) {

@@ -19,6 +19,7 @@ test('a free link gets a fresh code, holds its spots in the catalog and points t
     code: expect.stringMatching(CODE),
     event: { title: event.title },
     eventId: event.id,
+    ticketType: { id: event.ticketTypes[0]!.id, name: 'Ingresso' },
     ticketCount: 5,
     remainingTickets: 5,
     overridePrice: null,
@@ -147,6 +148,7 @@ test('anyone may look a usable code up, in any case; unknown, exhausted and inac
     code: link.code,
     eventId: event.id,
     event: { title: event.title, date: event.date, location: event.location },
+    ticketType: { id: event.ticketTypes[0]!.id, name: 'Ingresso' },
     remainingTickets: 2,
     overridePrice: null,
   });

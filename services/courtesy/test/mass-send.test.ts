@@ -70,11 +70,18 @@ test('a valid file becomes one free link and one invitation per guest, with the 
 
   const links = await courtesy.service.db('courtesy_links').where({ job_id: answer.jobId }).orderBy('recipient_email');
   expect(
-    links.map((link) => [link.recipient_name, link.recipient_email, link.ticket_count, link.override_price]),
+    links.map((link) => [
+      link.recipient_name,
+      link.recipient_email,
+      link.ticket_count,
+      link.override_price,
+      link.ticket_type_id,
+    ]),
   ).toEqual([
-    ['Ana Souza', 'ana@example.com', 2, null],
-    ['João Lima', 'joao@example.com', 1, null],
-    ['Lúcia; Dra.', 'lucia@example.com', 3, null],
+    // Each guest's link is of its event's first type.
+    ['Ana Souza', 'ana@example.com', 2, null, first.ticketTypes[0]!.id],
+    ['João Lima', 'joao@example.com', 1, null, second.ticketTypes[0]!.id],
+    ['Lúcia; Dra.', 'lucia@example.com', 3, null, first.ticketTypes[0]!.id],
   ]);
   expect(await courtesy.attendees(first.id)).toBe(5);
 

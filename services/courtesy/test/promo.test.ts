@@ -27,7 +27,11 @@ test('a promotional code is quoted for its own event only, in any case', async (
   const { event, link } = await promoLink(2, 99.9);
   const answer = await quote(link.code.toLowerCase(), event.id);
   expect(answer.status).toBe(200);
-  expect(await json(answer)).toEqual({ linkId: link.id, overridePrice: '99.90' });
+  expect(await json(answer)).toEqual({
+    linkId: link.id,
+    overridePrice: '99.90',
+    ticketType: { id: event.ticketTypes[0]!.id, name: 'Ingresso' },
+  });
 
   const invalid = { message: 'Este código de cortesia não é válido ou já foi utilizado.' };
   const other = await courtesy.createEvent();
@@ -46,7 +50,7 @@ test('an order takes one use, once however often it asks; the use comes back onc
   for (let i = 0; i < 3; i++) {
     const answer = await take(orderId, link.code, event.id);
     expect(answer.status).toBe(200);
-    expect(await json(answer)).toEqual({ linkId: link.id, overridePrice: '80.00' });
+    expect(await json(answer)).toEqual({ linkId: link.id, overridePrice: '80.00', ticketType: link.ticketType });
   }
   expect(await used(link.id)).toBe(1);
   expect(await json(await giveBack(orderId))).toEqual({ released: true });

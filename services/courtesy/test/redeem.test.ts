@@ -53,6 +53,7 @@ test('a guest redeems a free link: one use taken, the form kept, courtesy.redeem
       eventId: event.id,
       attendee: { name: 'Maria Convidada', email: 'maria@example.com', cpf: form.cpf },
       event: { title: event.title, date: event.date, location: event.location },
+      ticketType: { id: event.ticketTypes[0]!.id, name: 'Ingresso', requiresDocument: false },
     },
   ]);
   const lookup = await json(await courtesy.call('GET', `/api/courtesy-links/${link.code}`));

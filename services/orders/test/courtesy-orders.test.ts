@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventPayload } from '@ticketing/proto';
 import { courtesyRedeemed } from '../src/index.ts';
+import { backOffice } from './back-office-support.ts';
 import { makeCpf, startOrders, waitFor, type Harness, json } from './support.ts';
 
 let h: Harness;
@@ -191,4 +192,43 @@ test('each attendee of a link gets an order of their own, and only a courtesy or
   await expect(h.orders.db('orders').insert({ ...purchase, payment_method: 'cheque' })).rejects.toMatchObject({
     constraint: 'orders_payment_method_known',
   });
+});
+
+test("a redemption naming its link's type makes the line of that type: sales count it under its own name", async () => {
+  const who = await h.buyer();
+  const event = await h.createEvent({
+    maxAttendees: 20,
+    ticketTypes: [
+      { name: 'Profissional', price: '390.00' },
+      { name: 'Convidado VIP', price: '500.00', hidden: true, requiresDocument: true },
+    ],
+  });
+  const [vip] = await h.catalog.db('ticket_types').where({ event_id: event.id, name: 'Convidado VIP' });
+  const redeemed = {
+    ...(await redemption(who.id)),
+    eventId: event.id,
+    event: { title: event.title, date: event.date, location: event.location },
+    ticketType: { id: vip.id, name: 'Convidado VIP', requiresDocument: true },
+  };
+
+  await h.publish('courtesy.redeemed', redeemed);
+  await waitFor(() => logged('courtesy order paid', redeemed.attendeeId) === 1);
+
+  const [row] = await h.ordersOf(who.id);
+  expect(await h.orders.db('order_items').where({ order_id: row.id })).toEqual([
+    expect.objectContaining({
+      ticket_type_id: vip.id,
+      type_name: 'Convidado VIP',
+      lot_name: null,
+      price: '0.00',
+      requires_document: true,
+      holder_cpf: redeemed.attendee.cpf,
+    }),
+  ]);
+  const [paid] = await h.events('order.paid', row.id);
+  expect(paid!.items).toEqual([expect.objectContaining({ ticketTypeId: vip.id, typeName: 'Convidado VIP' })]);
+  const sales = await json(await backOffice(h).asAdmin(`/api/admin/sales?eventId=${event.id}`));
+  expect(sales.perType.map((type: { typeName: string; tickets: number }) => [type.typeName, type.tickets])).toEqual([
+    ['Convidado VIP', 1],
+  ]);
 });

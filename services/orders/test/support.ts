@@ -243,6 +243,8 @@ export interface StandInPromoLink {
   code: string;
   eventId: string;
   overridePrice: string;
+  /** The type its ticket is of; null for a link made before links named one. */
+  ticketType: PromoQuote['ticketType'];
   ticketCount: number;
   isActive: boolean;
 }
@@ -276,7 +278,11 @@ export async function startCourtesyStandIn() {
     const link = links.get(code.toUpperCase());
     return link && link.isActive && link.eventId === eventId ? link : undefined;
   };
-  const answer = (link: StandInPromoLink): PromoQuote => ({ linkId: link.id, overridePrice: link.overridePrice });
+  const answer = (link: StandInPromoLink): PromoQuote => ({
+    linkId: link.id,
+    overridePrice: link.overridePrice,
+    ticketType: link.ticketType,
+  });
   const unavailable = (ctx: Koa.Context) => {
     ctx.status = 503;
     ctx.body = { message: 'Serviço indisponível' };
@@ -349,6 +355,7 @@ export async function startCourtesyStandIn() {
         id: randomUUID(),
         code: `PROMO${randomUUID().replaceAll('-', '').slice(0, 10).toUpperCase()}`,
         overridePrice: '80.00',
+        ticketType: null,
         ticketCount: 1,
         isActive: true,
         ...fields,

@@ -127,3 +127,54 @@ test('no items: one ticket of the first type, for the buyer; a hidden type is so
     items: [expect.objectContaining({ typeName: 'Convidado', price: '50.00' })],
   });
 });
+
+test('a promotional code whose link names a type buys that type: absent items take it, another type is refused', async () => {
+  const { event, professional, hiddenId } = await congress();
+  const link = h.courtesy.addLink({
+    eventId: event.id,
+    overridePrice: '50.00',
+    ticketCount: 3,
+    ticketType: { id: hiddenId, name: 'Convidado' },
+  });
+
+  const who = await h.buyer();
+  const other = [{ ticketTypeId: professional.id }];
+  const refused = await h.buy(who, { eventId: event.id, paymentMethod: 'pix', promoCode: link.code, items: other });
+  expect(refused.status).toBe(422);
+  expect(await json(refused)).toEqual({ message: 'Este código promocional vale para o ingresso Convidado.' });
+  expect(await h.ordersOf(who.id)).toEqual([]);
+  expect(h.courtesy.calls.filter((call) => call.action === 'take' && call.code === link.code)).toEqual([]);
+  expect(await h.eventRow(event.id)).toMatchObject({ current_attendees: 0 });
+
+  const bought = await h.buy(who, { eventId: event.id, paymentMethod: 'pix', promoCode: link.code });
+  expect(bought.status).toBe(201);
+  expect((await json(bought)).order).toMatchObject({
+    amount: '55.00',
+    items: [expect.objectContaining({ ticketTypeId: hiddenId, typeName: 'Convidado', price: '50.00' })],
+  });
+});
+
+test('a hidden type is sold only through a link of its own: a link naming a visible type does not open it', async () => {
+  const { event, professional, hiddenId } = await congress();
+  const link = h.courtesy.addLink({
+    eventId: event.id,
+    overridePrice: '50.00',
+    ticketCount: 1,
+    ticketType: { id: professional.id, name: 'Profissional' },
+  });
+
+  const who = await h.buyer();
+  const hidden = [{ ticketTypeId: hiddenId }];
+  const refused = await h.buy(who, { eventId: event.id, paymentMethod: 'pix', promoCode: link.code, items: hidden });
+  expect(refused.status).toBe(422);
+  expect(await json(refused)).toEqual({ message: 'Este código promocional vale para o ingresso Profissional.' });
+  expect(await h.ordersOf(who.id)).toEqual([]);
+  expect(h.courtesy.usesOf(link.id)).toEqual([]);
+
+  const own = [{ ticketTypeId: professional.id }];
+  const bought = await h.buy(who, { eventId: event.id, paymentMethod: 'pix', promoCode: link.code, items: own });
+  expect(bought.status).toBe(201);
+  expect((await json(bought)).order.items).toEqual([
+    expect.objectContaining({ ticketTypeId: professional.id, price: '50.00' }),
+  ]);
+});

@@ -1,6 +1,8 @@
+import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   createCourtesyLinkSchema,
+  type CourtesyEventTicketTypes,
   type CourtesyLinkView,
   type CreateCourtesyLink,
   type EventView,
@@ -16,6 +18,7 @@ import {
   useFailureToast,
 } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
+import { ticketTypeLabel, ticketTypesKey } from './ticket-types.ts';
 
 /** "49,90", "1.234,56" or "49.90" as typed; empty is a free link (null), anything else unreadable is NaN. */
 function typedPrice(typed: unknown): number | null {
@@ -25,14 +28,24 @@ function typedPrice(typed: unknown): number | null {
   return Number(text.includes(',') ? text.replace(/\./g, '').replace(',', '.') : text);
 }
 
-/** The creation card: event, number of tickets and, for a promotional link, the price that replaces the event's. */
+/**
+ * The creation card: event, the type its tickets are of (the event's first by default; hidden types too, which only
+ * such links sell), number of tickets and, for a promotional link, the price that replaces the type's.
+ */
 export function CreateLinkCard({ onCreated }: { onCreated(): void }) {
   const queryClient = useQueryClient();
   const events = useQuery<EventView[]>({ queryKey: ['events'] });
   useFailureToast(events.error, 'Erro');
   const form = useZodForm(createCourtesyLinkSchema, {
-    defaultValues: { eventId: '', ticketCount: 1, overridePrice: null },
+    defaultValues: { eventId: '', ticketTypeId: undefined, ticketCount: 1, overridePrice: null },
   });
+  const eventId = form.watch('eventId');
+  const types = useQuery<CourtesyEventTicketTypes>({ queryKey: ticketTypesKey(eventId), enabled: Boolean(eventId) });
+  useFailureToast(types.error, 'Erro');
+  const firstTypeId = eventId ? types.data?.ticketTypes[0]?.id : undefined;
+  // Another event, another list: its first type is chosen until the manager picks one.
+  const { setValue } = form;
+  useEffect(() => setValue('ticketTypeId', firstTypeId), [setValue, firstTypeId]);
 
   const create = useMutation({
     mutationFn: (link: CreateCourtesyLink) =>
@@ -105,6 +118,25 @@ export function CreateLinkCard({ onCreated }: { onCreated(): void }) {
             Carregar eventos novamente
           </Button>
         )}
+        <SelectField
+          label="Tipo de ingresso"
+          hint={
+            types.isError
+              ? 'Não foi possível carregar os tipos de ingresso.'
+              : 'Os tipos ocultos só são vendidos por links como este.'
+          }
+          disabled={!eventId || !types.data}
+          {...form.field('ticketTypeId', { setValueAs: (value: unknown) => value || undefined })}
+        >
+          {!types.data && (
+            <option value="">{eventId && types.isPending ? 'Carregando tipos...' : 'Selecione um evento antes'}</option>
+          )}
+          {types.data?.ticketTypes.map((type) => (
+            <option key={type.id} value={type.id}>
+              {ticketTypeLabel(type)}
+            </option>
+          ))}
+        </SelectField>
         <TextField
           label="Quantidade de ingressos"
           type="number"

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Badge } from '@ticketing/shared';
 
 interface LinkSummaryProps {
-  link: { code: string; isActive: boolean; event: { title: string } };
+  link: { code: string; isActive: boolean; event: { title: string }; ticketType?: { name: string } | null };
   /** The kind's badge: free, or promotional. */
   kind: { tone: 'success' | 'accent'; label: string };
   /** The page's own heading level: a card in the list, or the subject of the report. */
@@ -11,7 +11,7 @@ interface LinkSummaryProps {
   children: ReactNode;
 }
 
-/** A courtesy link at a glance, in the list and atop its redemptions: event, kind, state, code. */
+/** A courtesy link at a glance, in the list and atop its redemptions: event, kind and type, state, code. */
 export function LinkSummary({ link, kind, heading: Heading, children }: LinkSummaryProps) {
   return (
     <>
@@ -19,6 +19,7 @@ export function LinkSummary({ link, kind, heading: Heading, children }: LinkSumm
         <Heading className="link-card__event">{link.event.title}</Heading>
         <div className="link-card__badges">
           <Badge tone={kind.tone}>{kind.label}</Badge>
+          {link.ticketType && <Badge tone="neutral">{link.ticketType.name}</Badge>}
           {!link.isActive && <Badge tone="neutral">Desativado</Badge>}
         </div>
       </div>

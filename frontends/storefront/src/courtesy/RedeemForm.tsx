@@ -55,6 +55,7 @@ export function RedeemForm({ link, user, onRedeemed }: RedeemFormProps) {
       <h1 className="courtesy__title">Resgate de Cortesia</h1>
       <div className="courtesy__event">
         <p className="courtesy__event-title">{link.event.title}</p>
+        {link.ticketType && <p className="courtesy__ticket-type">Ingresso {link.ticketType.name}</p>}
         <p className="courtesy__event-when numeric">
           {formatDate(link.event.date)} · {link.event.location}
         </p>

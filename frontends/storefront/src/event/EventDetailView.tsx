@@ -2,6 +2,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { EventView } from '@ticketing/proto';
 import { Page } from '@ticketing/shared';
 import { Checkout } from '../checkout/Checkout.tsx';
+import { promoEvent } from '../checkout/tickets-form.ts';
 import { useBuyFlow } from '../checkout/useBuyFlow.ts';
 import { EventImage } from '../events/EventImage.tsx';
 import { ArrowLeftIcon, CalendarIcon } from '../ui/icons.tsx';
@@ -16,6 +17,8 @@ import './event-detail.css';
 export function EventDetailView({ event, promoCode }: { event: EventView; promoCode: string | null }) {
   const navigate = useNavigate();
   const promo = usePromo(promoCode, event.id);
+  // A code whose link names a type sells that type alone.
+  const sold = promoEvent(event, promo.promo);
   const buy = useBuyFlow();
 
   return (
@@ -28,8 +31,8 @@ export function EventDetailView({ event, promoCode }: { event: EventView; promoC
             {event.title}
           </h1>
           <EventFacts event={event} />
-          <PriceBlock event={event} promo={promo} />
-          <BuyButton event={event} onBuy={buy.start} waiting={promo.checking} />
+          <PriceBlock event={sold} promo={promo} />
+          <BuyButton event={sold} onBuy={buy.start} waiting={promo.checking} />
           {/* The event as a calendar file (America/Sao_Paulo, the place and this page's address). */}
           <a className="event-detail__calendar" href={`/api/events/${event.id}/calendar.ics`} download>
             <CalendarIcon />
@@ -50,7 +53,7 @@ export function EventDetailView({ event, promoCode }: { event: EventView; promoC
         </div>
       </div>
       <Checkout
-        event={event}
+        event={sold}
         promo={promo.promo}
         open={buy.open}
         onOpenChange={buy.setOpen}

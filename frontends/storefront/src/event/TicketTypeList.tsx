@@ -28,7 +28,8 @@ function TicketTypeRow({ type, promo }: { type: TicketTypeView; promo: Promo | n
       <div className="wrap-row ticket-type__head">
         <span className="ticket-type__name">{type.name}</span>
         <span className="ticket-type__amounts numeric">
-          {promo ? (
+          {/* Struck through only where the code changes it: a hidden type it sells shows no price of its own. */}
+          {promo && promo.price !== type.price ? (
             <>
               <del className="ticket-type__original">
                 <span className="visually-hidden">Preço original: </span>
@@ -37,7 +38,7 @@ function TicketTypeRow({ type, promo }: { type: TicketTypeView; promo: Promo | n
               <strong className="ticket-type__price">{formatBRL(promo.price)}</strong>
             </>
           ) : (
-            <strong className="ticket-type__price">{formatBRL(type.price)}</strong>
+            <strong className="ticket-type__price">{formatBRL(promo?.price ?? type.price)}</strong>
           )}
         </span>
       </div>

@@ -30,7 +30,10 @@ export function usePromo(code: string | null, eventId: string): PromoState {
 
   const applies = link.data && forThisEvent ? link.data : null;
   return {
-    promo: applies?.overridePrice != null ? { code: applies.code, price: applies.overridePrice } : null,
+    promo:
+      applies?.overridePrice != null
+        ? { code: applies.code, price: applies.overridePrice, ticketType: applies.ticketType }
+        : null,
     checking: link.isLoading,
     courtesyCode: applies && applies.overridePrice === null ? applies.code : null,
   };

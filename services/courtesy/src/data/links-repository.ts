@@ -6,11 +6,20 @@ export interface EventSnapshot {
   location: string;
 }
 
+/** The type a link's tickets are of. */
+export interface LinkTicketType {
+  id: string;
+  name: string;
+  requiresDocument: boolean;
+}
+
 export interface CourtesyLink {
   id: string;
   code: string;
   eventId: string;
   event: EventSnapshot;
+  /** Null for a link made before links named a type: its tickets are of the event's one type. */
+  ticketType: LinkTicketType | null;
   recipientName: string | null;
   recipientEmail: string | null;
   ticketCount: number;
@@ -31,6 +40,7 @@ export type NewLink = Pick<
   | 'code'
   | 'eventId'
   | 'event'
+  | 'ticketType'
   | 'recipientName'
   | 'recipientEmail'
   | 'ticketCount'
@@ -47,6 +57,9 @@ interface LinkRow {
   event_title: string;
   event_date: Date;
   event_location: string;
+  ticket_type_id: string | null;
+  ticket_type_name: string | null;
+  ticket_type_requires_document: boolean | null;
   recipient_name: string | null;
   recipient_email: string | null;
   ticket_count: number;
@@ -65,6 +78,13 @@ const toLink = (row: LinkRow): CourtesyLink => ({
   code: row.code,
   eventId: row.event_id,
   event: { title: row.event_title, date: row.event_date, location: row.event_location },
+  ticketType: row.ticket_type_id
+    ? {
+        id: row.ticket_type_id,
+        name: row.ticket_type_name!,
+        requiresDocument: row.ticket_type_requires_document ?? false,
+      }
+    : null,
   recipientName: row.recipient_name,
   recipientEmail: row.recipient_email,
   ticketCount: row.ticket_count,
@@ -90,6 +110,9 @@ export async function insertLink(db: Knex, link: NewLink): Promise<CourtesyLink 
       event_title: link.event.title,
       event_date: link.event.date,
       event_location: link.event.location,
+      ticket_type_id: link.ticketType?.id ?? null,
+      ticket_type_name: link.ticketType?.name ?? null,
+      ticket_type_requires_document: link.ticketType?.requiresDocument ?? null,
       recipient_name: link.recipientName,
       recipient_email: link.recipientEmail,
       ticket_count: link.ticketCount,

@@ -127,4 +127,16 @@ export const courtesyMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0005_link_ticket_types',
+    async up(db) {
+      // The type a link's tickets are of, as the catalog named it when the link was made; null for the links made
+      // before links named one (their tickets are of the event's one type).
+      await db.schema.alterTable('courtesy_links', (t) => {
+        t.uuid('ticket_type_id').nullable();
+        t.string('ticket_type_name', 255).nullable();
+        t.boolean('ticket_type_requires_document').nullable();
+      });
+    },
+  },
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
+  badRequest,
   CollaboratorError,
   conflict,
   notFound,
@@ -8,7 +9,7 @@ import {
   type AuthUser,
   type Knex,
 } from '@ticketing/platform';
-import type { CreateCourtesyLink, EventView } from '@ticketing/proto';
+import type { CreateCourtesyLink, EventTicketTypes, EventView } from '@ticketing/proto';
 import {
   deactivate,
   findLink,
@@ -18,6 +19,7 @@ import {
   listLinks as pageOfLinks,
   markHoldReleased,
   type CourtesyLink,
+  type LinkTicketType,
   type NewLink,
 } from '../data/links-repository.ts';
 import { linkHoldId, newCode } from './codes.ts';
@@ -25,9 +27,35 @@ import { messages, type CourtesyDeps } from './deps.ts';
 
 export const LINKS_PAGE_SIZE = 10;
 
-/** The event a link is made for: known to the catalog and on sale. */
-export const eventForLinks = (deps: CourtesyDeps, eventId: string) =>
-  eventOnSale(deps, eventId, messages.eventUnavailable);
+/** The event a link is made for (known to the catalog and on sale), with every type it sells, hidden ones too. */
+export interface LinkEvent {
+  event: EventView;
+  ticketTypes: EventTicketTypes['ticketTypes'];
+}
+
+export async function eventForLinks(deps: CourtesyDeps, eventId: string): Promise<LinkEvent> {
+  const event = await eventOnSale(deps, eventId, messages.eventUnavailable);
+  return { event, ticketTypes: await ticketTypesOf(deps, eventId) };
+}
+
+/** GET /api/courtesy/events/:id/ticket-types: the types a link of the event may name, hidden ones too. */
+export async function ticketTypesOf(deps: CourtesyDeps, eventId: string): Promise<LinkEvent['ticketTypes']> {
+  try {
+    return await deps.catalog.ticketTypes(eventId);
+  } catch (error) {
+    // Unknown or cancelled, in the catalog's words.
+    if (error instanceof AppError) throw error;
+    deps.logger.warn({ err: error, eventId }, 'catalog unavailable');
+    throw new AppError(503, messages.serviceUnavailable);
+  }
+}
+
+/** The type a link names: the one asked for, or the event's first; 400 for a type the event does not sell. */
+export function ticketTypeForLink({ ticketTypes }: LinkEvent, ticketTypeId?: string): LinkTicketType | null {
+  const type = ticketTypeId === undefined ? ticketTypes[0] : ticketTypes.find((t) => t.id === ticketTypeId);
+  if (ticketTypeId !== undefined && !type) throw badRequest(messages.unknownTicketType);
+  return type ? { id: type.id, name: type.name, requiresDocument: type.requiresDocument } : null;
+}
 
 export type LinkRequest = Omit<NewLink, 'code' | 'holdId' | 'event'> & { event: EventView };
 
@@ -95,11 +123,13 @@ async function releaseQuietly(deps: CourtesyDeps, eventId: string, holdId: strin
 
 /** POST /api/courtesy-links: an admin makes one link for an event. */
 export async function createLink(deps: CourtesyDeps, admin: AuthUser, input: CreateCourtesyLink) {
-  const event = await eventForLinks(deps, input.eventId);
+  const linkEvent = await eventForLinks(deps, input.eventId);
+  const { event } = linkEvent;
   const link = await issueLink(deps, {
     id: randomUUID(),
     eventId: event.id,
     event,
+    ticketType: ticketTypeForLink(linkEvent, input.ticketTypeId),
     recipientName: null,
     recipientEmail: null,
     ticketCount: input.ticketCount,
@@ -108,7 +138,13 @@ export async function createLink(deps: CourtesyDeps, admin: AuthUser, input: Cre
     jobId: null,
   });
   deps.logger.info(
-    { linkId: link.id, eventId: link.eventId, ticketCount: link.ticketCount, promotional: link.overridePrice !== null },
+    {
+      linkId: link.id,
+      eventId: link.eventId,
+      ticketTypeId: link.ticketType?.id,
+      ticketCount: link.ticketCount,
+      promotional: link.overridePrice !== null,
+    },
     'courtesy link created',
   );
   return link;

@@ -5,7 +5,11 @@ import { deletePromoUse, findPromoUse, insertPromoUse } from '../data/promo-uses
 import { messages, type CourtesyDeps } from './deps.ts';
 import { isUsable } from './links.ts';
 
-const quoteOf = (link: CourtesyLink): PromoQuote => ({ linkId: link.id, overridePrice: link.overridePrice! });
+const quoteOf = (link: CourtesyLink): PromoQuote => ({
+  linkId: link.id,
+  overridePrice: link.overridePrice!,
+  ticketType: link.ticketType && { id: link.ticketType.id, name: link.ticketType.name },
+});
 
 /** A promotional link of this event with uses left; 404 otherwise. */
 export async function quotePromo(deps: CourtesyDeps, code: string, eventId: string): Promise<PromoQuote> {

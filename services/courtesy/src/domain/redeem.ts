@@ -44,6 +44,7 @@ export async function redeemCourtesy(deps: CourtesyDeps, user: AuthUser, form: R
       eventId: used.eventId,
       attendee: { name: form.name, email: form.email, cpf: form.cpf },
       event: { title: used.event.title, date: used.event.date.toISOString(), location: used.event.location },
+      ...(used.ticketType ? { ticketType: used.ticketType } : {}),
     });
     return { redemptionId, link: used };
   });

@@ -1,9 +1,17 @@
-import type { CourtesyLinkView, MassSendJobView, PublicCourtesyLinkView } from '@ticketing/proto';
+import type {
+  CourtesyLinkTicketType,
+  CourtesyLinkView,
+  MassSendJobView,
+  PublicCourtesyLinkView,
+} from '@ticketing/proto';
 import type { MassSendJob } from '../data/jobs-repository.ts';
 import type { CourtesyLink } from '../data/links-repository.ts';
 import { redeemUrl } from '../domain/codes.ts';
 
 const remaining = (link: CourtesyLink) => Math.max(0, link.ticketCount - link.usedCount);
+
+const ticketTypeOf = ({ ticketType }: CourtesyLink): CourtesyLinkTicketType =>
+  ticketType && { id: ticketType.id, name: ticketType.name };
 
 export function toLinkView(siteUrl: string, link: CourtesyLink): CourtesyLinkView {
   return {
@@ -11,6 +19,7 @@ export function toLinkView(siteUrl: string, link: CourtesyLink): CourtesyLinkVie
     code: link.code,
     event: { title: link.event.title },
     eventId: link.eventId,
+    ticketType: ticketTypeOf(link),
     ticketCount: link.ticketCount,
     remainingTickets: link.isActive ? remaining(link) : 0,
     overridePrice: link.overridePrice,
@@ -25,6 +34,7 @@ export function toPublicLinkView(link: CourtesyLink): PublicCourtesyLinkView {
     code: link.code,
     eventId: link.eventId,
     event: { title: link.event.title, date: link.event.date.toISOString(), location: link.event.location },
+    ticketType: ticketTypeOf(link),
     remainingTickets: remaining(link),
     overridePrice: link.overridePrice,
   };

@@ -1,7 +1,6 @@
-import type { EventView } from '@ticketing/proto';
 import { attachmentInfo, findJob, pendingRows, type JobRow } from '../data/jobs-repository.ts';
 import type { CourtesyDeps } from '../domain/deps.ts';
-import { eventForLinks, releaseLeftoverHolds } from '../domain/links.ts';
+import { eventForLinks, releaseLeftoverHolds, type LinkEvent } from '../domain/links.ts';
 import { inviteGuest, type JobAttachment } from '../domain/mass-send/invite.ts';
 
 /**
@@ -13,7 +12,7 @@ import { inviteGuest, type JobAttachment } from '../domain/mass-send/invite.ts';
 export function massSendRound(deps: CourtesyDeps, concurrency: number) {
   return async (signal: AbortSignal) => {
     await releaseLeftoverHolds(deps);
-    const events = new Map<string, Promise<EventView>>();
+    const events = new Map<string, Promise<LinkEvent>>();
     const event = (id: string) => {
       if (!events.has(id)) events.set(id, eventForLinks(deps, id));
       return events.get(id)!;

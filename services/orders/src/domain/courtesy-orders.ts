@@ -30,15 +30,15 @@ export async function courtesyRedeemed(
       location: redemption.event.location,
     },
     buyer: { name: attendee.name, email: attendee.email },
-    // The guest's ticket, of the event's one type (the id orders made before types name; the link's spots are the
-    // event's, of no type or lot).
+    // The guest's ticket, of the link's type (the link's spots are the event's, of no lot). A link made before links
+    // named a type gives the event's one type: the id orders made before types name.
     item: {
       index: 0,
-      ticketTypeId: redemption.eventId,
-      typeName: 'Ingresso',
+      ticketTypeId: redemption.ticketType?.id ?? redemption.eventId,
+      typeName: redemption.ticketType?.name ?? 'Ingresso',
       lotName: null,
       price: '0.00',
-      requiresDocument: false,
+      requiresDocument: redemption.ticketType?.requiresDocument ?? false,
       holder: { name: attendee.name, email: attendee.email, cpf: attendee.cpf },
     },
   });

@@ -15,7 +15,7 @@ import { orderAmount, orderItems, saleSummary } from './order-items.ts';
 import { messages, snapshots, type Order, type OrderItem, type OrdersDeps, type PaymentMethod } from './order.ts';
 import { readOrders, type OrderRead } from './order-reads.ts';
 import { paymentWindow, type PaymentWindow } from './payment-window.ts';
-import { quotePromo, takePromoUse } from './promo.ts';
+import { checkPromoType, quotePromo, takePromoUse } from './promo.ts';
 import { confirmSpots, holdSpots, spotRefusal, type HeldSpots } from './spots.ts';
 import { abandonOrder, giveBackPurchase, type Purchase } from './undo-creation.ts';
 
@@ -31,7 +31,8 @@ export interface CreateOrderResult {
 const IDEMPOTENCY_KEY = /^[\w.:-]{1,100}$/;
 
 /**
- * Buys tickets of one event: `items` (one of the event's first type for the buyer when absent). A repeated request
+ * Buys tickets of one event: `items` (when absent, one for the buyer of the promotional link's type or the event's
+ * first type). A repeated request
  * (same Idempotency-Key, or a pending order for the same event) answers the order already made, without a second
  * use, hold or charge; an event the catalog just said is sold out is refused at once. Otherwise: takes the
  * promotional code's use (if one is given) and the spots, priced line by line, in the catalog under the new order's
@@ -155,7 +156,9 @@ async function placeOrder(
   idempotencyKey: string | null,
 ): Promise<OrderRead | undefined> {
   const promo = input.promoCode ? await quotePromo(deps, input.eventId, input.promoCode) : null;
-  const asked = input.items ?? [{ ticketTypeId: await firstTypeOf(deps, input.eventId) }];
+  // A promotional link's type is what its order buys (the only hidden type it opens); else the event's first type.
+  const asked = input.items ?? [{ ticketTypeId: promo?.ticketType?.id ?? (await firstTypeOf(deps, input.eventId)) }];
+  if (promo) checkPromoType(promo, asked);
   const purchase: Purchase = {
     id: randomUUID(),
     userId,
@@ -163,6 +166,7 @@ async function placeOrder(
     courtesyLinkId: promo?.linkId ?? null,
   };
   if (input.promoCode) await takePromoUse(deps, purchase, input.promoCode);
+  // Only a promotional link opens hidden types: the one it names (checked above), or any for a link naming none.
   const held = await holdSpots(deps, purchase, asked, { includeHidden: promo !== null });
   const buyer = await findBuyer().catch(async (error: unknown) => {
     await giveBackPurchase(deps, purchase, { spot: true });

@@ -20,6 +20,17 @@ export async function quotePromo(deps: OrdersDeps, eventId: string, code: string
 }
 
 /**
+ * A link that names a type sells that type alone: an order of another is refused (422 naming the link's type), before
+ * anything is taken. A link made before links named one sells any type, as it did.
+ */
+export function checkPromoType(promo: PromoQuote, asked: { ticketTypeId: string }[]): void {
+  const type = promo.ticketType;
+  if (type && asked.some((item) => item.ticketTypeId !== type.id)) {
+    throw new AppError(422, messages.promoOtherType(type.name));
+  }
+}
+
+/**
  * Takes the purchase's use of its promotional link, before its spot is held. Refused (the link is no longer valid,
  * or every use is taken): no use was taken, nothing was written, and the buyer is told why. No answer: the use may
  * have been taken, so it is given back (see giveBackPurchase) and the buyer is asked to try again.

@@ -1,4 +1,12 @@
-import { eventViewSchema, holdConfirmedSchema, holdViewSchema, type EventView, type HoldView } from '@ticketing/proto';
+import {
+  eventTicketTypesSchema,
+  eventViewSchema,
+  holdConfirmedSchema,
+  holdViewSchema,
+  type EventTicketTypes,
+  type EventView,
+  type HoldView,
+} from '@ticketing/proto';
 import { AppError, conflict, notFound } from '../errors.ts';
 import { CollaboratorError, jsonClient, type Caller } from '../http/json-client.ts';
 import type { Logger } from '../logger.ts';
@@ -7,6 +15,8 @@ import type { Logger } from '../logger.ts';
 export interface CatalogClient {
   /** The event; a 404 carrying the catalog's own words when it is unknown or cancelled. */
   getEvent(eventId: string): Promise<EventView>;
+  /** Every type the event sells, hidden ones too (courtesy only); a 404 as `getEvent`'s. */
+  ticketTypes(eventId: string): Promise<EventTicketTypes['ticketTypes']>;
   /**
    * Holds `quantity` spots under `holdId` and answers the hold with the event; repeating it is harmless. Refusals
    * (409 sold out / unavailable) are thrown. A provisional hold is given back by the catalog unless `confirm`ed soon.
@@ -34,6 +44,15 @@ export function catalogClient(baseUrl: string, timeoutMs: number, caller: Caller
     async getEvent(eventId) {
       try {
         return await http.call('GET', `/api/events/${encodeURIComponent(eventId)}`, eventViewSchema);
+      } catch (error) {
+        if (error instanceof CollaboratorError && error.status === 404) throw notFound(error.message);
+        throw error;
+      }
+    },
+    async ticketTypes(eventId) {
+      try {
+        const path = `/internal/events/${encodeURIComponent(eventId)}/ticket-types`;
+        return (await http.call('GET', path, eventTicketTypesSchema)).ticketTypes;
       } catch (error) {
         if (error instanceof CollaboratorError && error.status === 404) throw notFound(error.message);
         throw error;

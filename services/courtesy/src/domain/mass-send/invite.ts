@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@ticketing/platform';
-import type { EventView } from '@ticketing/proto';
 import { settleRow, type JobRow } from '../../data/jobs-repository.ts';
 import { redeemUrl } from '../codes.ts';
 import type { CourtesyDeps } from '../deps.ts';
-import { issueLink } from '../links.ts';
+import { issueLink, ticketTypeForLink, type LinkEvent } from '../links.ts';
 
 /** The file attached to every invitation of a job. */
 export interface JobAttachment {
@@ -22,16 +21,18 @@ export interface JobAttachment {
 export async function inviteGuest(
   deps: CourtesyDeps,
   row: JobRow,
-  context: { createdBy: string; attachment: JobAttachment | null; event: (id: string) => Promise<EventView> },
+  context: { createdBy: string; attachment: JobAttachment | null; event: (id: string) => Promise<LinkEvent> },
 ): Promise<void> {
   try {
-    const event = await context.event(row.eventId);
+    const linkEvent = await context.event(row.eventId);
     await issueLink(
       deps,
       {
         id: row.linkId,
         eventId: row.eventId,
-        event,
+        event: linkEvent.event,
+        // A guest of a mass send gets the event's first type.
+        ticketType: ticketTypeForLink(linkEvent),
         recipientName: row.name,
         recipientEmail: row.email,
         ticketCount: row.ticketCount,
