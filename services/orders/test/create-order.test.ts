@@ -34,6 +34,7 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
           typeName: 'Ingresso',
           lotName: null,
           price: '150.00',
+          requiresDocument: false,
           holderName: who.name,
           holderEmail: who.email,
           ticketId: null,
