@@ -149,6 +149,54 @@ export const ticketTypeMessages = {
   typeSoldOut: (name: string) => `Ingresso ${name} esgotado`,
 } as const;
 
+/** A ticket type's times as instants, and what its rules look at; null: no such time. */
+export interface TicketTypeTimes {
+  name: string;
+  salesStartAt: Date | null;
+  salesEndAt: Date | null;
+  lots: readonly { endsAt: Date | null; quantity: number | null }[];
+}
+
+/** A message and the field it is about, within the list of types (`[1, 'lots', 0, 'endsAt']`). */
+export interface TicketTypeProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * What is wrong with a list of types beyond each field alone, the names first: two types of one name, a sale window
+ * that ends before it starts, lots whose ends are not in order, and a lot before the last without an end (neither a
+ * date nor a quantity), which would never give way to the next. The catalog refuses the first; the back office's form
+ * shows each at its field before sending.
+ */
+export function ticketTypeProblems(types: readonly TicketTypeTimes[]): TicketTypeProblem[] {
+  const problems: TicketTypeProblem[] = [];
+  const names = new Set<string>();
+  for (const [index, type] of types.entries()) {
+    const name = type.name.trim().toLocaleLowerCase('pt-BR');
+    if (names.has(name)) problems.push({ path: [index, 'name'], message: ticketTypeMessages.duplicateName });
+    names.add(name);
+  }
+  for (const [index, type] of types.entries()) {
+    if (type.salesStartAt && type.salesEndAt && type.salesEndAt.getTime() <= type.salesStartAt.getTime()) {
+      problems.push({ path: [index, 'salesEndAt'], message: ticketTypeMessages.salesWindow });
+    }
+    let lastEnd = -Infinity;
+    for (const [position, lot] of type.lots.entries()) {
+      const at = [index, 'lots', position, 'endsAt'];
+      if (lot.endsAt === null) {
+        if (lot.quantity === null && position < type.lots.length - 1) {
+          problems.push({ path: at, message: ticketTypeMessages.lotWithoutEnd });
+        }
+        continue;
+      }
+      if (lot.endsAt.getTime() <= lastEnd) problems.push({ path: at, message: ticketTypeMessages.lotOrder });
+      lastEnd = lot.endsAt.getTime();
+    }
+  }
+  return problems;
+}
+
 /**
  * One lot as an edit sends it: a price step that ends at `endsAt`, or when `quantity` tickets sold, whichever first
  * (the last may have neither). `id` keeps an existing lot; one left out is removed (refused once it sold).

@@ -1,4 +1,4 @@
-import { ticketTypeMessages, type AdminCreateEvent, type AdminTicketTypeView } from '@ticketing/proto';
+import type { AdminTicketTypeView } from '@ticketing/proto';
 
 /** A lot as the form holds it: its end in São Paulo's local time, as `datetime-local` gives it; null when none. */
 export interface LotFormValues {
@@ -101,46 +101,3 @@ export function openedTypes(types: readonly AdminTicketTypeView[], price: string
 /** What a type sells at first, as typed: its first lot's price, or its own without lots. */
 export const firstPrice = (type: { price: string | number; lots?: { price: string | number }[] | undefined }) =>
   String(type.lots?.[0]?.price ?? type.price);
-
-/** A São Paulo local time ("2030-03-15T09:00") or an instant with its offset, as milliseconds. */
-const instant = (time: string) => Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(time) ? time : `${time}-03:00`);
-
-type CheckedType = NonNullable<AdminCreateEvent['ticketTypes']>[number];
-
-/** A message and the field it is about, within the list of types. */
-export interface TicketTypeProblem {
-  path: (string | number)[];
-  message: string;
-}
-
-/**
- * What is wrong with the types beyond each field alone, with the catalog's messages: two types of one name, a
- * sale window that ends before it starts, lots whose ends are not in order, and a lot before the last without an end
- * (neither a date nor a quantity), which would never give way to the next.
- */
-export function ticketTypeProblems(types: readonly CheckedType[]): TicketTypeProblem[] {
-  const problems: TicketTypeProblem[] = [];
-  const names = new Set<string>();
-  for (const [index, type] of types.entries()) {
-    const name = type.name.trim().toLocaleLowerCase('pt-BR');
-    if (names.has(name)) problems.push({ path: [index, 'name'], message: ticketTypeMessages.duplicateName });
-    names.add(name);
-    if (type.salesStartAt && type.salesEndAt && instant(type.salesEndAt) <= instant(type.salesStartAt)) {
-      problems.push({ path: [index, 'salesEndAt'], message: ticketTypeMessages.salesWindow });
-    }
-    let lastEnd: number | undefined;
-    for (const [position, lot] of type.lots.entries()) {
-      const at = [index, 'lots', position, 'endsAt'];
-      if (lot.endsAt === null) {
-        if (lot.quantity === null && position < type.lots.length - 1) {
-          problems.push({ path: at, message: ticketTypeMessages.lotWithoutEnd });
-        }
-        continue;
-      }
-      const end = instant(lot.endsAt);
-      if (lastEnd !== undefined && end <= lastEnd) problems.push({ path: at, message: ticketTypeMessages.lotOrder });
-      lastEnd = end;
-    }
-  }
-  return problems;
-}
