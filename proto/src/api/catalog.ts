@@ -149,6 +149,35 @@ export const ticketTypeMessages = {
   typeSoldOut: (name: string) => `Ingresso ${name} esgotado`,
 } as const;
 
+/** A ticket type's own settings; `Time` is how its sale window is written (null: open on that side). */
+export interface TicketTypeSettings<Time> {
+  name: string;
+  /** Its price without lots. */
+  price: string;
+  /** Its own limit within the event's spots; null: the event's alone. */
+  capacity: number | null;
+  /** Sold only through a promotional link: out of the storefront. */
+  hidden: boolean;
+  requiresDocument: boolean;
+  salesStartAt: Time | null;
+  salesEndAt: Time | null;
+}
+
+/** The one type an event given none sells, at its price. */
+export const DEFAULT_TYPE_NAME = 'Ingresso';
+
+/** A type with nothing set beyond its name and price: no limit of its own, visible, always on sale, no lots. */
+export const plainTicketType = (name: string, price: string) => ({
+  name,
+  price,
+  capacity: null,
+  hidden: false,
+  requiresDocument: false,
+  salesStartAt: null,
+  salesEndAt: null,
+  lots: [],
+});
+
 /** A ticket type's times as instants, and what its rules look at; null: no such time. */
 export interface TicketTypeTimes {
   name: string;
@@ -599,16 +628,8 @@ export interface AdminEventView extends EventView {
 }
 
 /** A ticket type as the back office edits it: as entered (São Paulo times too), with what each part sold. */
-export interface AdminTicketTypeView {
+export interface AdminTicketTypeView extends TicketTypeSettings<string> {
   id: string;
-  name: string;
-  /** Its price without lots. */
-  price: string;
-  capacity: number | null;
-  hidden: boolean;
-  requiresDocument: boolean;
-  salesStartAt: string | null;
-  salesEndAt: string | null;
   /** `salesStartAt`/`salesEndAt` in São Paulo ("2030-03-15T09:00"), for the edit form. */
   localSalesStartAt: string | null;
   localSalesEndAt: string | null;

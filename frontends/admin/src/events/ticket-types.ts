@@ -1,4 +1,9 @@
-import type { AdminTicketTypeView } from '@ticketing/proto';
+import {
+  DEFAULT_TYPE_NAME,
+  plainTicketType,
+  type AdminTicketTypeView,
+  type TicketTypeSettings,
+} from '@ticketing/proto';
 
 /** A lot as the form holds it: its end in São Paulo's local time, as `datetime-local` gives it; null when none. */
 export interface LotFormValues {
@@ -11,21 +16,14 @@ export interface LotFormValues {
   quantity: number | null;
 }
 
-/** A ticket type as the form holds it; with lots, its price follows its first lot's. */
-export interface TicketTypeFormValues {
+/**
+ * A ticket type as the form holds it, its sale window in São Paulo's local time; with lots, its price follows its first
+ * lot's.
+ */
+export interface TicketTypeFormValues extends TicketTypeSettings<string> {
   id?: string | undefined;
-  name: string;
-  price: string;
-  capacity: number | null;
-  hidden: boolean;
-  requiresDocument: boolean;
-  salesStartAt: string | null;
-  salesEndAt: string | null;
   lots: LotFormValues[];
 }
-
-/** The one type the catalog gives an event created with a price alone. */
-export const DEFAULT_TYPE_NAME = 'Ingresso';
 
 /** The most the catalog takes (`ticketTypeList`, `ticketTypeInput`). */
 export const MAX_TYPES = 20;
@@ -33,16 +31,7 @@ export const MAX_LOTS = 10;
 
 export const NEW_LOT: LotFormValues = { name: '', price: '', endsAt: null, quantity: null };
 
-export const NEW_TICKET_TYPE: TicketTypeFormValues = {
-  name: '',
-  price: '',
-  capacity: null,
-  hidden: false,
-  requiresDocument: false,
-  salesStartAt: null,
-  salesEndAt: null,
-  lots: [],
-};
+export const NEW_TICKET_TYPE: TicketTypeFormValues = plainTicketType('', '');
 
 const commaPrice = (price: string) => price.replace('.', ',');
 

@@ -1,15 +1,21 @@
 import { badRequest, conflict } from '@ticketing/platform';
-import { ticketTypeMessages, ticketTypeProblems, type TicketTypeInput } from '@ticketing/proto';
+import {
+  DEFAULT_TYPE_NAME,
+  plainTicketType,
+  ticketTypeMessages,
+  ticketTypeProblems,
+  type TicketTypeInput,
+} from '@ticketing/proto';
 import type { LotPlan, TicketTypePlan } from '../data/ticket-types-repository.ts';
 import { messages, parseEventDate, type CatalogEvent } from './catalog-event.ts';
-import { DEFAULT_TYPE_NAME, lotName, type TicketType } from './ticket-types.ts';
+import { lotName, type TicketType } from './ticket-types.ts';
 
 /** A new event's types: those sent, or one, 'Ingresso', at its price. */
 export function newTicketTypes(input: {
   price: string;
   ticketTypes?: TicketTypeInput[] | undefined;
 }): TicketTypePlan[] {
-  if (!input.ticketTypes) return [defaultType(input.price)];
+  if (!input.ticketTypes) return [plainTicketType(DEFAULT_TYPE_NAME, input.price)];
   const ids = input.ticketTypes.flatMap((type) => [type.id, ...type.lots.map((lot) => lot.id)]);
   if (ids.some((id) => id !== undefined)) throw badRequest(ticketTypeMessages.unknownType);
   return plansOf(input.ticketTypes);
@@ -34,19 +40,6 @@ export function editedTicketTypes(
 
 /** The price an event keeps beside its types: its first type's (its card shows the lowest on sale, see `fromPrice`). */
 export const eventPriceOf = (plans: TicketTypePlan[]) => plans[0]!.price;
-
-function defaultType(price: string): TicketTypePlan {
-  return {
-    name: DEFAULT_TYPE_NAME,
-    price,
-    capacity: null,
-    hidden: false,
-    requiresDocument: false,
-    salesStartAt: null,
-    salesEndAt: null,
-    lots: [],
-  };
-}
 
 /** The types as sent, with their instants, when they make sense (see `ticketTypeProblems`). */
 function plansOf(input: TicketTypeInput[]): TicketTypePlan[] {
