@@ -47,7 +47,7 @@ interface RowActionsProps {
 /** Below a row: what it took, and the buttons that move it up or down the list and remove it. */
 export function RowActions({ name, index, count, taken, refusal, onMove, onRemove }: RowActionsProps) {
   return (
-    <div className="edit-list__actions">
+    <div className="wrap-row edit-list__actions">
       {taken !== undefined && (
         <p className="edit-list__taken">
           Vendidos ou reservados: <span className="numeric">{taken}</span>

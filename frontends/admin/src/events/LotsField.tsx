@@ -3,6 +3,7 @@ import type { AdminTicketTypeView } from '@ticketing/proto';
 import { TextField } from '@ticketing/shared';
 import { ListEnd, RowActions } from './EditList.tsx';
 import { typedCapacity, typedTime, type EventForm, type EventFormInput } from './event-form.ts';
+import { PriceField } from './PriceField.tsx';
 import { MAX_LOTS, placeName } from './ticket-types.ts';
 
 interface LotsFieldProps {
@@ -41,13 +42,7 @@ export function LotsField({ form, typeIndex, lots, stored, onAdd }: LotsFieldPro
                 placeholder={placeName(index)}
                 {...field(`${at}.name`)}
               />
-              <TextField
-                label="Preço (R$)"
-                inputMode="decimal"
-                autoComplete="off"
-                placeholder="Ex.: 150,00"
-                {...field(`${at}.price`)}
-              />
+              <PriceField {...field(`${at}.price`)} />
               <TextField
                 label="Termina em"
                 type="datetime-local"

@@ -4,6 +4,7 @@ import { Button, Checkbox, TextField } from '@ticketing/shared';
 import { ListEnd, RowActions } from './EditList.tsx';
 import { typedCapacity, typedTime, type EventForm } from './event-form.ts';
 import { LotsField } from './LotsField.tsx';
+import { PriceField } from './PriceField.tsx';
 import { firstPrice, MAX_TYPES, NEW_LOT, NEW_TICKET_TYPE, openedTypes } from './ticket-types.ts';
 
 /**
@@ -100,15 +101,7 @@ function TicketTypeFields({ form, index, stored, count, onMove, onRemove }: Tick
           placeholder="Ex.: Estudante"
           {...field(`${at}.name`)}
         />
-        {lots.fields.length === 0 && (
-          <TextField
-            label="Preço (R$)"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="Ex.: 150,00"
-            {...field(`${at}.price`)}
-          />
-        )}
+        {lots.fields.length === 0 && <PriceField {...field(`${at}.price`)} />}
         <TextField
           label="Capacidade do tipo"
           type="number"
