@@ -74,6 +74,12 @@ export const sessionMessages = {
 /** The longest a session may last. */
 export const SESSION_MAX_MS = 24 * 60 * 60 * 1000;
 
+/** A strict object's error: the fields it does not know, or `message` for anything else wrong. */
+const unknownFieldOr = (message: string) => ({
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys' ? `Campo desconhecido: ${(issue.keys ?? []).join(', ')}` : message,
+});
+
 /**
  * One session as an edit sends it: its start and end (an ISO instant with offset; the back office may send a São
  * Paulo date and time) and an optional title. An `id` keeps an existing session (and the admissions to it); a
@@ -92,10 +98,7 @@ const sessionInput = <Time extends z.ZodType<string>>(time: (message: string) =>
         .nullish()
         .transform((value) => value || null),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys' ? `Campo desconhecido: ${issue.keys.join(', ')}` : sessionMessages.invalid,
-    },
+    unknownFieldOr(sessionMessages.invalid),
   );
 
 const sessionList = <Time extends z.ZodType<string>>(time: (message: string) => Time) =>
@@ -226,6 +229,13 @@ export function ticketTypeProblems(types: readonly TicketTypeTimes[]): TicketTyp
   return problems;
 }
 
+/** Left out or null: null. */
+const orNull = <Schema extends z.ZodType>(schema: Schema) => schema.nullish().transform((value) => value ?? null);
+
+/** A whole number from 1 to 1,000,000; left out or null: null (no limit). */
+const countOrNull = (message: string) =>
+  orNull(z.number({ error: message }).int(message).min(1, message).max(1_000_000, message));
+
 /**
  * One lot as an edit sends it: a price step that ends at `endsAt`, or when `quantity` tickets sold, whichever first
  * (the last may have neither). `id` keeps an existing lot; one left out is removed (refused once it sold).
@@ -241,23 +251,10 @@ const lotInput = <Time extends z.ZodType<string>>(time: (message: string) => Tim
         .nullish()
         .transform((value) => value || null),
       price,
-      endsAt: time(ticketTypeMessages.lotEndsAt)
-        .nullish()
-        .transform((value) => value ?? null),
-      quantity: z
-        .number({ error: ticketTypeMessages.lotQuantity })
-        .int(ticketTypeMessages.lotQuantity)
-        .min(1, ticketTypeMessages.lotQuantity)
-        .max(1_000_000, ticketTypeMessages.lotQuantity)
-        .nullish()
-        .transform((value) => value ?? null),
+      endsAt: orNull(time(ticketTypeMessages.lotEndsAt)),
+      quantity: countOrNull(ticketTypeMessages.lotQuantity),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `Campo desconhecido: ${issue.keys.join(', ')}`
-          : ticketTypeMessages.invalid,
-    },
+    unknownFieldOr(ticketTypeMessages.invalid),
   );
 
 /**
@@ -274,32 +271,17 @@ const ticketTypeInput = <Time extends z.ZodType<string>>(time: (message: string)
         .min(1, ticketTypeMessages.name)
         .max(60, ticketTypeMessages.name),
       price,
-      capacity: z
-        .number({ error: ticketTypeMessages.capacity })
-        .int(ticketTypeMessages.capacity)
-        .min(1, ticketTypeMessages.capacity)
-        .max(1_000_000, ticketTypeMessages.capacity)
-        .nullish()
-        .transform((value) => value ?? null),
+      capacity: countOrNull(ticketTypeMessages.capacity),
       hidden: flag('hidden').default(false),
       requiresDocument: flag('requiresDocument').default(false),
-      salesStartAt: time(ticketTypeMessages.salesStartAt)
-        .nullish()
-        .transform((value) => value ?? null),
-      salesEndAt: time(ticketTypeMessages.salesEndAt)
-        .nullish()
-        .transform((value) => value ?? null),
+      salesStartAt: orNull(time(ticketTypeMessages.salesStartAt)),
+      salesEndAt: orNull(time(ticketTypeMessages.salesEndAt)),
       lots: z
         .array(lotInput(time), { error: ticketTypeMessages.invalid })
         .max(10, ticketTypeMessages.lotsTooMany)
         .default([]),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `Campo desconhecido: ${issue.keys.join(', ')}`
-          : ticketTypeMessages.invalid,
-    },
+    unknownFieldOr(ticketTypeMessages.invalid),
   );
 
 const ticketTypeList = <Time extends z.ZodType<string>>(time: (message: string) => Time) =>
@@ -328,12 +310,7 @@ export const createEventSchema = z
       /** False keeps the event a draft: out of the storefront, the door and sale until published (default true). */
       published: flag('published').optional(),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `Campo desconhecido: ${issue.keys.join(', ')}`
-          : 'Dados do evento inválidos',
-    },
+    unknownFieldOr('Dados do evento inválidos'),
   )
   .refine((value) => value.date !== undefined || value.sessions !== undefined, {
     error: 'Data inválida: use o formato ISO 8601 com fuso horário',
@@ -357,12 +334,7 @@ export const updateEventSchema = z
       /** Every type, replacing those before (see `ticketTypeInput`). */
       ticketTypes: ticketTypeList(isoTime),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `Campo desconhecido: ${issue.keys.join(', ')}`
-          : 'Dados do evento inválidos',
-    },
+    unknownFieldOr('Dados do evento inválidos'),
   )
   .partial()
   .refine((value) => Object.keys(value).length > 0, 'Informe ao menos um campo para atualizar');
@@ -395,12 +367,7 @@ export const holdSchema = z
       /** A promotional link opens the event's hidden types (sold only through such a link). */
       includeHidden: z.boolean({ error: 'Tipos ocultos deve ser verdadeiro ou falso' }).default(false),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `Campo desconhecido: ${issue.keys.join(', ')}`
-          : 'Dados da reserva inválidos',
-    },
+    unknownFieldOr('Dados da reserva inválidos'),
   )
   .refine((value) => value.items === undefined || value.items.length === value.quantity, {
     error: 'Informe um ingresso para cada unidade da quantidade',
@@ -532,12 +499,7 @@ export const EVENT_IMAGE_FIELD = 'image';
 /** The hold a free courtesy link places for its spots; its guests' tickets are taken from it. */
 export const courtesyLinkHoldId = (linkId: string) => `courtesy-link:${linkId}`;
 
-const unknownFieldsError = {
-  error: (issue: { code?: string; keys?: string[] }) =>
-    issue.code === 'unrecognized_keys'
-      ? `Campo desconhecido: ${(issue.keys ?? []).join(', ')}`
-      : 'Dados do evento inválidos',
-};
+const unknownFieldsError = unknownFieldOr('Dados do evento inválidos');
 
 /**
  * A date and time in São Paulo ("2030-03-15T09:00", seconds optional) or an ISO 8601 instant with its offset. The
