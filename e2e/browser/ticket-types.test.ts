@@ -128,7 +128,8 @@ test('an admin opens an event’s ticket types, gives one lots, is told what the
   ]);
   // The editor shows them again as saved.
   // The type and each of its three lots: none sold yet.
-  await ticketType(page, 2).getByText('Vendidos ou reservados: 0').first().waitFor();
+  // Waits for the fourth: the four may not show at once.
+  await ticketType(page, 2).getByText('Vendidos ou reservados: 0').nth(3).waitFor();
   expect(await ticketType(page, 2).getByText('Vendidos ou reservados: 0').count()).toBe(4);
   expect(await lot(ticketType(page, 2), 2, 2).getByLabel('Quantidade').inputValue()).toBe('30');
 }, 60_000);

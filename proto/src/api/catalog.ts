@@ -74,6 +74,12 @@ export const sessionMessages = {
 /** The longest a session may last. */
 export const SESSION_MAX_MS = 24 * 60 * 60 * 1000;
 
+/** A strict object's error: the fields it does not know, or `message` for anything else wrong. */
+const unknownFieldOr = (message: string) => ({
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === 'unrecognized_keys' ? `Campo desconhecido: ${(issue.keys ?? []).join(', ')}` : message,
+});
+
 /**
  * One session as an edit sends it: its start and end (an ISO instant with offset; the back office may send a São
  * Paulo date and time) and an optional title. An `id` keeps an existing session (and the admissions to it); a
@@ -92,10 +98,7 @@ const sessionInput = <Time extends z.ZodType<string>>(time: (message: string) =>
         .nullish()
         .transform((value) => value || null),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys' ? `Campo desconhecido: ${issue.keys.join(', ')}` : sessionMessages.invalid,
-    },
+    unknownFieldOr(sessionMessages.invalid),
   );
 
 const sessionList = <Time extends z.ZodType<string>>(time: (message: string) => Time) =>
@@ -149,6 +152,90 @@ export const ticketTypeMessages = {
   typeSoldOut: (name: string) => `Ingresso ${name} esgotado`,
 } as const;
 
+/** A ticket type's own settings; `Time` is how its sale window is written (null: open on that side). */
+export interface TicketTypeSettings<Time> {
+  name: string;
+  /** Its price without lots. */
+  price: string;
+  /** Its own limit within the event's spots; null: the event's alone. */
+  capacity: number | null;
+  /** Sold only through a promotional link: out of the storefront. */
+  hidden: boolean;
+  requiresDocument: boolean;
+  salesStartAt: Time | null;
+  salesEndAt: Time | null;
+}
+
+/** The one type an event given none sells, at its price. */
+export const DEFAULT_TYPE_NAME = 'Ingresso';
+
+/** A type with nothing set beyond its name and price: no limit of its own, visible, always on sale, no lots. */
+export const plainTicketType = (name: string, price: string) => ({
+  name,
+  price,
+  capacity: null,
+  hidden: false,
+  requiresDocument: false,
+  salesStartAt: null,
+  salesEndAt: null,
+  lots: [],
+});
+
+/** A ticket type's times as instants, and what its rules look at; null: no such time. */
+export interface TicketTypeTimes {
+  name: string;
+  salesStartAt: Date | null;
+  salesEndAt: Date | null;
+  lots: readonly { endsAt: Date | null; quantity: number | null }[];
+}
+
+/** A message and the field it is about, within the list of types (`[1, 'lots', 0, 'endsAt']`). */
+export interface TicketTypeProblem {
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * What is wrong with a list of types beyond each field alone, the names first: two types of one name, a sale window
+ * that ends before it starts, lots whose ends are not in order, and a lot before the last without an end (neither a
+ * date nor a quantity), which would never give way to the next. The catalog refuses the first; the back office's form
+ * shows each at its field before sending.
+ */
+export function ticketTypeProblems(types: readonly TicketTypeTimes[]): TicketTypeProblem[] {
+  const problems: TicketTypeProblem[] = [];
+  const names = new Set<string>();
+  for (const [index, type] of types.entries()) {
+    const name = type.name.trim().toLocaleLowerCase('pt-BR');
+    if (names.has(name)) problems.push({ path: [index, 'name'], message: ticketTypeMessages.duplicateName });
+    names.add(name);
+  }
+  for (const [index, type] of types.entries()) {
+    if (type.salesStartAt && type.salesEndAt && type.salesEndAt.getTime() <= type.salesStartAt.getTime()) {
+      problems.push({ path: [index, 'salesEndAt'], message: ticketTypeMessages.salesWindow });
+    }
+    let lastEnd = -Infinity;
+    for (const [position, lot] of type.lots.entries()) {
+      const at = [index, 'lots', position, 'endsAt'];
+      if (lot.endsAt === null) {
+        if (lot.quantity === null && position < type.lots.length - 1) {
+          problems.push({ path: at, message: ticketTypeMessages.lotWithoutEnd });
+        }
+        continue;
+      }
+      if (lot.endsAt.getTime() <= lastEnd) problems.push({ path: at, message: ticketTypeMessages.lotOrder });
+      lastEnd = lot.endsAt.getTime();
+    }
+  }
+  return problems;
+}
+
+/** Left out or null: null. */
+const orNull = <Schema extends z.ZodType>(schema: Schema) => schema.nullish().transform((value) => value ?? null);
+
+/** A whole number from 1 to 1,000,000; left out or null: null (no limit). */
+const countOrNull = (message: string) =>
+  orNull(z.number({ error: message }).int(message).min(1, message).max(1_000_000, message));
+
 /**
  * One lot as an edit sends it: a price step that ends at `endsAt`, or when `quantity` tickets sold, whichever first
  * (the last may have neither). `id` keeps an existing lot; one left out is removed (refused once it sold).
@@ -164,23 +251,10 @@ const lotInput = <Time extends z.ZodType<string>>(time: (message: string) => Tim
         .nullish()
         .transform((value) => value || null),
       price,
-      endsAt: time(ticketTypeMessages.lotEndsAt)
-        .nullish()
-        .transform((value) => value ?? null),
-      quantity: z
-        .number({ error: ticketTypeMessages.lotQuantity })
-        .int(ticketTypeMessages.lotQuantity)
-        .min(1, ticketTypeMessages.lotQuantity)
-        .max(1_000_000, ticketTypeMessages.lotQuantity)
-        .nullish()
-        .transform((value) => value ?? null),
+      endsAt: orNull(time(ticketTypeMessages.lotEndsAt)),
+      quantity: countOrNull(ticketTypeMessages.lotQuantity),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `Campo desconhecido: ${issue.keys.join(', ')}`
-          : ticketTypeMessages.invalid,
-    },
+    unknownFieldOr(ticketTypeMessages.invalid),
   );
 
 /**
@@ -197,32 +271,17 @@ const ticketTypeInput = <Time extends z.ZodType<string>>(time: (message: string)
         .min(1, ticketTypeMessages.name)
         .max(60, ticketTypeMessages.name),
       price,
-      capacity: z
-        .number({ error: ticketTypeMessages.capacity })
-        .int(ticketTypeMessages.capacity)
-        .min(1, ticketTypeMessages.capacity)
-        .max(1_000_000, ticketTypeMessages.capacity)
-        .nullish()
-        .transform((value) => value ?? null),
+      capacity: countOrNull(ticketTypeMessages.capacity),
       hidden: flag('hidden').default(false),
       requiresDocument: flag('requiresDocument').default(false),
-      salesStartAt: time(ticketTypeMessages.salesStartAt)
-        .nullish()
-        .transform((value) => value ?? null),
-      salesEndAt: time(ticketTypeMessages.salesEndAt)
-        .nullish()
-        .transform((value) => value ?? null),
+      salesStartAt: orNull(time(ticketTypeMessages.salesStartAt)),
+      salesEndAt: orNull(time(ticketTypeMessages.salesEndAt)),
       lots: z
         .array(lotInput(time), { error: ticketTypeMessages.invalid })
         .max(10, ticketTypeMessages.lotsTooMany)
         .default([]),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `Campo desconhecido: ${issue.keys.join(', ')}`
-          : ticketTypeMessages.invalid,
-    },
+    unknownFieldOr(ticketTypeMessages.invalid),
   );
 
 const ticketTypeList = <Time extends z.ZodType<string>>(time: (message: string) => Time) =>
@@ -251,12 +310,7 @@ export const createEventSchema = z
       /** False keeps the event a draft: out of the storefront, the door and sale until published (default true). */
       published: flag('published').optional(),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `Campo desconhecido: ${issue.keys.join(', ')}`
-          : 'Dados do evento inválidos',
-    },
+    unknownFieldOr('Dados do evento inválidos'),
   )
   .refine((value) => value.date !== undefined || value.sessions !== undefined, {
     error: 'Data inválida: use o formato ISO 8601 com fuso horário',
@@ -280,12 +334,7 @@ export const updateEventSchema = z
       /** Every type, replacing those before (see `ticketTypeInput`). */
       ticketTypes: ticketTypeList(isoTime),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `Campo desconhecido: ${issue.keys.join(', ')}`
-          : 'Dados do evento inválidos',
-    },
+    unknownFieldOr('Dados do evento inválidos'),
   )
   .partial()
   .refine((value) => Object.keys(value).length > 0, 'Informe ao menos um campo para atualizar');
@@ -318,12 +367,7 @@ export const holdSchema = z
       /** A promotional link opens the event's hidden types (sold only through such a link). */
       includeHidden: z.boolean({ error: 'Tipos ocultos deve ser verdadeiro ou falso' }).default(false),
     },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `Campo desconhecido: ${issue.keys.join(', ')}`
-          : 'Dados da reserva inválidos',
-    },
+    unknownFieldOr('Dados da reserva inválidos'),
   )
   .refine((value) => value.items === undefined || value.items.length === value.quantity, {
     error: 'Informe um ingresso para cada unidade da quantidade',
@@ -466,12 +510,7 @@ export const EVENT_IMAGE_FIELD = 'image';
 /** The hold a free courtesy link places for its spots; its guests' tickets are taken from it. */
 export const courtesyLinkHoldId = (linkId: string) => `courtesy-link:${linkId}`;
 
-const unknownFieldsError = {
-  error: (issue: { code?: string; keys?: string[] }) =>
-    issue.code === 'unrecognized_keys'
-      ? `Campo desconhecido: ${(issue.keys ?? []).join(', ')}`
-      : 'Dados do evento inválidos',
-};
+const unknownFieldsError = unknownFieldOr('Dados do evento inválidos');
 
 /**
  * A date and time in São Paulo ("2030-03-15T09:00", seconds optional) or an ISO 8601 instant with its offset. The
@@ -562,16 +601,8 @@ export interface AdminEventView extends EventView {
 }
 
 /** A ticket type as the back office edits it: as entered (São Paulo times too), with what each part sold. */
-export interface AdminTicketTypeView {
+export interface AdminTicketTypeView extends TicketTypeSettings<string> {
   id: string;
-  name: string;
-  /** Its price without lots. */
-  price: string;
-  capacity: number | null;
-  hidden: boolean;
-  requiresDocument: boolean;
-  salesStartAt: string | null;
-  salesEndAt: string | null;
   /** `salesStartAt`/`salesEndAt` in São Paulo ("2030-03-15T09:00"), for the edit form. */
   localSalesStartAt: string | null;
   localSalesEndAt: string | null;

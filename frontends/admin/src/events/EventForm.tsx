@@ -15,6 +15,7 @@ import {
 import { useZodForm } from '@ticketing/shared/forms';
 import { eventFormSchema, formValuesOf, NEW_EVENT, typedCapacity, type EventFormValues } from './event-form.ts';
 import { ImageField, imageProblem } from './ImageField.tsx';
+import { PriceField } from './PriceField.tsx';
 import { createEvent, editEvent, uploadImage } from './save-event.ts';
 import { SessionsField } from './SessionsField.tsx';
 import { settlePrices, TicketTypesField } from './TicketTypesField.tsx';
@@ -99,16 +100,7 @@ export function EventForm({ event }: { event?: AdminEventView }) {
         <SessionsField form={form} />
         <TextField label="Local" autoComplete="off" maxLength={255} {...form.field('location')} />
         <div className="field-row event-form__pair">
-          {!typed && (
-            <TextField
-              label="Preço (R$)"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="Ex.: 150,00"
-              hint="Use 0 para um evento gratuito."
-              {...form.field('price')}
-            />
-          )}
+          {!typed && <PriceField hint="Use 0 para um evento gratuito." {...form.field('price')} />}
           <TextField
             label="Capacidade"
             type="number"

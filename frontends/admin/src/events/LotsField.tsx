@@ -1,8 +1,9 @@
 import type { UseFieldArrayReturn } from 'react-hook-form';
 import type { AdminTicketTypeView } from '@ticketing/proto';
-import { Button, TextField } from '@ticketing/shared';
-import { listError, typedCapacity, typedTime, type EventForm, type EventFormInput } from './event-form.ts';
-import { RemoveButton } from './RemoveButton.tsx';
+import { TextField } from '@ticketing/shared';
+import { ListEnd, RowActions } from './EditList.tsx';
+import { typedCapacity, typedTime, type EventForm, type EventFormInput } from './event-form.ts';
+import { PriceField } from './PriceField.tsx';
 import { MAX_LOTS, placeName } from './ticket-types.ts';
 
 interface LotsFieldProps {
@@ -20,9 +21,8 @@ interface LotsFieldProps {
  */
 export function LotsField({ form, typeIndex, lots, stored, onAdd }: LotsFieldProps) {
   const { field } = form;
-  const problem = listError(form.formState.errors.ticketTypes?.[typeIndex]?.lots);
   return (
-    <fieldset className="event-lots">
+    <fieldset className="edit-list event-lots">
       <legend className="field__label">Lotes</legend>
       {lots.fields.length === 0 && <p className="field__hint">Sem lotes, o tipo vende sempre ao seu preço.</p>}
       {lots.fields.map((lot, index) => {
@@ -30,7 +30,7 @@ export function LotsField({ form, typeIndex, lots, stored, onAdd }: LotsFieldPro
         const position = index + 1;
         const taken = (lot.id && stored.find((candidate) => candidate.id === lot.id)?.taken) || 0;
         return (
-          <fieldset key={lot.key} className="event-lots__lot">
+          <fieldset key={lot.key} className="edit-list__row event-lots__lot">
             <legend>
               Lote {position} do tipo {typeIndex + 1}
             </legend>
@@ -42,13 +42,7 @@ export function LotsField({ form, typeIndex, lots, stored, onAdd }: LotsFieldPro
                 placeholder={placeName(index)}
                 {...field(`${at}.name`)}
               />
-              <TextField
-                label="Preço (R$)"
-                inputMode="decimal"
-                autoComplete="off"
-                placeholder="Ex.: 150,00"
-                {...field(`${at}.price`)}
-              />
+              <PriceField {...field(`${at}.price`)} />
               <TextField
                 label="Termina em"
                 type="datetime-local"
@@ -63,51 +57,26 @@ export function LotsField({ form, typeIndex, lots, stored, onAdd }: LotsFieldPro
                 {...field(`${at}.quantity`, { setValueAs: typedCapacity })}
               />
             </div>
-            <div className="event-types__actions">
-              {lot.id && (
-                <p className="event-types__taken">
-                  Vendidos ou reservados: <span className="numeric">{taken}</span>
-                </p>
-              )}
-              <Button
-                type="button"
-                variant="ghost"
-                size="sm"
-                disabled={index === 0}
-                aria-label={`Mover lote ${position} para cima`}
-                onClick={() => lots.swap(index, index - 1)}
-              >
-                ↑
-              </Button>
-              <Button
-                type="button"
-                variant="ghost"
-                size="sm"
-                disabled={index === lots.fields.length - 1}
-                aria-label={`Mover lote ${position} para baixo`}
-                onClick={() => lots.swap(index, index + 1)}
-              >
-                ↓
-              </Button>
-              <RemoveButton
-                label={`Remover lote ${position}`}
-                refusal={
-                  taken > 0 ? 'Este lote já tem ingressos vendidos ou reservados e não pode ser removido' : undefined
-                }
-                onRemove={() => lots.remove(index)}
-              />
-            </div>
+            <RowActions
+              name={`lote ${position}`}
+              index={index}
+              count={lots.fields.length}
+              taken={lot.id ? taken : undefined}
+              refusal={
+                taken > 0 ? 'Este lote já tem ingressos vendidos ou reservados e não pode ser removido' : undefined
+              }
+              onMove={(to) => lots.swap(index, to)}
+              onRemove={() => lots.remove(index)}
+            />
           </fieldset>
         );
       })}
-      {problem && (
-        <p className="field__error" role="alert">
-          {problem}
-        </p>
-      )}
-      <Button type="button" variant="outline" size="sm" disabled={lots.fields.length >= MAX_LOTS} onClick={onAdd}>
-        Adicionar lote
-      </Button>
+      <ListEnd
+        errors={form.formState.errors.ticketTypes?.[typeIndex]?.lots}
+        label="Adicionar lote"
+        full={lots.fields.length >= MAX_LOTS}
+        onAdd={onAdd}
+      />
     </fieldset>
   );
 }

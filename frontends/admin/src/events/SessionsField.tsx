@@ -1,6 +1,7 @@
 import { useFieldArray } from 'react-hook-form';
 import { Button, TextField } from '@ticketing/shared';
-import { listError, nextDay, type EventForm } from './event-form.ts';
+import { ListEnd } from './EditList.tsx';
+import { nextDay, type EventForm } from './event-form.ts';
 
 /**
  * The event's sessions: start, end and an optional title each, in São Paulo time. One may be added (the next day at
@@ -9,17 +10,15 @@ import { listError, nextDay, type EventForm } from './event-form.ts';
 export function SessionsField({ form }: { form: EventForm }) {
   // `key`, not `id`: the sessions' own ids are values the form sends back.
   const sessions = useFieldArray({ control: form.control, name: 'sessions', keyName: 'key' });
-  // A message about the schedule as a whole (sessions that overlap).
-  const problem = listError(form.formState.errors.sessions);
   const { field } = form;
   return (
-    <fieldset className="event-sessions" aria-describedby="sessoes-dica">
+    <fieldset className="edit-list" aria-describedby="sessoes-dica">
       <legend className="field__label">Sessões</legend>
       <p id="sessoes-dica" className="field__hint">
         Os dias ou blocos do evento, no horário de Brasília (São Paulo). Cada sessão dura no máximo 24 horas.
       </p>
       {sessions.fields.map((session, index) => (
-        <fieldset key={session.key} className="event-sessions__session">
+        <fieldset key={session.key} className="edit-list__row event-sessions__session">
           <legend>Sessão {index + 1}</legend>
           <div className="field-row event-sessions__times">
             <TextField label="Início" type="datetime-local" {...field(`sessions.${index}.startsAt`)} />
@@ -46,19 +45,11 @@ export function SessionsField({ form }: { form: EventForm }) {
           </div>
         </fieldset>
       ))}
-      {problem && (
-        <p className="field__error" role="alert">
-          {problem}
-        </p>
-      )}
-      <Button
-        type="button"
-        variant="outline"
-        size="sm"
-        onClick={() => sessions.append(nextDay(form.getValues('sessions')?.at(-1)))}
-      >
-        Adicionar sessão
-      </Button>
+      <ListEnd
+        errors={form.formState.errors.sessions}
+        label="Adicionar sessão"
+        onAdd={() => sessions.append(nextDay(form.getValues('sessions')?.at(-1)))}
+      />
     </fieldset>
   );
 }

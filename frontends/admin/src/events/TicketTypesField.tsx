@@ -1,9 +1,10 @@
 import { useFieldArray } from 'react-hook-form';
 import type { AdminTicketTypeView } from '@ticketing/proto';
 import { Button, Checkbox, TextField } from '@ticketing/shared';
-import { listError, typedCapacity, typedTime, type EventForm } from './event-form.ts';
+import { ListEnd, RowActions } from './EditList.tsx';
+import { typedCapacity, typedTime, type EventForm } from './event-form.ts';
 import { LotsField } from './LotsField.tsx';
-import { RemoveButton } from './RemoveButton.tsx';
+import { PriceField } from './PriceField.tsx';
 import { firstPrice, MAX_TYPES, NEW_LOT, NEW_TICKET_TYPE, openedTypes } from './ticket-types.ts';
 
 /**
@@ -29,7 +30,7 @@ export function TicketTypesField({ form, known }: { form: EventForm; known: read
   const types = useFieldArray({ control: form.control, name: 'ticketTypes', keyName: 'key' });
   if (types.fields.length === 0) {
     return (
-      <div className="event-types event-types--plain">
+      <div className="edit-list event-types--plain">
         <Button
           type="button"
           variant="outline"
@@ -42,9 +43,8 @@ export function TicketTypesField({ form, known }: { form: EventForm; known: read
       </div>
     );
   }
-  const problem = listError(form.formState.errors.ticketTypes);
   return (
-    <fieldset className="event-types" aria-describedby="tipos-dica">
+    <fieldset className="edit-list" aria-describedby="tipos-dica">
       <legend className="field__label">Tipos de ingresso</legend>
       <p id="tipos-dica" className="field__hint">
         Na ordem em que o comprador os vê. Os lotes de um tipo vendem um após o outro: cada lote termina na data ou ao
@@ -64,20 +64,12 @@ export function TicketTypesField({ form, known }: { form: EventForm; known: read
           />
         );
       })}
-      {problem && (
-        <p className="field__error" role="alert">
-          {problem}
-        </p>
-      )}
-      <Button
-        type="button"
-        variant="outline"
-        size="sm"
-        disabled={types.fields.length >= MAX_TYPES}
-        onClick={() => types.append(NEW_TICKET_TYPE)}
-      >
-        Adicionar tipo de ingresso
-      </Button>
+      <ListEnd
+        errors={form.formState.errors.ticketTypes}
+        label="Adicionar tipo de ingresso"
+        full={types.fields.length >= MAX_TYPES}
+        onAdd={() => types.append(NEW_TICKET_TYPE)}
+      />
     </fieldset>
   );
 }
@@ -99,7 +91,7 @@ function TicketTypeFields({ form, index, stored, count, onMove, onRemove }: Tick
   const position = index + 1;
   const taken = stored?.taken ?? 0;
   return (
-    <fieldset className="event-types__type">
+    <fieldset className="edit-list__row event-types__type">
       <legend>Tipo de ingresso {position}</legend>
       <div className="field-row event-types__fields">
         <TextField
@@ -109,15 +101,7 @@ function TicketTypeFields({ form, index, stored, count, onMove, onRemove }: Tick
           placeholder="Ex.: Estudante"
           {...field(`${at}.name`)}
         />
-        {lots.fields.length === 0 && (
-          <TextField
-            label="Preço (R$)"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="Ex.: 150,00"
-            {...field(`${at}.price`)}
-          />
-        )}
+        {lots.fields.length === 0 && <PriceField {...field(`${at}.price`)} />}
         <TextField
           label="Capacidade do tipo"
           type="number"
@@ -153,44 +137,21 @@ function TicketTypeFields({ form, index, stored, count, onMove, onRemove }: Tick
           lots.append({ ...NEW_LOT, price: lots.fields.length === 0 ? String(form.getValues(`${at}.price`)) : '' })
         }
       />
-      <div className="event-types__actions">
-        {stored && (
-          <p className="event-types__taken">
-            Vendidos ou reservados: <span className="numeric">{taken}</span>
-          </p>
-        )}
-        <Button
-          type="button"
-          variant="ghost"
-          size="sm"
-          disabled={index === 0}
-          aria-label={`Mover tipo de ingresso ${position} para cima`}
-          onClick={() => onMove(index - 1)}
-        >
-          ↑
-        </Button>
-        <Button
-          type="button"
-          variant="ghost"
-          size="sm"
-          disabled={index === count - 1}
-          aria-label={`Mover tipo de ingresso ${position} para baixo`}
-          onClick={() => onMove(index + 1)}
-        >
-          ↓
-        </Button>
-        <RemoveButton
-          label={`Remover tipo de ingresso ${position}`}
-          refusal={
-            taken > 0
-              ? 'Este tipo já tem ingressos vendidos ou reservados e não pode ser removido'
-              : count === 1
-                ? 'O evento precisa de ao menos um tipo de ingresso'
-                : undefined
-          }
-          onRemove={onRemove}
-        />
-      </div>
+      <RowActions
+        name={`tipo de ingresso ${position}`}
+        index={index}
+        count={count}
+        taken={stored?.taken}
+        refusal={
+          taken > 0
+            ? 'Este tipo já tem ingressos vendidos ou reservados e não pode ser removido'
+            : count === 1
+              ? 'O evento precisa de ao menos um tipo de ingresso'
+              : undefined
+        }
+        onMove={onMove}
+        onRemove={onRemove}
+      />
     </fieldset>
   );
 }

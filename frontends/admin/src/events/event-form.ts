@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { adminCreateEventSchema, scheduleProblem, ticketTypeMessages, type AdminEventView } from '@ticketing/proto';
+import {
+  adminCreateEventSchema,
+  scheduleProblem,
+  ticketTypeMessages,
+  ticketTypeProblems,
+  type AdminEventView,
+} from '@ticketing/proto';
 import type { useZodForm } from '@ticketing/shared/forms';
-import { MAX_TYPES, ticketTypeProblems, ticketTypeValuesOf, type TicketTypeFormValues } from './ticket-types.ts';
+import { MAX_TYPES, ticketTypeValuesOf, type TicketTypeFormValues } from './ticket-types.ts';
 
 /** A session as the form holds it: São Paulo's local times, as `datetime-local` inputs give them. */
 export interface SessionFormValues {
@@ -56,8 +62,9 @@ export const formValuesOf = (event: AdminEventView): EventFormValues => ({
   published: event.published,
 });
 
-/** São Paulo's local time as an instant: Brazil keeps UTC−03:00 all year. */
-const saoPauloInstant = (local: string) => new Date(`${local}-03:00`);
+/** A São Paulo local time ("2030-03-15T09:00") or an instant with its offset, as an instant: Brazil keeps UTC−03:00. */
+const instant = (time: string) => new Date(/(Z|[+-]\d{2}:\d{2})$/.test(time) ? time : `${time}-03:00`);
+const instantOrNull = (time: string | null) => (time === null ? null : instant(time));
 
 /**
  * The API's checks, and the schedule's and the types' before anything is sent: sessions that overlap, last over 24
@@ -77,12 +84,18 @@ export const eventFormSchema = adminCreateEventSchema
       event.sessions &&
       scheduleProblem(
         event.sessions.map((session) => ({
-          startsAt: saoPauloInstant(session.startsAt),
-          endsAt: saoPauloInstant(session.endsAt),
+          startsAt: instant(session.startsAt),
+          endsAt: instant(session.endsAt),
         })),
       );
     if (problem) context.addIssue({ code: 'custom', message: problem, path: ['sessions'] });
-    for (const { path, message } of ticketTypeProblems(event.ticketTypes ?? [])) {
+    const types = (event.ticketTypes ?? []).map((type) => ({
+      name: type.name,
+      salesStartAt: instantOrNull(type.salesStartAt),
+      salesEndAt: instantOrNull(type.salesEndAt),
+      lots: type.lots.map((lot) => ({ endsAt: instantOrNull(lot.endsAt), quantity: lot.quantity })),
+    }));
+    for (const { path, message } of ticketTypeProblems(types)) {
       context.addIssue({ code: 'custom', message, path: ['ticketTypes', ...path] });
     }
   });

@@ -1,4 +1,9 @@
-import { ticketTypeMessages, type AdminCreateEvent, type AdminTicketTypeView } from '@ticketing/proto';
+import {
+  DEFAULT_TYPE_NAME,
+  plainTicketType,
+  type AdminTicketTypeView,
+  type TicketTypeSettings,
+} from '@ticketing/proto';
 
 /** A lot as the form holds it: its end in São Paulo's local time, as `datetime-local` gives it; null when none. */
 export interface LotFormValues {
@@ -11,21 +16,14 @@ export interface LotFormValues {
   quantity: number | null;
 }
 
-/** A ticket type as the form holds it; with lots, its price follows its first lot's. */
-export interface TicketTypeFormValues {
+/**
+ * A ticket type as the form holds it, its sale window in São Paulo's local time; with lots, its price follows its first
+ * lot's.
+ */
+export interface TicketTypeFormValues extends TicketTypeSettings<string> {
   id?: string | undefined;
-  name: string;
-  price: string;
-  capacity: number | null;
-  hidden: boolean;
-  requiresDocument: boolean;
-  salesStartAt: string | null;
-  salesEndAt: string | null;
   lots: LotFormValues[];
 }
-
-/** The one type the catalog gives an event created with a price alone. */
-export const DEFAULT_TYPE_NAME = 'Ingresso';
 
 /** The most the catalog takes (`ticketTypeList`, `ticketTypeInput`). */
 export const MAX_TYPES = 20;
@@ -33,16 +31,7 @@ export const MAX_LOTS = 10;
 
 export const NEW_LOT: LotFormValues = { name: '', price: '', endsAt: null, quantity: null };
 
-export const NEW_TICKET_TYPE: TicketTypeFormValues = {
-  name: '',
-  price: '',
-  capacity: null,
-  hidden: false,
-  requiresDocument: false,
-  salesStartAt: null,
-  salesEndAt: null,
-  lots: [],
-};
+export const NEW_TICKET_TYPE: TicketTypeFormValues = plainTicketType('', '');
 
 const commaPrice = (price: string) => price.replace('.', ',');
 
@@ -101,46 +90,3 @@ export function openedTypes(types: readonly AdminTicketTypeView[], price: string
 /** What a type sells at first, as typed: its first lot's price, or its own without lots. */
 export const firstPrice = (type: { price: string | number; lots?: { price: string | number }[] | undefined }) =>
   String(type.lots?.[0]?.price ?? type.price);
-
-/** A São Paulo local time ("2030-03-15T09:00") or an instant with its offset, as milliseconds. */
-const instant = (time: string) => Date.parse(/(Z|[+-]\d{2}:\d{2})$/.test(time) ? time : `${time}-03:00`);
-
-type CheckedType = NonNullable<AdminCreateEvent['ticketTypes']>[number];
-
-/** A message and the field it is about, within the list of types. */
-export interface TicketTypeProblem {
-  path: (string | number)[];
-  message: string;
-}
-
-/**
- * What is wrong with the types beyond each field alone, with the catalog's messages: two types of one name, a
- * sale window that ends before it starts, lots whose ends are not in order, and a lot before the last without an end
- * (neither a date nor a quantity), which would never give way to the next.
- */
-export function ticketTypeProblems(types: readonly CheckedType[]): TicketTypeProblem[] {
-  const problems: TicketTypeProblem[] = [];
-  const names = new Set<string>();
-  for (const [index, type] of types.entries()) {
-    const name = type.name.trim().toLocaleLowerCase('pt-BR');
-    if (names.has(name)) problems.push({ path: [index, 'name'], message: ticketTypeMessages.duplicateName });
-    names.add(name);
-    if (type.salesStartAt && type.salesEndAt && instant(type.salesEndAt) <= instant(type.salesStartAt)) {
-      problems.push({ path: [index, 'salesEndAt'], message: ticketTypeMessages.salesWindow });
-    }
-    let lastEnd: number | undefined;
-    for (const [position, lot] of type.lots.entries()) {
-      const at = [index, 'lots', position, 'endsAt'];
-      if (lot.endsAt === null) {
-        if (lot.quantity === null && position < type.lots.length - 1) {
-          problems.push({ path: at, message: ticketTypeMessages.lotWithoutEnd });
-        }
-        continue;
-      }
-      const end = instant(lot.endsAt);
-      if (lastEnd !== undefined && end <= lastEnd) problems.push({ path: at, message: ticketTypeMessages.lotOrder });
-      lastEnd = end;
-    }
-  }
-  return problems;
-}

@@ -9,6 +9,20 @@ const COLUMNS = ['Tipo de ingresso', 'Ingressos', 'Receita bruta'];
 const lotsOf = (type: SalesTypeRow) =>
   type.perLot.length === 1 && type.perLot[0]!.lotName === null ? [] : type.perLot;
 
+/** A type's or a lot's cells: its valid tickets and what they were sold for. */
+function SoldCells({ part }: { part: { tickets: number; gross: string } }) {
+  return (
+    <>
+      <td data-label={COLUMNS[1]} className="numeric">
+        {part.tickets}
+      </td>
+      <td data-label={COLUMNS[2]} className="numeric card-table__nowrap">
+        {formatBRL(part.gross)}
+      </td>
+    </>
+  );
+}
+
 /** One event's valid tickets by type, each followed by its lots (the lot they were sold at), indented. */
 export function TypeSalesTable({ types }: { types: SalesTypeRow[] }) {
   return (
@@ -19,12 +33,7 @@ export function TypeSalesTable({ types }: { types: SalesTypeRow[] }) {
             <th scope="row" data-label={COLUMNS[0]} className="card-table__title">
               {type.typeName}
             </th>
-            <td data-label={COLUMNS[1]} className="numeric">
-              {type.tickets}
-            </td>
-            <td data-label={COLUMNS[2]} className="numeric card-table__nowrap">
-              {formatBRL(type.gross)}
-            </td>
+            <SoldCells part={type} />
           </tr>
           {lotsOf(type).map((lot) => (
             <tr key={lot.lotName ?? ''} className="type-sales__lot">
@@ -32,12 +41,7 @@ export function TypeSalesTable({ types }: { types: SalesTypeRow[] }) {
                 <span className="visually-hidden">{type.typeName}, </span>
                 {lot.lotName ?? 'Sem lote'}
               </th>
-              <td data-label={COLUMNS[1]} className="numeric">
-                {lot.tickets}
-              </td>
-              <td data-label={COLUMNS[2]} className="numeric card-table__nowrap">
-                {formatBRL(lot.gross)}
-              </td>
+              <SoldCells part={lot} />
             </tr>
           ))}
         </Fragment>

@@ -3,6 +3,7 @@ import { EVENT_TIME_ZONE } from '@ticketing/proto';
 import { randomUUID } from 'node:crypto';
 import type { CatalogEvent, CatalogSession } from '../domain/catalog-event.ts';
 import type { TicketLot, TicketType } from '../domain/ticket-types.ts';
+import { replaceOwnedRows } from './owned-rows.ts';
 import { headingTextOf, searchTextOf } from './search-text.ts';
 import { replaceTicketTypes, type TicketTypePlan } from './ticket-types-repository.ts';
 
@@ -231,14 +232,11 @@ export async function replaceSessions(trx: Knex.Transaction, eventId: string, se
     ends_at: session.endsAt,
     title: session.title,
   }));
-  await trx('event_sessions')
-    .where({ event_id: eventId })
-    .whereNotIn(
-      'id',
-      rows.map((row) => row.id),
-    )
-    .delete();
-  await trx('event_sessions').insert(rows).onConflict('id').merge(['starts_at', 'ends_at', 'title']);
+  await replaceOwnedRows(trx, 'event_sessions', (query) => query.where({ event_id: eventId }), rows, [
+    'starts_at',
+    'ends_at',
+    'title',
+  ]);
 }
 
 /** Applies `changes` to `current` (read under lock) and keeps the search text in step with the new values. */

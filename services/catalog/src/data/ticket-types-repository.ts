@@ -1,6 +1,7 @@
 import type { Knex } from '@ticketing/platform';
 import { randomUUID } from 'node:crypto';
 import { lotName, type TicketLot, type TicketType } from '../domain/ticket-types.ts';
+import { replaceOwnedRows } from './owned-rows.ts';
 
 /** A lot to store: one with an `id` of its type is kept (changed in place, its count too), one without is new. */
 export type LotPlan = Pick<TicketLot, 'name' | 'price' | 'endsAt' | 'quantity'> & { id?: string | undefined };
@@ -18,30 +19,24 @@ export type TicketTypePlan = Omit<TicketType, 'id' | 'taken' | 'lots'> & {
  */
 export async function replaceTicketTypes(trx: Knex.Transaction, eventId: string, plans: TicketTypePlan[]) {
   const types = plans.map((plan, position) => ({ ...plan, id: plan.id ?? randomUUID(), position }));
-  await trx('ticket_types')
-    .where({ event_id: eventId })
-    .whereNotIn(
-      'id',
-      types.map((type) => type.id),
-    )
-    .delete();
-  await trx('ticket_types')
-    .insert(
-      types.map((type) => ({
-        id: type.id,
-        event_id: eventId,
-        position: type.position,
-        name: type.name,
-        price: type.price,
-        capacity: type.capacity,
-        hidden: type.hidden,
-        requires_document: type.requiresDocument,
-        sales_start_at: type.salesStartAt,
-        sales_end_at: type.salesEndAt,
-      })),
-    )
-    .onConflict('id')
-    .merge(['position', 'name', 'price', 'capacity', 'hidden', 'requires_document', 'sales_start_at', 'sales_end_at']);
+  await replaceOwnedRows(
+    trx,
+    'ticket_types',
+    (query) => query.where({ event_id: eventId }),
+    types.map((type) => ({
+      id: type.id,
+      event_id: eventId,
+      position: type.position,
+      name: type.name,
+      price: type.price,
+      capacity: type.capacity,
+      hidden: type.hidden,
+      requires_document: type.requiresDocument,
+      sales_start_at: type.salesStartAt,
+      sales_end_at: type.salesEndAt,
+    })),
+    ['position', 'name', 'price', 'capacity', 'hidden', 'requires_document', 'sales_start_at', 'sales_end_at'],
+  );
 
   const lots = types.flatMap((type) =>
     type.lots.map((lot, position) => ({
@@ -54,19 +49,17 @@ export async function replaceTicketTypes(trx: Knex.Transaction, eventId: string,
       quantity: lot.quantity,
     })),
   );
-  await trx('ticket_lots')
-    .whereIn(
-      'ticket_type_id',
-      types.map((type) => type.id),
-    )
-    .whereNotIn(
-      'id',
-      lots.map((lot) => lot.id),
-    )
-    .delete();
-  if (lots.length > 0) {
-    await trx('ticket_lots').insert(lots).onConflict('id').merge(['position', 'name', 'price', 'ends_at', 'quantity']);
-  }
+  await replaceOwnedRows(
+    trx,
+    'ticket_lots',
+    (query) =>
+      query.whereIn(
+        'ticket_type_id',
+        types.map((type) => type.id),
+      ),
+    lots,
+    ['position', 'name', 'price', 'ends_at', 'quantity'],
+  );
 }
 
 /** One ticket a hold took: of a type, at a lot (null for a type without lots), at that lot's price. */

@@ -4,6 +4,7 @@ import { findAdminEvent, searchAdminEvents, type AdminEvent } from '../data/admi
 import { findEvent } from '../data/events-repository.ts';
 import { messages, type CatalogDeps } from './catalog-event.ts';
 import { createEvent, updateEvent } from './manage-events.ts';
+import { isoSettings } from './ticket-types.ts';
 
 export const ADMIN_PAGE_SIZE = 20;
 
@@ -64,13 +65,7 @@ export async function duplicateEvent(deps: CatalogDeps, id: string): Promise<Adm
     listed: original.listed,
     published: false,
     ticketTypes: original.ticketTypes.map((type) => ({
-      name: type.name,
-      price: type.price,
-      capacity: type.capacity,
-      hidden: type.hidden,
-      requiresDocument: type.requiresDocument,
-      salesStartAt: type.salesStartAt?.toISOString() ?? null,
-      salesEndAt: type.salesEndAt?.toISOString() ?? null,
+      ...isoSettings(type),
       lots: type.lots.map((lot) => ({
         name: lot.name,
         price: lot.price,

@@ -1,15 +1,21 @@
 import { badRequest, conflict } from '@ticketing/platform';
-import { ticketTypeMessages, type TicketTypeInput } from '@ticketing/proto';
+import {
+  DEFAULT_TYPE_NAME,
+  plainTicketType,
+  ticketTypeMessages,
+  ticketTypeProblems,
+  type TicketTypeInput,
+} from '@ticketing/proto';
 import type { LotPlan, TicketTypePlan } from '../data/ticket-types-repository.ts';
 import { messages, parseEventDate, type CatalogEvent } from './catalog-event.ts';
-import { DEFAULT_TYPE_NAME, lotName, type TicketType } from './ticket-types.ts';
+import { lotName, type TicketType } from './ticket-types.ts';
 
 /** A new event's types: those sent, or one, 'Ingresso', at its price. */
 export function newTicketTypes(input: {
   price: string;
   ticketTypes?: TicketTypeInput[] | undefined;
 }): TicketTypePlan[] {
-  if (!input.ticketTypes) return [defaultType(input.price)];
+  if (!input.ticketTypes) return [plainTicketType(DEFAULT_TYPE_NAME, input.price)];
   const ids = input.ticketTypes.flatMap((type) => [type.id, ...type.lots.map((lot) => lot.id)]);
   if (ids.some((id) => id !== undefined)) throw badRequest(ticketTypeMessages.unknownType);
   return plansOf(input.ticketTypes);
@@ -35,46 +41,18 @@ export function editedTicketTypes(
 /** The price an event keeps beside its types: its first type's (its card shows the lowest on sale, see `fromPrice`). */
 export const eventPriceOf = (plans: TicketTypePlan[]) => plans[0]!.price;
 
-function defaultType(price: string): TicketTypePlan {
-  return {
-    name: DEFAULT_TYPE_NAME,
-    price,
-    capacity: null,
-    hidden: false,
-    requiresDocument: false,
-    salesStartAt: null,
-    salesEndAt: null,
-    lots: [],
-  };
-}
-
-/** The types as sent, with their instants, when they make sense: distinct names, a sale window, lots in order. */
+/** The types as sent, with their instants, when they make sense (see `ticketTypeProblems`). */
 function plansOf(input: TicketTypeInput[]): TicketTypePlan[] {
-  const names = input.map((type) => type.name.toLocaleLowerCase('pt-BR'));
-  if (new Set(names).size !== names.length) throw badRequest(ticketTypeMessages.duplicateName);
-  return input.map((type) => {
-    const salesStartAt = type.salesStartAt === null ? null : parseEventDate(type.salesStartAt);
-    const salesEndAt = type.salesEndAt === null ? null : parseEventDate(type.salesEndAt);
-    if (salesStartAt && salesEndAt && salesEndAt.getTime() <= salesStartAt.getTime()) {
-      throw badRequest(ticketTypeMessages.salesWindow);
-    }
-    const lots = type.lots.map((lot) => ({ ...lot, endsAt: lot.endsAt === null ? null : parseEventDate(lot.endsAt) }));
-    checkLotOrder(lots);
-    return { ...type, salesStartAt, salesEndAt, lots };
-  });
-}
-
-/** Lots end in order (each date after the one before), and only the last may end neither by date nor by quantity. */
-function checkLotOrder(lots: LotPlan[]): void {
-  let lastEnd = -Infinity;
-  for (const [i, lot] of lots.entries()) {
-    if (lot.endsAt === null && lot.quantity === null && i < lots.length - 1) {
-      throw badRequest(ticketTypeMessages.lotWithoutEnd);
-    }
-    if (lot.endsAt === null) continue;
-    if (lot.endsAt.getTime() <= lastEnd) throw badRequest(ticketTypeMessages.lotOrder);
-    lastEnd = lot.endsAt.getTime();
-  }
+  const time = (value: string | null) => (value === null ? null : parseEventDate(value));
+  const plans = input.map((type) => ({
+    ...type,
+    salesStartAt: time(type.salesStartAt),
+    salesEndAt: time(type.salesEndAt),
+    lots: type.lots.map((lot) => ({ ...lot, endsAt: time(lot.endsAt) })),
+  }));
+  const [problem] = ticketTypeProblems(plans);
+  if (problem) throw badRequest(problem.message);
+  return plans;
 }
 
 /** The plans, when every id is the event's and nothing that took tickets goes or drops below what it took. */

@@ -1,18 +1,8 @@
-import { fromCents, toCents } from '@ticketing/proto';
+import { fromCents, toCents, type TicketTypeSettings } from '@ticketing/proto';
 
 /** What an event sells: a kind of ticket at its price, or in lots whose price steps up. */
-export interface TicketType {
+export interface TicketType extends TicketTypeSettings<Date> {
   id: string;
-  name: string;
-  /** Its price without lots. */
-  price: string;
-  /** Its own limit within the event's spots; null: the event's alone. */
-  capacity: number | null;
-  /** Sold only through a promotional link: out of the storefront. */
-  hidden: boolean;
-  requiresDocument: boolean;
-  salesStartAt: Date | null;
-  salesEndAt: Date | null;
   /** Tickets held and sold, not given back. */
   taken: number;
   /** By position: each sells until its date (`endsAt`) or its `quantity`, whichever comes first. */
@@ -31,8 +21,16 @@ export interface TicketLot {
   taken: number;
 }
 
-/** The type every event without types of its own sells. */
-export const DEFAULT_TYPE_NAME = 'Ingresso';
+/** A type's own settings, its sale window as ISO 8601 instants, as the API writes them. */
+export const isoSettings = (type: TicketType): TicketTypeSettings<string> => ({
+  name: type.name,
+  price: type.price,
+  capacity: type.capacity,
+  hidden: type.hidden,
+  requiresDocument: type.requiresDocument,
+  salesStartAt: type.salesStartAt?.toISOString() ?? null,
+  salesEndAt: type.salesEndAt?.toISOString() ?? null,
+});
 
 /** A lot's name: its own, or its place ('1º lote', '2º lote'). */
 export const lotName = (lot: Pick<TicketLot, 'name' | 'position'>) => lot.name ?? `${lot.position + 1}º lote`;

@@ -13,6 +13,7 @@ import {
   currentLot,
   currentPrice,
   fromPrice,
+  isoSettings,
   lotName,
   typeOnSale,
   typeRemaining,
@@ -78,13 +79,7 @@ function toAdminTicketTypeView(type: TicketType): AdminTicketTypeView {
   const local = (date: Date | null) => (date === null ? null : saoPauloLocal(date));
   return {
     id: type.id,
-    name: type.name,
-    price: type.price,
-    capacity: type.capacity,
-    hidden: type.hidden,
-    requiresDocument: type.requiresDocument,
-    salesStartAt: type.salesStartAt?.toISOString() ?? null,
-    salesEndAt: type.salesEndAt?.toISOString() ?? null,
+    ...isoSettings(type),
     localSalesStartAt: local(type.salesStartAt),
     localSalesEndAt: local(type.salesEndAt),
     taken: type.taken,
