@@ -1,4 +1,4 @@
-import type { TicketTypeView } from '@ticketing/proto';
+import { DEFAULT_TYPE_NAME, type TicketTypeView } from '@ticketing/proto';
 import { Checkbox, cpfMask, TextField, useAuth } from '@ticketing/shared';
 import type { TicketsFormState } from './useTicketsForm.ts';
 
@@ -17,7 +17,7 @@ export function HolderFields({ state, index, type }: HolderFieldsProps) {
   const { field } = form;
   const auth = useAuth();
   const mine = tickets[index]?.mine ?? false;
-  const typeName = type?.name ?? 'Ingresso';
+  const typeName = type?.name ?? DEFAULT_TYPE_NAME;
   return (
     <fieldset className="holder">
       <legend className="holder__title">

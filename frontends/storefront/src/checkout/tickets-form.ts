@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   CONVENIENCE_FEE_CENTS,
+  DEFAULT_TYPE_NAME,
   holderSchema,
   MAX_TICKETS_PER_ORDER,
   orderItemMessages,
@@ -117,7 +118,7 @@ export interface SummaryLine {
  * not list sells one ticket at the event's price.
  */
 export function summaryLines(event: Pick<EventView, 'price' | 'ticketTypes'>, tickets: readonly TicketChoice[]) {
-  if (event.ticketTypes.length === 0) return [{ name: 'Ingresso', lotName: null, count: 1, price: event.price }];
+  if (event.ticketTypes.length === 0) return [{ name: DEFAULT_TYPE_NAME, lotName: null, count: 1, price: event.price }];
   return event.ticketTypes
     .map((type) => ({
       name: type.name,

@@ -1,9 +1,6 @@
-import type { EventView, TicketTypeView } from '@ticketing/proto';
+import { DEFAULT_TYPE_NAME, type EventView, type TicketTypeView } from '@ticketing/proto';
 // The formatters alone, without the UI: this module is read by the page and by plain unit tests.
 import { formatDayMonth } from '@ticketing/shared/format';
-
-/** The one type the catalog gives an event created without types. */
-const DEFAULT_TYPE_NAME = 'Ingresso';
 
 /** At or under this many tickets left, a type says how many: 'Restam 12'. */
 export const FEW_LEFT = 20;

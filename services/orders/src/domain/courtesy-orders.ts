@@ -1,5 +1,5 @@
 import { isForgottenUser, type Knex } from '@ticketing/platform';
-import { erasedPerson, type EventPayload } from '@ticketing/proto';
+import { DEFAULT_TYPE_NAME, erasedPerson, type EventPayload } from '@ticketing/proto';
 import { insertCourtesyOrder } from '../data/orders-repository.ts';
 import { announcePaid, type OrdersDeps } from './order.ts';
 
@@ -35,7 +35,7 @@ export async function courtesyRedeemed(
     item: {
       index: 0,
       ticketTypeId: redemption.ticketType?.id ?? redemption.eventId,
-      typeName: redemption.ticketType?.name ?? 'Ingresso',
+      typeName: redemption.ticketType?.name ?? DEFAULT_TYPE_NAME,
       lotName: null,
       price: '0.00',
       requiresDocument: redemption.ticketType?.requiresDocument ?? false,

@@ -1,5 +1,12 @@
 import { AppError, CollaboratorError, conflict, notFound } from '@ticketing/platform';
-import { catalogMessages, orderHoldId, ticketTypeMessages, type EventView, type HoldLine } from '@ticketing/proto';
+import {
+  catalogMessages,
+  DEFAULT_TYPE_NAME,
+  orderHoldId,
+  ticketTypeMessages,
+  type EventView,
+  type HoldLine,
+} from '@ticketing/proto';
 import { messages, type Order, type OrdersDeps } from './order.ts';
 import { abandonOrder, giveBackPurchase, type Purchase } from './undo-creation.ts';
 
@@ -78,7 +85,7 @@ function linesOfEvent(event: EventView, asked: { ticketTypeId: string }[]): Hold
     } else if (ticketTypeId === event.id) {
       lines.push({
         ticketTypeId,
-        typeName: 'Ingresso',
+        typeName: DEFAULT_TYPE_NAME,
         lotId: null,
         lotName: null,
         price: event.price,
