@@ -1,5 +1,5 @@
 import type { Knex } from '@ticketing/platform';
-import type { TicketPaymentMethod, TicketTypeLabel } from '@ticketing/proto';
+import type { TicketHolder, TicketPaymentMethod } from '@ticketing/proto';
 import { HOLDER_COLUMNS, toHolder, whereHolderMatches, type HolderRow, type HolderSearch } from './door-repository.ts';
 import type { Admissions, TicketStatus } from './tickets-repository.ts';
 
@@ -12,13 +12,8 @@ export interface ParticipantsWhere {
   sessionId?: string;
 }
 
-export interface ParticipantRow {
-  ticketId: string;
-  orderId: string;
-  orderNumber: string;
-  ticketType: TicketTypeLabel | null;
-  holderName: string;
-  holderEmail: string;
+/** A participant as stored: whom the ticket names (the CPF whole, masked only in views), and where it stands. */
+export interface ParticipantRow extends Omit<TicketHolder, 'cpf' | 'status'> {
   holderCpf: string | null;
   paymentMethod: TicketPaymentMethod | null;
   status: TicketStatus;

@@ -4,9 +4,8 @@ import {
   defaultSession,
   trustedClaims as claimsOf,
   type DoorDecision,
-  type ScanCode,
+  type ScanView,
   type TicketClaims,
-  type TicketTypeLabel,
 } from '@ticketing/proto';
 import { insertScans } from '../data/scans-repository.ts';
 import {
@@ -20,21 +19,9 @@ import type { TicketsDeps } from './deps.ts';
 import { messages } from './messages.ts';
 import { hasValidSignature } from './qr-code.ts';
 
-/** What the door sees after a reading. */
-export interface ScanResult {
-  success: boolean;
-  code: ScanCode;
-  message: string;
-  userName: string | null;
-  /** The ticket's type, when the QR code named a ticket of ours that has one. */
-  ticketType: TicketTypeLabel | null;
-  eventTitle: string | null;
+/** What the door sees after a reading: the scanner's answer, with the time it was used as a date. */
+export interface ScanResult extends Omit<ScanView, 'usedAt'> {
   usedAt: Date | null;
-  /** The session the reading was for, when the QR code named a ticket of ours. */
-  sessionId: string | null;
-  /** The ticket read, when the QR code named one of ours. */
-  ticketId: string | null;
-  orderId: string | null;
 }
 
 export interface ScanRequest {
