@@ -128,12 +128,13 @@ test('participants: every ticket with its payment, CPF masked, searched, and exp
 
   const { fileName, rows } = await exportedCsv(page);
   expect(fileName).toBe(`Participantes - ${EVENT_TITLE.replace(':', '-')}.csv`);
-  expect(rows[0]).toEqual(['Nome', 'E-mail', 'CPF', 'Pedido', 'Forma de pagamento', 'Situação', 'Entrada']);
+  expect(rows[0]).toEqual(['Nome', 'E-mail', 'CPF', 'Tipo', 'Pedido', 'Forma de pagamento', 'Situação', 'Entrada']);
   const byName = new Map(rows.slice(1).map((cells) => [cells[0], cells]));
   expect(byName.get(BUYER_NAME)).toEqual([
     BUYER_NAME,
     expect.any(String),
     buyer.cpf,
+    'Ingresso',
     String(buyer.orderNumber),
     'PIX',
     'Válido',
@@ -143,6 +144,7 @@ test('participants: every ticket with its payment, CPF masked, searched, and exp
     `'${GUEST_NAME}`,
     guest.email,
     guest.cpf,
+    'Ingresso',
     expect.any(String),
     'Cortesia',
     'Válido',
