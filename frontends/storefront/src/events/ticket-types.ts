@@ -1,6 +1,12 @@
-import { DEFAULT_TYPE_NAME, type EventView, type TicketTypeView } from '@ticketing/proto';
+import type { EventView, TicketTypeView } from '@ticketing/proto';
 // The formatters alone, without the UI: this module is read by the page and by plain unit tests.
 import { formatDayMonth } from '@ticketing/shared/format';
+
+/**
+ * The one type the catalog gives an event created without types (proto's `DEFAULT_TYPE_NAME`), written here: a value
+ * read from the contracts would bring their schemas into the home page's bundle.
+ */
+const DEFAULT_TYPE_NAME = 'Ingresso';
 
 /** At or under this many tickets left, a type says how many: 'Restam 12'. */
 export const FEW_LEFT = 20;
