@@ -151,10 +151,12 @@ async function spots({ db, world, record }: Evidence): Promise<string[]> {
 /** Every admission the door answered is recorded once (its event has one session), and reached the buyer's order. */
 async function admissions({ db, record }: Evidence): Promise<string[]> {
   const admitted = [...record.admissions.values()];
-  const rows = await db.rows<{ id: string; admitted: boolean; valid: number; qr_code_used: boolean }>(
-    `select t.id, t.admissions <> '{}'::jsonb as admitted, o.qr_code_used,
+  const rows = await db.rows<{ id: string; admitted: boolean; valid: number; shown_used: boolean }>(
+    `select t.id, t.admissions <> '{}'::jsonb as admitted, coalesce(v.used_at is not null, false) as shown_used,
        (select count(*) from tickets.scans s where s.ticket_id = t.id and s.code = 'valid')::int as valid
-     from tickets.tickets t join orders.orders o on o.id = t.order_id where t.id = any($1::uuid[])`,
+     from tickets.tickets t
+       left join orders.ticket_views v on v.order_id = t.order_id and v.item_index = t.item_index
+     where t.id = any($1::uuid[])`,
     [admitted.map((admission) => admission.ticketId)],
   );
   const twice = await db.rows<{ ticket_id: string }>(
@@ -165,7 +167,7 @@ async function admissions({ db, record }: Evidence): Promise<string[]> {
   );
   const bad = rows.flatMap((row) => {
     if (!row.admitted || row.valid !== 1) return [`${row.id}: ${row.valid} admissions recorded`];
-    return row.qr_code_used ? [] : [`${row.id}: its order does not show it used`];
+    return row.shown_used ? [] : [`${row.id}: its order does not show it used`];
   });
   return [
     ...some(bad, admitted.length, 'admissions not recorded once'),
