@@ -10,8 +10,7 @@ import { expireOverdueOrders } from './domain/expire-orders.ts';
 import { messages, type OrdersDeps } from './domain/order.ts';
 import { sendOwedRefunds } from './domain/owed-refunds.ts';
 import { placeLatePayments } from './domain/payment-events.ts';
-import { firstTypeMemory } from './domain/first-types.ts';
-import { soldOutMemory } from './domain/sold-out.ts';
+import { believedMemory } from './domain/believed.ts';
 import { adminOrderRoutes, adminSalesRoutes } from './http/admin-routes.ts';
 import { orderRoutes } from './http/orders-routes.ts';
 
@@ -43,8 +42,8 @@ export const ordersService = defineService({
       // After recording: the spot confirmed and the charge made, or either failing and the spot and use given back.
       limits: { maxPendingOrders: config.MAX_PENDING_ORDERS, creationMs: 4 * timeout + config.CHARGE_TIMEOUT_MS },
       placements: new Map(),
-      soldOut: soldOutMemory(config.SOLD_OUT_BELIEVED_MS),
-      firstTypes: firstTypeMemory(FIRST_TYPE_BELIEVED_MS),
+      soldOut: believedMemory<true>(config.SOLD_OUT_BELIEVED_MS),
+      firstTypes: believedMemory<string>(FIRST_TYPE_BELIEVED_MS),
     };
     const router = new Router();
     const purchaseLimit = rateLimit({

@@ -1,5 +1,5 @@
 import { addBusinessDays, endOfLocalDay, localDay, paymentWindow } from '../src/index.ts';
-import { soldOutMemory } from '../src/domain/sold-out.ts';
+import { believedMemory } from '../src/domain/believed.ts';
 
 test('business days skip weekends', () => {
   expect(addBusinessDays('2030-01-07', 7)).toBe('2030-01-16'); // Monday → Wednesday of the next week
@@ -62,11 +62,11 @@ test('no window runs past the event: PIX and card end at its start, a boleto is 
 });
 
 test("the catalog's sold-out answer is believed for its moment, for its event only", () => {
-  const remembered = soldOutMemory(60_000);
-  remembered.remember('evento-a');
+  const remembered = believedMemory<true>(60_000);
+  remembered.remember('evento-a', true);
   expect(remembered.has('evento-a')).toBe(true);
   expect(remembered.has('evento-b')).toBe(false);
-  const forgotten = soldOutMemory(0);
-  forgotten.remember('evento-a');
+  const forgotten = believedMemory<true>(0);
+  forgotten.remember('evento-a', true);
   expect(forgotten.has('evento-a')).toBe(false);
 });

@@ -190,7 +190,7 @@ async function placeOrder(
 
 /**
  * The event's first type, for a purchase that names none (the spec's one ticket), from the catalog's event (believed a
- * few seconds, see `firstTypeMemory`). An event whose types the catalog does not list yet sells its one type, whose
+ * few seconds, see `believedMemory`). An event whose types the catalog does not list yet sells its one type, whose
  * id is the event's; so does one it does not show (unknown, cancelled, inactive), whose hold then answers why it
  * sells nothing.
  */

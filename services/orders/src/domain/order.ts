@@ -18,8 +18,7 @@ import type { CourtesyClient } from '../clients/courtesy.ts';
 import type { IdentityClient } from '../clients/identity.ts';
 import type { PaymentsClient } from '../clients/payments.ts';
 import { itemsOf } from '../data/orders-repository.ts';
-import type { FirstTypeMemory } from './first-types.ts';
-import type { SoldOutMemory } from './sold-out.ts';
+import type { BelievedMemory } from './believed.ts';
 
 export type PaymentMethod = 'pix' | 'credit_card' | 'boleto';
 
@@ -83,8 +82,8 @@ export interface OrdersDeps {
   };
   /** Purchases being placed in this process, by buyer and event: a twin request waits for the first to finish. */
   placements: Map<string, Promise<unknown>>;
-  soldOut: SoldOutMemory;
-  firstTypes: FirstTypeMemory;
+  soldOut: BelievedMemory<true>;
+  firstTypes: BelievedMemory<string>;
 }
 
 export const messages = {

@@ -47,7 +47,7 @@ export async function holdSpots(
     if (error instanceof CollaboratorError && (error.status === 409 || error.status === 404)) {
       await giveBackPurchase(deps, purchase, { spot: false });
       const reason = error.status === 404 ? 'not_found' : refusalOf(error.message);
-      if (reason === 'sold_out') deps.soldOut.remember(purchase.eventId);
+      if (reason === 'sold_out') deps.soldOut.remember(purchase.eventId, true);
       throw spotRefusal(deps, { orderId: purchase.id, eventId: purchase.eventId }, reason, error.message);
     }
     deps.logger.warn({ orderId: purchase.id, err: error }, 'catalog unavailable');
