@@ -60,7 +60,6 @@ export const orderItemMessages = {
   tooFewTickets: 'Escolha pelo menos 1 ingresso.',
   tooManyTickets: `Um pedido pode ter no máximo ${MAX_TICKETS_PER_ORDER} ingressos.`,
   ticketTypeInvalid: 'Tipo de ingresso inválido',
-  ticketTypeNotFound: 'Tipo de ingresso não encontrado',
   holderCpfRequired: (typeName: string) => `Informe o CPF do titular: o ingresso ${typeName} exige documento.`,
   holderChangeClosed: `A troca de titular fecha ${HOLDER_CHANGE_CLOSES_HOURS} horas antes do evento.`,
   holderChangeNotPaid: 'Só é possível trocar o titular de ingressos de pedidos confirmados.',

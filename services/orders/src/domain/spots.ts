@@ -1,12 +1,5 @@
 import { AppError, CollaboratorError, conflict, notFound } from '@ticketing/platform';
-import {
-  catalogMessages,
-  DEFAULT_TYPE_NAME,
-  orderHoldId,
-  ticketTypeMessages,
-  type EventView,
-  type HoldLine,
-} from '@ticketing/proto';
+import { catalogMessages, orderHoldId, ticketTypeMessages, type EventView, type HoldLine } from '@ticketing/proto';
 import { messages, type Order, type OrdersDeps } from './order.ts';
 import { abandonOrder, giveBackPurchase, type Purchase } from './undo-creation.ts';
 
@@ -55,47 +48,8 @@ export async function holdSpots(
     await giveBackPurchase(deps, purchase, { spot: true });
     throw new AppError(503, messages.serviceUnavailable);
   }
-  const lines = held.lines.length === asked.length ? held.lines : linesOfEvent(held.event, asked);
-  if (!lines) {
-    await giveBackPurchase(deps, purchase, { spot: true });
-    throw new AppError(422, messages.ticketTypeNotFound);
-  }
-  return { event: held.event, lines };
-}
-
-/**
- * The lines of a catalog that does not price them yet (it answers none): each type as the event lists it, at its
- * current price; the event's id names its one type, 'Ingresso', at the event's price. Undefined when a type asked
- * for is not the event's.
- */
-function linesOfEvent(event: EventView, asked: { ticketTypeId: string }[]): HoldLine[] | undefined {
-  const lines: HoldLine[] = [];
-  for (const { ticketTypeId } of asked) {
-    const type = event.ticketTypes.find((candidate) => candidate.id === ticketTypeId);
-    if (type) {
-      const lot = type.currentLot;
-      lines.push({
-        ticketTypeId,
-        typeName: type.name,
-        lotId: lot?.id ?? null,
-        lotName: lot?.name ?? null,
-        price: type.price,
-        requiresDocument: type.requiresDocument,
-      });
-    } else if (ticketTypeId === event.id) {
-      lines.push({
-        ticketTypeId,
-        typeName: DEFAULT_TYPE_NAME,
-        lotId: null,
-        lotName: null,
-        price: event.price,
-        requiresDocument: false,
-      });
-    } else {
-      return undefined;
-    }
-  }
-  return lines;
+  // The catalog answers one priced line per ticket asked for, in their order.
+  return { event: held.event, lines: held.lines };
 }
 
 type Refusal = 'sold_out' | 'unavailable' | 'cancelled' | 'not_found' | 'type_refused';
