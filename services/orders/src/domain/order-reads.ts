@@ -20,20 +20,24 @@ export async function readOrders(
   deps: Pick<OrdersDeps, 'db' | 'payments' | 'logger'>,
   orders: Order[],
 ): Promise<OrderRead[]> {
-  const ids = orders.map((order) => order.id);
-  if (ids.length === 0) return [];
-  const [items, tickets] = await Promise.all([findItems(deps.db, ids), findTicketViews(deps.db, ids)]);
+  const reads = await withLinesAndTickets(deps.db, orders);
   const unpaid = orders.filter((order) => order.status === 'pending' && order.asaasPaymentId !== null);
   const charges = await paymentsOf(
     deps,
     unpaid.map((order) => order.id),
   );
-  return orders.map((order) => ({
-    order,
-    items: items.get(order.id)!,
-    tickets: tickets.get(order.id)!,
-    payment: order.status === 'pending' ? (charges.get(order.id) ?? null) : null,
+  return reads.map((read) => ({
+    ...read,
+    payment: read.order.status === 'pending' ? (charges.get(read.order.id) ?? null) : null,
   }));
+}
+
+/** The orders with their lines and their issued tickets, read here. */
+async function withLinesAndTickets(db: OrdersDeps['db'], orders: Order[]): Promise<Omit<OrderRead, 'payment'>[]> {
+  const ids = orders.map((order) => order.id);
+  if (ids.length === 0) return [];
+  const [items, tickets] = await Promise.all([findItems(db, ids), findTicketViews(db, ids)]);
+  return orders.map((order) => ({ order, items: items.get(order.id)!, tickets: tickets.get(order.id)! }));
 }
 
 async function paymentsOf(
@@ -51,6 +55,6 @@ async function paymentsOf(
 
 /** Paid or refunded orders, answered without asking payments: nothing is left to pay. */
 export async function readSettled(deps: Pick<OrdersDeps, 'db'>, order: Order): Promise<OrderRead> {
-  const [items, tickets] = await Promise.all([findItems(deps.db, [order.id]), findTicketViews(deps.db, [order.id])]);
-  return { order, items: items.get(order.id)!, tickets: tickets.get(order.id)!, payment: null };
+  const [read] = await withLinesAndTickets(deps.db, [order]);
+  return { ...read!, payment: null };
 }
