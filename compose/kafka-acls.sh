@@ -44,9 +44,9 @@ produces catalog event.changed event.cancelled
 consumes catalog order.cancelled order.expired order.paid order.refunded user.door-events-changed
 produces orders order.created order.paid order.cancelled order.expired order.refunded order.withdrawal-requested \
   order.holder-changed
-consumes orders courtesy.redeemed event.cancelled mail.sent payment.confirmed payment.failed payment.overdue \
+consumes orders courtesy.redeemed event.cancelled invoice.changed mail.sent payment.confirmed payment.failed payment.overdue \
   payment.refunded ticket.checked-in ticket.issued ticket.reset ticket.withdrawal-decided user.deleted
-produces payments payment.confirmed payment.failed payment.overdue payment.refunded
+produces payments payment.confirmed payment.failed payment.overdue payment.refunded invoice.changed
 consumes payments order.cancelled order.expired
 produces courtesy courtesy.redeemed courtesy.invited
 consumes courtesy event.changed order.cancelled order.expired order.paid user.deleted
@@ -55,7 +55,7 @@ produces tickets-worker ticket.issued ticket.checked-in ticket.reset ticket.rese
 consumes tickets-worker event.changed order.holder-changed order.paid order.refunded order.withdrawal-requested ticket.checked-in ticket.issued \
   ticket.reset user.deleted user.door-events-changed
 produces mail mail.sent
-consumes mail certificate.issued courtesy.invited order.created order.paid order.refunded ticket.issued ticket.resent ticket.withdrawal-decided \
+consumes mail certificate.issued courtesy.invited invoice.changed order.created order.paid order.refunded ticket.issued ticket.resent ticket.withdrawal-decided \
   user.deleted user.password-reset-requested user.registration-attempted user.sign-in-link-requested \
   user.verification-code-issued
 produces certificates certificate.issued

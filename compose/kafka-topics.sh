@@ -42,6 +42,7 @@ declare_topic payment.confirmed 3 7
 declare_topic payment.failed 3 7
 declare_topic payment.overdue 3 7
 declare_topic payment.refunded 3 7
+declare_topic invoice.changed 3 7
 declare_topic courtesy.redeemed 3 7
 declare_topic courtesy.invited 3 7
 declare_topic ticket.issued 3 7

@@ -118,6 +118,8 @@ export const SERVICES = [
       { path: '/api/orders', match: 'tree' },
       { path: '/api/admin/orders', match: 'tree' },
       { path: '/api/admin/sales', match: 'tree' },
+      // Refunds the provider refused, waiting for an administrator.
+      { path: '/api/admin/refunds', match: 'tree' },
     ],
   }),
   service('payments', 3004, { routes: [{ path: '/api/payments', match: 'below' }], callers: ['orders'] }),
@@ -125,6 +127,8 @@ export const SERVICES = [
     routes: [
       { path: '/api/courtesy-links', match: 'tree' },
       { path: '/api/courtesy', match: 'below' },
+      // Coupons live beside promotional links: taken and given back by orders the same way.
+      { path: '/api/coupons', match: 'tree' },
     ],
     callers: ['orders', 'mail'],
   }),

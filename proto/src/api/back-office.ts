@@ -36,6 +36,9 @@ export interface SalesView {
   net: string;
   /** What went back to buyers (refunded orders' amounts). */
   refunded: string;
+  /** What coupons took off the paid orders (already out of `gross`), in all and by coupon, most used first. */
+  discounts: string;
+  perCoupon: { code: string; orders: number; discount: string }[];
   orders: {
     /** Every order, by its status now. */
     byStatus: Record<OrderStatus, number>;
@@ -90,6 +93,11 @@ export interface SalesEventRow {
 /** `GET /api/admin/orders?q=&page=`: by order id, order number, buyer e-mail, CPF or name; no `q` lists every order. */
 export const orderSearchQuerySchema = pageQuerySchema.extend({
   q: searchText({ invalid: backOfficeMessages.invalidSearch, tooLong: backOfficeMessages.searchTooLong }).default(''),
+  /** `company=true`: only orders bought for a company (`q` also finds them by CNPJ or razão social). */
+  company: z
+    .enum(['true', 'false'], { error: 'Filtro de empresa inválido' })
+    .transform((value) => value === 'true')
+    .optional(),
 });
 export type OrderSearchQuery = z.infer<typeof orderSearchQuerySchema>;
 
@@ -112,6 +120,8 @@ export interface OrderSearchRow {
   createdAt: string;
   buyer: OrderBuyerView;
   event: { id: string; title: string; date: string };
+  /** The company it was bought for; null for a purchase in the buyer's own name. */
+  company: { cnpj: string; name: string } | null;
 }
 
 /** Newest first, 20 per page. */
@@ -133,6 +143,11 @@ export const ORDER_TIMELINE_KINDS = [
   'refunded',
   'cancelled',
   'expired',
+  'refund_refused',
+  'refund_awaiting_bank_details',
+  'invoice_authorized',
+  'invoice_error',
+  'invoice_cancelled',
 ] as const;
 export type OrderTimelineKind = (typeof ORDER_TIMELINE_KINDS)[number];
 
@@ -160,3 +175,23 @@ export const refundReasonLabels = {
   chargeback: 'Contestação no cartão (chargeback)',
   event_cancelled: 'Evento cancelado',
 } as const satisfies Record<OrderRefundReason, string>;
+
+/**
+ * `GET /api/admin/refunds`: refunds that need a person, oldest first: the provider refused them (its reason kept),
+ * and they wait for an administrator to try again (`POST /api/admin/orders/:id/refund/retry`).
+ */
+export interface RefundAttentionRow {
+  orderId: string;
+  orderNumber: string;
+  amount: string;
+  paymentMethod: OrderView['paymentMethod'];
+  reason: OrderRefundReason;
+  /** The provider's words. */
+  refusal: string;
+  refusedAt: string;
+  buyer: { name: string; email: string };
+  event: { id: string; title: string };
+}
+export interface RefundAttentionAnswer {
+  refunds: RefundAttentionRow[];
+}

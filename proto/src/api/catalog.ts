@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_INSTALLMENT_TERMS, installmentTermsFields, installmentTermsSchema } from '../installments.ts';
 import { reasonSchema, type ReasonedAnswer } from './reason.ts';
 import { decimalAmount } from '../money.ts';
 import { pageQuerySchema, queryInteger, uuidParam } from './params.ts';
@@ -309,6 +310,8 @@ export const createEventSchema = z
       ticketTypes: ticketTypeList(isoTime).optional(),
       /** False keeps the event a draft: out of the storefront, the door and sale until published (default true). */
       published: flag('published').optional(),
+      maxInstallments: installmentTermsFields.maxInstallments.optional(),
+      minInstallmentValue: installmentTermsFields.minInstallmentValue.optional(),
     },
     unknownFieldOr('Dados do evento inválidos'),
   )
@@ -333,6 +336,7 @@ export const updateEventSchema = z
       sessions: sessionList(isoTime),
       /** Every type, replacing those before (see `ticketTypeInput`). */
       ticketTypes: ticketTypeList(isoTime),
+      ...installmentTermsFields,
     },
     unknownFieldOr('Dados do evento inválidos'),
   )
@@ -448,6 +452,8 @@ export const eventViewSchema = z.object({
   sessions: z.array(sessionViewSchema).min(1),
   /** What it sells, in the organiser's order; hidden types (sold only through a promotional link) are left out. */
   ticketTypes: z.array(ticketTypeViewSchema),
+  /** How many card installments it sells in, and the smallest one. */
+  installments: installmentTermsSchema.default(DEFAULT_INSTALLMENT_TERMS),
 });
 export type EventView = z.infer<typeof eventViewSchema>;
 
@@ -536,6 +542,8 @@ const adminEventFields = {
   sessions: sessionList(localOrOffset),
   /** What it sells, replacing the types before (see `ticketTypeInput`); none: one type, 'Ingresso', at `price`. */
   ticketTypes: ticketTypeList(localOrOffset),
+  /** Card installments: at most `maxInstallments` (default 1: à vista), each at least `minInstallmentValue`. */
+  ...installmentTermsFields,
 };
 
 /** The back office's new event: a draft unless `published`; its date must be still to come. */
@@ -551,6 +559,8 @@ export const adminCreateEventSchema = z
       date: localOrOffsetDate.optional(),
       sessions: adminEventFields.sessions.optional(),
       ticketTypes: adminEventFields.ticketTypes.optional(),
+      maxInstallments: adminEventFields.maxInstallments.optional(),
+      minInstallmentValue: adminEventFields.minInstallmentValue.optional(),
     },
     unknownFieldsError,
   )

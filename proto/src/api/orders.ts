@@ -3,6 +3,9 @@ import { reasonSchema, type ReasonedAnswer } from './reason.ts';
 import { uuidParam } from './params.ts';
 import { cpfField, emailField, nameField } from './identity.ts';
 import type { orderRefunded } from '../events/orders.ts';
+import { formatCnpj, isValidCnpj } from '../cnpj.ts';
+import { installmentMessages, MAX_INSTALLMENTS } from '../installments.ts';
+import type { InvoiceStatus } from './payments.ts';
 
 /** The convenience fee added to every paid ticket (spec §9): R$ 5,00. */
 export const CONVENIENCE_FEE_CENTS = 500;
@@ -86,25 +89,97 @@ export const orderItemInputSchema = z.strictObject(
 );
 export type OrderItemInput = z.infer<typeof orderItemInputSchema>;
 
-export const createOrderSchema = z.object(
+export const companyMessages = {
+  cnpjInvalid: 'CNPJ inválido',
+  nameInvalid: 'Informe a razão social da empresa (2 a 255 caracteres).',
+  emailInvalid: 'E-mail do financeiro inválido',
+  purchaseOrderInvalid: 'O número do pedido de compra deve ter no máximo 60 caracteres.',
+  invalid: 'Dados da empresa inválidos',
+} as const;
+
+/** A CNPJ with valid check digits (numeric or alphanumeric), kept formatted: `12.345.678/0001-95`. */
+export const cnpjField = z
+  .string({ error: companyMessages.cnpjInvalid })
+  .trim()
+  .refine(isValidCnpj, companyMessages.cnpjInvalid)
+  .transform(formatCnpj);
+
+/**
+ * Buying as a company: the charge is made out to its CNPJ and sent to its finance department's e-mail; the tickets
+ * still go to the holders the order names. `purchaseOrder` is the company's own purchase order number, printed on
+ * the charge and the nota fiscal.
+ */
+export const companySchema = z.strictObject(
   {
-    eventId: z.uuid({ error: 'Evento inválido' }),
-    /** Absent: one ticket of the event's first type, for the buyer (the spec's purchase). */
-    items: z
-      .array(orderItemInputSchema, { error: 'Ingressos inválidos' })
-      .min(1, orderItemMessages.tooFewTickets)
-      .max(MAX_TICKETS_PER_ORDER, orderItemMessages.tooManyTickets)
-      .optional(),
-    paymentMethod: z.enum(['pix', 'credit_card', 'boleto'], { error: 'Forma de pagamento inválida' }),
-    promoCode: z
-      .string({ error: 'Código promocional inválido' })
+    cnpj: cnpjField,
+    name: z
+      .string({ error: companyMessages.nameInvalid })
       .trim()
-      .max(100, 'Código promocional inválido')
-      .transform((code) => code.toUpperCase())
-      .optional(),
+      .min(2, companyMessages.nameInvalid)
+      .max(255, companyMessages.nameInvalid),
+    email: z
+      .string({ error: companyMessages.emailInvalid })
+      .trim()
+      .max(255, companyMessages.emailInvalid)
+      .pipe(z.email(companyMessages.emailInvalid))
+      .transform((email) => email.toLowerCase()),
+    purchaseOrder: z
+      .string({ error: companyMessages.purchaseOrderInvalid })
+      .trim()
+      .max(60, companyMessages.purchaseOrderInvalid)
+      .transform((value) => value || null)
+      .nullable()
+      .default(null),
   },
-  { error: 'Dados do pedido inválidos' },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `Campo desconhecido: ${issue.keys.join(', ')}` : companyMessages.invalid,
+  },
 );
+export type OrderCompany = z.infer<typeof companySchema>;
+
+export const couponCodeMessages = { invalid: 'Cupom inválido' } as const;
+
+export const createOrderSchema = z
+  .object(
+    {
+      eventId: z.uuid({ error: 'Evento inválido' }),
+      /** Absent: one ticket of the event's first type, for the buyer (the spec's purchase). */
+      items: z
+        .array(orderItemInputSchema, { error: 'Ingressos inválidos' })
+        .min(1, orderItemMessages.tooFewTickets)
+        .max(MAX_TICKETS_PER_ORDER, orderItemMessages.tooManyTickets)
+        .optional(),
+      paymentMethod: z.enum(['pix', 'credit_card', 'boleto'], { error: 'Forma de pagamento inválida' }),
+      promoCode: z
+        .string({ error: 'Código promocional inválido' })
+        .trim()
+        .max(100, 'Código promocional inválido')
+        .transform((code) => code.toUpperCase())
+        .optional(),
+      /** Buying as a company (its CNPJ is the charge's customer); absent: the buyer's own CPF. */
+      company: companySchema.optional(),
+      /** Card installments (1: at once); only `credit_card` takes more than 1, within the event's terms. */
+      installments: z
+        .number({ error: installmentMessages.invalid })
+        .int(installmentMessages.invalid)
+        .min(1, installmentMessages.invalid)
+        .max(MAX_INSTALLMENTS, installmentMessages.invalid)
+        .optional(),
+      /** A coupon typed at checkout; one per order. An empty field counts as none. */
+      couponCode: z
+        .string({ error: couponCodeMessages.invalid })
+        .trim()
+        .max(40, couponCodeMessages.invalid)
+        .transform((code) => code.toUpperCase() || undefined)
+        .optional(),
+    },
+    { error: 'Dados do pedido inválidos' },
+  )
+  .refine((order) => (order.installments ?? 1) === 1 || order.paymentMethod === 'credit_card', {
+    error: installmentMessages.cardOnly,
+    path: ['installments'],
+  });
 
 export type CreateOrder = z.infer<typeof createOrderSchema>;
 
@@ -171,13 +246,41 @@ export interface OrderView {
   withdrawalRequestedAt: string | null;
   /** How to pay a pending order with a charge (the profile shows it until it is paid); null otherwise. */
   payment: PaymentView | null;
+  /** The company the order was bought for (the charge's customer); null for a purchase in the buyer's own name. */
+  company: OrderCompany | null;
+  /** Card installments the charge was made in (1: at once, and every other method). */
+  installments: number;
+  /** What the coupon took off the tickets ("0.00" without one); `amount` is already net of it. */
+  discountAmount: string;
+  /** The coupon used, as typed (upper-cased); null without one. */
+  couponCode: string | null;
+  /** The order's nota fiscal (NFS-e), once asked of the provider; null while there is none. */
+  invoice: OrderInvoiceView | null;
 }
+
+/** An order's nota fiscal: `pdfUrl` once the city authorized it. */
+export interface OrderInvoiceView {
+  status: InvoiceStatus;
+  pdfUrl: string | null;
+}
+
+/**
+ * Where an order's money going back stands: `requested` (being given back), `awaiting_bank_details` (a boleto's
+ * refund waits for the payer to give their bank details at `bankDetailsUrl`), `refused` (the provider refused it: an
+ * administrator looks), `refunded` (done).
+ */
+export const REFUND_STATUSES = ['requested', 'awaiting_bank_details', 'refused', 'refunded'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** Why and when an order's money goes back; `pending` while the provider has not yet given it back. */
 export interface OrderRefundView {
   reason: OrderRefundReason;
+  /** Until the money is back with the buyer (`status` not `refunded`). */
   pending: boolean;
   requestedAt: string | null;
+  status: RefundStatus;
+  /** A paid boleto's refund: where the payer gives the bank account the money goes to. */
+  bankDetailsUrl?: string;
 }
 
 /** How to pay a pending order: what the checkout dialog shows after the order is made, and the profile until it is paid. */
@@ -221,6 +324,7 @@ export const refundMessages = {
   withdrawalEventStarted: 'O evento já começou: não é mais possível desistir da compra.',
   withdrawalDoorsOpen:
     'As portas do evento já abriram: não é mais possível desistir da compra. Se precisar, fale com a organização.',
+  refundBankDetails: 'Informe seus dados bancários para receber o reembolso',
   withdrawalAfterEntry:
     'Este ingresso já foi usado na entrada do evento: não é possível desistir da compra. Se precisar, fale com a organização.',
 } as const;

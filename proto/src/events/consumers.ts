@@ -10,6 +10,7 @@ export const EVENT_CONSUMERS = {
   orders: [
     'courtesy.redeemed',
     'event.cancelled',
+    'invoice.changed',
     'mail.sent',
     'payment.confirmed',
     'payment.failed',
@@ -46,6 +47,7 @@ export const EVENT_CONSUMERS = {
   mail: [
     'certificate.issued',
     'courtesy.invited',
+    'invoice.changed',
     'order.created',
     'order.paid',
     'order.refunded',

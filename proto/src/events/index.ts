@@ -11,7 +11,7 @@ import {
   orderRefunded,
   orderWithdrawalRequested,
 } from './orders.ts';
-import { paymentConfirmed, paymentFailed, paymentOverdue, paymentRefunded } from './payments.ts';
+import { invoiceChanged, paymentConfirmed, paymentFailed, paymentOverdue, paymentRefunded } from './payments.ts';
 import { ticketCheckedIn, ticketIssued, ticketResent, ticketReset, ticketWithdrawalDecided } from './tickets.ts';
 import { mailSent } from './mail.ts';
 import { certificateIssued } from './certificates.ts';
@@ -47,6 +47,7 @@ export const eventSchemas = {
   'payment.failed': paymentFailed,
   'payment.overdue': paymentOverdue,
   'payment.refunded': paymentRefunded,
+  'invoice.changed': invoiceChanged,
   'courtesy.redeemed': courtesyRedeemed,
   'courtesy.invited': courtesyInvited,
   'ticket.issued': ticketIssued,

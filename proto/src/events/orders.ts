@@ -9,6 +9,14 @@ export const eventSnapshot = z.object({ title: z.string(), date: isoDateTime, lo
 export const buyerSnapshot = z.object({ name: z.string(), email: z.string() });
 
 /** Who a ticket is for; `cpf` when its type asks for a document (the door checks it), else null. */
+/** The company an order is bought for: the charge's customer, and where its finance department reads e-mail. */
+export const orderCompany = z.object({
+  cnpj: z.string(),
+  name: z.string(),
+  email: z.string(),
+  purchaseOrder: z.string().nullable(),
+});
+
 export const holderSnapshot = z.object({ name: z.string(), email: z.string(), cpf: z.string().nullable() });
 
 /** One ticket of an order: its place, type, the price its lot gave, whether the door checks a document, its holder. */
@@ -46,6 +54,12 @@ export const orderCreated = z.object({
   event: eventSnapshot,
   /** Its tickets; absent from orders made before orders had several (one ticket, for the buyer). */
   items: z.array(orderItem).optional(),
+  /** Bought for a company: mail also sends how to pay it to the company's finance e-mail. */
+  company: orderCompany.nullable().optional(),
+  /** Card installments (absent: 1). */
+  installments: z.number().int().min(1).optional(),
+  /** What a coupon took off (absent: nothing). */
+  discountAmount: money.optional(),
 });
 
 /** A paid order: tickets issues its ticket; a courtesy order is paid at R$ 0,00. */
@@ -105,6 +119,8 @@ export const orderRefunded = z.object({
   amount: money,
   buyer: buyerSnapshot,
   event: eventSnapshot,
+  /** A paid boleto's refund: the page where the payer gives the bank account the money goes to. */
+  bankDetailsUrl: z.string().nullable().optional(),
 });
 
 /**

@@ -30,6 +30,7 @@ export const EVENT_OWNERS = {
   'payment.failed': ['payments'],
   'payment.overdue': ['payments'],
   'payment.refunded': ['payments'],
+  'invoice.changed': ['payments'],
   'courtesy.redeemed': ['courtesy'],
   'courtesy.invited': ['courtesy'],
   'ticket.issued': ['tickets'],

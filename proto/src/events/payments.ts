@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateTime } from '../envelope.ts';
+import { INVOICE_STATUSES } from '../api/payments.ts';
 
 /** The provider says the order's charge is paid (CONFIRMED, RECEIVED, RECEIVED_IN_CASH). */
 export const paymentConfirmed = z.object({
@@ -27,4 +28,20 @@ export const paymentRefunded = z.object({
   paymentId: z.string(),
   providerStatus: z.string(),
   reason: z.enum(['refund', 'chargeback']),
+});
+
+/**
+ * An order's nota fiscal moved (scheduled, authorized, error, cancelling, cancelled): orders notes it on the order's
+ * timeline, and mail sends the authorized PDF to whom the charge was made out to (the buyer, or the company's finance).
+ */
+export const invoiceChanged = z.object({
+  orderId: z.uuid(),
+  orderNumber: z.string().nullable(),
+  invoiceId: z.string(),
+  status: z.enum(INVOICE_STATUSES),
+  pdfUrl: z.string().nullable(),
+  /** The provider's or the city's reason, for an error. */
+  reason: z.string().nullable(),
+  recipient: z.object({ name: z.string(), email: z.string() }),
+  at: isoDateTime,
 });
