@@ -1,4 +1,4 @@
-import { AppError, conflict, notFound } from '@ticketing/platform';
+import { AppError, conflict, notFound, type Knex } from '@ticketing/platform';
 import { couponMessages, type CouponQuote } from '@ticketing/proto';
 import { claimUse, findHeldUse, lockReleasedUse, releaseUse } from '../data/coupon-uses-repository.ts';
 import { findCoupon, findCouponByCode, giveUseBack, takeUse, type Coupon } from '../data/coupons-repository.ts';
@@ -50,14 +50,14 @@ export async function takeCouponUse(
   deps: CourtesyDeps,
   request: { orderId: string; code: string; eventId: string; ticketTypeIds: string[] },
 ): Promise<CouponQuote> {
-  const held = await heldCoupon(deps, request.orderId);
+  const held = await heldCoupon(deps.db, request.orderId);
   if (held) return quoteOf(held);
   const coupon = await findCouponByCode(deps.db, request.code);
   assertUsable(coupon, request);
   return deps.db.transaction(async (trx) => {
-    // A twin request for the same order took the use first: it is the order's.
-    if (!(await claimUse(trx, request.orderId, coupon.id)))
-      return quoteOf((await heldCoupon({ db: trx }, request.orderId))!);
+    const claimed = await claimUse(trx, request.orderId, coupon.id);
+    // A twin request for the same order took its use first: that use is the answer.
+    if (!claimed) return quoteOf((await heldCoupon(trx, request.orderId))!);
     const taken = await takeUse(trx, coupon.id);
     if (!taken) throw conflict(couponMessages.usedUp);
     deps.logger.info({ couponId: coupon.id, orderId: request.orderId }, 'coupon use taken');
@@ -65,9 +65,9 @@ export async function takeCouponUse(
   });
 }
 
-async function heldCoupon(deps: Pick<CourtesyDeps, 'db'>, orderId: string): Promise<Coupon | undefined> {
-  const couponId = await findHeldUse(deps.db, orderId);
-  return couponId === undefined ? undefined : findCoupon(deps.db, couponId);
+async function heldCoupon(db: Knex, orderId: string): Promise<Coupon | undefined> {
+  const couponId = await findHeldUse(db, orderId);
+  return couponId === undefined ? undefined : findCoupon(db, couponId);
 }
 
 /** The order no longer needs its use (cancelled, expired, or never made): the coupon gets it back, once. */
