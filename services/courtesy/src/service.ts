@@ -4,6 +4,7 @@ import { courtesyConfig } from './config.ts';
 import { courtesyConsumers } from './consumers/index.ts';
 import { courtesyMigrations } from './data/migrations.ts';
 import type { CourtesyDeps } from './domain/deps.ts';
+import { couponRoutes } from './http/coupons-routes.ts';
 import { internalRoutes } from './http/internal-routes.ts';
 import { linkRoutes } from './http/links-routes.ts';
 import { massSendRoutes } from './http/mass-send-routes.ts';
@@ -14,7 +15,7 @@ import { massSendRound } from './jobs/mass-send-worker.ts';
 
 /**
  * Courtesy: free and promotional links for events, their redemption by invited guests, the promotional uses of
- * orders, and invitations sent in bulk from a CSV file.
+ * orders, invitations sent in bulk from a CSV file, and the coupons orders take off their tickets.
  */
 export const courtesyService = defineService({
   name: 'courtesy',
@@ -42,6 +43,7 @@ export const courtesyService = defineService({
       redeemRoutes(deps, verifyToken),
       ticketTypeRoutes(deps, verifyToken),
       massSendRoutes(deps, verifyToken, () => worker.wake()),
+      couponRoutes(deps, verifyToken),
       internalRoutes(deps, serviceAuth),
     ]) {
       router.use(routes.routes());

@@ -1,6 +1,6 @@
 import { personalDataColumns, type Migration } from '@ticketing/platform';
 
-/** Courtesy links, the guests who redeemed them, the promotional uses of orders, and mass-send jobs. */
+/** Courtesy links, the guests who redeemed them, the promotional uses of orders, mass-send jobs, and coupons. */
 export const courtesyMigrations: Migration[] = [
   {
     name: '0001_links',
@@ -136,6 +136,50 @@ export const courtesyMigrations: Migration[] = [
         t.uuid('ticket_type_id').nullable();
         t.string('ticket_type_name', 255).nullable();
         t.boolean('ticket_type_requires_document').nullable();
+      });
+    },
+  },
+  {
+    name: '0006_coupons',
+    async up(db) {
+      await db.schema.createTable('coupons', (t) => {
+        t.uuid('id').primary();
+        // Typed in any case at checkout, so stored upper-cased: one coupon per code whatever the case.
+        t.string('code', 40).notNullable().unique();
+        // Null: every event.
+        t.uuid('event_id').nullable();
+        // What the back office lists; kept current from event.changed, as the links' snapshots are.
+        t.string('event_title', 255).nullable();
+        t.integer('percent_off').nullable();
+        t.decimal('amount_off', 12, 2).nullable();
+        // Null: no cap.
+        t.integer('max_uses').nullable();
+        t.integer('used_count').notNullable().defaultTo(0);
+        t.timestamp('starts_at', { useTz: true }).nullable();
+        t.timestamp('ends_at', { useTz: true }).nullable();
+        // Empty: every type of the event.
+        t.specificType('ticket_type_ids', 'uuid[]').notNullable().defaultTo('{}');
+        t.boolean('is_active').notNullable().defaultTo(true);
+        t.uuid('created_by').notNullable();
+        t.timestamps(true, true);
+        t.check('code = upper(code)', [], 'coupons_code_upper_case');
+        t.check('(percent_off is null) <> (amount_off is null)', [], 'coupons_one_discount');
+        t.check('percent_off is null or percent_off between 1 and 100', [], 'coupons_percent_range');
+        t.check('amount_off is null or amount_off > 0', [], 'coupons_amount_positive');
+        t.check('max_uses is null or max_uses >= 1', [], 'coupons_max_uses_positive');
+        t.check('used_count >= 0 and (max_uses is null or used_count <= max_uses)', [], 'coupons_used_within_max');
+        t.check('starts_at is null or ends_at is null or starts_at < ends_at', [], 'coupons_window_ordered');
+        t.check("ticket_type_ids = '{}' or event_id is not null", [], 'coupons_types_need_event');
+        t.index(['created_at'], 'coupons_created_at');
+        t.index(['event_id'], 'coupons_event_id');
+      });
+      // The use of a coupon an order took. Given back, it stays with `released_at`: a late payment takes it again.
+      await db.schema.createTable('coupon_uses', (t) => {
+        t.uuid('order_id').primary();
+        t.uuid('coupon_id').notNullable().references('id').inTable('coupons');
+        t.timestamp('taken_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp('released_at', { useTz: true }).nullable();
+        t.index(['coupon_id'], 'coupon_uses_coupon_id');
       });
     },
   },

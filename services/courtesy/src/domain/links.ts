@@ -22,6 +22,7 @@ import {
   type LinkTicketType,
   type NewLink,
 } from '../data/links-repository.ts';
+import { askCatalog } from './catalog.ts';
 import { linkHoldId, newCode } from './codes.ts';
 import { messages, type CourtesyDeps } from './deps.ts';
 
@@ -39,15 +40,8 @@ export async function eventForLinks(deps: CourtesyDeps, eventId: string): Promis
 }
 
 /** GET /api/courtesy/events/:id/ticket-types: the types a link of the event may name, hidden ones too. */
-export async function ticketTypesOf(deps: CourtesyDeps, eventId: string): Promise<LinkEvent['ticketTypes']> {
-  try {
-    return await deps.catalog.ticketTypes(eventId);
-  } catch (error) {
-    // Unknown or cancelled, in the catalog's words.
-    if (error instanceof AppError) throw error;
-    deps.logger.warn({ err: error, eventId }, 'catalog unavailable');
-    throw new AppError(503, messages.serviceUnavailable);
-  }
+export function ticketTypesOf(deps: CourtesyDeps, eventId: string): Promise<LinkEvent['ticketTypes']> {
+  return askCatalog(deps, eventId, (catalog) => catalog.ticketTypes(eventId));
 }
 
 /** The type a link names: the one asked for, or the event's first; 400 for a type the event does not sell. */

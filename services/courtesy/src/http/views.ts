@@ -1,9 +1,11 @@
 import type {
+  CouponView,
   CourtesyLinkTicketType,
   CourtesyLinkView,
   MassSendJobView,
   PublicCourtesyLinkView,
 } from '@ticketing/proto';
+import type { Coupon } from '../data/coupons-repository.ts';
 import type { MassSendJob } from '../data/jobs-repository.ts';
 import type { CourtesyLink } from '../data/links-repository.ts';
 import { redeemUrl } from '../domain/codes.ts';
@@ -50,5 +52,23 @@ export function toJobView(job: MassSendJob, failures: MassSendJobView['failures'
     createdAt: job.createdAt.toISOString(),
     finishedAt: job.finishedAt?.toISOString() ?? null,
     failures,
+  };
+}
+
+export function toCouponView(coupon: Coupon): CouponView {
+  return {
+    id: coupon.id,
+    code: coupon.code,
+    eventId: coupon.eventId,
+    eventTitle: coupon.eventTitle,
+    percentOff: coupon.percentOff,
+    amountOff: coupon.amountOff,
+    maxUses: coupon.maxUses,
+    usedCount: coupon.usedCount,
+    startsAt: coupon.startsAt?.toISOString() ?? null,
+    endsAt: coupon.endsAt?.toISOString() ?? null,
+    ticketTypeIds: coupon.ticketTypeIds,
+    isActive: coupon.isActive,
+    createdAt: coupon.createdAt.toISOString(),
   };
 }
