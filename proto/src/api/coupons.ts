@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { decimalAmount, fromCents, toCents } from '../money.ts';
-import { isoDateTime } from '../envelope.ts';
 import { pageQuerySchema, uuidParam } from './params.ts';
 
 export const couponMessages = {
@@ -34,6 +33,8 @@ export const couponCodeField = z
   .max(40, couponMessages.invalid)
   .transform((code) => code.toUpperCase());
 
+const couponDate = z.iso.datetime({ offset: true, error: couponMessages.dateInvalid });
+
 /**
  * `POST /api/coupons` (administrators): a code for one event (`eventId`) or every event, taking `percentOff` % or
  * `amountOff` reais off an order's tickets (one of them), optionally only off some ticket types, at most `maxUses`
@@ -66,8 +67,8 @@ export const createCouponSchema = z
         .max(100_000, couponMessages.maxUses)
         .nullable()
         .default(null),
-      startsAt: isoDateTime.nullable().default(null),
-      endsAt: isoDateTime.nullable().default(null),
+      startsAt: couponDate.nullable().default(null),
+      endsAt: couponDate.nullable().default(null),
       /** Only these types of the event are discounted; none: every type. */
       ticketTypeIds: z
         .array(z.uuid({ error: couponMessages.ticketTypes }), { error: couponMessages.ticketTypes })

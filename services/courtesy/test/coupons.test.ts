@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventView } from '@ticketing/proto';
+import { couponMessages, type EventView } from '@ticketing/proto';
 import { inDays, json, startCourtesy, waitFor, type Caller, type Courtesy } from './support.ts';
 
 let courtesy: Courtesy;
@@ -144,7 +144,7 @@ describe('administrators', () => {
     ['a type that is not an id', { eventId: randomUUID(), ticketTypeIds: ['vip'] }, 'Tipos de ingresso inválidos'],
     ['an event that is not an id', { eventId: 'evento' }, 'Evento não encontrado'],
     ['an unknown field', { unknown: 1 }, 'Campo desconhecido: unknown'],
-    ['a date that is not one', { startsAt: 'amanhã' }, 'Formato da data e hora ISO inválido'],
+    ['a date that is not one', { startsAt: 'amanhã' }, couponMessages.dateInvalid],
   ])('refuse %s, storing nothing', async (_case, fields, message) => {
     const code = freshCode();
     const response = await create({ code, percentOff: 10, ...fields });
