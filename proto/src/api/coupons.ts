@@ -23,6 +23,7 @@ export const couponMessages = {
   ticketTypesNeedEvent: 'Para limitar o cupom a tipos de ingresso, escolha o evento.',
   notFound: 'Cupom não encontrado',
   invalidData: 'Dados do cupom inválidos',
+  tooManyQuotes: 'Muitas tentativas de cupom. Aguarde alguns minutos e tente novamente.',
 } as const;
 
 /** A coupon's code as typed at checkout: matched case-insensitively, so it is upper-cased. */

@@ -17,6 +17,9 @@ export const courtesyConfig = {
   MASS_SEND_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   /** How often the mass-send worker looks for work left behind (new work wakes it at once). */
   MASS_SEND_POLL_MS: z.coerce.number().int().min(50).default(2_000),
+  /** Coupon quotes an account may ask within the window (typing a code at checkout is a handful). */
+  COUPON_QUOTE_LIMIT_POINTS: z.coerce.number().int().min(1).default(30),
+  COUPON_QUOTE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
 };
 
 export type CourtesyConfig = BaseConfig & z.infer<z.ZodObject<typeof courtesyConfig>>;

@@ -1,5 +1,6 @@
 import { Router } from '@koa/router';
-import { catalogClient, defineService, startPeriodicJob } from '@ticketing/platform';
+import { byAccount, catalogClient, defineService, rateLimit, startPeriodicJob } from '@ticketing/platform';
+import { couponMessages } from '@ticketing/proto';
 import { courtesyConfig } from './config.ts';
 import { courtesyConsumers } from './consumers/index.ts';
 import { courtesyMigrations } from './data/migrations.ts';
@@ -21,7 +22,7 @@ export const courtesyService = defineService({
   name: 'courtesy',
   config: courtesyConfig,
   migrations: courtesyMigrations,
-  setup({ config, db, logger, metrics, outbox, verifyToken, serviceAuth }) {
+  setup({ config, db, redis, logger, metrics, outbox, verifyToken, serviceAuth }) {
     const deps: CourtesyDeps = {
       db,
       outbox,
@@ -36,6 +37,17 @@ export const courtesyService = defineService({
       massSendRound(deps, config.MASS_SEND_CONCURRENCY),
       logger,
     );
+    // Codes are short enough to guess: each account has a budget of quotes (not each address, which a venue shares).
+    const quoteLimit = rateLimit({
+      redis,
+      logger,
+      keyPrefix: 'courtesy:coupon-quotes',
+      points: config.COUPON_QUOTE_LIMIT_POINTS,
+      windowSeconds: config.COUPON_QUOTE_LIMIT_WINDOW_SECONDS,
+      counted: byAccount,
+      message: couponMessages.tooManyQuotes,
+      refusedLog: 'coupon quotes throttled',
+    });
     const router = new Router();
     for (const routes of [
       linkRoutes(deps, verifyToken),
@@ -43,7 +55,7 @@ export const courtesyService = defineService({
       redeemRoutes(deps, verifyToken),
       ticketTypeRoutes(deps, verifyToken),
       massSendRoutes(deps, verifyToken, () => worker.wake()),
-      couponRoutes(deps, verifyToken),
+      couponRoutes(deps, verifyToken, quoteLimit),
       internalRoutes(deps, serviceAuth),
     ]) {
       router.use(routes.routes());

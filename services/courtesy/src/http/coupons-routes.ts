@@ -1,4 +1,5 @@
 import { Router } from '@koa/router';
+import type { Middleware } from 'koa';
 import {
   parseInput,
   parseParams,
@@ -24,7 +25,7 @@ import type { CourtesyDeps } from '../domain/deps.ts';
 import { toCouponView } from './views.ts';
 
 /** Coupons: administrators create, list and turn them off or on; a signed-in buyer asks what one takes off. */
-export function couponRoutes(deps: CourtesyDeps, verifyToken: TokenVerifier): Router {
+export function couponRoutes(deps: CourtesyDeps, verifyToken: TokenVerifier, quoteLimit: Middleware): Router {
   const router = new Router({ prefix: '/api/coupons' });
   const admin = requireAdmin(verifyToken);
 
@@ -46,7 +47,7 @@ export function couponRoutes(deps: CourtesyDeps, verifyToken: TokenVerifier): Ro
     ctx.body = toCouponView(await setCouponActive(deps, id, isActive)) satisfies CouponView;
   });
 
-  router.get('/:code/quote', requireUser(verifyToken), async (ctx) => {
+  router.get('/:code/quote', requireUser(verifyToken), quoteLimit, async (ctx) => {
     const { code } = parseParams(couponCodeParamsSchema, ctx.params);
     const { eventId } = parseInput(couponQuoteQuerySchema, ctx.query);
     ctx.set('Cache-Control', 'no-store');
