@@ -52,10 +52,16 @@ test('events that never said sell at once: 1x, R$ 5,00, and setting one term kee
   expect(event.installments).toEqual({ max: 1, minValue: '5.00' });
   const draft = await adminCreate();
   expect(draft.installments).toEqual({ max: 1, minValue: '5.00' });
-  // A row written without the columns (as every event before them was) reads the same.
+  // A row written without the columns (as every event before them was) reads the same; a draft, out of the listings.
   const [legacy] = (await catalog.service
     .db('events')
-    .insert({ title: 'Antigo', date: new Date(Date.now() + 86_400_000), location: 'Belém – PA', price: '10.00' })
+    .insert({
+      title: 'Antigo',
+      date: new Date(Date.now() + 86_400_000),
+      location: 'Belém – PA',
+      price: '10.00',
+      published_at: null,
+    })
     .returning(['max_installments', 'min_installment_value'])) as Record<string, unknown>[];
   expect(legacy).toEqual({ max_installments: 1, min_installment_value: '5.00' });
 
