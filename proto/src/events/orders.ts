@@ -78,6 +78,10 @@ export const orderPaid = z.object({
   paymentMethod: z.enum([...paymentMethod.options, 'courtesy']).optional(),
   /** One ticket each (tickets issues them, mail sends each its holder); absent: one ticket, held by the buyer. */
   items: z.array(orderItem).optional(),
+  /** Card installments (absent: 1), shown on the buyer's confirmation. */
+  installments: z.number().int().min(1).optional(),
+  /** What a coupon took off (absent: nothing), shown on the buyer's confirmation. */
+  discountAmount: money.optional(),
 });
 
 /**

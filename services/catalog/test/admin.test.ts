@@ -51,6 +51,8 @@ test('an administrator creates an event; it is stored, announced and logged', as
     isActive: true,
     listed: true,
     onSale: true,
+    // Without terms, sold by card at once.
+    installments: { max: 1, minValue: '5.00' },
     // Without sessions, one from its date, for the 4 h the calendar always gave an event.
     sessions: [
       {

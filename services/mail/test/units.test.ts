@@ -106,6 +106,25 @@ describe('templates', () => {
       overridePrice: null,
       attachmentName: null,
     },
+    'company-billing': {
+      orderNumber: 'EF-000123',
+      eventTitle: 'Workshop de Farmácia Clínica',
+      eventDate: '2027-03-12T22:00:00.000Z',
+      amount: '155.00',
+      company: { cnpj: '11222333000181', name: 'Drogaria Lima Ltda.', purchaseOrder: null },
+      buyerName: 'Ana Lima',
+      payment: {
+        method: 'pix',
+        expiresAt: '2027-03-01T17:32:00.000Z',
+        pixPayload: '00020126580014br.gov.bcb.pix0136exemplo5204000053039865802BR6304ABCD',
+        qrPng: 'iVBORw0KGgo=',
+      },
+    },
+    'invoice-authorized': {
+      name: 'Ana Lima',
+      orderNumber: 'EF-000123',
+      pdfUrl: 'https://sandbox.example/nfse/abc.pdf',
+    },
     certificate: {
       name: 'Ana Lima',
       eventTitle: 'Workshop de Farmácia Clínica',
@@ -115,13 +134,18 @@ describe('templates', () => {
       corrected: false,
     },
   } as const;
+  /** How e-mails open that are not to a person by first name: a company's finance, or whom a charge was made out to. */
+  const openings: Record<string, string> = {
+    'company-billing': 'Ao setor financeiro de Drogaria Lima Ltda.,',
+    'invoice-authorized': 'Olá, Ana Lima!',
+  };
 
   test.each(Object.keys(templates) as (keyof typeof templates)[])(
     '%s renders subject, text and HTML in the shared layout',
     (name) => {
       const email = renderEmail(name, samples[name] as never);
       expect(email.subject.length).toBeGreaterThan(0);
-      expect(email.text).toMatch(/^Olá, Ana!\n/);
+      expect(email.text.startsWith(`${openings[name as string] ?? 'Olá, Ana!'}\n`)).toBe(true);
       expect(email.text).toContain(`${brand.name} · ${brand.tagline}`);
       expect(email.text).toContain(`Dúvidas? ${brand.supportEmail} · ${brand.supportPhone}`);
       expect(email.text).toContain(brand.address);
@@ -134,7 +158,9 @@ describe('templates', () => {
       expect(email.html).toContain(`href="${brand.social.instagram}"`);
       expect(email.html).toContain('Este é um e-mail automático; por favor, não responda.');
       expect(email.html).not.toMatch(/<style|<script|class="/);
-      expect(email.attachments).toHaveLength({ ticket: 3, 'pix-payment': 1 }[name as string] ?? 0);
+      expect(email.attachments).toHaveLength(
+        { ticket: 3, 'pix-payment': 1, 'company-billing': 1 }[name as string] ?? 0,
+      );
     },
   );
 

@@ -23,6 +23,8 @@ export interface EventRow {
   published_at: Date | null;
   cancelled_at: Date | null;
   cancel_reason: string | null;
+  max_installments: number;
+  min_installment_value: string;
   created_at: Date;
   updated_at: Date;
   /** Read with the event (`SESSIONS`): instants as JSON text. */
@@ -49,6 +51,8 @@ const COLUMNS = [
   'published_at',
   'cancelled_at',
   'cancel_reason',
+  'max_installments',
+  'min_installment_value',
   'created_at',
   'updated_at',
 ] as const;
@@ -106,6 +110,7 @@ export function toEvent(row: EventRow): CatalogEvent {
     publishedAt: row.published_at,
     cancelledAt: row.cancelled_at,
     cancelReason: row.cancel_reason,
+    installments: { max: row.max_installments, minValue: row.min_installment_value },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     sessions: row.sessions.map((session) => ({
@@ -125,7 +130,7 @@ export function toEvent(row: EventRow): CatalogEvent {
 
 export type NewEvent = Pick<
   CatalogEvent,
-  'title' | 'description' | 'date' | 'location' | 'price' | 'imageUrl' | 'maxAttendees' | 'listed'
+  'title' | 'description' | 'date' | 'location' | 'price' | 'imageUrl' | 'maxAttendees' | 'listed' | 'installments'
 >;
 
 export type EventChanges = Partial<NewEvent & { isActive: boolean; publishedAt: Date | null }>;
@@ -210,6 +215,8 @@ export async function insertEvent(
       image_url: event.imageUrl,
       max_attendees: event.maxAttendees,
       listed: event.listed,
+      max_installments: event.installments.max,
+      min_installment_value: event.installments.minValue,
       published_at: event.published ? trx.fn.now() : null,
       search_text: searchTextOf(event),
       heading_text: headingTextOf(event),
@@ -255,6 +262,8 @@ export async function updateEvent(
     image_url: next.imageUrl,
     max_attendees: next.maxAttendees,
     listed: next.listed,
+    max_installments: next.installments.max,
+    min_installment_value: next.installments.minValue,
     is_active: next.isActive,
     published_at: next.publishedAt,
     search_text: searchTextOf(next),

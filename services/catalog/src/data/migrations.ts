@@ -233,4 +233,17 @@ export const catalogMigrations: Migration[] = [
       );
     },
   },
+  {
+    name: '0011_installment_terms',
+    async up(db) {
+      // How many card installments an event sells in, and the smallest one the provider accepts; events that never
+      // said sell by card at once.
+      await db.schema.alterTable('events', (t) => {
+        t.integer('max_installments').notNullable().defaultTo(1);
+        t.decimal('min_installment_value', 12, 2).notNullable().defaultTo('5.00');
+        t.check('max_installments between 1 and 12', [], 'events_max_installments_range');
+        t.check('min_installment_value >= 5', [], 'events_min_installment_value_at_least_five');
+      });
+    },
+  },
 ];

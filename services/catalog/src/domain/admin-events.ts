@@ -63,6 +63,8 @@ export async function duplicateEvent(deps: CatalogDeps, id: string): Promise<Adm
     imageUrl: original.imageUrl,
     maxAttendees: original.maxAttendees,
     listed: original.listed,
+    maxInstallments: original.installments.max,
+    minInstallmentValue: original.installments.minValue,
     published: false,
     ticketTypes: original.ticketTypes.map((type) => ({
       ...isoSettings(type),

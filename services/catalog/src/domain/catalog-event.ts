@@ -7,6 +7,7 @@ import {
   saoPauloClock,
   type EventPayload,
   type EventSession,
+  type InstallmentTerms,
 } from '@ticketing/proto';
 import type { TicketType } from './ticket-types.ts';
 
@@ -35,6 +36,8 @@ export interface CatalogEvent {
   sessions: CatalogSession[];
   /** What it sells, in the organiser's order, hidden types included: at least one. */
   ticketTypes: TicketType[];
+  /** How it sells by card in installments (orders checks a purchase's count against them). */
+  installments: InstallmentTerms;
 }
 
 /** A session of an event: a day or a block of a day, with its own door. */

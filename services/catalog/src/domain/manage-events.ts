@@ -1,5 +1,5 @@
 import { AppError, conflict, notFound } from '@ticketing/platform';
-import type { CreateEvent, UpdateEvent } from '@ticketing/proto';
+import { DEFAULT_INSTALLMENT_TERMS, type CreateEvent, type InstallmentTerms, type UpdateEvent } from '@ticketing/proto';
 import {
   deactivateEvent as deactivate,
   findEvent,
@@ -42,6 +42,7 @@ export async function createEvent(
         imageUrl: input.imageUrl,
         maxAttendees: input.maxAttendees,
         listed: input.listed,
+        installments: installmentTerms(DEFAULT_INSTALLMENT_TERMS, input),
         published: input.published ?? true,
       },
       sessions,
@@ -62,7 +63,7 @@ export async function createEvent(
  * checked whole.
  */
 export async function updateEvent(deps: CatalogDeps, id: string, input: EventEdit): Promise<CatalogEvent> {
-  const { date, sessions, published, ticketTypes, ...rest } = input;
+  const { date, sessions, published, ticketTypes, maxInstallments, minInstallmentValue, ...rest } = input;
   const changes: EventChanges = rest;
   const event = await deps.db.transaction(async (trx) => {
     const current = await findEventForUpdate(trx, id);
@@ -82,6 +83,7 @@ export async function updateEvent(deps: CatalogDeps, id: string, input: EventEdi
     if (max !== undefined && max !== null && max < current.currentAttendees) {
       throw conflict(messages.capacityBelowTaken(current.currentAttendees));
     }
+    changes.installments = installmentTerms(current.installments, { maxInstallments, minInstallmentValue });
     if (published !== undefined) changes.publishedAt = publication(current, published, changes.date);
     const updated = await update(trx, current, changes);
     await announceChange(deps.outbox, trx, updated);
@@ -89,6 +91,14 @@ export async function updateEvent(deps: CatalogDeps, id: string, input: EventEdi
   });
   deps.logger.info({ eventId: event.id, fields: Object.keys(input) }, 'event updated');
   return event;
+}
+
+/** The installment terms `input` sets over `base`: each one it leaves out stays as it was. */
+function installmentTerms(
+  base: InstallmentTerms,
+  input: { maxInstallments?: number | undefined; minInstallmentValue?: string | undefined },
+): InstallmentTerms {
+  return { max: input.maxInstallments ?? base.max, minValue: input.minInstallmentValue ?? base.minValue };
 }
 
 /** The publication date an edit leaves: kept when already published, now for a draft being published. */

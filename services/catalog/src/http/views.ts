@@ -42,6 +42,7 @@ export function toEventView(event: CatalogEvent): EventView {
     ticketTypes: event.ticketTypes
       .filter((type) => !type.hidden)
       .map((type) => toTicketTypeView(type, onSale, remaining, now)),
+    installments: event.installments,
   };
 }
 

@@ -139,6 +139,12 @@ type OrderItems = EventPayload<'order.paid'>['items'];
 const linesOf = (items: OrderItems) =>
   (items ?? []).map((item) => ({ typeName: item.typeName, holderName: item.holder.name, price: item.price }));
 
+/** What a coupon took off and the card installments, as the order's e-mails show them beside the total. */
+const totalOf = (payload: { discountAmount?: string | undefined; installments?: number | undefined }) => ({
+  discountAmount: payload.discountAmount ?? null,
+  installments: payload.installments ?? 1,
+});
+
 /**
  * The buyer's confirmation of a paid order of several tickets, or of one for someone else (each holder gets their
  * ticket e-mail apart). A ticket for oneself alone needs none: its ticket e-mail says it all.
@@ -153,31 +159,92 @@ function confirmationEmail(payload: EventPayload<'order.paid'>, { publicUrl }: E
       location: payload.event.location,
       amount: payload.amount,
       lines: linesOf(items),
+      ...totalOf(payload),
       profileUrl: profileUrl(publicUrl),
     }),
   ];
 }
 
+type CreatedOrder = EventPayload<'order.created'>;
+
 /**
- * How to pay a new order, by its method: the PIX code with its QR drawn here (the event carries only the text, and
+ * How a new order is paid, by its method: the PIX code with its QR drawn here (the event carries only the text, and
  * the image always shows the very code written beside it), the boleto's line and PDF, or the card's payment page.
- * Nothing when the event lacks what the method needs (an order created before the event carried it).
+ * Null when the event lacks what the method needs (an order created before the event carried it).
  */
-function paymentEmail(payload: EventPayload<'order.created'>, { publicUrl }: EventContext): EmailRequest[] {
-  const order = { eventDate: payload.event.date, amount: payload.amount, lines: linesOf(payload.items) };
-  const pending = { ...order, expiresAt: payload.expiresAt, profileUrl: profileUrl(publicUrl) };
-  const { pixPayload, boletoUrl, invoiceUrl } = payload;
+function paymentOf(payload: CreatedOrder) {
+  const { expiresAt, pixPayload, boletoUrl, invoiceUrl } = payload;
   if (payload.paymentMethod === 'pix' && pixPayload) {
-    const qrPng = qrCodePng(pixPayload, { scale: 6 });
-    return [toBuyer(payload, 'pix-payment', { ...pending, pixPayload, qrPng: qrPng.toString('base64') })];
+    const qrPng = qrCodePng(pixPayload, { scale: 6 }).toString('base64');
+    return { method: 'pix' as const, expiresAt, pixPayload, qrPng };
   }
   if (payload.paymentMethod === 'boleto' && boletoUrl) {
-    return [toBuyer(payload, 'boleto-payment', { ...pending, boletoUrl, boletoLine: payload.boletoLine ?? null })];
+    return { method: 'boleto' as const, expiresAt, boletoUrl, boletoLine: payload.boletoLine ?? null };
   }
   if (payload.paymentMethod === 'credit_card' && invoiceUrl) {
-    return [toBuyer(payload, 'card-payment-link', { ...order, invoiceUrl, expiresAt: payload.expiresAt })];
+    return { method: 'credit_card' as const, expiresAt, invoiceUrl };
   }
-  return [];
+  return null;
+}
+
+/** The template that tells the buyer how to pay, by method. */
+const BUYER_PAYMENT_TEMPLATES = {
+  pix: 'pix-payment',
+  boleto: 'boleto-payment',
+  credit_card: 'card-payment-link',
+} as const satisfies Record<CreatedOrder['paymentMethod'], PaymentTemplate>;
+
+/**
+ * How to pay a new order: to the buyer, and, for an order bought for a company, to its finance department too (the
+ * charge is made out to its CNPJ). Nothing when the event lacks how to pay it.
+ */
+function paymentEmails(payload: CreatedOrder, { publicUrl }: EventContext): EmailRequest[] {
+  const payment = paymentOf(payload);
+  if (!payment) return [];
+  const order = {
+    eventDate: payload.event.date,
+    amount: payload.amount,
+    lines: linesOf(payload.items),
+    ...totalOf(payload),
+  };
+  const { method, ...instructions } = payment;
+  // The card's e-mail sends the buyer to the payment page alone.
+  const toOrders = method === 'credit_card' ? {} : { profileUrl: profileUrl(publicUrl) };
+  const emails = [toBuyer(payload, BUYER_PAYMENT_TEMPLATES[method], { ...order, ...instructions, ...toOrders })];
+  const { company } = payload;
+  if (company) {
+    emails.push({
+      template: 'company-billing',
+      to: company.email,
+      // The buyer's purchase, sent where they asked: their account's erasure empties it too.
+      userId: payload.userId,
+      data: {
+        ...order,
+        orderNumber: payload.orderNumber,
+        eventTitle: payload.event.title,
+        company: { cnpj: company.cnpj, name: company.name, purchaseOrder: company.purchaseOrder },
+        buyerName: payload.buyer.name,
+        payment,
+      },
+    });
+  }
+  return emails;
+}
+
+/** The nota fiscal's PDF, once the city authorizes it, to whom the charge was made out; one e-mail per invoice. */
+function invoiceEmail(payload: EventPayload<'invoice.changed'>): EmailRequest[] {
+  if (payload.status !== 'authorized' || !payload.pdfUrl) return [];
+  return [
+    {
+      template: 'invoice-authorized',
+      to: payload.recipient.email,
+      // The buyer or a company's finance department: the event names no account.
+      userId: null,
+      data: { name: payload.recipient.name, orderNumber: payload.orderNumber, pdfUrl: payload.pdfUrl },
+      // Authorized is announced once per invoice, but a provider's repeated notice must not send it twice.
+      dedupeKey: `invoice:${payload.invoiceId}:invoice-authorized`,
+    },
+  ];
 }
 
 /**
@@ -236,11 +303,13 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
   ],
   'ticket.issued': (payload, context) => ticketEmail(payload, context, isReissue(payload)),
   'ticket.resent': (payload, context) => ticketEmail(payload, context, false),
-  'order.created': paymentEmail,
+  'order.created': paymentEmails,
   'order.paid': confirmationEmail,
   'order.refunded': (payload) => [
     toBuyer(payload, REFUND_TEMPLATES[payload.reason], {
       amount: payload.amount,
+      // A paid boleto's money has no way back: the buyer gives a bank account on the provider's page.
+      ...(payload.bankDetailsUrl && payload.reason !== 'chargeback' ? { bankDetailsUrl: payload.bankDetailsUrl } : {}),
       // The buyer asked for it: the e-mail answers the request.
       ...(payload.reason === 'withdrawal' ? { withdrawal: true } : {}),
       // The event is gone: the e-mail says which one, when and where it would have been.
@@ -289,6 +358,7 @@ export const emailEvents: { [T in EventType]?: EmailsFor<T> } = {
       },
     ];
   },
+  'invoice.changed': invoiceEmail,
   'certificate.issued': (payload, { certificatesUrl }) => [
     {
       template: 'certificate',

@@ -32,7 +32,7 @@ export function mailConsumers({
       let stored = 0;
       for (const request of requests) {
         const result = await queueEmail(trx, request, {
-          dedupeKey: dedupeKeyFor(event.id, request.template),
+          dedupeKey: request.dedupeKey ?? dedupeKeyFor(event.id, request.template),
           correlationId: event.correlationId,
           // Every event about an order names it so: its e-mails show on the order's timeline once sent.
           orderId: (payload as { orderId?: string }).orderId ?? null,

@@ -14,6 +14,8 @@ export type EmailRequest = {
     userId: string | null;
     /** Files beyond those the template itself attaches (e.g. one an administrator chose for a mass send). */
     attachments?: EmailAttachment[];
+    /** What makes the e-mail unique when several events may ask for it (default: the event and the template). */
+    dedupeKey?: string;
   };
 }[TemplateName];
 

@@ -3,8 +3,10 @@ import type { EmailTemplate } from './define.ts';
 import { boletoPayment } from './boleto-payment.ts';
 import { cardPaymentLink } from './card-payment-link.ts';
 import { certificate } from './certificate.ts';
+import { companyBilling } from './company-billing.ts';
 import { courtesyInvitation } from './courtesy-invitation.ts';
 import { eventCancelled } from './event-cancelled.ts';
+import { invoiceAuthorized } from './invoice-authorized.ts';
 import { orderChargeback } from './order-chargeback.ts';
 import { orderConfirmed } from './order-confirmed.ts';
 import { orderRefunded } from './order-refunded.ts';
@@ -31,6 +33,8 @@ export const templates = {
   'pix-payment': pixPayment,
   'boleto-payment': boletoPayment,
   'card-payment-link': cardPaymentLink,
+  'company-billing': companyBilling,
+  'invoice-authorized': invoiceAuthorized,
   'payment-refunded': paymentRefunded,
   'order-refunded': orderRefunded,
   'order-chargeback': orderChargeback,

@@ -91,6 +91,12 @@ export const details = (rows: [label: string, value: string][]) =>
 export const linkText = (href: string) =>
   html`<a href="${safeUrl(href)}" style="color:${COLOR.brand};word-break:break-all;">${href}</a>`;
 
+/** Under a button: its address written out, for when the button does not work. */
+export const buttonFallback = (href: string) => [
+  note('Se o botão não funcionar, copie este endereço no navegador: '),
+  note(linkText(href)),
+];
+
 export interface LayoutParts {
   title: string;
   /** The line inbox lists show next to the subject; hidden in the message itself. */
