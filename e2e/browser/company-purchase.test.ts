@@ -23,8 +23,16 @@ const COMPANY = {
   purchaseOrder: 'PC-2026-0457',
 };
 
+interface BrowserWindow {
+  innerWidth: number;
+  document: { documentElement: { scrollWidth: number } };
+}
 /** Nothing wider than the phone's screen. */
-const fitsThePhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+const fitsThePhone = (page: Page) =>
+  page.evaluate(() => {
+    const browser = globalThis as unknown as BrowserWindow;
+    return browser.document.documentElement.scrollWidth <= browser.innerWidth;
+  });
 
 test('a company buys on a phone with a coupon, in 3x by card: the charge is the company’s, the finance e-mail gets it, the profile shows it', async () => {
   const { eventId, adminToken } = await adminEvent(stack.system, {
@@ -103,15 +111,14 @@ test('a company buys on a phone with a coupon, in 3x by card: the charge is the 
     company: COMPANY,
   });
   // The charge is in the company's name, in 3 installments, and its finance department has the card's link.
-  const [charge] = (
-    await (
-      await fetch(`${stack.system.sandbox.apiUrl}/payments?externalReference=${order.id}`, {
-        headers: { access_token: 'chave-do-painel' },
-      })
-    ).json()
-  ).data as { customer: string; installmentCount: number }[];
+  const listed = (await (
+    await fetch(`${stack.system.sandbox.apiUrl}/payments?externalReference=${order.id}`, {
+      headers: { access_token: 'chave-do-painel' },
+    })
+  ).json()) as { data: { customer: string; installmentCount: number }[] };
+  const [charge] = listed.data;
   expect(charge!.installmentCount).toBe(3);
-  const customer = await (
+  const customer: unknown = await (
     await fetch(`${stack.system.sandbox.apiUrl}/customers/${charge!.customer}`, {
       headers: { access_token: 'chave-do-painel' },
     })

@@ -34,6 +34,7 @@ const event: EventView = {
     },
   ],
   ticketTypes: [],
+  installments: { max: 1, minValue: '5.00' },
 };
 
 /** A congress of two days, 08:00–18:00 each. */
