@@ -20,6 +20,8 @@ export interface SeedEvent {
   sessions?: { day: number; starts: string; ends: string; title: string }[];
   /** Certificates of attendance, as its description promises: who signs them. */
   certificate?: { signerName: string; signerRole: string };
+  /** Card installments beyond 1x: at most `max`, each at least `minValue`. */
+  installments?: { max: number; minValue: string };
   /** What it sells, when more than one ticket at `price`: lots end `endsInDays` from the seeding day, at 23:59. */
   ticketTypes?: {
     name: string;
@@ -115,6 +117,7 @@ export const seedEvents: SeedEvent[] = [
     price: '1290.00',
     maxAttendees: 800,
     attendees: 215,
+    installments: { max: 10, minValue: '100.00' },
     sessions: [
       { day: 0, starts: '08:00', ends: '18:00', title: 'Dia 1' },
       { day: 1, starts: '08:00', ends: '18:00', title: 'Dia 2' },
@@ -205,6 +208,10 @@ export function seedEventInputs(now: Date): { seed: SeedEvent; input: CreateEven
       imageUrl: `/images/events/${seed.slug}.svg`,
       maxAttendees: seed.maxAttendees,
       listed: seed.listed ?? true,
+      ...(seed.installments && {
+        maxInstallments: seed.installments.max,
+        minInstallmentValue: seed.installments.minValue,
+      }),
       sessions: seed.sessions?.map((session) => ({
         startsAt: brasiliaDate(now, seed.daysFromNow + session.day, session.starts),
         endsAt: brasiliaDate(now, seed.daysFromNow + session.day, session.ends),
