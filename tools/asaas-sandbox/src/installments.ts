@@ -3,7 +3,7 @@ import { invalid, notFound } from './api-error.ts';
 import type { PaymentLedger } from './payments.ts';
 import { nextId, type Route, type Store } from './store.ts';
 import type { SandboxInstallment, SandboxPayment } from './types.ts';
-import { addMonths, brasiliaToday, reais } from './values.ts';
+import { addMonths, brasiliaToday, listOf, reais } from './values.ts';
 
 const MIN_CENTS = toCents(MIN_INSTALLMENT_VALUE);
 
@@ -86,7 +86,8 @@ export function installmentBook(store: Store, ledger: PaymentLedger): Installmen
   return { find, paymentsOf: (id) => store.installmentPayments.get(id) ?? [], create };
 }
 
-/** `GET /installments/:id` (its refund is among the refunds). */
+/** `GET /installments/:id` and its payments (its refund is among the refunds). */
 export const installmentRoutes = (book: InstallmentBook): Route[] => [
   ['GET', /^\/installments\/([^/]+)$/, ([id]) => book.find(id!)],
+  ['GET', /^\/installments\/([^/]+)\/payments$/, ([id], query) => listOf(book.paymentsOf(book.find(id!).id), query)],
 ];

@@ -67,6 +67,9 @@ test('installmentCount and totalValue make N payments that add up to the total, 
     paymentDate: null,
     deleted: false,
   });
+  const listed = await t.ok('GET', `/installments/${first.installment}/payments`);
+  expect(listed).toMatchObject({ object: 'list', totalCount: 3 });
+  expect(listed.data).toEqual(payments);
   expect((await t.api('GET', '/installments/ins_000000000000')).status).toBe(404);
 });
 
