@@ -21,6 +21,9 @@ export interface PaymentTerms {
   externalReference: string | null;
 }
 
+/** What marks a payment as one of an installment's. */
+export type InstallmentPart = Pick<SandboxPayment, 'installment' | 'installmentNumber' | 'installmentCount'>;
+
 /** A payment's life at the provider: what the API, the control routes and the hosted pages do to it. */
 export interface PaymentLedger {
   find(id: string): SandboxPayment;
@@ -29,11 +32,7 @@ export interface PaymentLedger {
   /** `POST /payments` without installments. */
   create(body: Record<string, unknown>): SandboxPayment;
   /** Keeps a new payment of `cents` (with its boleto when it has one) and sends PAYMENT_CREATED. */
-  open(
-    terms: PaymentTerms,
-    cents: number,
-    part?: Pick<SandboxPayment, 'installment' | 'installmentNumber' | 'installmentCount'>,
-  ): SandboxPayment;
+  open(terms: PaymentTerms, cents: number, part?: InstallmentPart): SandboxPayment;
   /**
    * Marks the payment paid (CONFIRMED for cards, RECEIVED otherwise) and sends the webhook; paying one payment of a
    * card installment pays them all (the card is charged for the whole purchase).
@@ -88,7 +87,7 @@ export function paymentLedger(store: Store, { emit }: Pick<Webhooks, 'emit'>, ba
   function open(
     { customer, billingType, dueDate, description, externalReference }: PaymentTerms,
     cents: number,
-    part: Pick<SandboxPayment, 'installment' | 'installmentNumber' | 'installmentCount'> = {},
+    part: InstallmentPart = {},
   ): SandboxPayment {
     const id = `pay_${randomBytes(8).toString('hex')}`;
     const { publicUrl } = store;

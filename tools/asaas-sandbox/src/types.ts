@@ -214,7 +214,10 @@ export interface Sandbox {
   readonly heldCalls: number;
   /** Lets every held API call go on. */
   release(): void;
-  /** Marks the payment paid (CONFIRMED for cards, RECEIVED otherwise) and sends the webhook. */
+  /**
+   * Marks the payment paid (CONFIRMED for cards, RECEIVED otherwise) and sends the webhook; for a card installment's
+   * payment, every payment of the installment.
+   */
   confirm(paymentId: string): SandboxPayment;
   overdue(paymentId: string): SandboxPayment;
   /** The card holder disputes a paid payment: CHARGEBACK_REQUESTED and its webhook. */
