@@ -184,13 +184,25 @@ test('cancelling goes through PROCESSING_CANCELLATION to CANCELED; again, it ans
 });
 
 test('a nota fiscal cancelled while scheduled is never authorized', async () => {
-  const payment = await paidPayment();
-  const cancelled = await newInvoice(payment);
-  expect(await t.ok('POST', `/invoices/${cancelled.id}/cancel`)).toMatchObject({ status: 'CANCELED' });
-  // Decided in the order they were asked for: once the later one is authorized, the cancelled one's turn has passed.
-  const later = await newInvoice(payment);
-  await waitFor(async () => (await statusOf(later.id)) === 'AUTHORIZED');
-  expect(await t.ok('GET', `/invoices/${cancelled.id}`)).toMatchObject({ status: 'CANCELED', number: null });
+  // The default delay (2 s): the cancel surely comes while the nota fiscal is still scheduled.
+  const slow = await startTestSandbox();
+  try {
+    const payment = await slow.newPayment();
+    slow.sandbox.confirm(payment.id);
+    const ask = () => slow.ok('POST', '/invoices', { payment: payment.id, ...fiscal });
+    const cancelled = await ask();
+    expect(await slow.ok('POST', `/invoices/${cancelled.id}/cancel`)).toMatchObject({ status: 'CANCELED' });
+    // Decided in the order they were asked for: once the later one is authorized, the cancelled one's turn has passed.
+    const later = await ask();
+    await waitFor(async () => (await slow.ok('GET', `/invoices/${later.id}`)).status === 'AUTHORIZED');
+    expect(await slow.ok('GET', `/invoices/${cancelled.id}`)).toMatchObject({ status: 'CANCELED', number: null });
+    expect(slow.sandbox.invoiceNotifications.map((n) => [n.invoice.id, n.event])).not.toContainEqual([
+      cancelled.id,
+      'INVOICE_AUTHORIZED',
+    ]);
+  } finally {
+    await slow.close();
+  }
 });
 
 test('a nota fiscal needs a known payment and a municipal service; bad values are refused', async () => {
