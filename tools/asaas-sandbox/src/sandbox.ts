@@ -70,6 +70,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (!res.headersSent) sendJson(res, 500, errorBody('internal_error', String(error)));
     });
   });
+  // Callers keep idle connections for the time the server announces (5 s by default). When a caller's busy moment
+  // outlasts it, the next call reuses the socket just as the server's timer closes it, and is reset: a long timeout
+  // keeps that from happening (close() destroys the sockets anyway).
+  server.keepAliveTimeout = 60_000;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
