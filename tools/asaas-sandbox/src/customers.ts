@@ -1,29 +1,36 @@
-import { isValidCpf } from '@ticketing/proto';
+import { isValidCnpj, isValidCpf } from '@ticketing/proto';
 import { invalid, notFound } from './api-error.ts';
-import type { Route, Store } from './store.ts';
+import { nextId, type Route, type Store } from './store.ts';
 import type { SandboxCustomer } from './types.ts';
-import { brasiliaToday, digitsOnly, listOf, validCnpj } from './values.ts';
+import { brasiliaToday, listOf, taxIdCharacters } from './values.ts';
+
+/** A person by CPF (11 digits) or a company by CNPJ (12 digits or letters, then 2 digits); null when neither. */
+function personType(cpfCnpj: string): SandboxCustomer['personType'] | null {
+  if (/^\d{11}$/.test(cpfCnpj)) return isValidCpf(cpfCnpj) ? 'FISICA' : null;
+  if (/^[0-9A-Z]{12}\d{2}$/.test(cpfCnpj)) return isValidCnpj(cpfCnpj) ? 'JURIDICA' : null;
+  return null;
+}
 
 /** `/customers`: create, search (by CPF/CNPJ, external reference or e-mail) and read. */
 export function customerRoutes(store: Store): Route[] {
   function create(body: Record<string, unknown>): SandboxCustomer {
     const name = typeof body.name === 'string' ? body.name.trim() : '';
     if (!name) throw invalid('invalid_name', 'O nome do cliente deve ser informado.');
-    const cpfCnpj = digitsOnly(body.cpfCnpj);
+    const cpfCnpj = taxIdCharacters(body.cpfCnpj);
     if (!cpfCnpj) throw invalid('invalid_cpfCnpj', 'O CPF/CNPJ do cliente deve ser informado.');
-    if (!(isValidCpf(cpfCnpj) || validCnpj(cpfCnpj)))
-      throw invalid('invalid_cpfCnpj', 'O CPF/CNPJ informado é inválido.');
+    const person = personType(cpfCnpj);
+    if (!person) throw invalid('invalid_cpfCnpj', 'O CPF/CNPJ informado é inválido.');
     const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
     const customer: SandboxCustomer = {
       object: 'customer',
-      id: `cus_${String(++store.sequence).padStart(12, '0')}`,
+      id: nextId(store, 'cus'),
       dateCreated: brasiliaToday(),
       name,
       email: text(body.email),
       phone: text(body.phone),
       mobilePhone: text(body.mobilePhone),
       cpfCnpj,
-      personType: cpfCnpj.length === 11 ? 'FISICA' : 'JURIDICA',
+      personType: person,
       externalReference: text(body.externalReference),
       notificationDisabled: body.notificationDisabled === true,
       deleted: false,
@@ -40,7 +47,7 @@ export function customerRoutes(store: Store): Route[] {
 
   /** The customers a search may find: those of its CPF/CNPJ or external reference when it names one, else all. */
   function candidates(query: Record<string, string>): SandboxCustomer[] {
-    if (query.cpfCnpj) return store.customersBy.cpfCnpj.get(digitsOnly(query.cpfCnpj)) ?? [];
+    if (query.cpfCnpj) return store.customersBy.cpfCnpj.get(taxIdCharacters(query.cpfCnpj)) ?? [];
     if (query.externalReference) return store.customersBy.externalReference.get(query.externalReference) ?? [];
     return [...store.customers.values()];
   }
@@ -55,7 +62,7 @@ export function customerRoutes(store: Store): Route[] {
           candidates(query).filter(
             (customer) =>
               !customer.deleted &&
-              (!query.cpfCnpj || customer.cpfCnpj === digitsOnly(query.cpfCnpj)) &&
+              (!query.cpfCnpj || customer.cpfCnpj === taxIdCharacters(query.cpfCnpj)) &&
               (!query.externalReference || customer.externalReference === query.externalReference) &&
               (!query.email || customer.email === query.email),
           ),

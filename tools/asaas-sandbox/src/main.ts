@@ -1,10 +1,12 @@
 /**
  * The local Asaas sandbox: `node tools/asaas-sandbox/src/main.ts`. Listens on SANDBOX_PORT (8090) and sends
  * webhooks to SANDBOX_WEBHOOK_URL (the gateway's /api/payments/webhook) with ASAAS_WEBHOOK_TOKEN, for the events
- * payments subscribes to.
+ * payments subscribes to and the notas fiscais' events. Notas fiscais are decided SANDBOX_INVOICE_DELAY_MS after
+ * they are asked for.
  */
 import { z } from 'zod';
 import { ASAAS_WEBHOOK_EVENTS } from '@ticketing/proto';
+import { INVOICE_EVENTS } from './invoices.ts';
 import { startSandbox } from './sandbox.ts';
 
 const settings = z
@@ -14,6 +16,7 @@ const settings = z
     SANDBOX_PUBLIC_URL: z.url().optional(),
     SANDBOX_WEBHOOK_URL: z.url().default('http://127.0.0.1:8080/api/payments/webhook'),
     SANDBOX_WEBHOOK_RETRY_SCALE: z.coerce.number().min(0).default(1),
+    SANDBOX_INVOICE_DELAY_MS: z.coerce.number().int().min(0).default(2000),
     ASAAS_WEBHOOK_TOKEN: z.string().min(1).default('dev-webhook-token'),
     /** When set, the only key accepted; otherwise any non-empty `access_token`. */
     ASAAS_API_KEY: z.string().min(1).optional(),
@@ -34,8 +37,9 @@ const sandbox = await startSandbox({
   apiKey: env.ASAAS_API_KEY,
   webhookUrl: env.SANDBOX_WEBHOOK_URL,
   webhookToken: env.ASAAS_WEBHOOK_TOKEN,
-  webhookEvents: ASAAS_WEBHOOK_EVENTS,
+  webhookEvents: new Set([...ASAAS_WEBHOOK_EVENTS, ...INVOICE_EVENTS]),
   webhookRetryScale: env.SANDBOX_WEBHOOK_RETRY_SCALE,
+  invoiceDelayMs: env.SANDBOX_INVOICE_DELAY_MS,
 });
 console.log(`Asaas sandbox at ${sandbox.apiUrl}; webhooks to ${env.SANDBOX_WEBHOOK_URL}`);
 

@@ -5,9 +5,9 @@ import type { PaymentLedger } from './payments.ts';
 import type { Store } from './store.ts';
 import type { SandboxPayment } from './types.ts';
 
-const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+export const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 
-const escape = (text: string) =>
+export const escape = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 const dateBr = (date: string) => date.split('-').reverse().join('/');
@@ -20,12 +20,12 @@ const STATUS_TEXT: Record<string, string> = {
   REFUNDED: 'Estornada',
 };
 
-function layout(title: string, body: string): string {
+export function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="pt-BR">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1f2937}
-.aviso{background:#fef3c7;padding:.5rem 1rem;border-radius:.5rem}button{font-size:1.1rem;padding:.6rem 2rem;background:#0f766e;color:#fff;border:0;border-radius:.5rem;cursor:pointer}
+.aviso{background:#fef3c7;padding:.5rem 1rem;border-radius:.5rem}.erro{color:#b91c1c}label{display:block;margin:.5rem 0}input{display:block;width:100%;padding:.4rem;font-size:1rem}button{font-size:1.1rem;padding:.6rem 2rem;background:#0f766e;color:#fff;border:0;border-radius:.5rem;cursor:pointer}
 code{word-break:break-all;font-size:1.05rem}</style></head>
 <body><p class="aviso">Ambiente de testes: nenhum valor real é cobrado.</p>${body}</body></html>`;
 }
@@ -62,13 +62,18 @@ function boletoPage(payment: SandboxPayment, line: string): string {
   );
 }
 
+/** A page outside the API: the request, its answer and its parsed address. */
+export type PageHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+
+export function sendHtml(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(text);
+}
+
 /** The hosted pages: the invoice (`/i/:id`, whose "Pagar" posts to `/i/:id/pagar`) and the bank slip (`/b/:id`). */
-export function pageHandler(store: Store, ledger: PaymentLedger) {
-  return async function handlePage(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const html = (status: number, text: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(text);
-    };
+export function pageHandler(store: Store, ledger: PaymentLedger): PageHandler {
+  return async function handlePage(req, res, url) {
+    const html = (status: number, text: string) => sendHtml(res, status, text);
     const invoice = /^\/i\/([^/]+)(\/pagar)?$/.exec(url.pathname);
     const slip = /^\/b\/([^/]+)$/.exec(url.pathname);
     const target = store.payments.get(decodeURIComponent((invoice ?? slip)?.[1] ?? ''));

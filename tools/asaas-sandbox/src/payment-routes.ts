@@ -1,6 +1,7 @@
 import { qrCodePng } from '@ticketing/platform';
 import { invalid } from './api-error.ts';
 import { buildBrCode } from './brcode.ts';
+import type { InstallmentBook } from './installments.ts';
 import type { PaymentLedger } from './payments.ts';
 import type { Route, Store } from './store.ts';
 import { listOf } from './values.ts';
@@ -11,16 +12,28 @@ export interface PixAccount {
   merchantCity: string;
 }
 
-/** `/payments`: create, list, read, status, delete, refund, and how to pay one (PIX code, boleto's line). */
-export function paymentRoutes(store: Store, ledger: PaymentLedger, pix: PixAccount): Route[] {
+/**
+ * `/payments`: create (single, or an installment's with `installmentCount`), list, read, status, delete, and how to
+ * pay one (PIX code, boleto's line). Refunds are in `refunds.ts`.
+ */
+export function paymentRoutes(
+  store: Store,
+  ledger: PaymentLedger,
+  installments: InstallmentBook,
+  pix: PixAccount,
+): Route[] {
   return [
-    ['POST', /^\/payments$/, (_, __, body) => ledger.create(body)],
+    [
+      'POST',
+      /^\/payments$/,
+      (_, __, body) => (body.installmentCount === undefined ? ledger.create(body) : installments.create(body)),
+    ],
     [
       'GET',
       /^\/payments$/,
       (_, query) =>
         listOf(
-          [...store.payments.values()].filter(
+          (query.installment ? installments.paymentsOf(query.installment) : [...store.payments.values()]).filter(
             (item) =>
               !item.deleted &&
               (!query.externalReference || item.externalReference === query.externalReference) &&
@@ -34,7 +47,6 @@ export function paymentRoutes(store: Store, ledger: PaymentLedger, pix: PixAccou
     ['GET', /^\/payments\/([^/]+)$/, ([id]) => ledger.find(id!)],
     ['GET', /^\/payments\/([^/]+)\/status$/, ([id]) => ({ status: ledger.find(id!).status })],
     ['DELETE', /^\/payments\/([^/]+)$/, ([id]) => ledger.remove(id!)],
-    ['POST', /^\/payments\/([^/]+)\/refund$/, ([id]) => ledger.refund(id!)],
     [
       'GET',
       /^\/payments\/([^/]+)\/pixQrCode$/,

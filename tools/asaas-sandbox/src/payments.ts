@@ -3,24 +3,48 @@ import { invalid, notFound } from './api-error.ts';
 import { barCode, identificationField } from './boleto.ts';
 import type { Store } from './store.ts';
 import type { BillingType, SandboxPayment } from './types.ts';
-import { brasiliaNow, brasiliaToday, isDate } from './values.ts';
+import { brasiliaNow, brasiliaToday, isDate, reais } from './values.ts';
 import type { Webhooks } from './webhooks.ts';
 
 const PAID = new Set(['RECEIVED', 'CONFIRMED', 'RECEIVED_IN_CASH']);
 const PAYABLE = ['PENDING', 'OVERDUE'];
 const BILLING_TYPES = new Set<string>(['PIX', 'BOLETO', 'CREDIT_CARD', 'UNDEFINED']);
+/** What the provider keeps of each payment, as the sandbox tells it: R$ 0,99. */
+const FEE_CENTS = 99;
+
+/** What every new payment is checked for and made of, single or one of an installment's. */
+export interface PaymentTerms {
+  customer: string;
+  billingType: BillingType;
+  dueDate: string;
+  description: string | null;
+  externalReference: string | null;
+}
+
+/** What marks a payment as one of an installment's. */
+export type InstallmentPart = Pick<SandboxPayment, 'installment' | 'installmentNumber' | 'installmentCount'>;
 
 /** A payment's life at the provider: what the API, the control routes and the hosted pages do to it. */
 export interface PaymentLedger {
   find(id: string): SandboxPayment;
+  /** Checks a new payment's customer, billing type, due date and description, stopping at the first error. */
+  terms(body: Record<string, unknown>): PaymentTerms;
+  /** `POST /payments` without installments. */
   create(body: Record<string, unknown>): SandboxPayment;
-  /** Marks the payment paid (CONFIRMED for cards, RECEIVED otherwise) and sends the webhook. */
+  /** Keeps a new payment of `cents` (with its boleto when it has one) and sends PAYMENT_CREATED. */
+  open(terms: PaymentTerms, cents: number, part?: InstallmentPart): SandboxPayment;
+  /**
+   * Marks the payment paid (CONFIRMED for cards, RECEIVED otherwise) and sends the webhook; paying one payment of a
+   * card installment pays them all (the card is charged for the whole purchase).
+   */
   confirm(id: string): SandboxPayment;
   overdue(id: string): SandboxPayment;
   /** The card holder disputes a paid payment: CHARGEBACK_REQUESTED and its webhook. */
   chargeback(id: string): SandboxPayment;
   remove(id: string): { deleted: true; id: string };
-  refund(id: string): SandboxPayment;
+  isPaid(payment: SandboxPayment): boolean;
+  /** The money went back: REFUNDED and its webhook. */
+  refunded(payment: SandboxPayment): SandboxPayment;
 }
 
 export function paymentLedger(store: Store, { emit }: Pick<Webhooks, 'emit'>, bankCode: string): PaymentLedger {
@@ -30,14 +54,11 @@ export function paymentLedger(store: Store, { emit }: Pick<Webhooks, 'emit'>, ba
     return found;
   }
 
-  function create(body: Record<string, unknown>): SandboxPayment {
+  function terms(body: Record<string, unknown>): PaymentTerms {
     const customer = typeof body.customer === 'string' ? store.customers.get(body.customer) : undefined;
     if (!customer || customer.deleted) throw invalid('invalid_customer', 'Customer inválido ou não informado.');
     if (typeof body.billingType !== 'string' || !BILLING_TYPES.has(body.billingType)) {
       throw invalid('invalid_billingType', 'Informe uma forma de pagamento válida.');
-    }
-    if (typeof body.value !== 'number' || !Number.isFinite(body.value) || body.value <= 0) {
-      throw invalid('invalid_value', 'O valor da cobrança deve ser maior que zero.');
     }
     if (!isDate(body.dueDate)) throw invalid('invalid_dueDate', 'A data de vencimento informada é inválida.');
     if (body.dueDate < brasiliaToday()) {
@@ -46,31 +67,52 @@ export function paymentLedger(store: Store, { emit }: Pick<Webhooks, 'emit'>, ba
     if (body.description !== undefined && (typeof body.description !== 'string' || body.description.length > 500)) {
       throw invalid('invalid_description', 'A descrição deve ter no máximo 500 caracteres.');
     }
+    return {
+      customer: customer.id,
+      billingType: body.billingType as BillingType,
+      dueDate: body.dueDate,
+      description: (body.description as string | undefined) ?? null,
+      externalReference: typeof body.externalReference === 'string' ? body.externalReference : null,
+    };
+  }
+
+  function create(body: Record<string, unknown>): SandboxPayment {
+    const checked = terms(body);
+    if (typeof body.value !== 'number' || !Number.isFinite(body.value) || body.value <= 0) {
+      throw invalid('invalid_value', 'O valor da cobrança deve ser maior que zero.');
+    }
+    return open(checked, Math.round(body.value * 100));
+  }
+
+  function open(
+    { customer, billingType, dueDate, description, externalReference }: PaymentTerms,
+    cents: number,
+    part: InstallmentPart = {},
+  ): SandboxPayment {
     const id = `pay_${randomBytes(8).toString('hex')}`;
-    const billingType = body.billingType as BillingType;
-    const cents = Math.round(body.value * 100);
     const { publicUrl } = store;
     const created: SandboxPayment = {
       object: 'payment',
       id,
       dateCreated: brasiliaToday(),
-      customer: customer.id,
-      value: cents / 100,
-      netValue: Math.max(0, cents - 99) / 100,
-      description: (body.description as string | undefined) ?? null,
+      customer,
+      value: reais(cents),
+      netValue: reais(Math.max(0, cents - FEE_CENTS)),
+      description,
       billingType,
       status: 'PENDING',
-      dueDate: body.dueDate,
-      originalDueDate: body.dueDate,
+      dueDate,
+      originalDueDate: dueDate,
       paymentDate: null,
       clientPaymentDate: null,
       confirmedDate: null,
       invoiceUrl: `${publicUrl}/i/${id}`,
       invoiceNumber: String(store.sequence + 1000000),
       bankSlipUrl: billingType === 'BOLETO' || billingType === 'UNDEFINED' ? `${publicUrl}/b/${id}` : null,
-      externalReference: typeof body.externalReference === 'string' ? body.externalReference : null,
+      externalReference,
       deleted: false,
       refunds: null,
+      ...part,
     };
     store.sequence++;
     if (created.bankSlipUrl) {
@@ -99,15 +141,25 @@ export function paymentLedger(store: Store, { emit }: Pick<Webhooks, 'emit'>, ba
       target.deleted = false;
       emit('PAYMENT_RESTORED', target);
     }
-    const today = brasiliaToday();
     const card = target.billingType === 'CREDIT_CARD';
-    Object.assign(target, {
-      status: card ? 'CONFIRMED' : 'RECEIVED',
-      paymentDate: today,
-      clientPaymentDate: today,
-      confirmedDate: today,
-    });
-    emit(card ? 'PAYMENT_CONFIRMED' : 'PAYMENT_RECEIVED', target);
+    const charged =
+      card && target.installment
+        ? store.installmentPayments
+            .get(target.installment)!
+            .filter((one) => !one.deleted && PAYABLE.includes(one.status))
+        : [target];
+    const today = brasiliaToday();
+    for (const payment of charged) {
+      Object.assign(payment, {
+        status: card ? 'CONFIRMED' : 'RECEIVED',
+        paymentDate: today,
+        clientPaymentDate: today,
+        confirmedDate: today,
+      });
+      emit(card ? 'PAYMENT_CONFIRMED' : 'PAYMENT_RECEIVED', payment);
+    }
+    const installment = target.installment ? store.installments.get(target.installment) : undefined;
+    if (installment) installment.paymentDate ??= today;
     return target;
   }
 
@@ -142,16 +194,14 @@ export function paymentLedger(store: Store, { emit }: Pick<Webhooks, 'emit'>, ba
     return { deleted: true as const, id: target.id };
   }
 
-  function refund(id: string): SandboxPayment {
-    const target = find(id);
-    if (target.deleted || !PAID.has(target.status)) {
-      throw invalid('invalid_action', 'Somente cobranças recebidas ou confirmadas podem ser estornadas.');
-    }
+  const isPaid = (payment: SandboxPayment) => !payment.deleted && PAID.has(payment.status);
+
+  function refunded(target: SandboxPayment): SandboxPayment {
     target.status = 'REFUNDED';
     target.refunds = [{ dateCreated: brasiliaNow(), status: 'DONE', value: target.value }];
     emit('PAYMENT_REFUNDED', target);
     return target;
   }
 
-  return { find, create, confirm, overdue, chargeback, remove, refund };
+  return { find, terms, create, open, confirm, overdue, chargeback, remove, isPaid, refunded };
 }

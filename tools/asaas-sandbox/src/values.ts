@@ -8,17 +8,18 @@ export function brasiliaNow(now = Date.now()): string {
 /** Today in Brasília, "YYYY-MM-DD". */
 export const brasiliaToday = () => brasiliaNow().slice(0, 10);
 
-export const digitsOnly = (value: unknown) => (typeof value === 'string' ? value.replace(/\D/g, '') : '');
+/** A CPF or CNPJ as the provider keeps it: its letters and digits alone, upper-cased (CNPJs may carry letters). */
+export const taxIdCharacters = (value: unknown) =>
+  typeof value === 'string' ? value.toUpperCase().replace(/[^0-9A-Z]/g, '') : '';
 
-export function validCnpj(cnpj: string): boolean {
-  if (!/^\d{14}$/.test(cnpj) || /^(\d)\1{13}$/.test(cnpj)) return false;
-  const digit = (length: number) => {
-    const weights = length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-    const sum = weights.reduce((total, weight, i) => total + weight * Number(cnpj[i]), 0);
-    const rest = sum % 11;
-    return rest < 2 ? 0 : 11 - rest;
-  };
-  return digit(12) === Number(cnpj[12]) && digit(13) === Number(cnpj[13]);
+/** Reais as the API writes them, from integer cents. */
+export const reais = (cents: number) => cents / 100;
+
+/** The same day `months` later ("2026-01-31" + 1 → "2026-02-28"), as monthly due dates fall. */
+export function addMonths(date: string, months: number): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const lastDay = new Date(Date.UTC(year, month - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month - 1 + months, Math.min(day, lastDay))).toISOString().slice(0, 10);
 }
 
 export const isDate = (value: unknown): value is string =>

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { Store } from './store.ts';
-import type { Notification, SandboxOptions, SandboxPayment } from './types.ts';
+import type { InvoiceNotification, Notification, SandboxInvoice, SandboxOptions, SandboxPayment } from './types.ts';
 import { brasiliaNow } from './values.ts';
 
 /** Asaas's gaps between webhook attempts, in seconds; hourly after the list ends. */
@@ -13,6 +13,8 @@ export interface Webhooks {
   target: { url?: string; token?: string };
   /** Notifies `event` for the payment as it stands now, when the webhook is subscribed to it. */
   emit(event: string, payment: SandboxPayment): void;
+  /** The same for a nota fiscal's event (`INVOICE_*`): its body carries `invoice` instead of `payment`. */
+  emitInvoice(event: string, invoice: SandboxInvoice): void;
   /** Deliveries under way or held back for reordering. */
   readonly pending: number;
 }
@@ -27,10 +29,10 @@ export function webhooks(store: Store, options: SandboxOptions, closing: AbortSi
   const timeoutMs = options.webhookTimeoutMs ?? 10_000;
   const target = { url: options.webhookUrl, token: options.webhookToken };
   const { faults } = store;
-  let held: Notification[] = [];
+  let held: (Notification | InvoiceNotification)[] = [];
   let underWay = 0;
 
-  async function deliverOne(notification: Notification, copy: number): Promise<void> {
+  async function deliverOne(notification: Notification | InvoiceNotification, copy: number): Promise<void> {
     if (faults.webhookDelayMs > 0) await sleep(faults.webhookDelayMs, undefined, { signal: closing });
     const body = JSON.stringify(notification);
     for (let attempt = 1; attempt <= maxAttempts && !closing.aborted; attempt++) {
@@ -56,14 +58,18 @@ export function webhooks(store: Store, options: SandboxOptions, closing: AbortSi
       }
       if (closing.aborted) return;
       const { id: eventId, event } = notification;
-      store.deliveries.push({ eventId, event, paymentId: notification.payment.id, copy, attempt, status });
+      const subject =
+        'payment' in notification
+          ? { paymentId: notification.payment.id }
+          : { paymentId: notification.invoice.payment, invoiceId: notification.invoice.id };
+      store.deliveries.push({ eventId, event, ...subject, copy, attempt, status });
       if (status === 200) return;
       const gap = RETRY_GAPS_S[Math.min(attempt - 1, RETRY_GAPS_S.length - 1)]!;
       await sleep(gap * 1000 * scale, undefined, { signal: closing });
     }
   }
 
-  async function deliver(notification: Notification): Promise<void> {
+  async function deliver(notification: Notification | InvoiceNotification): Promise<void> {
     const copies = Math.max(1, Math.trunc(faults.webhookCopies));
     await Promise.all(Array.from({ length: copies }, (_, i) => deliverOne(notification, i + 1)));
   }
@@ -73,33 +79,45 @@ export function webhooks(store: Store, options: SandboxOptions, closing: AbortSi
     work.catch(() => {}).finally(() => underWay--);
   }
 
+  const subscribed = (event: string) => !options.webhookEvents || options.webhookEvents.has(event);
+  const newEvent = (event: string) => ({
+    id: `evt_${randomBytes(12).toString('hex')}`,
+    event,
+    dateCreated: brasiliaNow(),
+  });
+
+  function send(notification: Notification | InvoiceNotification): void {
+    if (!target.url) return;
+    if (faults.reorderNext > 0) {
+      held.push(notification);
+      faults.reorderNext--;
+      if (faults.reorderNext === 0) {
+        const batch = held.reverse();
+        held = [];
+        track(
+          (async () => {
+            for (const item of batch) await deliver(item);
+          })(),
+        );
+      }
+      return;
+    }
+    track(deliver(notification));
+  }
+
   return {
     target,
     emit(event, payment) {
-      if (options.webhookEvents && !options.webhookEvents.has(event)) return;
-      const notification: Notification = {
-        id: `evt_${randomBytes(12).toString('hex')}`,
-        event,
-        dateCreated: brasiliaNow(),
-        payment: structuredClone(payment),
-      };
+      if (!subscribed(event)) return;
+      const notification: Notification = { ...newEvent(event), payment: structuredClone(payment) };
       store.notifications.push(notification);
-      if (!target.url) return;
-      if (faults.reorderNext > 0) {
-        held.push(notification);
-        faults.reorderNext--;
-        if (faults.reorderNext === 0) {
-          const batch = held.reverse();
-          held = [];
-          track(
-            (async () => {
-              for (const item of batch) await deliver(item);
-            })(),
-          );
-        }
-        return;
-      }
-      track(deliver(notification));
+      send(notification);
+    },
+    emitInvoice(event, invoice) {
+      if (!subscribed(event)) return;
+      const notification: InvoiceNotification = { ...newEvent(event), invoice: structuredClone(invoice) };
+      store.invoiceNotifications.push(notification);
+      send(notification);
     },
     get pending() {
       return underWay + held.length;
