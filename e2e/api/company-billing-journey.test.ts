@@ -258,11 +258,11 @@ test('a boleto buyer withdraws: the bank-details link goes by e-mail and the ord
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
-      name: buyer.name,
+      titular: buyer.name,
       cpfCnpj: buyer.cpf,
-      bank: '341',
-      agency: '1234',
-      account: '56789-0',
+      banco: '341',
+      agencia: '1234',
+      conta: '56789-0',
     }).toString(),
   });
   expect(form.status).toBe(200);
