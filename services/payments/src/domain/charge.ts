@@ -88,5 +88,4 @@ export const messages = {
   refundNotPaid: 'Somente cobranças pagas podem ser estornadas',
   refundInProgress: 'O estorno desta cobrança já está em andamento. Tente novamente em instantes.',
   chargeBeingCreated: 'A cobrança ainda está sendo criada. Tente novamente.',
-  installmentsCardOnly: 'Parcelamento só é possível no cartão de crédito.',
 } as const;

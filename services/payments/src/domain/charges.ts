@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { AppError, conflict, notFound } from '@ticketing/platform';
-import type { ChargeRefundView, ChargeRequest } from '@ticketing/proto';
+import { installmentMessages, type ChargeRefundView, type ChargeRequest } from '@ticketing/proto';
 import { ProviderRefusal, type ProviderCharge } from '../asaas/adapter.ts';
 import {
   abandonCreation,
@@ -26,7 +26,7 @@ import { applyProviderView, PAID_STATUSES, providerStatusOf, readProviderView } 
  */
 export async function createCharge(deps: PaymentsDeps, orderId: string, request: ChargeRequest): Promise<Charge> {
   const installmentCount = request.installments ?? 1;
-  if (installmentCount > 1 && request.method !== 'credit_card') throw new AppError(422, messages.installmentsCardOnly);
+  if (installmentCount > 1 && request.method !== 'credit_card') throw new AppError(422, installmentMessages.cardOnly);
   const reservation = {
     orderId,
     method: request.method,

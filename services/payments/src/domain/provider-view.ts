@@ -55,8 +55,8 @@ interface Mismatch {
 
 /**
  * The payment must be the one made for this order, for the amount asked (compared in cents). An installment is one
- * of the charge's plan, its value times the count within a cent per installment of the total (the last one takes
- * the rounding).
+ * of the charge's plan, and its value the total's even share give or take the rounding: each share is rounded to the
+ * cent and the last takes what the others left over, so none is `count` cents or more away from total ÷ count.
  */
 function mismatchOf(charge: Charge, payment: AsaasPayment): Mismatch | undefined {
   if (payment.externalReference !== charge.orderId) {
@@ -71,7 +71,9 @@ function mismatchOf(charge: Charge, payment: AsaasPayment): Mismatch | undefined
   const received = cents === null ? null : fromCents(cents * charge.installmentCount);
   const count = charge.installmentCount;
   const matches = charge.installmentId
-    ? payment.installment === charge.installmentId && cents !== null && Math.abs(cents * count - expected) <= count
+    ? payment.installment === charge.installmentId &&
+      cents !== null &&
+      Math.abs(cents * count - expected) < count * count
     : cents === expected;
   return matches ? undefined : { reason: 'value_mismatch', expected: charge.value, received };
 }
