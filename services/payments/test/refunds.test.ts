@@ -5,7 +5,7 @@ import { chargeRequest, startPayments, waitFor, type Harness } from './support.t
 let payments: Harness;
 
 beforeAll(async () => {
-  payments = await startPayments();
+  payments = await startPayments({ ASAAS_TIMEOUT_MS: '5000' }); // a held provider call is released well within it
 });
 afterAll(() => payments.stop());
 
@@ -83,6 +83,37 @@ test('a boleto refund waits for the payer bank details at the provider page; fil
     refund: { status: 'refunded', bankDetailsUrl },
   });
   expect(payments.calls('POST', `/payments/${paymentId}/bankSlip/refund`)).toHaveLength(1);
+});
+
+test('eight boleto refunds at once: one takes it, every answer is the same page or a retry', async () => {
+  const { orderId, paymentId } = await paidCharge('boleto');
+  payments.sandbox.faults.api.push({ match: `POST /payments/${paymentId}/bankSlip/refund`, hold: true });
+  const answers = Promise.all(Array.from({ length: 8 }, () => refund(orderId)));
+  await waitFor(() => payments.sandbox.heldCalls === 1);
+  payments.sandbox.release();
+  const responses = await answers;
+  const answered = await Promise.all(responses.map((response) => response.json()));
+  const won = answered.filter((_, i) => responses[i]!.status === 200) as ChargeRefundAnswer[];
+  expect(won.length).toBeGreaterThanOrEqual(1);
+  expect(new Set(won.map((answer) => answer.refund.bankDetailsUrl)).size).toBe(1);
+  expect(won[0]!.refund.status).toBe('awaiting_bank_details');
+  for (const [i, response] of responses.entries()) {
+    if (response.status !== 200) {
+      expect(response.status).toBe(503);
+      expect(answered[i]).toEqual({
+        message: 'O estorno desta cobrança já está em andamento. Tente novamente em instantes.',
+      });
+    }
+  }
+  // One request held the refund (the adapter may repeat its call, which the provider answers with the same page).
+  expect(
+    payments.logLines('boleto refund awaits bank details').filter((line) => line.orderId === orderId),
+  ).toHaveLength(1);
+  expect(await payments.chargeRow(orderId)).toMatchObject({
+    status: 'paid',
+    refund_bank_details_url: won[0]!.refund.bankDetailsUrl,
+    refund_lease_until: null,
+  });
 });
 
 test('a refund the provider refuses is a 422 with its words, counted and logged; the charge stays paid', async () => {

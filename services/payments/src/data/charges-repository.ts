@@ -256,11 +256,13 @@ export async function releaseDeletions(db: Knex, orderIds: string[]): Promise<vo
 
 /**
  * Takes the refund of a paid charge for `leaseMs`, noting when it was first asked for; undefined when the charge is
- * not paid or another request holds the refund (a holder that vanished loses it once the lease runs out).
+ * not paid, its refund already waits for the payer's bank details, or another request holds the refund (a holder
+ * that vanished loses it once the lease runs out).
  */
 export async function claimRefund(db: Knex, orderId: string, leaseMs: number): Promise<Charge | undefined> {
   const [row] = (await created(db)
     .where({ order_id: orderId, status: 'paid' })
+    .whereNull('refund_bank_details_url')
     .where((query) => query.whereNull('refund_lease_until').orWhere('refund_lease_until', '<', db.fn.now()))
     .update({
       refund_lease_until: nowPlus(db, leaseMs) as unknown as Date,

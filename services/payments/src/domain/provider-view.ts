@@ -80,7 +80,8 @@ function mismatchOf(charge: Charge, payment: AsaasPayment): Mismatch | undefined
 
 /** What the provider pays out after its fee, as a decimal string, when it says (the back office's fee figures). */
 function netValueOf({ payment, installment }: ProviderView): { netValue?: string } {
-  const net = installment ? installment.netValue : payment.netValue;
+  // An installment's own net is not the order's: without its plan's, none is said.
+  const net = payment.installment ? installment?.netValue : payment.netValue;
   return typeof net === 'number' && net >= 0 ? { netValue: fromCents(Math.round(net * 100)) } : {};
 }
 
