@@ -95,8 +95,9 @@ export async function applyInvoiceView(
   if (provider.status === 'CANCELLATION_DENIED')
     fail(deps, log, provider.statusDescription ?? null, 'cancellation denied');
   const moves = target !== undefined && INVOICE_RANK[target] > INVOICE_RANK[invoice.status];
-  const identified = invoice.invoiceId === null;
-  if (!moves && !identified) return target === undefined ? 'unchanged' : 'stale';
+  // The provider's id is recorded the first time the note is seen there, which is itself news (`scheduled`).
+  const firstSeen = invoice.invoiceId === null;
+  if (!moves && !firstSeen) return target === undefined ? 'unchanged' : 'stale';
   const status = moves ? target : invoice.status;
   const updated = await updateInvoice(trx, invoice.orderId, {
     invoiceId: provider.id,
