@@ -32,6 +32,8 @@ export const paymentsConfig = {
   ASAAS_CONCURRENT_CHARGES: z.coerce.number().int().min(1).max(50).default(40),
   /** How often charges whose order was cancelled are looked for (each request also wakes the job at once). */
   CHARGE_DELETION_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  /** How often notas fiscais to schedule or cancel at the provider are looked for (a payment or refund wakes it too). */
+  INVOICE_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
 };
 
 export type PaymentsConfig = z.infer<z.ZodObject<typeof paymentsConfig>>;

@@ -10,6 +10,17 @@ export function createPaymentsMetrics(registry: Metrics['registry']) {
       labelNames: ['reason'],
       registers: [registry],
     }),
+    refundsRefused: new Counter({
+      name: 'payments_refunds_refused_total',
+      help: 'Refunds the provider refused (not enough balance, too late…), by payment method',
+      labelNames: ['method'],
+      registers: [registry],
+    }),
+    invoicesFailed: new Counter({
+      name: 'payments_invoices_failed_total',
+      help: 'Notas fiscais the provider or the city refused, or whose cancellation was refused',
+      registers: [registry],
+    }),
   };
 }
 

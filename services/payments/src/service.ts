@@ -12,18 +12,23 @@ import { paymentsConsumers } from './consumers/index.ts';
 import { paymentsMigrations } from './data/migrations.ts';
 import { deletionRound } from './domain/cancellation.ts';
 import type { PaymentsDeps } from './domain/charge.ts';
+import { invoiceRound } from './domain/invoices.ts';
+import { adminRoutes } from './http/admin-routes.ts';
 import { internalRoutes } from './http/internal-routes.ts';
 import { webhookRoutes } from './http/webhook-routes.ts';
 import { createPaymentsMetrics } from './metrics.ts';
 
-/** Provider charges (Asaas), its webhooks and the reconciliation of what it says with the orders. */
+/**
+ * Provider charges (Asaas), its webhooks, the reconciliation of what it says with the orders, refunds and the paid
+ * orders' notas fiscais.
+ */
 export const paymentsService = defineService({
   name: 'payments',
   config: paymentsConfig,
   migrations: paymentsMigrations,
   secrets: ['ASAAS_API_KEY', 'ASAAS_WEBHOOK_TOKEN'],
   productionChecks: paymentsProductionChecks,
-  setup({ config, db, outbox, logger, metrics, serviceAuth }) {
+  setup({ config, db, outbox, logger, metrics, serviceAuth, verifyToken }) {
     if (!isLocal(config.ASAAS_BASE_URL)) {
       if (config.ASAAS_API_KEY === DEVELOPMENT_API_KEY) logger.warn('ASAAS_API_KEY is the development default');
       if (config.ASAAS_WEBHOOK_TOKEN === DEVELOPMENT_WEBHOOK_TOKEN) {
@@ -39,7 +44,17 @@ export const paymentsService = defineService({
       concurrentCharges: config.ASAAS_CONCURRENT_CHARGES,
       logger,
     });
-    const deps: PaymentsDeps = { db, outbox, logger, metrics: createPaymentsMetrics(metrics.registry), asaas };
+    // The invoice job needs the deps it is woken from: it is started right after them.
+    const invoiceWork = { wake: () => invoices.wake() };
+    const deps: PaymentsDeps = {
+      db,
+      outbox,
+      logger,
+      metrics: createPaymentsMetrics(metrics.registry),
+      asaas,
+      invoiceWork,
+    };
+    const invoices = startPeriodicJob('invoices', config.INVOICE_SWEEP_MS, invoiceRound(deps), logger);
     const deletions = startPeriodicJob(
       'charge-deletions',
       config.CHARGE_DELETION_SWEEP_MS,
@@ -47,9 +62,19 @@ export const paymentsService = defineService({
       logger,
     );
     const router = new Router();
-    for (const routes of [internalRoutes(deps, serviceAuth), webhookRoutes(deps, config.ASAAS_WEBHOOK_TOKEN)]) {
+    for (const routes of [
+      internalRoutes(deps, serviceAuth),
+      webhookRoutes(deps, config.ASAAS_WEBHOOK_TOKEN),
+      adminRoutes(deps, verifyToken),
+    ]) {
       router.use(routes.routes());
     }
-    return { router, consumers: paymentsConsumers(deps, deletions), close: () => deletions.close() };
+    return {
+      router,
+      consumers: paymentsConsumers(deps, deletions),
+      close: async () => {
+        await Promise.all([deletions.close(), invoices.close()]);
+      },
+    };
   },
 });

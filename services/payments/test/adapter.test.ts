@@ -69,10 +69,10 @@ test('a PIX charge: customer and payment in the real shapes, then the QR code', 
     'POST /payments',
     `GET /payments/${result.payment.id}/pixQrCode`,
   ]);
-  expect(made[0]!.query).toMatchObject({ cpfCnpj: charge.customer.cpf.replace(/\D/g, '') });
+  expect(made[0]!.query).toMatchObject({ cpfCnpj: charge.customer.cpf!.replace(/\D/g, '') });
   expect(made[1]!.body).toEqual({
     name: charge.customer.name,
-    cpfCnpj: charge.customer.cpf.replace(/\D/g, ''),
+    cpfCnpj: charge.customer.cpf!.replace(/\D/g, ''),
     email: charge.customer.email,
     mobilePhone: '11987654321',
     externalReference: charge.customer.userId,
@@ -113,7 +113,7 @@ test('a customer with the same CPF is reused, not created twice', async () => {
   const b = await asaas.createCharge(second);
   expect(b.customerId).toBe(a.customerId);
   expect(calls('POST', '/customers').length).toBe(created + 1);
-  const cpf = first.customer.cpf.replace(/\D/g, '');
+  const cpf = first.customer.cpf!.replace(/\D/g, '');
   expect([...sandbox.customers.values()].filter((customer) => customer.cpfCnpj === cpf)).toHaveLength(1);
 });
 
@@ -165,7 +165,7 @@ test('charges beyond the limit wait their turn: the third starts once one of the
   const before = sandbox.requests.length;
   const made = charges.map((charge) => asaas.createCharge(charge));
   await waitFor(() => sandbox.heldCalls === 2);
-  const third = charges[2]!.customer.cpf.replace(/\D/g, '');
+  const third = charges[2]!.customer.cpf!.replace(/\D/g, '');
   const asked = () => sandbox.requests.slice(before).filter((call) => call.query.cpfCnpj === third);
   expect(asked()).toEqual([]);
 
@@ -247,12 +247,12 @@ test('getPayment, deletePayment and refundPayment', async () => {
   expect(calls('DELETE', `/payments/${pending.payment.id}`)).toHaveLength(2);
 
   const paid = await asaas.createCharge(request());
-  const notPaid = await failure(asaas.refundPayment(paid.payment.id));
+  const notPaid = await failure(asaas.refundPayment({ paymentId: paid.payment.id, installmentId: null }));
   expect(notPaid.status).toBe(422);
   sandbox.confirm(paid.payment.id);
   // The refund's answer is lost: the adapter reads the payment before asking again.
   sandbox.faults.api.push({ match: `POST /payments/${paid.payment.id}/refund`, timeout: true });
-  const refunded = await asaas.refundPayment(paid.payment.id);
+  const refunded = await asaas.refundPayment({ paymentId: paid.payment.id, installmentId: null });
   expect(refunded).toMatchObject({ id: paid.payment.id, status: 'REFUNDED' });
   expect(calls('POST', `/payments/${paid.payment.id}/refund`)).toHaveLength(2);
   expect(sandbox.payments.get(paid.payment.id)!.refunds).toHaveLength(1);
@@ -264,7 +264,10 @@ test('two refunds of one payment at once: the one the provider refuses finds it 
   // Both read the payment while it is still paid, then both ask for the refund.
   const read = { match: `GET /payments/${paid.payment.id}`, hold: true };
   sandbox.faults.api.push({ ...read }, { ...read });
-  const both = Promise.all([asaas.refundPayment(paid.payment.id), asaas.refundPayment(paid.payment.id)]);
+  const both = Promise.all([
+    asaas.refundPayment({ paymentId: paid.payment.id, installmentId: null }),
+    asaas.refundPayment({ paymentId: paid.payment.id, installmentId: null }),
+  ]);
   await waitFor(() => sandbox.heldCalls === 2);
   sandbox.release();
 
@@ -281,6 +284,6 @@ test('a buyer whose CPF changed is charged as a customer in the new CPF, the old
   expect(after.customerId).not.toBe(before.customerId);
   expect(sandbox.customers.get(after.customerId)).toMatchObject({ cpfCnpj: cpf.replace(/\D/g, '') });
   expect(sandbox.customers.get(before.customerId)).toMatchObject({
-    cpfCnpj: first.customer.cpf.replace(/\D/g, ''),
+    cpfCnpj: first.customer.cpf!.replace(/\D/g, ''),
   });
 });

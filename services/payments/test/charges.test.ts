@@ -228,8 +228,8 @@ test('GET /internal/charges answers how to pay the orders named that have a char
   const { charges } = (await response.json()) as { charges: (ChargeView & { orderId: string })[] };
   expect(charges.sort((a, b) => a.paymentId.localeCompare(b.paymentId))).toEqual(
     [
-      { orderId: pix.orderId, ...pix.view },
-      { orderId: boleto.orderId, ...boleto.view },
+      { orderId: pix.orderId, ...pix.view, installments: 1, invoice: null, refund: null },
+      { orderId: boleto.orderId, ...boleto.view, installments: 1, invoice: null, refund: null },
     ].sort((a, b) => a.paymentId.localeCompare(b.paymentId)),
   );
   expect(payments.sandbox.requests.length).toBe(asked);
@@ -260,10 +260,16 @@ test('refund gives a paid charge back once and publishes payment.refunded once, 
   await waitFor(async () => (await payments.chargeRow(orderId))?.status === 'paid');
   const first = await refund(orderId);
   expect(first.status).toBe(200);
-  expect(await first.json()).toEqual({ paymentId: view.paymentId, providerStatus: 'REFUNDED', paid: false });
+  const refunded = {
+    paymentId: view.paymentId,
+    providerStatus: 'REFUNDED',
+    paid: false,
+    refund: { status: 'refunded', bankDetailsUrl: null },
+  };
+  expect(await first.json()).toEqual(refunded);
   expect(payments.sandbox.payments.get(view.paymentId)!.status).toBe('REFUNDED');
   const again = await refund(orderId);
-  expect(await again.json()).toEqual({ paymentId: view.paymentId, providerStatus: 'REFUNDED', paid: false });
+  expect(await again.json()).toEqual(refunded);
   expect(payments.calls('POST', `/payments/${view.paymentId}/refund`)).toHaveLength(1);
 
   await payments.webhooksSettled();

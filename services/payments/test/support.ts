@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { defineService, type Knex } from '@ticketing/platform';
 import {
   captureLogs,
+  createTestIssuer,
   dropSchemas,
   makeCpf,
   serviceAuthorization,
@@ -52,6 +53,11 @@ export interface Harness {
   service: TestService<PaymentsConfig>;
   logs: ReturnType<typeof captureLogs>;
   webhookUrl: string;
+  /** Bearer tokens of an administrator and of a buyer. */
+  adminToken: string;
+  userToken: string;
+  /** Calls the sandbox's API (its `/v3` paths: `/invoices/inv_1`, `/sandbox/refund-refusal`) as the provider's key. */
+  provider(method: string, path: string, body?: unknown): Promise<Response>;
   request(
     method: string,
     path: string,
@@ -89,8 +95,10 @@ export async function startPayments(
   });
   const logs = captureLogs();
   const busSchema = uniqueName('bus');
+  const issuer = await createTestIssuer();
   const service = await startTestService(paymentsService, {
     busSchema,
+    verifyToken: issuer.verifyToken,
     logStream: logs.stream,
     env: {
       LOG_LEVEL: 'info',
@@ -123,6 +131,14 @@ export async function startPayments(
     service,
     logs,
     webhookUrl,
+    adminToken: await issuer.sign({ isAdmin: true, name: 'Admin' }),
+    userToken: await issuer.sign({ name: 'Comprador' }),
+    provider: (method, path, body) =>
+      fetch(sandbox.apiUrl + path, {
+        method,
+        headers: { access_token: API_KEY, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
     request,
     putCharge: (orderId, body = chargeRequest()) => request('PUT', `/internal/charges/${orderId}`, { body }),
     notify: (body, token = WEBHOOK_TOKEN) =>

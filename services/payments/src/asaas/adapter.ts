@@ -1,13 +1,18 @@
-import { toCents } from '@ticketing/proto';
+import { AppError } from '@ticketing/platform';
+import { cnpjCharacters, paymentsMessages, toCents, type ChargeRequest } from '@ticketing/proto';
 import { createAsaasHttp, ProviderError, toAppError, type AsaasClientOptions } from './client.ts';
 import type {
+  AsaasBankSlipRefund,
   AsaasCustomer,
   AsaasIdentificationField,
+  AsaasInstallment,
+  AsaasInvoice,
   AsaasList,
   AsaasPayment,
   AsaasPixQrCode,
   BillingType,
   NewCustomer,
+  NewInvoice,
 } from './types.ts';
 
 export type ChargeMethod = 'pix' | 'credit_card' | 'boleto';
@@ -21,7 +26,10 @@ export interface ProviderChargeRequest {
   amount: string;
   description: string;
   dueDate: string;
-  customer: { userId: string; name: string; cpf: string; email: string; phone?: string };
+  /** By CPF (a person) or CNPJ (a company). */
+  customer: ChargeRequest['customer'];
+  /** Card installments: more than 1 splits `amount` into them. */
+  installments?: number;
   /** No earlier attempt can have made the order's payment (its charge was reserved just now, for the first time). */
   firstAttempt?: boolean;
 }
@@ -40,6 +48,22 @@ export interface ProviderCharge {
 /** Statuses after which a refund needs nothing more from us. */
 const REFUND_STATUSES = new Set(['REFUNDED', 'REFUND_REQUESTED', 'REFUND_IN_PROGRESS']);
 
+/** The provider refused a refund or a nota fiscal for its own sake: `reason` is its own description. */
+export class ProviderRefusal extends AppError {
+  readonly reason: string;
+
+  constructor(message: string, reason: string) {
+    super(422, message);
+    this.reason = reason;
+  }
+}
+
+/** The payment a refund is asked for: an installment charge is refunded as a whole plan. */
+export interface RefundTarget {
+  paymentId: string;
+  installmentId: string | null;
+}
+
 /**
  * The only code that talks to the payment provider. It does not know whether the base URL is Asaas or the local
  * sandbox. Every method throws an AppError the caller can show: 422 when the provider refused, 503 when it did
@@ -56,7 +80,23 @@ export interface Asaas {
   getPayment(paymentId: string): Promise<AsaasPayment | null>;
   /** Deletes a PENDING/OVERDUE payment; a payment already gone counts as deleted. */
   deletePayment(paymentId: string): Promise<void>;
-  refundPayment(paymentId: string): Promise<AsaasPayment>;
+  /** The installment plan's totals; null when the provider does not know it. */
+  getInstallment(installmentId: string): Promise<AsaasInstallment | null>;
+  /**
+   * Refunds a paid PIX or card payment (an installment plan as a whole) and answers the payment as it stands after.
+   * Throws ProviderRefusal when the provider refuses it.
+   */
+  refundPayment(target: RefundTarget): Promise<AsaasPayment>;
+  /** Asks for a paid boleto's refund: the payer gives the bank account at the page answered (asked again: the same). */
+  refundBankSlip(paymentId: string): Promise<AsaasBankSlipRefund>;
+  /**
+   * The payment's nota fiscal for the order: the one already asked for when there is one, else a new one. Throws
+   * ProviderRefusal when the provider refuses it (its fields, the account's fiscal registration).
+   */
+  scheduleInvoice(invoice: NewInvoice): Promise<AsaasInvoice>;
+  /** Null when the provider does not know the invoice. */
+  getInvoice(invoiceId: string): Promise<AsaasInvoice | null>;
+  cancelInvoice(invoiceId: string): Promise<AsaasInvoice>;
   /**
    * The longest an operation can take when every call times out and is retried (createCharge is the longest):
    * work handed out for the provider is taken over by someone else only after this long.
@@ -65,6 +105,20 @@ export interface Asaas {
 }
 
 const digits = (value: string) => value.replace(/\D/g, '');
+
+/** The CPF's digits or the CNPJ's characters, as the provider keys customers. */
+const documentOf = (customer: ChargeRequest['customer']) =>
+  customer.cnpj ? cnpjCharacters(customer.cnpj) : digits(customer.cpf!);
+
+const refundCall = { body: {}, retry: false } as const;
+
+/** The provider's own words for a refusal. */
+const reasonOf = (error: ProviderError) => error.descriptions.filter(Boolean).join(' ') || 'sem motivo informado';
+
+const refundRefused = (error: ProviderError) => {
+  const reason = reasonOf(error);
+  return new ProviderRefusal(paymentsMessages.refundRefused(reason), reason);
+};
 
 /**
  * Runs tasks `limit` at a time, the others waiting their turn in arrival order: a burst of charges is created one
@@ -132,10 +186,10 @@ export function createAsaas(options: AsaasOptions): Asaas {
   }
 
   async function findOrCreateCustomer(customer: ProviderChargeRequest['customer']): Promise<AsaasCustomer> {
-    const cpfCnpj = digits(customer.cpf);
+    const cpfCnpj = documentOf(customer);
     return lookupOrCreate(
       'customer',
-      // By the CPF the charge is made out to: a buyer whose CPF changed gets a customer in the new one.
+      // By the CPF or CNPJ the charge is made out to: a buyer whose CPF changed gets a customer in the new one.
       () => firstCustomer({ cpfCnpj }),
       async () => {
         const body: NewCustomer = {
@@ -157,16 +211,50 @@ export function createAsaas(options: AsaasOptions): Asaas {
     const list = await http.call<AsaasList<AsaasPayment>>('GET', '/payments', {
       query: { externalReference: orderId, limit: 100 },
     });
-    return list.data.find((payment) => !payment.deleted && payment.externalReference === orderId);
+    // An installment plan has a payment per installment, all with the order's reference: the charge is the first.
+    return list.data
+      .filter((payment) => !payment.deleted && payment.externalReference === orderId)
+      .sort((a, b) => (a.installmentNumber ?? 1) - (b.installmentNumber ?? 1))[0];
   }
 
-  async function getPayment(paymentId: string): Promise<AsaasPayment | null> {
+  /** Null for a 404: what the provider does not know. */
+  async function orNull<T>(read: Promise<T>): Promise<T | null> {
     try {
-      return await http.call<AsaasPayment>('GET', `/payments/${encodeURIComponent(paymentId)}`);
+      return await read;
     } catch (error) {
       if (error instanceof ProviderError && error.kind === 'not_found') return null;
       throw error;
     }
+  }
+
+  const getPayment = (paymentId: string) =>
+    orNull(http.call<AsaasPayment>('GET', `/payments/${encodeURIComponent(paymentId)}`));
+
+  async function invoiceOf(paymentId: string, orderId: string): Promise<AsaasInvoice | undefined> {
+    const list = await http.call<AsaasList<AsaasInvoice>>('GET', '/invoices', {
+      query: { payment: paymentId, limit: 100 },
+    });
+    return list.data.find(
+      (invoice) => !invoice.deleted && invoice.externalReference === orderId && invoice.status !== 'CANCELED',
+    );
+  }
+
+  /**
+   * Asks for a refund once and answers the payment after it (an installment plan's refund answers the plan, so the
+   * payment is read then). A refusal because a concurrent call already made it counts as done.
+   */
+  async function refundOnce({ paymentId, installmentId }: RefundTarget): Promise<AsaasPayment> {
+    const id = encodeURIComponent(paymentId);
+    try {
+      if (!installmentId) return await http.call<AsaasPayment>('POST', `/payments/${id}/refund`, refundCall);
+      await http.call('POST', `/installments/${encodeURIComponent(installmentId)}/refund`, refundCall);
+    } catch (error) {
+      if (!(error instanceof ProviderError && error.kind === 'refused')) throw error;
+      const payment = await getPayment(paymentId);
+      if (payment && REFUND_STATUSES.has(payment.status)) return payment;
+      throw refundRefused(error);
+    }
+    return http.call<AsaasPayment>('GET', `/payments/${id}`);
   }
 
   return {
@@ -193,7 +281,9 @@ export function createAsaas(options: AsaasOptions): Asaas {
                 body: {
                   customer: customer.id,
                   billingType,
-                  value: toCents(request.amount) / 100,
+                  ...((request.installments ?? 1) > 1
+                    ? { installmentCount: request.installments, totalValue: toCents(request.amount) / 100 }
+                    : { value: toCents(request.amount) / 100 }),
                   dueDate: request.dueDate,
                   description: request.description,
                   externalReference: request.orderId,
@@ -236,7 +326,10 @@ export function createAsaas(options: AsaasOptions): Asaas {
         }
       }),
 
-    refundPayment: (paymentId) =>
+    getInstallment: (installmentId) =>
+      guarded(() => orNull(http.call<AsaasInstallment>('GET', `/installments/${encodeURIComponent(installmentId)}`))),
+
+    refundPayment: ({ paymentId, installmentId }) =>
       guarded(() =>
         // A refund whose answer was lost may have happened: read the payment before asking again.
         lookupOrCreate(
@@ -245,21 +338,46 @@ export function createAsaas(options: AsaasOptions): Asaas {
             const payment = await getPayment(paymentId);
             return payment && REFUND_STATUSES.has(payment.status) ? payment : undefined;
           },
+          () => refundOnce({ paymentId, installmentId }),
+        ),
+      ),
+
+    // The provider answers the same page when asked again, so a lost answer is simply asked for again.
+    refundBankSlip: (paymentId) =>
+      guarded(async () => {
+        try {
+          return await http.call<AsaasBankSlipRefund>(
+            'POST',
+            `/payments/${encodeURIComponent(paymentId)}/bankSlip/refund`,
+            { body: {} },
+          );
+        } catch (error) {
+          if (error instanceof ProviderError && error.kind === 'refused') throw refundRefused(error);
+          throw error;
+        }
+      }),
+
+    scheduleInvoice: (invoice) =>
+      guarded(() =>
+        lookupOrCreate(
+          'invoice',
+          () => invoiceOf(invoice.payment, invoice.externalReference),
           async () => {
             try {
-              return await http.call<AsaasPayment>('POST', `/payments/${encodeURIComponent(paymentId)}/refund`, {
-                body: {},
-                retry: false,
-              });
+              return await http.call<AsaasInvoice>('POST', '/invoices', { body: invoice, retry: false });
             } catch (error) {
-              // Refused because a concurrent request refunded it first: the refund is done, not refused.
               if (!(error instanceof ProviderError && error.kind === 'refused')) throw error;
-              const payment = await getPayment(paymentId);
-              if (payment && REFUND_STATUSES.has(payment.status)) return payment;
-              throw error;
+              const reason = reasonOf(error);
+              throw new ProviderRefusal(reason, reason);
             }
           },
         ),
       ),
+
+    getInvoice: (invoiceId) =>
+      guarded(() => orNull(http.call<AsaasInvoice>('GET', `/invoices/${encodeURIComponent(invoiceId)}`))),
+
+    cancelInvoice: (invoiceId) =>
+      guarded(() => http.call<AsaasInvoice>('POST', `/invoices/${encodeURIComponent(invoiceId)}/cancel`, { body: {} })),
   };
 }

@@ -47,15 +47,52 @@ export interface AsaasPayment {
   deleted: boolean;
   paymentDate?: string | null;
   confirmedDate?: string | null;
+  /** The installment plan (`ins_…`) a card payment in installments belongs to. */
+  installment?: string | null;
+  installmentNumber?: number | null;
 }
 
-export interface NewPayment {
-  customer: string;
-  billingType: BillingType;
+/** A card payment in `installmentCount` installments: `totalValue` is split among them. */
+export interface AsaasInstallment {
+  object?: 'installment';
+  id: string;
+  /** The total of the installments. */
   value: number;
-  dueDate: string;
-  description?: string;
-  externalReference?: string;
+  /** What the provider pays out for all of them after its fees. */
+  netValue?: number;
+  installmentCount: number;
+}
+
+/** The provider's answer to a boleto refund: the page where the payer gives the bank account. */
+export interface AsaasBankSlipRefund {
+  requestUrl: string;
+}
+
+/** A nota fiscal (NFS-e) at the provider. */
+export interface AsaasInvoice {
+  object?: 'invoice';
+  id: string;
+  status: string;
+  payment?: string | null;
+  externalReference?: string | null;
+  pdfUrl?: string | null;
+  statusDescription?: string | null;
+  value?: number;
+  deleted?: boolean;
+}
+
+export interface NewInvoice {
+  payment: string;
+  serviceDescription: string;
+  observations: string;
+  value: number;
+  deductions: number;
+  effectiveDate: string;
+  municipalServiceId?: string;
+  municipalServiceCode?: string;
+  municipalServiceName?: string;
+  taxes: { retainIss: boolean; iss: number; cofins: 0; csll: 0; inss: 0; ir: 0; pis: 0 };
+  externalReference: string;
 }
 
 export interface AsaasPixQrCode {
@@ -80,4 +117,5 @@ export interface AsaasWebhook {
   event: string;
   dateCreated?: string;
   payment?: Partial<AsaasPayment> & { id: string };
+  invoice?: Partial<AsaasInvoice> & { id: string };
 }

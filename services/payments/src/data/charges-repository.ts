@@ -27,6 +27,12 @@ interface ChargeRow {
   delete_requested_at: Date | null;
   delete_lease_until: Date | null;
   review_reason: ReviewReason | null;
+  customer_name: string | null;
+  customer_email: string | null;
+  order_number: string | null;
+  installment_id: string | null;
+  installment_count: number;
+  refund_bank_details_url: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -51,6 +57,12 @@ const toCharge = (row: ChargeRow): Charge => ({
   refundedAt: row.refunded_at,
   deleteRequestedAt: row.delete_requested_at,
   reviewReason: row.review_reason,
+  customerName: row.customer_name,
+  customerEmail: row.customer_email,
+  orderNumber: row.order_number,
+  installmentId: row.installment_id,
+  installmentCount: row.installment_count,
+  refundBankDetailsUrl: row.refund_bank_details_url,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -77,9 +89,18 @@ export async function lockCharge(trx: Knex.Transaction, orderId: string): Promis
   return row && toCharge(row);
 }
 
-/** The charge a provider payment belongs to, locked. */
-export async function lockChargeOfPayment(trx: Knex.Transaction, paymentId: string): Promise<Charge | undefined> {
-  const row = (await charges(trx).where({ payment_id: paymentId }).forUpdate().first()) as ChargeRow | undefined;
+/** The charge a provider payment belongs to, locked: its own payment, or another installment of its plan. */
+export async function lockChargeOfPayment(
+  trx: Knex.Transaction,
+  payment: { id: string; installment?: string | null },
+): Promise<Charge | undefined> {
+  const row = (await charges(trx)
+    .where({ payment_id: payment.id })
+    .modify((query) => {
+      if (payment.installment) query.orWhere({ installment_id: payment.installment });
+    })
+    .forUpdate()
+    .first()) as ChargeRow | undefined;
   return row && toCharge(row);
 }
 
@@ -93,6 +114,10 @@ export interface ChargeReservation {
   method: ChargeMethod;
   value: string;
   dueDate: string;
+  customerName: string;
+  customerEmail: string;
+  orderNumber: string | null;
+  installmentCount: number;
 }
 
 export type Creation =
@@ -109,15 +134,29 @@ export async function claimCreation(db: Knex, reservation: ChargeReservation, le
   const creationId = randomUUID();
   const claimed = await db
     .raw(
-      `insert into charges (order_id, method, value, due_date, creation_id, creation_expires_at)
-     values (?, ?, ?, ?, ?, now() + ? * interval '1 millisecond')
+      `insert into charges (order_id, method, value, due_date, customer_name, customer_email, order_number,
+                            installment_count, creation_id, creation_expires_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, now() + ? * interval '1 millisecond')
      on conflict (order_id) do update
        set method = excluded.method, value = excluded.value, due_date = excluded.due_date,
+           customer_name = excluded.customer_name, customer_email = excluded.customer_email,
+           order_number = excluded.order_number, installment_count = excluded.installment_count,
            creation_id = excluded.creation_id, creation_expires_at = excluded.creation_expires_at,
            updated_at = now()
        where charges.payment_id is null and charges.creation_expires_at < now()
      returning (xmax = 0) as inserted`,
-      [reservation.orderId, reservation.method, reservation.value, reservation.dueDate, creationId, leaseMs],
+      [
+        reservation.orderId,
+        reservation.method,
+        reservation.value,
+        reservation.dueDate,
+        reservation.customerName,
+        reservation.customerEmail,
+        reservation.orderNumber,
+        reservation.installmentCount,
+        creationId,
+        leaseMs,
+      ],
     )
     .options(prepared('payments.claim-creation'));
   // A row inserted now (xmax 0, where a taken-over one was updated) was never reserved before.
@@ -128,7 +167,15 @@ export async function claimCreation(db: Knex, reservation: ChargeReservation, le
 
 export type ProviderFields = Pick<
   Charge,
-  'paymentId' | 'customerId' | 'providerStatus' | 'pixQrCode' | 'pixPayload' | 'boletoUrl' | 'boletoLine' | 'invoiceUrl'
+  | 'paymentId'
+  | 'customerId'
+  | 'providerStatus'
+  | 'pixQrCode'
+  | 'pixPayload'
+  | 'boletoUrl'
+  | 'boletoLine'
+  | 'invoiceUrl'
+  | 'installmentId'
 >;
 
 /** Records the provider's payment on the reservation this caller holds; undefined when it lost the reservation. */
@@ -150,6 +197,7 @@ export async function completeCreation(
       boleto_url: provider.boletoUrl,
       boleto_line: provider.boletoLine,
       invoice_url: provider.invoiceUrl,
+      installment_id: provider.installmentId,
       creation_id: null,
       creation_expires_at: null,
       updated_at: db.fn.now() as unknown as Date,
@@ -208,11 +256,13 @@ export async function releaseDeletions(db: Knex, orderIds: string[]): Promise<vo
 
 /**
  * Takes the refund of a paid charge for `leaseMs`, noting when it was first asked for; undefined when the charge is
- * not paid or another request holds the refund (a holder that vanished loses it once the lease runs out).
+ * not paid, its refund already waits for the payer's bank details, or another request holds the refund (a holder
+ * that vanished loses it once the lease runs out).
  */
 export async function claimRefund(db: Knex, orderId: string, leaseMs: number): Promise<Charge | undefined> {
   const [row] = (await created(db)
     .where({ order_id: orderId, status: 'paid' })
+    .whereNull('refund_bank_details_url')
     .where((query) => query.whereNull('refund_lease_until').orWhere('refund_lease_until', '<', db.fn.now()))
     .update({
       refund_lease_until: nowPlus(db, leaseMs) as unknown as Date,
@@ -226,6 +276,15 @@ export async function claimRefund(db: Knex, orderId: string, leaseMs: number): P
 /** Hands a refund the provider did not do back to the next request. */
 export async function releaseRefund(db: Knex, orderId: string): Promise<void> {
   await charges(db).where({ order_id: orderId }).update({ refund_lease_until: null });
+}
+
+/** Keeps the page where a boleto's payer gives the bank account, and hands the refund claim back. */
+export async function awaitBankDetails(db: Knex, orderId: string, url: string): Promise<Charge> {
+  const [row] = (await charges(db)
+    .where({ order_id: orderId })
+    .update({ refund_bank_details_url: url, refund_lease_until: null, updated_at: db.fn.now() as unknown as Date })
+    .returning('*')) as ChargeRow[];
+  return toCharge(row!);
 }
 
 export interface ChargeChange {

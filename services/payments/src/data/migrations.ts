@@ -70,4 +70,50 @@ export const paymentsMigrations: Migration[] = [
       await db.raw('alter table charges add column refund_lease_until timestamptz');
     },
   },
+  {
+    // Whom the charge is made out to (the nota fiscal's e-mail goes there), card installments, and a boleto's refund
+    // waiting for the payer's bank account.
+    name: '0005_recipients_installments_bank_details',
+    async up(db) {
+      await db.raw(`
+        alter table charges
+          add column customer_name text,
+          add column customer_email text,
+          add column order_number text,
+          add column installment_id text unique,
+          add column installment_count integer not null default 1,
+          add column refund_bank_details_url text,
+          add constraint charges_installment_count_positive check (installment_count >= 1)`);
+    },
+  },
+  createTableMigration('0006_fiscal_settings', 'fiscal_settings', (t, db) => {
+    // One row: what every nota fiscal says.
+    t.smallint('id').primary().defaultTo(1);
+    t.boolean('enabled').notNullable();
+    t.text('service_description').notNullable();
+    t.text('municipal_service_code').nullable();
+    t.text('municipal_service_id').nullable();
+    t.text('municipal_service_name').nullable();
+    t.decimal('iss_rate', 6, 4).notNullable();
+    t.decimal('deductions', 12, 2).notNullable();
+    t.boolean('retain_iss').notNullable();
+    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    t.check('id = 1', [], 'fiscal_settings_single_row');
+  }),
+  createTableMigration('0007_invoices', 'invoices', (t, db) => {
+    // One nota fiscal per paid order: written with the payment, scheduled at the provider by a job.
+    t.uuid('order_id').primary().references('order_id').inTable('charges');
+    t.text('invoice_id').nullable().unique();
+    t.text('status').notNullable().defaultTo('scheduled');
+    t.decimal('value', 12, 2).notNullable();
+    t.date('effective_date').notNullable();
+    t.text('pdf_url').nullable();
+    t.text('reason').nullable();
+    t.timestamp('cancel_requested_at', { useTz: true }).nullable();
+    t.timestamp('lease_until', { useTz: true }).nullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+    t.check("status in ('scheduled', 'authorized', 'error', 'cancelling', 'cancelled')", [], 'invoices_status_known');
+    t.index(['status', 'updated_at'], 'invoices_status_updated');
+  }),
 ];

@@ -77,7 +77,7 @@ async function deleteAtProvider(deps: PaymentsDeps, charge: Charge): Promise<voi
     if (!payment) throw error;
     await deps.db.transaction(async (trx) => {
       const locked = await lockCharge(trx, charge.orderId);
-      if (locked) await applyProviderView(deps, trx, locked, payment, { source: 'deletion', at: new Date() });
+      if (locked) await applyProviderView(deps, trx, locked, { payment }, { source: 'deletion', at: new Date() });
     });
     deps.logger.warn({ ...log, providerStatus: providerStatusOf(payment) }, 'charge not deleted');
     return;

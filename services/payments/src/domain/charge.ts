@@ -1,5 +1,5 @@
 import type { Knex, Logger, Outbox } from '@ticketing/platform';
-import { paymentsMessages } from '@ticketing/proto';
+import { paymentsMessages, type ChargeRefundView } from '@ticketing/proto';
 import type { Asaas, ChargeMethod } from '../asaas/adapter.ts';
 import type { PaymentsMetrics } from '../metrics.ts';
 
@@ -44,8 +44,32 @@ export interface Charge {
   /** The order no longer wants the charge: it is deleted at the provider outside the transaction that asked. */
   deleteRequestedAt: Date | null;
   reviewReason: ReviewReason | null;
+  /** Whom the charge is made out to (the buyer, or the company's finance department): the nota fiscal's e-mail. */
+  customerName: string | null;
+  customerEmail: string | null;
+  orderNumber: string | null;
+  /** The card installment plan (`ins_…`) the charge is paid in, when in more than one installment. */
+  installmentId: string | null;
+  installmentCount: number;
+  /** A boleto's refund waits for the payer to give a bank account at this page. */
+  refundBankDetailsUrl: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** The provider is still giving the money back (the charge counts as refunded already). */
+const REFUND_UNDER_WAY = new Set(['REFUND_REQUESTED', 'REFUND_IN_PROGRESS']);
+
+/**
+ * A charge's money going back, as orders shows it: in progress at the provider, a boleto's waiting for the payer's
+ * bank account, or done; null while nothing went back.
+ */
+export function refundViewOf(charge: Charge): ChargeRefundView | null {
+  const bankDetailsUrl = charge.refundBankDetailsUrl;
+  if (STATE_RANK[charge.status] > STATE_RANK.paid) {
+    return { status: REFUND_UNDER_WAY.has(charge.providerStatus) ? 'in_progress' : 'refunded', bankDetailsUrl };
+  }
+  return charge.status === 'paid' && bankDetailsUrl ? { status: 'awaiting_bank_details', bankDetailsUrl } : null;
 }
 
 /** What every payments use case needs. */
@@ -55,6 +79,8 @@ export interface PaymentsDeps {
   logger: Logger;
   metrics: PaymentsMetrics;
   asaas: Asaas;
+  /** Wakes the nota fiscal job once a transaction that gave it work has committed. */
+  invoiceWork: { wake(): void };
 }
 
 export const messages = {

@@ -1,8 +1,10 @@
 import type { Knex } from '@ticketing/platform';
 import { fromCents, toCents } from '@ticketing/proto';
-import type { AsaasPayment } from '../asaas/types.ts';
+import type { Asaas } from '../asaas/adapter.ts';
+import type { AsaasInstallment, AsaasPayment } from '../asaas/types.ts';
 import { updateCharge } from '../data/charges-repository.ts';
 import { STATE_RANK, type Charge, type ChargeState, type PaymentsDeps, type ReviewReason } from './charge.ts';
+import { requestInvoice, requestInvoiceCancellation } from './invoices.ts';
 
 /** Provider statuses that mean the money is in (card: CONFIRMED first; PIX and boleto: RECEIVED). */
 export const PAID_STATUSES = new Set(['CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH']);
@@ -10,6 +12,23 @@ export const PAID_STATUSES = new Set(['CONFIRMED', 'RECEIVED', 'RECEIVED_IN_CASH
 const REFUND_STATUSES = new Set(['REFUNDED', 'REFUND_REQUESTED', 'REFUND_IN_PROGRESS']);
 /** The card holder disputes the payment: the money is held or taken back until the dispute ends. */
 const CHARGEBACK_STATUSES = new Set(['CHARGEBACK_REQUESTED', 'CHARGEBACK_DISPUTE', 'AWAITING_CHARGEBACK_REVERSAL']);
+
+/**
+ * What the provider shows of a payment; for a paid installment, also its plan, whose net value is the order's (the
+ * sales figures count the whole amount).
+ */
+export interface ProviderView {
+  payment: AsaasPayment;
+  installment?: AsaasInstallment | null;
+}
+
+/** Reads the payment (and a paid installment's plan) from the provider; null when it does not know the payment. */
+export async function readProviderView(asaas: Asaas, paymentId: string): Promise<ProviderView | null> {
+  const payment = await asaas.getPayment(paymentId);
+  if (!payment) return null;
+  const paidInstallment = payment.installment && PAID_STATUSES.has(payment.status);
+  return { payment, installment: paidInstallment ? await asaas.getInstallment(payment.installment!) : null };
+}
 
 /** The provider's word for the payment, as published: its status, or DELETED for a deleted one. */
 export const providerStatusOf = (payment: AsaasPayment) => (payment.deleted ? 'DELETED' : payment.status);
@@ -34,7 +53,11 @@ interface Mismatch {
   received: string | null;
 }
 
-/** The payment must be the one made for this order, for the amount asked (compared in cents). */
+/**
+ * The payment must be the one made for this order, for the amount asked (compared in cents). An installment is one
+ * of the charge's plan, and its value the total's even share give or take the rounding: each share is rounded to the
+ * cent and the last takes what the others left over, so none is `count` cents or more away from total ÷ count.
+ */
 function mismatchOf(charge: Charge, payment: AsaasPayment): Mismatch | undefined {
   if (payment.externalReference !== charge.orderId) {
     return {
@@ -44,17 +67,22 @@ function mismatchOf(charge: Charge, payment: AsaasPayment): Mismatch | undefined
     };
   }
   const cents = typeof payment.value === 'number' ? Math.round(payment.value * 100) : null;
-  if (cents !== toCents(charge.value)) {
-    return { reason: 'value_mismatch', expected: charge.value, received: cents === null ? null : fromCents(cents) };
-  }
-  return undefined;
+  const expected = toCents(charge.value);
+  const received = cents === null ? null : fromCents(cents * charge.installmentCount);
+  const count = charge.installmentCount;
+  const matches = charge.installmentId
+    ? payment.installment === charge.installmentId &&
+      cents !== null &&
+      Math.abs(cents * count - expected) < count * count
+    : cents === expected;
+  return matches ? undefined : { reason: 'value_mismatch', expected: charge.value, received };
 }
 
 /** What the provider pays out after its fee, as a decimal string, when it says (the back office's fee figures). */
-function netValueOf(payment: AsaasPayment): { netValue?: string } {
-  return typeof payment.netValue === 'number' && payment.netValue >= 0
-    ? { netValue: fromCents(Math.round(payment.netValue * 100)) }
-    : {};
+function netValueOf({ payment, installment }: ProviderView): { netValue?: string } {
+  // An installment's own net is not the order's: without its plan's, none is said.
+  const net = payment.installment ? installment?.netValue : payment.netValue;
+  return typeof net === 'number' && net >= 0 ? { netValue: fromCents(Math.round(net * 100)) } : {};
 }
 
 export interface ViewFacts {
@@ -74,12 +102,13 @@ export type ViewResult = 'applied' | 'stale' | 'unchanged' | 'review';
  * nothing; otherwise the charge moves only forward and each move writes its outbox row in the same transaction.
  */
 export async function applyProviderView(
-  deps: Pick<PaymentsDeps, 'outbox' | 'logger' | 'metrics'>,
+  deps: Pick<PaymentsDeps, 'outbox' | 'logger' | 'metrics' | 'invoiceWork'>,
   trx: Knex.Transaction,
   charge: Charge,
-  payment: AsaasPayment,
+  view: ProviderView,
   facts: ViewFacts,
 ): Promise<{ result: ViewResult; charge: Charge }> {
+  const { payment } = view;
   const { orderId, paymentId } = charge;
   const log = { orderId, paymentId, source: facts.source, eventId: facts.eventId };
   const mismatch = mismatchOf(charge, payment);
@@ -115,9 +144,10 @@ export async function applyProviderView(
         paymentId,
         providerStatus,
         value: charge.value,
-        ...netValueOf(payment),
+        ...netValueOf(view),
         paidAt: facts.at.toISOString(),
       });
+      await requestInvoice(deps, trx, updated);
       deps.logger.info({ ...log, providerStatus, value: charge.value }, 'payment confirmed');
       break;
     case 'overdue':
@@ -136,6 +166,7 @@ export async function applyProviderView(
     case 'charged_back': {
       const reason = target === 'refunded' ? 'refund' : 'chargeback';
       await deps.outbox.add(trx, 'payment.refunded', orderId, { orderId, paymentId, providerStatus, reason });
+      await requestInvoiceCancellation(deps, trx, orderId);
       if (reason === 'refund' && !charge.refundRequestedAt) {
         deps.logger.warn({ ...log, providerStatus }, 'refund made at the provider without a request from the platform');
       }

@@ -7,22 +7,22 @@ import {
   newChargeParamsSchema,
   type ChargeList,
 } from '@ticketing/proto';
-import { findCharges } from '../data/charges-repository.ts';
 import type { PaymentsDeps } from '../domain/charge.ts';
-import { checkCharge, createCharge, refundCharge } from '../domain/charges.ts';
-import { toChargeStatusView, toChargeView } from './views.ts';
+import { chargesOf, checkCharge, createCharge, refundCharge } from '../domain/charges.ts';
+import { toChargeListItem, toChargeRefundAnswer, toChargeStatusView, toChargeView } from './views.ts';
 
 /** Charges for orders, inside the cluster; the gateway does not route /internal. */
 export function internalRoutes(deps: PaymentsDeps, auth: ServiceAuth): Router {
   const router = new Router({ prefix: '/internal/charges' });
   router.use(auth.require(['orders']));
 
-  // How to pay orders answered again (orders keeps none of it): read from the charges kept here, no provider call.
+  // How to pay orders answered again (orders keeps none of it), with their notes and refunds: read from what is kept
+  // here, no provider call.
   router.get('/', async (ctx) => {
     const { orderIds } = parseInput(chargesQuerySchema, ctx.query);
-    const charges = await findCharges(deps.db, orderIds);
+    const charges = await chargesOf(deps, orderIds);
     ctx.body = {
-      charges: charges.map((charge) => ({ orderId: charge.orderId, ...toChargeView(charge) })),
+      charges: charges.map(({ charge, invoice }) => toChargeListItem(charge, invoice)),
     } satisfies ChargeList;
   });
 
@@ -39,7 +39,7 @@ export function internalRoutes(deps: PaymentsDeps, auth: ServiceAuth): Router {
 
   router.post('/:orderId/refund', async (ctx) => {
     const { orderId } = parseParams(chargeParamsSchema, ctx.params);
-    ctx.body = toChargeStatusView(await refundCharge(deps, orderId));
+    ctx.body = toChargeRefundAnswer(await refundCharge(deps, orderId));
   });
 
   return router;

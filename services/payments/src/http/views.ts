@@ -1,6 +1,7 @@
-import type { ChargeStatusView, ChargeView } from '@ticketing/proto';
-import type { Charge } from '../domain/charge.ts';
-import type { ChargeStatus } from '../domain/charges.ts';
+import type { ChargeList, ChargeRefundAnswer, ChargeStatusView, ChargeView, InvoiceRow } from '@ticketing/proto';
+import type { Invoice } from '../data/invoices-repository.ts';
+import { refundViewOf, type Charge } from '../domain/charge.ts';
+import type { ChargeRefund, ChargeStatus } from '../domain/charges.ts';
 
 export const toChargeView = (charge: Charge): ChargeView => ({
   paymentId: charge.paymentId,
@@ -16,4 +17,28 @@ export const toChargeStatusView = ({ charge, providerStatus }: ChargeStatus): Ch
   paymentId: charge.paymentId,
   providerStatus,
   paid: charge.status === 'paid',
+});
+
+export const toChargeRefundAnswer = (refund: ChargeRefund): ChargeRefundAnswer => ({
+  ...toChargeStatusView(refund),
+  refund: refund.refund,
+});
+
+/** A charge as the order answered again shows it: how to pay, in how many installments, its note and its refund. */
+export const toChargeListItem = (charge: Charge, invoice: Invoice | undefined): ChargeList['charges'][number] => ({
+  orderId: charge.orderId,
+  ...toChargeView(charge),
+  installments: charge.installmentCount,
+  invoice: invoice ? { status: invoice.status, pdfUrl: invoice.pdfUrl } : null,
+  refund: refundViewOf(charge),
+});
+
+export const toInvoiceRow = (invoice: Invoice & { orderNumber: string | null }): InvoiceRow => ({
+  orderId: invoice.orderId,
+  orderNumber: invoice.orderNumber,
+  invoiceId: invoice.invoiceId,
+  status: invoice.status,
+  reason: invoice.reason,
+  value: invoice.value,
+  updatedAt: invoice.updatedAt.toISOString(),
 });

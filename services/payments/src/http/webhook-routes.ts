@@ -19,11 +19,18 @@ const webhookSchema = z.looseObject({
       deleted: z.boolean().optional(),
     })
     .optional(),
+  invoice: z
+    .looseObject({
+      id: z.string({ error: INVALID }).min(1, INVALID).max(100, INVALID),
+      status: z.string().max(60).optional(),
+      externalReference: z.string().max(200).nullish(),
+    })
+    .optional(),
 });
 
 /**
- * The provider's notifications (routed by the gateway). 200 for every event stored, whether it changed anything,
- * was held for review or was a repetition; 503 when the provider could not be asked about the payment, and any
+ * The provider's notifications about payments and notas fiscais (routed by the gateway). 200 for every event stored,
+ * whether it changed anything, was held for review or was a repetition; 503 when the provider could not be asked, and any
  * other failure only when storing failed, so the provider tries again.
  */
 export function webhookRoutes(deps: PaymentsDeps, webhookToken: string): Router {
