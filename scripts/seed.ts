@@ -13,6 +13,7 @@ import {
 import { eventSchemas } from '@ticketing/proto';
 import { catalogMigrations, createEvent, holdSpots } from '@ticketing/catalog';
 import { certificatesMigrations } from '@ticketing/certificates';
+import { paymentsMigrations } from '@ticketing/payments';
 import { seedEventInputs, seedEvents } from './seed/events.ts';
 
 export interface SeedOptions {
@@ -70,6 +71,28 @@ export async function seedCertificates(catalog: Knex, certificates: Knex): Promi
 }
 
 /**
+ * Notas fiscais for every paid order, as a training company in São Paulo issues them (service 08.02, ISS 2 %), so the
+ * local stack shows the whole flow against the sandbox. Settings already there (an administrator's) are left alone.
+ */
+export async function seedFiscalSettings(payments: Knex): Promise<boolean> {
+  const [row] = await payments('fiscal_settings')
+    .insert({
+      id: 1,
+      enabled: true,
+      service_description: 'Cursos, workshops e congressos de capacitação profissional para a indústria farmacêutica',
+      municipal_service_code: '08.02',
+      municipal_service_name: 'Instrução, treinamento, orientação pedagógica e educacional',
+      iss_rate: 2,
+      deductions: 0,
+      retain_iss: false,
+    })
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  return row !== undefined;
+}
+
+/**
  * Seeds the catalog of the database at `databaseUrl` (schema `catalog` unless told otherwise), running the
  * catalog's migrations first so it works before the service ever started. Returns how many events were created.
  */
@@ -78,8 +101,9 @@ export async function seed(
   {
     schema = 'catalog',
     certificatesSchema = 'certificates',
+    paymentsSchema = 'payments',
     logger = createLogger('seed', 'silent'),
-  }: { schema?: string; certificatesSchema?: string; logger?: Logger } = {},
+  }: { schema?: string; certificatesSchema?: string; paymentsSchema?: string; logger?: Logger } = {},
 ): Promise<number> {
   const db = createDb(databaseUrl, schema, 2);
   try {
@@ -93,6 +117,13 @@ export async function seed(
       logger.info({ enabled }, 'certificates enabled for the seeded events that promise them');
     } finally {
       await certificates.destroy();
+    }
+    const payments = createDb(databaseUrl, paymentsSchema, 2);
+    try {
+      await migrate(payments, paymentsSchema, [...busMigrations, ...paymentsMigrations]);
+      if (await seedFiscalSettings(payments)) logger.info('notas fiscais turned on for paid orders');
+    } finally {
+      await payments.destroy();
     }
     return created;
   } finally {
