@@ -130,7 +130,7 @@ test('a refused refund is kept with the provider words, left alone by the job, l
     refund: { status: 'refunded', pending: false },
   });
   expect(answer.timeline.map((entry: { kind: string }) => entry.kind)).toEqual(
-    expect.arrayContaining(['refund_refused', 'refunded']),
+    expect.arrayContaining(['refund_refused', 'refund_requested', 'refunded']),
   );
   expect(await h.events('order.refunded', order.id)).toHaveLength(1);
   expect(await h.orderRow(order.id)).toMatchObject({ refund_owed_since: null, refund_refused_at: null });

@@ -637,13 +637,13 @@ export async function recordRefundRefusal(trx: Knex.Transaction, id: string, rea
 }
 
 /** An administrator tries a refused refund again: the refusal is cleared (still owed); false when there was none. */
-export async function clearRefundRefusal(trx: Knex.Transaction, id: string, by: string): Promise<boolean> {
+export async function clearRefundRefusal(trx: Knex.Transaction, id: string): Promise<boolean> {
   const updated = await trx('orders')
     .where({ id })
     .whereNotNull('refund_owed_since')
     .whereNotNull('refund_refused_at')
     .update({ refund_refused_at: null, refund_refusal: null, updated_at: trx.fn.now() });
-  if (updated) await recordTimeline(trx, id, { kind: 'refund_requested', detail: `Nova tentativa de estorno (${by})` });
+  if (updated) await recordTimeline(trx, id, { kind: 'refund_requested', detail: 'Nova tentativa de estorno' });
   return updated > 0;
 }
 

@@ -56,7 +56,7 @@ export const refusedRefunds = (deps: Pick<OrdersDeps, 'db'>): Promise<Order[]> =
  */
 export async function retryRefusedRefund(deps: Deps, orderId: string, adminId: string): Promise<void> {
   if (!(await findOrder(deps.db, orderId))) throw notFound(messages.orderNotFound);
-  const cleared = await deps.db.transaction((trx) => clearRefundRefusal(trx, orderId, adminId));
+  const cleared = await deps.db.transaction((trx) => clearRefundRefusal(trx, orderId));
   if (!cleared) throw conflict(messages.noRefusedRefund);
   deps.logger.info({ orderId, requestedBy: adminId }, 'refused refund retried');
   await sendOwedRefund(deps, orderId);
