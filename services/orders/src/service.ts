@@ -11,7 +11,7 @@ import { messages, type OrdersDeps } from './domain/order.ts';
 import { sendOwedRefunds } from './domain/owed-refunds.ts';
 import { placeLatePayments } from './domain/payment-events.ts';
 import { believedMemory } from './domain/believed.ts';
-import { adminOrderRoutes, adminSalesRoutes } from './http/admin-routes.ts';
+import { adminOrderRoutes, adminRefundRoutes, adminSalesRoutes } from './http/admin-routes.ts';
 import { orderRoutes } from './http/orders-routes.ts';
 
 /** How long an event's first type is believed without asking the catalog again (purchases that name no type). */
@@ -59,6 +59,7 @@ export const ordersService = defineService({
     router.use(orderRoutes(deps, verifyToken, purchaseLimit).routes());
     router.use(adminOrderRoutes(deps, verifyToken).routes());
     router.use(adminSalesRoutes(deps, verifyToken).routes());
+    router.use(adminRefundRoutes(deps, verifyToken).routes());
     const expiry = startPeriodicJob(
       'order-expiry',
       config.ORDER_EXPIRY_SWEEP_MS,

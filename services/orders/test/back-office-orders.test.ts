@@ -63,6 +63,7 @@ test('orders are found by id, number, e-mail, CPF (with or without its dots) and
       createdAt: expect.any(String),
       buyer: { userId: who.id, name: who.name, email: who.email, cpf: maskCpf(who.cpf) },
       event: { id: concert.id, title: concert.title, date: new Date(concert.date).toISOString() },
+      company: null,
     },
   ]);
   expect((await search(first.id)).orders[0].buyer.cpf).toMatch(/^\*\*\*\.\d{3}\.\d{3}-\*\*$/);

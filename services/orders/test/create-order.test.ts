@@ -55,6 +55,11 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
       asaasPaymentId: charge.view.paymentId,
       event: { title: event.title, date: event.date, location: event.location },
       payment: body.payment,
+      company: null,
+      installments: 1,
+      discountAmount: '0.00',
+      couponCode: null,
+      invoice: null,
     },
     payment: {
       pixQrCode: charge.view.pixQrCode,
@@ -96,6 +101,8 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
     description: `1× Ingresso – pedido ${body.order.orderNumber} – ${event.title}`,
     dueDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
     customer: { userId: who.id, name: 'Ana Beatriz Souza', cpf: who.cpf, email: who.email, phone: who.phone },
+    installments: 1,
+    orderNumber: body.order.orderNumber,
   });
 
   // Events and logs.
@@ -126,6 +133,9 @@ test('a verified buyer buys with PIX: 201 with the order and the code to pay; sp
           holder: { name: 'Ana Beatriz Souza', email: who.email, cpf: who.cpf },
         },
       ],
+      company: null,
+      installments: 1,
+      discountAmount: '0.00',
     },
   ]);
   expect(h.lines('order created')).toContainEqual(

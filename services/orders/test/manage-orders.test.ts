@@ -53,6 +53,11 @@ describe('GET /api/orders', () => {
       asaasPaymentId: expect.stringMatching(/^pay_/),
       event: { title: newest.title, date: newest.date, location: newest.location },
       payment: expect.objectContaining({ pixPayload: expect.stringMatching(/^000201/), boletoLine: null }),
+      company: null,
+      installments: 1,
+      discountAmount: '0.00',
+      couponCode: null,
+      invoice: null,
     });
 
     const page2 = await json(await list(who, '?page=2'));

@@ -175,8 +175,8 @@ test('sold out and courtesy not answering the give-back: no order, and order.can
   ]);
   // Courtesy still counts the use until it reads order.cancelled.
   expect(h.courtesy.usesOf(link.id)).toEqual([orderId]);
-  expect(h.lines('promo use release failed; order.cancelled will release it')).toContainEqual(
-    expect.objectContaining({ orderId }),
+  expect(h.lines('use release failed; order.cancelled will release it')).toContainEqual(
+    expect.objectContaining({ orderId, kind: 'promo' }),
   );
 });
 

@@ -53,6 +53,9 @@ function expectedFigures(made: Made[]) {
     fee: fromCents(toCents(gross) - toCents(net)),
     net,
     refunded: sum(made.filter((one) => one.status === 'refunded').map((one) => one.amount)),
+    // No coupon was used in these sales (see the coupon test for discounts).
+    discounts: '0.00',
+    perCoupon: [],
     orders: {
       byStatus: Object.fromEntries(
         (['pending', 'paid', 'cancelled', 'expired', 'refunded'] as const).map((status) => [

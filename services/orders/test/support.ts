@@ -24,9 +24,15 @@ import {
   EVENT_OWNERS,
   paymentsMessages,
   type ChargeRequest,
+  type ChargeRefundAnswer,
+  type ChargeRefundView,
   type ChargeStatusView,
   type ChargeView,
+  couponMessages,
+  type CouponQuote,
   type EventPayload,
+  type InstallmentTerms,
+  type InvoiceView,
   type EventType,
   type EventView,
   type PromoQuote,
@@ -109,9 +115,15 @@ export interface PaymentsCall {
   body?: unknown;
 }
 
-/** Payments' internal API as orders calls it: one charge per order id, check and refund. */
+/**
+ * Payments' internal API as orders calls it: one charge per order id, check and refund. A paid boleto's refund waits
+ * for the payer's bank details, as the provider's does; a refused one answers `refusal` in payments' words. Each
+ * charge is listed with its installments, its nota fiscal (`invoices`, as a test sets it) and its refund.
+ */
 export async function startPaymentsStandIn() {
   const charges = new Map<string, { request: ChargeRequest; view: ChargeView }>();
+  const refunds = new Map<string, ChargeRefundView>();
+  const invoices = new Map<string, InvoiceView>();
   const calls: PaymentsCall[] = [];
   const paid = new Set<string>();
   const behaviour = {
@@ -121,6 +133,8 @@ export async function startPaymentsStandIn() {
     check: 'ok' as 'ok' | 'down',
     refund: 'ok' as ChargeBehaviour,
     read: 'ok' as 'ok' | 'down',
+    /** The provider's words when `refund` is 'refuse'. */
+    refusal: 'Saldo insuficiente para estorno',
   };
   const reads = new Router();
   // How to pay orders made before: each named order's charge, as payments reads them from its own store.
@@ -135,7 +149,17 @@ export async function startPaymentsStandIn() {
     ctx.body = {
       charges: orderIds.flatMap((orderId) => {
         const charge = charges.get(orderId);
-        return charge ? [{ orderId, ...charge.view }] : [];
+        if (!charge) return [];
+        const { installments = 1 } = charge.request;
+        return [
+          {
+            orderId,
+            ...charge.view,
+            installments,
+            invoice: invoices.get(orderId) ?? null,
+            refund: refunds.get(orderId) ?? null,
+          },
+        ];
       }),
     } satisfies ChargeList;
   });
@@ -214,14 +238,25 @@ export async function startPaymentsStandIn() {
     if (behaviour.refund !== 'ok') {
       const refused = behaviour.refund === 'refuse';
       ctx.status = refused ? 422 : 502;
-      ctx.body = { message: refused ? paymentsMessages.providerRefused : paymentsMessages.providerUnavailable };
+      const said = refused ? paymentsMessages.refundRefused(behaviour.refusal) : paymentsMessages.providerUnavailable;
+      ctx.body = { message: said };
       return;
     }
     const charge = charges.get(orderId);
-    ctx.status = charge ? 200 : 404;
-    ctx.body = charge
-      ? ({ paymentId: charge.view.paymentId, providerStatus: 'REFUNDED', paid: false } satisfies ChargeStatusView)
-      : { message: paymentsMessages.chargeNotFound };
+    if (!charge) {
+      ctx.status = 404;
+      ctx.body = { message: paymentsMessages.chargeNotFound };
+      return;
+    }
+    const { paymentId } = charge.view;
+    const refund: ChargeRefundView =
+      refunds.get(orderId) ??
+      (charge.request.method === 'boleto'
+        ? { status: 'awaiting_bank_details', bankDetailsUrl: `https://sandbox.asaas.com/refund/${paymentId}` }
+        : { status: 'refunded', bankDetailsUrl: null });
+    refunds.set(orderId, refund);
+    const providerStatus = refund.status === 'refunded' ? 'REFUNDED' : 'REFUND_IN_PROGRESS';
+    ctx.body = { paymentId, providerStatus, paid: false, refund } satisfies ChargeRefundAnswer;
   });
 
   const server = await listen(
@@ -230,6 +265,8 @@ export async function startPaymentsStandIn() {
   return {
     ...server,
     charges,
+    refunds,
+    invoices,
     calls,
     paid,
     behaviour,
@@ -250,10 +287,18 @@ export interface StandInPromoLink {
 }
 
 export interface CourtesyCall {
-  action: 'quote' | 'take' | 'release';
+  action: 'quote' | 'take' | 'release' | 'take-coupon' | 'release-coupon';
   code?: string;
   eventId?: string;
   orderId?: string;
+  ticketTypeIds?: string[];
+}
+
+export interface StandInCoupon extends CouponQuote {
+  eventId: string | null;
+  maxUses: number | null;
+  /** A refusal courtesy answers whatever the use (an expired coupon, one not valid yet), in its words. */
+  refusal: string | null;
 }
 
 /**
@@ -273,6 +318,11 @@ export async function startCourtesyStandIn() {
     release: 'ok' as 'ok' | 'down',
   };
   const hooks: { beforeTake?: (orderId: string) => Promise<void> } = {};
+  const coupons = new Map<string, StandInCoupon>();
+  /** Order id → the coupon whose use it holds. */
+  const couponUses = new Map<string, string>();
+  const couponUsesOf = (couponId: string) =>
+    [...couponUses].filter(([, coupon]) => coupon === couponId).map(([orderId]) => orderId);
   const usesOf = (linkId: string) => [...uses].filter(([, link]) => link === linkId).map(([orderId]) => orderId);
   const usable = (code: string, eventId: unknown) => {
     const link = links.get(code.toUpperCase());
@@ -338,6 +388,49 @@ export async function startCourtesyStandIn() {
     ctx.body = { released: uses.delete(orderId) };
   });
 
+  // Coupons: one use per order (the same use when asked again), refused as courtesy refuses them.
+  router.put('/internal/coupon-uses/:orderId', async (ctx) => {
+    const orderId = ctx.params.orderId!;
+    const body = (await readJson(ctx.req)) as { code?: string; eventId?: string; ticketTypeIds?: string[] };
+    calls.push({
+      action: 'take-coupon',
+      orderId,
+      code: body.code,
+      eventId: body.eventId,
+      ticketTypeIds: body.ticketTypeIds,
+    });
+    if (behaviour.take === 'down') return unavailable(ctx);
+    const held = couponUses.get(orderId);
+    const coupon = held
+      ? [...coupons.values()].find((candidate) => candidate.couponId === held)
+      : coupons.get(String(body.code).toUpperCase());
+    if (!coupon || (coupon.eventId !== null && coupon.eventId !== body.eventId)) {
+      ctx.status = 404;
+      ctx.body = { message: couponMessages.invalid };
+      return;
+    }
+    if (!held && coupon.refusal) {
+      ctx.status = 422;
+      ctx.body = { message: coupon.refusal };
+      return;
+    }
+    if (!held && coupon.maxUses !== null && couponUsesOf(coupon.couponId).length >= coupon.maxUses) {
+      ctx.status = 409;
+      ctx.body = { message: couponMessages.usedUp };
+      return;
+    }
+    couponUses.set(orderId, coupon.couponId);
+    const { eventId: _eventId, maxUses: _maxUses, refusal: _refusal, ...quote } = coupon;
+    ctx.body = quote satisfies CouponQuote;
+  });
+
+  router.delete('/internal/coupon-uses/:orderId', (ctx) => {
+    const orderId = ctx.params.orderId!;
+    calls.push({ action: 'release-coupon', orderId });
+    if (behaviour.release === 'down') return unavailable(ctx);
+    ctx.body = { released: couponUses.delete(orderId) };
+  });
+
   const server = await listen(new Koa().use(router.routes() as unknown as Koa.Middleware));
   return {
     ...server,
@@ -347,8 +440,26 @@ export async function startCourtesyStandIn() {
     behaviour,
     hooks,
     usesOf,
+    couponUses,
+    couponUsesOf,
     callsFor: (orderId: string, action?: CourtesyCall['action']) =>
       calls.filter((call) => call.orderId === orderId && (action === undefined || call.action === action)),
+    /** A coupon (of the event, or of every event), taking `percentOff` % or `amountOff` reais off. */
+    addCoupon(fields: Partial<StandInCoupon>): StandInCoupon {
+      const coupon: StandInCoupon = {
+        couponId: randomUUID(),
+        code: `CUPOM${randomUUID().replaceAll('-', '').slice(0, 8).toUpperCase()}`,
+        percentOff: null,
+        amountOff: null,
+        ticketTypeIds: [],
+        eventId: null,
+        maxUses: null,
+        refusal: null,
+        ...fields,
+      };
+      coupons.set(coupon.code, coupon);
+      return coupon;
+    },
     /** A promotional link of the event, with its price and uses. */
     addLink(fields: Partial<StandInPromoLink> & Pick<StandInPromoLink, 'eventId'>): StandInPromoLink {
       const link: StandInPromoLink = {
@@ -364,6 +475,39 @@ export async function startCourtesyStandIn() {
       return link;
     },
   };
+}
+
+/**
+ * The real catalog, as orders reaches it, through a pass-through: an event's card installment terms, as given when it
+ * was created (`maxInstallments`, `minInstallmentValue`), are added to a hold's answer when the catalog leaves them
+ * out (a catalog that does not keep them yet answers none).
+ */
+async function startCatalogPassThrough(catalogUrl: string) {
+  const terms = new Map<string, InstallmentTerms>();
+  const app = new Koa().use(async (ctx) => {
+    const body = ['GET', 'HEAD'].includes(ctx.method) ? undefined : await readJson(ctx.req);
+    const headers = Object.fromEntries(
+      Object.entries(ctx.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)),
+    ) as Record<string, string>;
+    const answer = await fetch(catalogUrl + ctx.url, {
+      method: ctx.method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    ctx.status = answer.status;
+    const text = await answer.text();
+    const held = ctx.method === 'PUT' ? /^\/internal\/events\/([^/]+)\/holds\/[^/]+$/.exec(ctx.path) : null;
+    const eventTerms = held && answer.ok ? terms.get(held[1]!) : undefined;
+    if (!eventTerms) {
+      ctx.type = answer.headers.get('content-type') ?? 'application/json';
+      ctx.body = text;
+      return;
+    }
+    const hold = JSON.parse(text) as { event: Record<string, unknown> };
+    hold.event.installments ??= eventTerms;
+    ctx.body = hold;
+  });
+  return { ...(await listen(app)), terms };
 }
 
 /**
@@ -392,12 +536,14 @@ export type Harness = Awaited<ReturnType<typeof startOrders>>;
 /**
  * The orders service in-process against real PostgreSQL and Redis, with the real catalog, stand-ins for identity,
  * payments and courtesy, and a producer on its bus; functions that drive it and read its store, outbox and logs.
+ * `installmentTerms` reaches the catalog through `startCatalogPassThrough`, for events sold in installments.
  * The catalog hears orders' events only with `catalogOnBus` (otherwise a test releases spots itself).
  */
 export async function startOrders({
   env = {},
   catalogOnBus = false,
-}: { env?: Record<string, string>; catalogOnBus?: boolean } = {}) {
+  installmentTerms = false,
+}: { env?: Record<string, string>; catalogOnBus?: boolean; installmentTerms?: boolean } = {}) {
   const issuer = await createTestIssuer();
   const logs = captureLogs();
   const busSchema = uniqueName('bus');
@@ -406,6 +552,8 @@ export async function startOrders({
     env: { DB_POOL_MAX: '10' },
     ...(catalogOnBus ? { busSchema } : {}),
   });
+  // Only where a test sells in installments: the other tests reach the catalog directly.
+  const catalogAsReached = installmentTerms ? await startCatalogPassThrough(catalog.url) : null;
   const identity = await startIdentityStandIn();
   const payments = await startPaymentsStandIn();
   const courtesy = await startCourtesyStandIn();
@@ -418,7 +566,7 @@ export async function startOrders({
   };
   const serviceEnv = {
     LOG_LEVEL: 'info',
-    CATALOG_URL: catalog.url,
+    CATALOG_URL: catalogAsReached?.url ?? catalog.url,
     PAYMENTS_URL: payments.url,
     IDENTITY_URL: identity.url,
     COURTESY_URL: courtesy.url,
@@ -472,7 +620,12 @@ export async function startOrders({
       }),
     });
     if (response.status !== 201) throw new Error(`create event failed: ${response.status} ${await response.text()}`);
-    return (await response.json()) as EventView;
+    const event = (await response.json()) as EventView;
+    if (catalogAsReached && fields.maxInstallments !== undefined) {
+      const minValue = (fields.minInstallmentValue as string | undefined) ?? '5.00';
+      catalogAsReached.terms.set(event.id, { max: fields.maxInstallments as number, minValue });
+    }
+    return event;
   }
 
   const buy = (who: Buyer, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -534,6 +687,7 @@ export async function startOrders({
       await orders.stop();
       for (const source of sources.values()) await (await source).stop();
       await catalog.stop();
+      await catalogAsReached?.close();
       await identity.close();
       await payments.close();
       await courtesy.close();

@@ -1,7 +1,19 @@
 import { CollaboratorError, jsonClient, type Caller } from '@ticketing/platform';
-import { promoQuoteSchema, promoUseReleaseSchema, type PromoQuote, type PromoUseRequest } from '@ticketing/proto';
+import {
+  couponQuoteSchema,
+  couponUseReleaseSchema,
+  promoQuoteSchema,
+  promoUseReleaseSchema,
+  type CouponQuote,
+  type CouponUseRequest,
+  type PromoQuote,
+  type PromoUseRequest,
+} from '@ticketing/proto';
 
-/** Courtesy as orders uses it: the promotional links a code names, and the use each order takes of one. */
+/**
+ * Courtesy as orders uses it: the promotional links a code names, and the use each order takes of one; the use each
+ * order takes of a coupon.
+ */
 export interface CourtesyClient {
   /** The active promotional link of the event the code names, with uses left; null when there is none. */
   findPromoLink(eventId: string, code: string): Promise<PromoQuote | null>;
@@ -9,11 +21,19 @@ export interface CourtesyClient {
   takePromoUse(orderId: string, use: PromoUseRequest): Promise<PromoQuote>;
   /** Gives the order's use back; true when it had one. */
   releasePromoUse(orderId: string): Promise<boolean>;
+  /**
+   * Takes one use of the coupon for the order, answering what it takes off; repeating it is harmless. Refusals
+   * (404 invalid, 409 used up, 422 expired / not yet / other types, in courtesy's words) are thrown.
+   */
+  takeCouponUse(orderId: string, use: CouponUseRequest): Promise<CouponQuote>;
+  /** Gives the order's coupon use back; true when it had one. */
+  releaseCouponUse(orderId: string): Promise<boolean>;
 }
 
 export function courtesyClient(baseUrl: string, timeoutMs: number, caller: Caller): CourtesyClient {
   const http = jsonClient('courtesy', baseUrl, timeoutMs, caller);
   const usePath = (orderId: string) => `/internal/promo-uses/${encodeURIComponent(orderId)}`;
+  const couponUsePath = (orderId: string) => `/internal/coupon-uses/${encodeURIComponent(orderId)}`;
   return {
     async findPromoLink(eventId, code) {
       const query = `?eventId=${encodeURIComponent(eventId)}`;
@@ -29,6 +49,11 @@ export function courtesyClient(baseUrl: string, timeoutMs: number, caller: Calle
     },
     async releasePromoUse(orderId) {
       const { released } = await http.call('DELETE', usePath(orderId), promoUseReleaseSchema);
+      return released;
+    },
+    takeCouponUse: (orderId, use) => http.call('PUT', couponUsePath(orderId), couponQuoteSchema, use),
+    async releaseCouponUse(orderId) {
+      const { released } = await http.call('DELETE', couponUsePath(orderId), couponUseReleaseSchema);
       return released;
     },
   };

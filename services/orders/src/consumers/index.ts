@@ -1,6 +1,7 @@
 import type { EventHandlers, PeriodicJob } from '@ticketing/platform';
 import { courtesyRedeemed } from '../domain/courtesy-orders.ts';
 import { forgetUser } from '../domain/erasure.ts';
+import { invoiceChanged } from '../domain/invoice-events.ts';
 import { eventCancelled } from '../domain/event-cancellation.ts';
 import { mailSent } from '../domain/mail-events.ts';
 import type { OrdersDeps } from '../domain/order.ts';
@@ -12,7 +13,7 @@ import { withdrawalDecided } from '../domain/withdrawal.ts';
  * What orders hears: payments move the order (`refunds` sends the refunds a late payment leaves owed), a redeemed
  * courtesy becomes a paid order, a cancelled event refunds or cancels its orders, tickets fill in the buyer's view
  * of the ticket and settle the buyer's withdrawals (refunded once the ticket is void), e-mails sent about an order
- * go on its timeline, a deleted account is erased.
+ * go on its timeline, and so does its nota fiscal, a deleted account is erased.
  */
 export function ordersConsumers(deps: OrdersDeps, refunds: Pick<PeriodicJob, 'wake'>): EventHandlers {
   const paymentDeps = { ...deps, refunds };
@@ -28,6 +29,7 @@ export function ordersConsumers(deps: OrdersDeps, refunds: Pick<PeriodicJob, 'wa
     'ticket.reset': (payload, { trx }) => ticketReset(deps.logger, trx, payload),
     'ticket.withdrawal-decided': (payload, { trx }) => withdrawalDecided(deps, trx, payload),
     'mail.sent': (payload, { trx }) => mailSent(deps.logger, trx, payload),
+    'invoice.changed': (payload, { trx }) => invoiceChanged(deps.logger, trx, payload),
     'user.deleted': (payload, { trx }) => forgetUser(deps, trx, payload),
   };
 }

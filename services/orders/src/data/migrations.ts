@@ -318,4 +318,32 @@ export const ordersMigrations: Migration[] = [
       await db.raw('create index orders_late_payments on orders (late_paid_at) where late_payment_id is not null');
     },
   },
+  {
+    name: '0017_companies_coupons_refusals',
+    async up(db) {
+      // A purchase for a company: the charge is made out to its CNPJ (kept formatted; its 14 characters beside it, so
+      // the back office finds it typed with or without punctuation). Card installments, a coupon's discount (already
+      // out of `amount`), and a refund the provider refused, waiting for an administrator (not retried by itself).
+      await db.schema.alterTable('orders', (t) => {
+        t.string('company_cnpj', 18).nullable();
+        t.string('company_name', 255).nullable();
+        t.string('company_email', 255).nullable();
+        t.string('company_purchase_order', 60).nullable();
+        t.smallint('installments').notNullable().defaultTo(1);
+        t.decimal('discount_amount', 10, 2).notNullable().defaultTo(0);
+        t.uuid('coupon_id').nullable();
+        t.string('coupon_code', 40).nullable();
+        t.timestamp('refund_refused_at', { useTz: true }).nullable();
+        t.text('refund_refusal').nullable();
+      });
+      await db.raw(
+        `alter table orders add column company_cnpj_chars text
+           generated always as (regexp_replace(company_cnpj, '[^0-9A-Z]', '', 'g')) stored`,
+      );
+      await db.raw('create index orders_company_cnpj on orders (company_cnpj_chars) where company_cnpj is not null');
+      await db.raw(
+        'create index orders_refunds_refused on orders (refund_refused_at) where refund_refused_at is not null',
+      );
+    },
+  },
 ];

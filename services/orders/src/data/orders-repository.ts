@@ -1,5 +1,11 @@
 import { containsPattern, foldedColumn, outboxInsert, prepared, type Knex } from '@ticketing/platform';
-import { refundReasonLabels, type Envelope, type ErasedPerson, type OrderStatus } from '@ticketing/proto';
+import {
+  refundReasonLabels,
+  type Envelope,
+  type ErasedPerson,
+  type OrderCompany,
+  type OrderStatus,
+} from '@ticketing/proto';
 import type { Order, OrderItem, PaymentMethod, RefundReason } from '../domain/order.ts';
 import { recordTimeline, type TimelineNote } from './timeline-repository.ts';
 
@@ -34,6 +40,16 @@ interface OrderRow {
   late_payment_id: string | null;
   late_paid_at: Date | null;
   late_net_amount: string | null;
+  company_cnpj: string | null;
+  company_name: string | null;
+  company_email: string | null;
+  company_purchase_order: string | null;
+  installments: number;
+  discount_amount: string;
+  coupon_id: string | null;
+  coupon_code: string | null;
+  refund_refused_at: Date | null;
+  refund_refusal: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -73,6 +89,16 @@ const ORDER_COLUMNS = Object.keys({
   late_payment_id: 1,
   late_paid_at: 1,
   late_net_amount: 1,
+  company_cnpj: 1,
+  company_name: 1,
+  company_email: 1,
+  company_purchase_order: 1,
+  installments: 1,
+  discount_amount: 1,
+  coupon_id: 1,
+  coupon_code: 1,
+  refund_refused_at: 1,
+  refund_refusal: 1,
   created_at: 1,
   updated_at: 1,
 } satisfies Record<keyof OrderRow, 1>).join(', ');
@@ -106,6 +132,22 @@ const toOrder = (row: OrderRow): Order => ({
     row.late_payment_id && row.late_paid_at
       ? { paymentId: row.late_payment_id, paidAt: row.late_paid_at, netAmount: row.late_net_amount }
       : null,
+  company:
+    row.company_cnpj && row.company_name && row.company_email
+      ? {
+          cnpj: row.company_cnpj,
+          name: row.company_name,
+          email: row.company_email,
+          purchaseOrder: row.company_purchase_order,
+        }
+      : null,
+  installments: row.installments,
+  discountAmount: row.discount_amount,
+  coupon: row.coupon_id && row.coupon_code ? { id: row.coupon_id, code: row.coupon_code } : null,
+  refundRefusal:
+    row.refund_refused_at && row.refund_refusal !== null
+      ? { at: row.refund_refused_at, reason: row.refund_refusal }
+      : null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -117,9 +159,15 @@ export interface NewOrder {
   id: string;
   userId: string;
   eventId: string;
-  cpf: string;
+  /** The buyer's CPF; not needed (null when they have none) for a purchase made out to a company. */
+  cpf: string | null;
+  company: OrderCompany | null;
   paymentMethod: PaymentMethod;
+  installments: number;
   amount: string;
+  /** What the coupon took off the tickets ("0.00" without one). */
+  discountAmount: string;
+  coupon: { id: string; code: string } | null;
   expiresAt: Date;
   event: { title: string; date: Date; location: string };
   buyer: { name: string; email: string };
@@ -146,9 +194,13 @@ export async function insertPendingOrder(db: Knex, max: number, order: NewOrder)
     .raw(
       `with recorded as (
          insert into orders (id, user_id, event_id, cpf, status, payment_method, amount, expires_at, event_title,
-                             event_date, event_location, buyer_name, buyer_email, idempotency_key, courtesy_link_id)
+                             event_date, event_location, buyer_name, buyer_email, idempotency_key, courtesy_link_id,
+                             company_cnpj, company_name, company_email, company_purchase_order, installments,
+                             discount_amount, coupon_id, coupon_code)
          select ?::uuid, ?::uuid, ?::uuid, ?, 'pending', ?, ?::numeric, ?::timestamptz, ?,
-                ?::timestamptz, ?, ?, ?, ?, ?::uuid
+                ?::timestamptz, ?, ?, ?, ?, ?::uuid,
+                ?, ?, ?, ?, ?::smallint,
+                ?::numeric, ?::uuid, ?
          where pending_orders_locked(?::uuid, ?) < ?
          returning ${ORDER_COLUMNS}
        ), lines as (
@@ -170,8 +222,17 @@ export async function insertPendingOrder(db: Knex, max: number, order: NewOrder)
         order.buyer.email,
         order.idempotencyKey,
         order.courtesyLinkId,
+        order.company?.cnpj ?? null,
+        order.company?.name ?? null,
+        order.company?.email ?? null,
+        order.company?.purchaseOrder ?? null,
+        order.installments,
+        order.discountAmount,
+        order.coupon?.id ?? null,
+        order.coupon?.code ?? null,
         order.userId,
-        order.cpf.replace(/\D/g, ''),
+        // A company's purchase by a buyer without a CPF is counted by account alone.
+        order.cpf?.replace(/\D/g, '') ?? null,
         max,
         JSON.stringify(order.items.map(toItemRow)),
       ],
@@ -516,33 +577,84 @@ export async function noteLatePayment(
 export const listLatePayments = (db: Knex, limit: number) =>
   listWaiting(db, { while: 'late_payment_id', since: 'late_paid_at' }, limit);
 
-/** Orders whose money is still owed back, longest waiting first. */
+/**
+ * Orders whose money is still owed back, longest waiting first; not those the provider refused: asking again the
+ * same way gets the same refusal, so they wait for an administrator (`listRefusedRefunds`).
+ */
 export const listOwedRefunds = (db: Knex, limit: number) =>
-  listWaiting(db, { while: 'refund_owed_since', since: 'refund_owed_since' }, limit);
+  listWaiting(db, { while: 'refund_owed_since', since: 'refund_owed_since', unless: 'refund_refused_at' }, limit);
 
-/** The ids of the orders whose `while` column is set, longest waiting (by `since`) first. */
+/** The ids of the orders whose `while` column is set (and `unless` is not), longest waiting (by `since`) first. */
 async function listWaiting(
   db: Knex,
-  columns: { while: keyof OrderRow; since: keyof OrderRow },
+  columns: { while: keyof OrderRow; since: keyof OrderRow; unless?: keyof OrderRow },
   limit: number,
 ): Promise<string[]> {
-  const rows = (await db('orders').select('id').whereNotNull(columns.while).orderBy(columns.since).limit(limit)) as {
-    id: string;
-  }[];
+  const rows = (await db('orders')
+    .select('id')
+    .whereNotNull(columns.while)
+    .modify((query) => {
+      if (columns.unless) query.whereNull(columns.unless);
+    })
+    .orderBy(columns.since)
+    .limit(limit)) as { id: string }[];
   return rows.map((row) => row.id);
 }
 
-/** Clears an owed refund in one conditional statement; undefined when it was cleared already. */
-export async function clearRefundOwed(trx: Knex.Transaction, id: string): Promise<Order | undefined> {
+/**
+ * Clears an owed refund in one conditional statement; undefined when it was cleared already. A boleto's refund
+ * (`bankDetailsUrl`) is the provider's to pay once the payer gives a bank account: noted as waiting for it.
+ */
+export async function clearRefundOwed(
+  trx: Knex.Transaction,
+  id: string,
+  bankDetailsUrl: string | null,
+): Promise<Order | undefined> {
   const cleared = one(
     (await trx<OrderRow>('orders')
       .where({ id })
       .whereNotNull('refund_owed_since')
-      .update({ refund_owed_since: null, updated_at: trx.fn.now() })
+      .update({ refund_owed_since: null, refund_refused_at: null, refund_refusal: null, updated_at: trx.fn.now() })
       .returning('*')) as OrderRow[],
   );
-  if (cleared) await recordTimeline(trx, id, { kind: 'refunded', detail: refundDetail(cleared) });
+  if (cleared) {
+    const note: TimelineNote = bankDetailsUrl
+      ? { kind: 'refund_awaiting_bank_details', detail: bankDetailsUrl }
+      : { kind: 'refunded', detail: refundDetail(cleared) };
+    await recordTimeline(trx, id, note);
+  }
   return cleared;
+}
+
+/** The provider refused an owed refund (`reason`, its words): kept on the order, which waits for an administrator. */
+export async function recordRefundRefusal(trx: Knex.Transaction, id: string, reason: string): Promise<boolean> {
+  const updated = await trx('orders')
+    .where({ id })
+    .whereNotNull('refund_owed_since')
+    .update({ refund_refused_at: trx.fn.now(), refund_refusal: reason, updated_at: trx.fn.now() });
+  if (updated) await recordTimeline(trx, id, { kind: 'refund_refused', detail: reason });
+  return updated > 0;
+}
+
+/** An administrator tries a refused refund again: the refusal is cleared (still owed); false when there was none. */
+export async function clearRefundRefusal(trx: Knex.Transaction, id: string): Promise<boolean> {
+  const updated = await trx('orders')
+    .where({ id })
+    .whereNotNull('refund_owed_since')
+    .whereNotNull('refund_refused_at')
+    .update({ refund_refused_at: null, refund_refusal: null, updated_at: trx.fn.now() });
+  if (updated) await recordTimeline(trx, id, { kind: 'refund_requested', detail: 'Nova tentativa de estorno' });
+  return updated > 0;
+}
+
+/** Refunds the provider refused, still owed, oldest refusal first. */
+export async function listRefusedRefunds(db: Knex, limit: number): Promise<Order[]> {
+  const rows = (await db<OrderRow>('orders')
+    .whereNotNull('refund_owed_since')
+    .whereNotNull('refund_refused_at')
+    .orderBy('refund_refused_at')
+    .limit(limit)) as OrderRow[];
+  return rows.map(toOrder);
 }
 
 /** Replaces the buyer on every order of a user (name, e-mail, CPF); amounts, dates and statuses stay. */
@@ -612,7 +724,12 @@ export interface OrderSearch {
   id: string | null;
   orderNumber: string | null;
   cpfDigits: string | null;
+  /** A CNPJ's 14 characters, without punctuation. */
+  cnpjChars: string | null;
 }
+
+/** Which orders a search lists: every order, only those bought for a company, or only those in a buyer's name. */
+export type CompanyFilter = boolean | undefined;
 
 /** A line of the order whose holder has every word of the name, or the e-mail part. */
 function holderMatching(search: OrderSearch) {
@@ -642,22 +759,37 @@ function matching(search: OrderSearch) {
           name.whereRaw(`${foldedColumn('buyer_name')} like ?`, [containsPattern(word)]);
         }
       });
+      query.orWhere((name) => {
+        for (const word of search.nameWords) {
+          name.whereRaw(`${foldedColumn('company_name')} like ?`, [containsPattern(word)]);
+        }
+      });
     }
     if (search.nameWords.length > 0 || search.email) query.orWhereExists(holderMatching(search));
     if (search.email) query.orWhereRaw('lower(buyer_email) like ?', [containsPattern(search.email)]);
     if (search.id) query.orWhere({ id: search.id });
     if (search.orderNumber) query.orWhere({ order_number: search.orderNumber });
     if (search.cpfDigits) query.orWhere('cpf_digits', search.cpfDigits);
+    if (search.cnpjChars) query.orWhere('company_cnpj_chars', search.cnpjChars);
   };
 }
 
-/** Orders matching the search (every order without one), newest first, one page of them, and how many in all. */
+/**
+ * Orders matching the search (every order without one), bought for a company or not when `company` says, newest
+ * first, one page of them, and how many in all.
+ */
 export async function searchOrders(
   db: Knex,
   search: OrderSearch | null,
+  company: CompanyFilter,
   page: { offset: number; limit: number },
 ): Promise<{ orders: Order[]; total: number }> {
-  const matches = () => (search ? db<OrderRow>('orders').where(matching(search)) : db<OrderRow>('orders'));
+  const matches = () =>
+    db<OrderRow>('orders').modify((query) => {
+      if (search) query.where(matching(search));
+      if (company === true) query.whereNotNull('company_cnpj');
+      if (company === false) query.whereNull('company_cnpj');
+    });
   const [rows, [count]] = await Promise.all([
     matches()
       .orderBy([

@@ -123,3 +123,24 @@ export async function ticketsPerTypeAndLot(db: Knex, eventId: string): Promise<T
     gross: row.gross,
   }));
 }
+
+export interface CouponRow {
+  code: string;
+  orders: number;
+  discount: string;
+}
+
+/** What each coupon took off paid orders, most used first (ties by code). */
+export async function discountsPerCoupon(db: Knex, eventId?: string): Promise<CouponRow[]> {
+  return (await db('orders')
+    .modify(ofEvent(eventId))
+    .where({ status: 'paid' })
+    .whereNotNull('coupon_code')
+    .groupBy('coupon_code')
+    .orderByRaw('count(*) desc, coupon_code')
+    .select(
+      'coupon_code as code',
+      db.raw('count(*)::int as orders'),
+      db.raw('sum(discount_amount) as discount'),
+    )) as CouponRow[];
+}

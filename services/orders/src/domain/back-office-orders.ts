@@ -1,9 +1,9 @@
 import { notFound, searchWords } from '@ticketing/platform';
-import { isUuid, type OrderSearchQuery, type OrderTimelineEntry } from '@ticketing/proto';
+import { cnpjCharacters, isUuid, isValidCnpj, type OrderSearchQuery, type OrderTimelineEntry } from '@ticketing/proto';
 import { findOrder, searchOrders, type OrderSearch } from '../data/orders-repository.ts';
 import { listTimeline } from '../data/timeline-repository.ts';
 import { messages, type Order, type OrdersDeps } from './order.ts';
-import { readOrders, type OrderRead } from './order-reads.ts';
+import { readOrder, type OrderRead } from './order-reads.ts';
 
 const SEARCH_PAGE_SIZE = 20;
 
@@ -11,8 +11,9 @@ const ORDER_NUMBER = /^(?:EF-?)?(\d{1,7})$/i;
 const CPF_SHAPE = /^[\d.\s-]+$/;
 
 /**
- * What a typed search may be: a name (every word, accents ignored) or part of an e-mail, the buyer's or a holder's, and, when it has their
- * shape, an order id, an order number ("EF-000123", "123") or a CPF (with or without its dots and dash).
+ * What a typed search may be: a name (every word, accents ignored) or part of an e-mail, the buyer's or a holder's
+ * (or the company's razão social), and, when it has their shape, an order id, an order number ("EF-000123", "123"),
+ * a CPF or a CNPJ (with or without their punctuation).
  */
 function searchKeys(text: string): OrderSearch | null {
   if (!text) return null;
@@ -24,15 +25,19 @@ function searchKeys(text: string): OrderSearch | null {
     id: isUuid(text) ? text.toLowerCase() : null,
     orderNumber: number ? `EF-${number.padStart(6, '0')}` : null,
     cpfDigits: CPF_SHAPE.test(text) && digits.length === 11 ? digits : null,
+    cnpjChars: isValidCnpj(text) ? cnpjCharacters(text) : null,
   };
 }
 
-/** The back office's order search, newest first, twenty per page; at least one page even when nothing matches. */
+/**
+ * The back office's order search, newest first, twenty per page, only company purchases (or only personal ones) when
+ * asked; at least one page even when nothing matches.
+ */
 export async function findOrders(
   deps: Pick<OrdersDeps, 'db'>,
   query: OrderSearchQuery,
 ): Promise<{ orders: Order[]; total: number; totalPages: number }> {
-  const { orders, total } = await searchOrders(deps.db, searchKeys(query.q), {
+  const { orders, total } = await searchOrders(deps.db, searchKeys(query.q), query.company, {
     offset: (query.page - 1) * SEARCH_PAGE_SIZE,
     limit: SEARCH_PAGE_SIZE,
   });
@@ -48,6 +53,5 @@ export async function orderHistory(
   if (!order) throw notFound(messages.orderNotFound);
   const created: OrderTimelineEntry = { at: order.createdAt.toISOString(), kind: 'created', detail: null };
   const timeline = [created, ...(await listTimeline(deps.db, order.id))];
-  const [read] = await readOrders(deps, [order]);
-  return { order: read!, timeline };
+  return { order: await readOrder(deps, order), timeline };
 }

@@ -8,13 +8,27 @@ import {
   type AuthUser,
   CollaboratorError,
 } from '@ticketing/platform';
-import type { ChargeView, CreateOrder, EventView, PromoQuote } from '@ticketing/proto';
+import {
+  allowedInstallments,
+  couponDiscountCents,
+  couponMessages,
+  fromCents,
+  installmentMessages,
+  toCents,
+  type ChargeRequest,
+  type ChargeView,
+  type CouponQuote,
+  type CreateOrder,
+  type EventView,
+  type PromoQuote,
+} from '@ticketing/proto';
 import type { Buyer } from '../clients/identity.ts';
 import { findEarlierOrders, insertPendingOrder, isUniqueViolation, storeCharge } from '../data/orders-repository.ts';
 import { orderAmount, orderItems, saleSummary } from './order-items.ts';
-import { messages, snapshots, type Order, type OrderItem, type OrdersDeps, type PaymentMethod } from './order.ts';
-import { readOrders, type OrderRead } from './order-reads.ts';
+import { messages, snapshots, type Order, type OrderItem, type OrdersDeps } from './order.ts';
+import { readOrder, type OrderRead } from './order-reads.ts';
 import { paymentWindow, type PaymentWindow } from './payment-window.ts';
+import { takeCouponUse } from './coupon.ts';
 import { checkPromoType, quotePromo, takePromoUse } from './promo.ts';
 import { confirmSpots, holdSpots, spotRefusal, type HeldSpots } from './spots.ts';
 import { abandonOrder, giveBackPurchase, type Purchase } from './undo-creation.ts';
@@ -35,8 +49,9 @@ const IDEMPOTENCY_KEY = /^[\w.:-]{1,100}$/;
  * first type). A repeated request
  * (same Idempotency-Key, or a pending order for the same event) answers the order already made, without a second
  * use, hold or charge; an event the catalog just said is sold out is refused at once. Otherwise: takes the
- * promotional code's use (if one is given) and the spots, priced line by line, in the catalog under the new order's
- * id, so a refusal (sold out, code used up) is answered without writing anything here; checks the buyer; records
+ * promotional code's or the coupon's use (if one is given) in courtesy and the spots, priced line by line, in the
+ * catalog under the new order's id, so a refusal (sold out, code used up) is answered without writing anything here;
+ * checks the buyer (their CPF, unless the order is made out to a company) and the installments; records
  * the order pending with its lines (within the buyer's cap of pending orders); confirms its spots, creates the
  * charge in payments and announces `order.created`. Every call to another service is made with no transaction
  * open. From the moment the order is recorded, a crash at any step leaves something the expiry sweep closes (before
@@ -53,6 +68,7 @@ export async function createOrder(
   }
   // A promotional price is one ticket's: refused before anything is asked of anyone.
   if (input.promoCode && (input.items?.length ?? 1) > 1) throw new AppError(422, messages.promoOneTicket);
+  if (input.promoCode && input.couponCode) throw new AppError(422, couponMessages.withPromo);
   return oneAtATime(deps.placements, `${caller.id}:${input.eventId}`, async () => {
     let buyer: Promise<Buyer> | undefined;
     const findBuyer = () => (buyer ??= verifiedBuyer(deps, caller.id));
@@ -111,10 +127,10 @@ async function earlierAnswer(
     if (keyed.eventId !== input.eventId || keyed.paymentMethod !== input.paymentMethod) {
       throw new AppError(422, messages.idempotencyKeyReused);
     }
-    if (await isMade(deps, keyed)) return { outcome: 'replayed', read: await answerAgain(deps, keyed) };
+    if (await isMade(deps, keyed)) return { outcome: 'replayed', read: await readOrder(deps, keyed) };
   }
   if (pending && pending.id !== keyed?.id && (await isMade(deps, pending))) {
-    return { outcome: 'existing', read: await answerAgain(deps, pending) };
+    return { outcome: 'existing', read: await readOrder(deps, pending) };
   }
   return undefined;
 }
@@ -130,12 +146,6 @@ async function isMade(deps: OrdersDeps, order: Order): Promise<boolean> {
   if (Date.now() - order.createdAt.getTime() <= deps.limits.creationMs) throw conflict(messages.orderInProgress);
   await abandonOrder(deps, order, 'creation_interrupted', undefined);
   return false;
-}
-
-/** An order made before, with how to pay it asked of payments (null when payments does not answer now). */
-async function answerAgain(deps: OrdersDeps, order: Order): Promise<OrderRead> {
-  const [read] = await readOrders(deps, [order]);
-  return read!;
 }
 
 /**
@@ -164,19 +174,23 @@ async function placeOrder(
     userId,
     eventId: input.eventId,
     courtesyLinkId: promo?.linkId ?? null,
+    couponCode: input.couponCode ?? null,
   };
   if (input.promoCode) await takePromoUse(deps, purchase, input.promoCode);
+  const coupon = input.couponCode
+    ? await takeCouponUse(deps, { ...purchase, couponCode: input.couponCode }, asked)
+    : null;
   // Only a promotional link opens hidden types: the one it names (checked above), or any for a link naming none.
   const held = await holdSpots(deps, purchase, asked, { includeHidden: promo !== null });
   const buyer = await findBuyer().catch(async (error: unknown) => {
     await giveBackPurchase(deps, purchase, { spot: true });
     throw error;
   });
-  const recorded = await recordOrder(deps, purchase, { buyer, held, promo, input, idempotencyKey });
+  const recorded = await recordOrder(deps, purchase, { buyer, held, promo, coupon, input, idempotencyKey });
   if (!recorded) return undefined;
   const { order, items, window } = recorded;
   await confirmSpots(deps, order);
-  const charge = await chargeOrder(deps, { order, items }, input.paymentMethod, buyer, window.dueDate);
+  const charge = await chargeOrder(deps, { order, items }, buyer, window.dueDate);
   const stored = await storeCharge(deps.db, order.id, charge.paymentId, announcement(deps, order, items, charge));
   // Nothing but this request touches a fresh order before its charge is stored: its window is far from over.
   if (!stored) throw new Error(`order ${order.id} left pending before its charge was stored`);
@@ -185,7 +199,7 @@ async function placeOrder(
     { orderId: stored.id, eventId: stored.eventId, paymentMethod: stored.paymentMethod, tickets: items.length },
     'order created',
   );
-  return { order: stored, items, tickets: [], payment: charge };
+  return { order: stored, items, tickets: [], payment: charge, charge: null };
 }
 
 /**
@@ -231,6 +245,9 @@ function announcement(deps: OrdersDeps, order: Order, items: OrderItem[], charge
         boletoLine: charge.boletoLine,
         ...snapshots(order),
         items,
+        company: order.company,
+        installments: order.installments,
+        discountAmount: order.discountAmount,
       },
     },
   ]);
@@ -239,8 +256,9 @@ function announcement(deps: OrdersDeps, order: Order, items: OrderItem[], charge
 
 /**
  * Records the order pending with its lines, with its payment window before the event's start, within the buyer's
- * cap of pending orders. Undefined when a twin request recorded its order first; a refusal (a holder's missing CPF
- * among them) gives back what the purchase took.
+ * cap of pending orders, its amount net of the coupon's discount (taken off the held lines' prices). Undefined when
+ * a twin request recorded its order first; a refusal (a missing CPF, installments the event's terms do not give for
+ * this amount among them) gives back what the purchase took.
  */
 async function recordOrder(
   deps: OrdersDeps,
@@ -249,23 +267,34 @@ async function recordOrder(
     buyer: Buyer;
     held: HeldSpots;
     promo: PromoQuote | null;
+    coupon: CouponQuote | null;
     input: CreateOrder;
     idempotencyKey: string | null;
   },
 ): Promise<{ order: Order; items: OrderItem[]; window: PaymentWindow } | undefined> {
-  const { buyer, held, promo, input, idempotencyKey } = details;
+  const { buyer, held, promo, coupon, input, idempotencyKey } = details;
   const { event } = held;
   try {
-    if (!buyer.cpf) throw new AppError(422, messages.cpfMissing);
+    // A company's purchase is made out to its CNPJ: the buyer's CPF is not asked for.
+    if (!input.company && !buyer.cpf) throw new AppError(422, messages.cpfMissing);
     const items = orderItems(held, input.items, buyer, promo);
+    const discountCents = coupon ? couponDiscountCents(coupon, items) : 0;
+    const amount = orderAmount(items, discountCents);
+    const installments = input.installments ?? 1;
+    const allowed = allowedInstallments(toCents(amount), event.installments);
+    if (!allowed.includes(installments)) throw new AppError(422, installmentMessages.notAllowed(allowed));
     const window = paymentWindow(input.paymentMethod, new Date(), new Date(event.date));
     if (window === 'boleto_too_late') throw new AppError(422, messages.boletoTooLate);
     if (window === 'no_time') throw conflict(messages.noTimeToPay);
     const order = await insertPendingOrder(deps.db, deps.limits.maxPendingOrders, {
       ...purchase,
       cpf: buyer.cpf,
+      company: input.company ?? null,
       paymentMethod: input.paymentMethod,
-      amount: orderAmount(items),
+      installments,
+      amount,
+      discountAmount: fromCents(discountCents),
+      coupon: coupon && { id: coupon.couponId, code: coupon.code },
       expiresAt: window.expiresAt,
       event: { title: event.title, date: new Date(event.date), location: event.location },
       buyer: { name: buyer.name, email: buyer.email },
@@ -281,27 +310,35 @@ async function recordOrder(
   }
 }
 
+/** Who the charge is made out to: the company the order is bought for (its finance's e-mail), or the buyer. */
+function customerOf(order: Order, buyer: Buyer): ChargeRequest['customer'] {
+  const { company } = order;
+  if (company) return { userId: buyer.id, name: company.name, cnpj: company.cnpj, email: company.email };
+  return {
+    userId: buyer.id,
+    name: buyer.name,
+    cpf: order.cpf!,
+    email: buyer.email,
+    ...(buyer.phone ? { phone: buyer.phone } : {}),
+  };
+}
+
 async function chargeOrder(
   deps: OrdersDeps,
   { order, items }: { order: Order; items: OrderItem[] },
-  method: PaymentMethod,
   buyer: Buyer,
   dueDate: string,
 ): Promise<ChargeView> {
   try {
     return await deps.payments.createCharge(order.id, {
-      method,
+      method: order.paymentMethod!,
       amount: order.amount,
       // What the provider's page shows: the tickets, the order, the event ('2× Profissional – pedido EF-000123 – …').
       description: `${saleSummary(items)} – pedido ${order.orderNumber} – ${order.event.title}`.slice(0, 500),
       dueDate,
-      customer: {
-        userId: buyer.id,
-        name: buyer.name,
-        cpf: order.cpf!,
-        email: buyer.email,
-        ...(buyer.phone ? { phone: buyer.phone } : {}),
-      },
+      customer: customerOf(order, buyer),
+      installments: order.installments,
+      orderNumber: order.orderNumber,
     });
   } catch (error) {
     await abandonOrder(deps, order, 'charge_failed', error);

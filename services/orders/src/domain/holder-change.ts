@@ -2,7 +2,7 @@ import { AppError, conflict, notFound } from '@ticketing/platform';
 import { HOLDER_CHANGE_CLOSES_HOURS, type Holder } from '@ticketing/proto';
 import { changeHolder, findOwnOrder, lockItem, lockOrder } from '../data/orders-repository.ts';
 import { messages, type Order, type OrdersDeps } from './order.ts';
-import { readSettled, type OrderRead } from './order-reads.ts';
+import { readOrder, type OrderRead } from './order-reads.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -49,5 +49,5 @@ export async function changeItemHolder(
     return locked;
   });
   deps.logger.info({ orderId: order.id, index: change.index }, 'ticket holder changed');
-  return readSettled(deps, order);
+  return readOrder(deps, order);
 }

@@ -33,9 +33,9 @@ export function orderItems(
   });
 }
 
-/** What the buyer pays: every ticket's price plus the convenience fee each, in integer cents. */
-export function orderAmount(items: OrderItem[]): string {
-  return fromCents(items.reduce((sum, item) => sum + toCents(item.price) + CONVENIENCE_FEE_CENTS, 0));
+/** What the buyer pays: every ticket's price plus the convenience fee each, less a coupon's discount (in cents). */
+export function orderAmount(items: OrderItem[], discountCents = 0): string {
+  return fromCents(items.reduce((sum, item) => sum + toCents(item.price) + CONVENIENCE_FEE_CENTS, 0) - discountCents);
 }
 
 /** The tickets by type, in their order: '2× Profissional, 1× Estudante'. */

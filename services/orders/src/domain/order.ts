@@ -12,6 +12,7 @@ import {
   ordersMessages,
   refundMessages,
   type EventPayload,
+  type OrderCompany,
   type OrderStatus,
 } from '@ticketing/proto';
 import type { CourtesyClient } from '../clients/courtesy.ts';
@@ -61,6 +62,16 @@ export interface Order {
   netAmount: string | null;
   /** A payment that arrived after the order expired or was cancelled, waiting for the catalog to say if a spot is left. */
   latePayment: { paymentId: string; paidAt: Date; netAmount: string | null } | null;
+  /** The company it was bought for (the charge's customer); null for a purchase in the buyer's own name. */
+  company: OrderCompany | null;
+  /** Card installments the charge was made in (1 for every other method). */
+  installments: number;
+  /** What the coupon took off the tickets ("0.00" without one); `amount` is already net of it. */
+  discountAmount: string;
+  /** The coupon whose use the order took, as typed (upper-cased). */
+  coupon: { id: string; code: string } | null;
+  /** An owed refund the provider refused (its words): it waits for an administrator instead of the retry job. */
+  refundRefusal: { at: Date; reason: string } | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -93,6 +104,7 @@ export const messages = {
   sessionInvalid: 'Sessão inválida ou expirada. Faça login novamente.',
   serviceUnavailable: SERVICE_UNAVAILABLE,
   cpfMissing: 'Erro ao processar pagamento: cadastre seu CPF no perfil antes de comprar.',
+  noRefusedRefund: 'Este pedido não tem um reembolso recusado pelo provedor para tentar de novo.',
   paymentUnavailable: 'Erro ao processar pagamento: o serviço de pagamentos não respondeu. Tente novamente.',
   checkFailed: 'Erro ao verificar status do pagamento',
   orderInProgress: 'Seu pedido ainda está sendo processado. Tente novamente em instantes.',
@@ -151,8 +163,16 @@ export async function announcePaid(outbox: Outbox, trx: Knex.Transaction, order:
   });
 }
 
-/** Writes `order.refunded` for an order whose money went back: tickets cancels its ticket, catalog frees its spot. */
-export async function announceRefunded(outbox: Outbox, trx: Knex.Transaction, order: Order): Promise<void> {
+/**
+ * Writes `order.refunded` for an order whose money went back: tickets cancels its ticket, catalog frees its spot; a
+ * boleto's refund carries the page where the payer gives the bank account (mail sends it).
+ */
+export async function announceRefunded(
+  outbox: Outbox,
+  trx: Knex.Transaction,
+  order: Order,
+  bankDetailsUrl: string | null = null,
+): Promise<void> {
   await outbox.add(trx, 'order.refunded', order.id, {
     orderId: order.id,
     orderNumber: order.orderNumber,
@@ -161,6 +181,7 @@ export async function announceRefunded(outbox: Outbox, trx: Knex.Transaction, or
     reason: order.refundReason!,
     amount: order.amount,
     ...snapshots(order),
+    ...(bankDetailsUrl ? { bankDetailsUrl } : {}),
   });
 }
 

@@ -239,16 +239,24 @@ export const paymentRefunded = withLockedOrder('payment.refunded', async (deps: 
   }
 });
 
-/** Payments gave owed money back (a late payment, a refund, a withdrawal, a cancelled event): the debt is cleared and order.refunded tells the buyer. */
+/**
+ * Payments gave owed money back, or took it to give back once the payer says where (a boleto: `bankDetailsUrl`),
+ * for a late payment, a refund, a withdrawal, a cancelled event: the debt is cleared and order.refunded tells the
+ * buyer. The later `payment.refunded` of that charge finds the order refunded, owing nothing, and changes nothing.
+ */
 export async function settleOwedRefund(
   deps: Pick<Deps, 'outbox' | 'logger'>,
   trx: Knex.Transaction,
   orderId: string,
+  bankDetailsUrl: string | null = null,
 ): Promise<boolean> {
-  const settled = await clearRefundOwed(trx, orderId);
+  const settled = await clearRefundOwed(trx, orderId, bankDetailsUrl);
   if (!settled) return false;
-  await announceRefunded(deps.outbox, trx, settled);
-  deps.logger.info({ orderId, reason: settled.refundReason }, 'owed refund settled');
+  await announceRefunded(deps.outbox, trx, settled, bankDetailsUrl);
+  deps.logger.info(
+    { orderId, reason: settled.refundReason, bankDetails: bankDetailsUrl !== null },
+    'owed refund settled',
+  );
   return true;
 }
 

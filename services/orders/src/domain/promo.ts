@@ -1,7 +1,8 @@
-import { AppError, badRequest, conflict, CollaboratorError } from '@ticketing/platform';
+import { AppError, badRequest } from '@ticketing/platform';
 import type { PromoQuote } from '@ticketing/proto';
 import { messages, type OrdersDeps } from './order.ts';
-import { giveBackPurchase, type Purchase } from './undo-creation.ts';
+import { takeUse } from './courtesy-uses.ts';
+import type { Purchase } from './undo-creation.ts';
 
 /**
  * The promotional link a code names for the event, with the ticket price it gives. 400 when the code names none
@@ -30,23 +31,11 @@ export function checkPromoType(promo: PromoQuote, asked: { ticketTypeId: string 
   }
 }
 
-/**
- * Takes the purchase's use of its promotional link, before its spot is held. Refused (the link is no longer valid,
- * or every use is taken): no use was taken, nothing was written, and the buyer is told why. No answer: the use may
- * have been taken, so it is given back (see giveBackPurchase) and the buyer is asked to try again.
- */
+/** Takes the purchase's use of its promotional link, before its spot is held (see `takeUse`). */
 export async function takePromoUse(deps: OrdersDeps, purchase: Purchase, code: string): Promise<void> {
-  try {
-    await deps.courtesy.takePromoUse(purchase.id, { code, eventId: purchase.eventId });
-  } catch (error) {
-    if (error instanceof CollaboratorError && (error.status === 404 || error.status === 409)) {
-      const reason = error.status === 404 ? 'promo_invalid' : 'promo_used_up';
-      deps.logger.info({ orderId: purchase.id, eventId: purchase.eventId, reason }, 'order refused');
-      throw error.status === 404 ? badRequest(messages.invalidPromo) : conflict(error.message);
-    }
-    const status = error instanceof CollaboratorError ? error.status : null;
-    deps.logger.warn({ orderId: purchase.id, reason: 'promo_failed', status, err: error }, 'order creation failed');
-    await giveBackPurchase(deps, purchase, { spot: false });
-    throw new AppError(503, messages.serviceUnavailable);
-  }
+  await takeUse(deps, purchase, {
+    kind: 'promo',
+    invalid: messages.invalidPromo,
+    take: () => deps.courtesy.takePromoUse(purchase.id, { code, eventId: purchase.eventId }),
+  });
 }

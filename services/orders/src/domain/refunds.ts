@@ -1,7 +1,7 @@
 import { conflict, notFound } from '@ticketing/platform';
 import { findOrder, oweRequestedRefund } from '../data/orders-repository.ts';
 import { hasMoney, messages, type Order, type OrdersDeps, type RefundReason } from './order.ts';
-import { readSettled, type OrderRead } from './order-reads.ts';
+import { readOrder, type OrderRead } from './order-reads.ts';
 import { sendOwedRefund } from './owed-refunds.ts';
 
 function refuseNotRefundable(order: Order): never {
@@ -37,5 +37,5 @@ export async function refundByAdmin(
   const order = await findOrder(deps.db, orderId);
   if (!order) throw notFound(messages.orderNotFound);
   if (order.status !== 'paid' || !hasMoney(order)) refuseNotRefundable(order);
-  return readSettled(deps, await refund(deps, order, { reason: 'refund', by: adminId, note }));
+  return readOrder(deps, await refund(deps, order, { reason: 'refund', by: adminId, note }));
 }

@@ -11,6 +11,7 @@ import {
   type SalesView,
 } from '@ticketing/proto';
 import {
+  discountsPerCoupon,
   orderGroups,
   salesPerDay,
   soldEvents,
@@ -98,18 +99,19 @@ function perType(rows: TypeLotRow[]): SalesTypeRow[] {
 
 /**
  * The back office's sales figures, from the orders kept here: of one event, or of every event with a line per
- * event. Over every event, check-ins count only the events that started.
+ * event, and what coupons took off the paid orders. Over every event, check-ins count only the events that started.
  */
 export async function salesFigures(
   deps: Pick<OrdersDeps, 'db'>,
   eventId: string | undefined,
   now = new Date(),
 ): Promise<SalesView> {
-  const [groups, events, days, typeLots] = await Promise.all([
+  const [groups, events, days, typeLots, coupons] = await Promise.all([
     orderGroups(deps.db, eventId),
     soldEvents(deps.db, eventId),
     salesPerDay(deps.db, EVENT_TIME_ZONE, eventId),
     eventId ? ticketsPerTypeAndLot(deps.db, eventId) : [],
+    discountsPerCoupon(deps.db, eventId),
   ]);
   const started = new Set(events.filter((event) => event.date <= now).map((event) => event.eventId));
   const total = tally(groups);
@@ -127,6 +129,9 @@ export async function salesFigures(
     net: fromCents(total.netCents),
     perType: perType(typeLots),
     refunded: fromCents(total.refundedCents),
+    // Coupons' discounts are already out of `gross` (what was paid): shown apart, in all and by coupon.
+    discounts: fromCents(coupons.reduce((sum, coupon) => sum + toCents(coupon.discount), 0)),
+    perCoupon: coupons,
     orders: { byStatus: total.byStatus, byMethod: total.byMethod },
     tickets: { paid: boughtOf(total), courtesy: total.ticketsByMethod.courtesy },
     perDay: days.map((day) => ({ date: day.date, orders: day.orders, gross: day.amount })),

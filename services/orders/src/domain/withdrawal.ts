@@ -10,7 +10,7 @@ import {
 } from '../data/orders-repository.ts';
 import { hasMoney, messages, snapshots, type Order, type OrdersDeps } from './order.ts';
 import { sendOwedRefundsOf } from './owed-refunds.ts';
-import { readSettled, type OrderRead } from './order-reads.ts';
+import { readOrder, type OrderRead } from './order-reads.ts';
 import { changedUnderLock } from './payment-events.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -91,7 +91,7 @@ export async function withdraw(deps: OrdersDeps, orderId: string, userId: string
   if (!requested)
     throw conflict(orderRefusal((await findOrder(deps.db, order.id))!, new Date()) ?? messages.refundNotPaid);
   deps.logger.info({ orderId: order.id, requestedBy: userId }, 'withdrawal requested');
-  return readSettled(deps, requested);
+  return readOrder(deps, requested);
 }
 
 /**

@@ -4,10 +4,14 @@ import {
   type ChargeView,
   type OrderBuyerView,
   type OrderItemView,
+  type OrderRefundView,
   type OrderSearchRow,
   type OrderView,
   type PaymentView,
+  type RefundAttentionRow,
+  type RefundStatus,
 } from '@ticketing/proto';
+import type { ListedCharge } from '../clients/payments.ts';
 import { holderChangeRefusal } from '../domain/holder-change.ts';
 import type { Order } from '../domain/order.ts';
 import type { OrderRead } from '../domain/order-reads.ts';
@@ -20,7 +24,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
  * back (still on its way while `pending`), whether the buyer may withdraw from it now, and, while it waits for
  * payment, how to pay it.
  */
-export function toOrderView({ order, items, tickets, payment }: OrderRead, now = new Date()): OrderView {
+export function toOrderView({ order, items, tickets, payment, charge }: OrderRead, now = new Date()): OrderView {
   const canChangeHolder = holderChangeRefusal(order, now) === null;
   const itemViews = items.map((item): OrderItemView => {
     const ticket = tickets.find((candidate) => candidate.itemIndex === item.index);
@@ -55,16 +59,39 @@ export function toOrderView({ order, items, tickets, payment }: OrderRead, now =
     qrCodeUsedAt: iso(first?.usedAt ?? null),
     asaasPaymentId: order.asaasPaymentId,
     event: { title: order.event.title, date: order.event.date.toISOString(), location: order.event.location },
-    refund: order.refundReason
-      ? {
-          reason: order.refundReason,
-          pending: order.refundOwedSince !== null,
-          requestedAt: iso(order.refundRequest?.at ?? null),
-        }
-      : null,
+    refund: toRefundView(order, charge),
     canWithdraw: withdrawalRefusal(order, now) === null,
     withdrawalRequestedAt: order.status === 'paid' ? iso(order.withdrawalRequestedAt) : null,
     payment: payment ? toPaymentView(order, payment) : null,
+    company: order.company,
+    installments: order.installments,
+    discountAmount: order.discountAmount,
+    couponCode: order.coupon?.code ?? null,
+    invoice: charge?.invoice ?? null,
+  };
+}
+
+/**
+ * Where the order's money going back stands: while owed, orders knows (being asked of payments, or refused by the
+ * provider); once payments took it, payments knows (a boleto's waits for the payer's bank details). A charge
+ * payments does not list now (or no answer) reads as done.
+ */
+function refundStatus(order: Order, charge: ListedCharge | null): RefundStatus {
+  if (order.refundOwedSince) return order.refundRefusal ? 'refused' : 'requested';
+  if (charge?.refund?.status === 'awaiting_bank_details') return 'awaiting_bank_details';
+  return charge?.refund?.status === 'in_progress' ? 'requested' : 'refunded';
+}
+
+function toRefundView(order: Order, charge: ListedCharge | null): OrderRefundView | null {
+  if (!order.refundReason) return null;
+  const status = refundStatus(order, charge);
+  const bankDetailsUrl = status === 'awaiting_bank_details' ? charge?.refund?.bankDetailsUrl : null;
+  return {
+    reason: order.refundReason,
+    pending: status !== 'refunded',
+    requestedAt: iso(order.refundRequest?.at ?? null),
+    status,
+    ...(bankDetailsUrl ? { bankDetailsUrl } : {}),
   };
 }
 
@@ -99,6 +126,22 @@ export function toOrderSearchRow(order: Order): OrderSearchRow {
     createdAt: order.createdAt.toISOString(),
     buyer: buyerOf(order),
     event: { id: order.eventId, title: order.event.title, date: order.event.date.toISOString() },
+    company: order.company && { cnpj: order.company.cnpj, name: order.company.name },
+  };
+}
+
+/** A refund the provider refused, as the back office lists it for an administrator to try again. */
+export function toRefundAttentionRow(order: Order): RefundAttentionRow {
+  return {
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    amount: order.amount,
+    paymentMethod: order.paymentMethod,
+    reason: order.refundReason!,
+    refusal: order.refundRefusal!.reason,
+    refusedAt: order.refundRefusal!.at.toISOString(),
+    buyer: { name: order.buyer.name, email: order.buyer.email },
+    event: { id: order.eventId, title: order.event.title },
   };
 }
 
