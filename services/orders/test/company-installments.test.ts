@@ -5,7 +5,7 @@ import { json, startOrders, type Harness } from './support.ts';
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startOrders({ installmentTerms: true });
+  h = await startOrders();
 });
 afterAll(() => h.stop());
 

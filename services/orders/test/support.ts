@@ -31,7 +31,6 @@ import {
   couponMessages,
   type CouponQuote,
   type EventPayload,
-  type InstallmentTerms,
   type InvoiceView,
   type EventType,
   type EventView,
@@ -478,39 +477,6 @@ export async function startCourtesyStandIn() {
 }
 
 /**
- * The real catalog, as orders reaches it, through a pass-through: an event's card installment terms, as given when it
- * was created (`maxInstallments`, `minInstallmentValue`), are added to a hold's answer when the catalog leaves them
- * out (a catalog that does not keep them yet answers none).
- */
-async function startCatalogPassThrough(catalogUrl: string) {
-  const terms = new Map<string, InstallmentTerms>();
-  const app = new Koa().use(async (ctx) => {
-    const body = ['GET', 'HEAD'].includes(ctx.method) ? undefined : await readJson(ctx.req);
-    const headers = Object.fromEntries(
-      Object.entries(ctx.headers).filter(([name]) => !['host', 'content-length', 'connection'].includes(name)),
-    ) as Record<string, string>;
-    const answer = await fetch(catalogUrl + ctx.url, {
-      method: ctx.method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    ctx.status = answer.status;
-    const text = await answer.text();
-    const held = ctx.method === 'PUT' ? /^\/internal\/events\/([^/]+)\/holds\/[^/]+$/.exec(ctx.path) : null;
-    const eventTerms = held && answer.ok ? terms.get(held[1]!) : undefined;
-    if (!eventTerms) {
-      ctx.type = answer.headers.get('content-type') ?? 'application/json';
-      ctx.body = text;
-      return;
-    }
-    const hold = JSON.parse(text) as { event: Record<string, unknown> };
-    hold.event.installments ??= eventTerms;
-    ctx.body = hold;
-  });
-  return { ...(await listen(app)), terms };
-}
-
-/**
  * Stands in for a service that publishes what orders consumes: writes events to its outbox, as it does, signed with
  * that service's key (only an event type's owner may publish it).
  */
@@ -536,14 +502,12 @@ export type Harness = Awaited<ReturnType<typeof startOrders>>;
 /**
  * The orders service in-process against real PostgreSQL and Redis, with the real catalog, stand-ins for identity,
  * payments and courtesy, and a producer on its bus; functions that drive it and read its store, outbox and logs.
- * `installmentTerms` reaches the catalog through `startCatalogPassThrough`, for events sold in installments.
  * The catalog hears orders' events only with `catalogOnBus` (otherwise a test releases spots itself).
  */
 export async function startOrders({
   env = {},
   catalogOnBus = false,
-  installmentTerms = false,
-}: { env?: Record<string, string>; catalogOnBus?: boolean; installmentTerms?: boolean } = {}) {
+}: { env?: Record<string, string>; catalogOnBus?: boolean } = {}) {
   const issuer = await createTestIssuer();
   const logs = captureLogs();
   const busSchema = uniqueName('bus');
@@ -552,8 +516,6 @@ export async function startOrders({
     env: { DB_POOL_MAX: '10' },
     ...(catalogOnBus ? { busSchema } : {}),
   });
-  // Only where a test sells in installments: the other tests reach the catalog directly.
-  const catalogAsReached = installmentTerms ? await startCatalogPassThrough(catalog.url) : null;
   const identity = await startIdentityStandIn();
   const payments = await startPaymentsStandIn();
   const courtesy = await startCourtesyStandIn();
@@ -566,7 +528,7 @@ export async function startOrders({
   };
   const serviceEnv = {
     LOG_LEVEL: 'info',
-    CATALOG_URL: catalogAsReached?.url ?? catalog.url,
+    CATALOG_URL: catalog.url,
     PAYMENTS_URL: payments.url,
     IDENTITY_URL: identity.url,
     COURTESY_URL: courtesy.url,
@@ -620,12 +582,7 @@ export async function startOrders({
       }),
     });
     if (response.status !== 201) throw new Error(`create event failed: ${response.status} ${await response.text()}`);
-    const event = (await response.json()) as EventView;
-    if (catalogAsReached && fields.maxInstallments !== undefined) {
-      const minValue = (fields.minInstallmentValue as string | undefined) ?? '5.00';
-      catalogAsReached.terms.set(event.id, { max: fields.maxInstallments as number, minValue });
-    }
-    return event;
+    return (await response.json()) as EventView;
   }
 
   const buy = (who: Buyer, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
@@ -687,7 +644,6 @@ export async function startOrders({
       await orders.stop();
       for (const source of sources.values()) await (await source).stop();
       await catalog.stop();
-      await catalogAsReached?.close();
       await identity.close();
       await payments.close();
       await courtesy.close();
