@@ -19,7 +19,7 @@ function CouponRow({ coupon }: { coupon: CouponView }) {
       </th>
       <td data-label={COLUMNS[1]}>{coupon.eventTitle ?? 'Todos os eventos'}</td>
       <td data-label={COLUMNS[2]} className="numeric">
-        {discountLabel(coupon)}
+        <span className="coupon-table__line">{discountLabel(coupon)}</span>
         {types > 0 && (
           <span className="coupon-table__note">
             {types === 1 ? 'Somente 1 tipo de ingresso' : `Somente ${types} tipos de ingresso`}
