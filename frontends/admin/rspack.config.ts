@@ -14,5 +14,7 @@ export default frontendConfig({
     './Sales': './src/pages/Sales.tsx',
     './Orders': './src/pages/Orders.tsx',
     './CourtesyRedemptions': './src/pages/CourtesyRedemptions.tsx',
+    './Coupons': './src/pages/Coupons.tsx',
+    './Finance': './src/pages/Finance.tsx',
   },
 });

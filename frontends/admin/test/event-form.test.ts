@@ -1,4 +1,4 @@
-import { ticketTypeMessages, type AdminTicketTypeView } from '@ticketing/proto';
+import { installmentMessages, ticketTypeMessages, type AdminTicketTypeView } from '@ticketing/proto';
 import { eventFormSchema, type EventFormValues } from '../src/events/event-form.ts';
 import {
   NEW_LOT,
@@ -20,6 +20,8 @@ const event: EventFormValues = {
   maxAttendees: null,
   listed: true,
   published: false,
+  maxInstallments: 1,
+  minInstallmentValue: '5,00',
 };
 
 const lot = (values: Partial<LotFormValues>): LotFormValues => ({ ...NEW_LOT, price: '100,00', ...values });
@@ -170,4 +172,20 @@ test('a type with lots opens at its first lot’s price; a lot named by its plac
     'Lote de lançamento',
     '1º lote',
   ]);
+});
+
+test('installment terms: 1 to 12 installments of at least R$ 5,00, typed with a decimal comma', () => {
+  const checked = (terms: Partial<EventFormValues>) => eventFormSchema.safeParse({ ...event, ...terms });
+  expect(checked({ maxInstallments: 6, minInstallmentValue: '50,00' }).data).toMatchObject({
+    maxInstallments: 6,
+    minInstallmentValue: '50.00',
+  });
+  const messages = (terms: Partial<EventFormValues>) =>
+    Object.fromEntries((checked(terms).error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message]));
+  expect(messages({ maxInstallments: 13, minInstallmentValue: '4,99' })).toEqual({
+    maxInstallments: installmentMessages.maxInvalid,
+    minInstallmentValue: installmentMessages.minValueInvalid,
+  });
+  // An emptied count arrives as NaN (valueAsNumber).
+  expect(messages({ maxInstallments: Number.NaN })).toEqual({ maxInstallments: installmentMessages.maxInvalid });
 });

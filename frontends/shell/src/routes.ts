@@ -16,7 +16,9 @@ export type RemotePageId =
       | 'Certificates'
       | 'Sales'
       | 'Orders'
-      | 'CourtesyRedemptions'}`;
+      | 'CourtesyRedemptions'
+      | 'Coupons'
+      | 'Finance'}`;
 
 /** The roles that may open a page, any one of them: at least one. */
 export type Access = readonly [Role, ...Role[]];
@@ -66,6 +68,8 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { path: '/admin/vendas', page: 'admin/Sales', access: ADMINS },
   { path: '/admin/pedidos', page: 'admin/Orders', access: ADMINS },
   { path: '/admin/pedidos/:id', page: 'admin/Orders', access: ADMINS },
+  { path: '/admin/cupons', page: 'admin/Coupons', access: ADMINS },
+  { path: '/admin/financeiro', page: 'admin/Finance', access: ADMINS },
   { path: '/admin-test', page: 'admin/AdminTest' },
 ];
 

@@ -15,6 +15,7 @@ import {
 import { useZodForm } from '@ticketing/shared/forms';
 import { eventFormSchema, formValuesOf, NEW_EVENT, typedCapacity, type EventFormValues } from './event-form.ts';
 import { ImageField, imageProblem } from './ImageField.tsx';
+import { InstallmentsField } from './InstallmentsField.tsx';
 import { PriceField } from './PriceField.tsx';
 import { createEvent, editEvent, uploadImage } from './save-event.ts';
 import { SessionsField } from './SessionsField.tsx';
@@ -116,6 +117,7 @@ export function EventForm({ event }: { event?: AdminEventView }) {
           />
         </div>
         <TicketTypesField form={form} known={event?.adminTicketTypes ?? []} />
+        <InstallmentsField form={form} />
         <fieldset className="event-form__visibility">
           <legend className="field__label">Visibilidade</legend>
           <Checkbox label="Publicado: aparece na loja e fica à venda" {...form.field('published')} />

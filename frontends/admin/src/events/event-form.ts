@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import {
   adminCreateEventSchema,
+  DEFAULT_INSTALLMENT_TERMS,
   scheduleProblem,
   ticketTypeMessages,
   ticketTypeProblems,
   type AdminEventView,
+  type InstallmentTerms,
 } from '@ticketing/proto';
 import type { useZodForm } from '@ticketing/shared/forms';
 import { MAX_TYPES, ticketTypeValuesOf, type TicketTypeFormValues } from './ticket-types.ts';
@@ -33,7 +35,16 @@ export interface EventFormValues {
   maxAttendees: number | null;
   listed: boolean;
   published: boolean;
+  /** Card installments: at most this many (1: à vista), each at least `minInstallmentValue` ("5,00"). */
+  maxInstallments: number;
+  minInstallmentValue: string;
 }
+
+/** An event's installment terms as the form shows them, the minimum with a decimal comma. */
+const installmentValuesOf = (terms: InstallmentTerms) => ({
+  maxInstallments: terms.max,
+  minInstallmentValue: terms.minValue.replace('.', ','),
+});
 
 export const NEW_SESSION: SessionFormValues = { startsAt: '', endsAt: '', title: '' };
 
@@ -47,6 +58,7 @@ export const NEW_EVENT: EventFormValues = {
   maxAttendees: null,
   listed: true,
   published: false,
+  ...installmentValuesOf(DEFAULT_INSTALLMENT_TERMS),
 };
 
 /** An event as the form shows it: its sessions in São Paulo and its price with a decimal comma. */
@@ -60,6 +72,8 @@ export const formValuesOf = (event: AdminEventView): EventFormValues => ({
   maxAttendees: event.maxAttendees,
   listed: event.listed,
   published: event.published,
+  // An answer that does not tell the terms reads as the catalog's default: à vista.
+  ...installmentValuesOf(event.installments ?? DEFAULT_INSTALLMENT_TERMS),
 });
 
 /** A São Paulo local time ("2030-03-15T09:00") or an instant with its offset, as an instant: Brazil keeps UTC−03:00. */

@@ -1,7 +1,14 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router-dom';
-import { fromCents, refundReasonLabels, toCents, type AdminOrderAnswer } from '@ticketing/proto';
+import {
+  fromCents,
+  installmentCents,
+  refundReasonLabels,
+  toCents,
+  type AdminOrderAnswer,
+  type OrderRefundView,
+} from '@ticketing/proto';
 import {
   Badge,
   buttonClass,
@@ -19,6 +26,7 @@ import { Fact } from '../lib/Fact.tsx';
 import { salesPath } from '../sales/queries.ts';
 import { OrderTimeline } from './OrderTimeline.tsx';
 import type { BackToSearch } from './OrderTable.tsx';
+import { INVOICE_LABELS, REFUND_STATUS_LABELS } from './labels.ts';
 import { adminOrderKey } from './queries.ts';
 import { RefundOrder } from './RefundOrder.tsx';
 import { LoadFailure } from '../lib/LoadFailure.tsx';
@@ -28,11 +36,31 @@ type AdminOrder = AdminOrderAnswer['order'];
 /** While a refund's money is on its way the page asks again, so it shows when the provider gave it back. */
 const REFUND_POLL_MS = 3000;
 
+/** A refund on its way at the provider; one refused or waiting for the payer's bank account waits for a person. */
+const refundOnItsWay = (refund: OrderRefundView | null | undefined) =>
+  Boolean(refund?.pending) && refund?.status !== 'refused' && refund?.status !== 'awaiting_bank_details';
+
+/** A card's installments: '3x de R$ 51,67', or 'À vista'. */
+const installmentsOf = ({ installments, amount }: AdminOrder) =>
+  installments > 1
+    ? `${installments}x de ${formatBRL(fromCents(installmentCents(toCents(amount), installments)))}`
+    : 'À vista';
+
 /** What was paid, and, once the provider told it, what it kept and what is left. */
 function Amounts({ order }: { order: AdminOrder }) {
   const net = order.netAmount;
   return (
     <>
+      {order.couponCode && (
+        <>
+          <Fact label="Cupom">
+            <span className="numeric">{order.couponCode}</span>
+          </Fact>
+          <Fact label="Desconto">
+            <span className="numeric">− {formatBRL(order.discountAmount)}</span>
+          </Fact>
+        </>
+      )}
       <Fact label="Valor">
         <span className="numeric">{formatBRL(order.amount)}</span>
       </Fact>
@@ -64,10 +92,32 @@ function Summary({ order }: { order: AdminOrder }) {
           </time>
         </Fact>
         <Fact label="Pagamento">{paymentMethodOf(order)}</Fact>
+        {order.paymentMethod === 'credit_card' && <Fact label="Parcelas">{installmentsOf(order)}</Fact>}
         <Amounts order={order} />
+        {order.invoice && (
+          <Fact label="Nota fiscal">
+            {INVOICE_LABELS[order.invoice.status]}
+            {order.invoice.pdfUrl && (
+              <>
+                {' · '}
+                <a href={order.invoice.pdfUrl} target="_blank" rel="noopener noreferrer">
+                  PDF da nota fiscal
+                </a>
+              </>
+            )}
+          </Fact>
+        )}
         {refund && (
           <Fact label="Devolução do valor">
-            {refundReasonLabels[refund.reason]} · {refund.pending ? 'a caminho do comprador' : 'concluída'}
+            {refundReasonLabels[refund.reason]} · {REFUND_STATUS_LABELS[refund.status]}
+            {refund.status === 'awaiting_bank_details' && refund.bankDetailsUrl && (
+              <>
+                {' · '}
+                <a href={refund.bankDetailsUrl} target="_blank" rel="noopener noreferrer">
+                  Link para os dados bancários
+                </a>
+              </>
+            )}
           </Fact>
         )}
       </dl>
@@ -92,6 +142,24 @@ function Buyer({ order }: { order: AdminOrder }) {
       <Link to={`/admin/pedidos?q=${encodeURIComponent(buyer.email)}`} className={buttonClass('ghost', 'sm')}>
         Outros pedidos desta pessoa
       </Link>
+    </DetailCard>
+  );
+}
+
+/** The company the order was bought for: the charge and the nota fiscal are made out to it. */
+function Company({ company }: { company: NonNullable<AdminOrder['company']> }) {
+  return (
+    <DetailCard id="order-company" title="Empresa">
+      <dl className="facts">
+        <Fact label="Razão social">{company.name}</Fact>
+        <Fact label="CNPJ">
+          <span className="numeric">{company.cnpj}</span>
+        </Fact>
+        <Fact label="E-mail do financeiro">{company.email}</Fact>
+        <Fact label="Pedido de compra">
+          <span className="numeric">{company.purchaseOrder ?? '—'}</span>
+        </Fact>
+      </dl>
     </DetailCard>
   );
 }
@@ -156,6 +224,7 @@ function OrderContent({ answer: { order, timeline } }: { answer: AdminOrderAnswe
       <div className="order-detail">
         <Summary order={order} />
         <Buyer order={order} />
+        {order.company && <Company company={order.company} />}
         <Event order={order} />
       </div>
       <section className="card order-detail__history" aria-labelledby="order-history">
@@ -175,7 +244,7 @@ export function OrderDetail({ id }: { id: string }) {
     queryKey: adminOrderKey(id),
     // Buyers, the provider and the door change orders too: read it again each time it opens.
     staleTime: 0,
-    refetchInterval: (query) => (query.state.data?.order.refund?.pending ? REFUND_POLL_MS : false),
+    refetchInterval: (query) => (refundOnItsWay(query.state.data?.order.refund) ? REFUND_POLL_MS : false),
   });
   useFailureToast(answer.error, 'Erro ao carregar pedido');
   const order = answer.data?.order;

@@ -11,7 +11,7 @@ import { useUrlSearch } from '../lib/useUrlSearch.ts';
 /** The orders' search, kept in the address. */
 function useOrderSearch() {
   const { params, page, go } = useUrlSearch();
-  const search: OrderSearch = { q: params.get('q') ?? '', page };
+  const search: OrderSearch = { q: params.get('q') ?? '', company: params.get('company') === 'true', page };
   return { search, go };
 }
 
@@ -20,16 +20,22 @@ export function OrderList() {
   const { search, go } = useOrderSearch();
   const orders = useQuery<OrderSearchAnswer>({ queryKey: orderSearchKey(search), placeholderData: keepPreviousData });
   useFailureToast(orders.error, 'Erro ao buscar pedidos');
-  const searchFor = useCallback((q: string) => go({ q, page: 1 }), [go]);
+  const { company } = search;
+  const searchFor = useCallback((q: string) => go({ q, company, page: 1 }), [go, company]);
 
   return (
     <>
       <p className="admin-lead">
-        Encontre um pedido pelo número ou id, ou uma pessoa pelo e-mail, CPF ou nome, e veja tudo o que aconteceu com o
-        pedido.
+        Encontre um pedido pelo número ou id, uma pessoa pelo e-mail, CPF ou nome, ou uma empresa pelo CNPJ ou razão
+        social, e veja tudo o que aconteceu com o pedido.
       </p>
-      <OrderSearchBox q={search.q} onChange={searchFor} />
-      <SearchedTable list={ORDER_LIST} query={orders} filtered={search.q !== ''} search={search} go={go} />
+      <OrderSearchBox
+        q={search.q}
+        onChange={searchFor}
+        company={company}
+        onCompanyChange={(only) => go({ q: search.q, company: only, page: 1 })}
+      />
+      <SearchedTable list={ORDER_LIST} query={orders} filtered={search.q !== '' || company} search={search} go={go} />
     </>
   );
 }

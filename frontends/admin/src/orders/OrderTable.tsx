@@ -3,7 +3,7 @@ import type { OrderSearchAnswer, OrderSearchRow } from '@ticketing/proto';
 import { Badge, formatBRL, formatDateTime, paymentMethodOf, statusOf } from '@ticketing/shared';
 import type { SearchedList } from '../lib/SearchedTable.tsx';
 
-const COLUMNS = ['Pedido', 'Comprador', 'CPF', 'Evento', 'Valor', 'Pagamento', 'Situação', 'Data'] as const;
+const COLUMNS = ['Pedido', 'Comprador', 'CPF', 'Empresa', 'Evento', 'Valor', 'Pagamento', 'Situação', 'Data'] as const;
 
 /** Where the order's page leads back to: this list, searched as it is now. */
 export interface BackToSearch {
@@ -27,15 +27,25 @@ function OrderRow({ order }: { order: OrderSearchRow }) {
       <td data-label={COLUMNS[2]} className="numeric card-table__nowrap">
         {order.buyer.cpf ?? '—'}
       </td>
-      <td data-label={COLUMNS[3]}>{order.event.title}</td>
-      <td data-label={COLUMNS[4]} className="numeric card-table__nowrap">
+      <td data-label={COLUMNS[3]}>
+        {order.company ? (
+          <>
+            <span className="order-table__name">{order.company.name}</span>
+            <span className="order-table__cnpj numeric">{order.company.cnpj}</span>
+          </>
+        ) : (
+          '—'
+        )}
+      </td>
+      <td data-label={COLUMNS[4]}>{order.event.title}</td>
+      <td data-label={COLUMNS[5]} className="numeric card-table__nowrap">
         {formatBRL(order.amount)}
       </td>
-      <td data-label={COLUMNS[5]}>{paymentMethodOf(order)}</td>
-      <td data-label={COLUMNS[6]}>
+      <td data-label={COLUMNS[6]}>{paymentMethodOf(order)}</td>
+      <td data-label={COLUMNS[7]}>
         <Badge tone={status.tone}>{status.label}</Badge>
       </td>
-      <td data-label={COLUMNS[7]} className="numeric card-table__nowrap">
+      <td data-label={COLUMNS[8]} className="numeric card-table__nowrap">
         <time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>
       </td>
     </tr>

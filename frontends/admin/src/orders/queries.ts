@@ -6,10 +6,13 @@ export const ADMIN_ORDERS_KEY = ['admin', 'orders'] as const;
 
 export interface OrderSearch {
   q: string;
+  /** Only orders bought for a company ('Somente empresas'). */
+  company: boolean;
   page: number;
 }
 
-export const orderSearchKey = ({ q, page }: OrderSearch) => [...ADMIN_ORDERS_KEY, { q: q || undefined, page }] as const;
+export const orderSearchKey = ({ q, company, page }: OrderSearch) =>
+  [...ADMIN_ORDERS_KEY, { q: q || undefined, company: company || undefined, page }] as const;
 
 export const adminOrderKey = (id: string) => [...ADMIN_ORDERS_KEY, id] as const;
 

@@ -1,5 +1,6 @@
 import type { SalesView } from '@ticketing/proto';
 import { formatDateTime, Skeleton } from '@ticketing/shared';
+import { CouponSalesTable } from './CouponSalesTable.tsx';
 import { EventSalesTable } from './EventSalesTable.tsx';
 import { SalesBreakdown } from './SalesBreakdown.tsx';
 import { SalesChart } from './SalesChart.tsx';
@@ -11,6 +12,8 @@ const orderCount = (sales: SalesView) => Object.values(sales.orders.byStatus).re
 /** The figures of one event or of every event; with no order at all there is nothing to add up yet. */
 export function SalesReport({ sales }: { sales: SalesView }) {
   const { event } = sales;
+  // Figures read from a report that predates coupons have none.
+  const coupons = sales.perCoupon ?? [];
   return (
     <div className="sales-report">
       <h2 className="sales-report__title">
@@ -40,6 +43,14 @@ export function SalesReport({ sales }: { sales: SalesView }) {
                 Por tipo de ingresso
               </h2>
               <TypeSalesTable types={sales.perType} />
+            </section>
+          )}
+          {coupons.length > 0 && (
+            <section className="sales-section" aria-labelledby="sales-per-coupon">
+              <h2 id="sales-per-coupon" className="sales-section__title">
+                Por cupom
+              </h2>
+              <CouponSalesTable coupons={coupons} />
             </section>
           )}
           {!event && sales.perEvent.length > 0 && (
