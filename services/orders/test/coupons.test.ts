@@ -52,6 +52,11 @@ test('a percentage coupon takes its share off the tickets it covers; the fee sta
   expect(await h.events('order.created', order.id)).toEqual([
     expect.objectContaining({ amount: '375.00', discountAmount: '30.00' }),
   ]);
+  // The buyer's confirmation shows the discount too.
+  await paymentConfirmed(h, order.id);
+  expect(await h.events('order.paid', order.id)).toEqual([
+    expect.objectContaining({ amount: '375.00', discountAmount: '30.00', installments: 1 }),
+  ]);
 });
 
 test('a fixed coupon takes its amount off, never more than the tickets cost', async () => {

@@ -90,6 +90,8 @@ test('a redeemed courtesy becomes one paid R$ 0,00 order of the redeeming user, 
           holder: redeemed.attendee,
         },
       ],
+      installments: 1,
+      discountAmount: '0.00',
     },
   ]);
 

@@ -160,6 +160,9 @@ export async function announcePaid(outbox: Outbox, trx: Knex.Transaction, order:
     buyer: { ...buyer, cpf: order.cpf },
     event,
     items,
+    // The buyer's confirmation shows what the coupon took off and the card's installments.
+    installments: order.installments,
+    discountAmount: order.discountAmount,
   });
 }
 
