@@ -6,15 +6,6 @@ import type { SandboxInvoice } from './types.ts';
 import { brasiliaToday, isDate, listOf } from './values.ts';
 import type { Webhooks } from './webhooks.ts';
 
-/** Every event a nota fiscal's life sends. */
-export const INVOICE_EVENTS = [
-  'INVOICE_CREATED',
-  'INVOICE_AUTHORIZED',
-  'INVOICE_ERROR',
-  'INVOICE_PROCESSING_CANCELLATION',
-  'INVOICE_CANCELED',
-] as const;
-
 const text = (value: unknown) =>
   typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' ? String(value) : null;
 const amount = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);

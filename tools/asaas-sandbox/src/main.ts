@@ -1,12 +1,11 @@
 /**
  * The local Asaas sandbox: `node tools/asaas-sandbox/src/main.ts`. Listens on SANDBOX_PORT (8090) and sends
- * webhooks to SANDBOX_WEBHOOK_URL (the gateway's /api/payments/webhook) with ASAAS_WEBHOOK_TOKEN, for the events
- * payments subscribes to and the notas fiscais' events. Notas fiscais are decided SANDBOX_INVOICE_DELAY_MS after
+ * webhooks to SANDBOX_WEBHOOK_URL (the gateway's /api/payments/webhook) with ASAAS_WEBHOOK_TOKEN, for the payment and
+ * nota fiscal events payments subscribes to. Notas fiscais are decided SANDBOX_INVOICE_DELAY_MS after
  * they are asked for.
  */
 import { z } from 'zod';
 import { ASAAS_WEBHOOK_EVENTS } from '@ticketing/proto';
-import { INVOICE_EVENTS } from './invoices.ts';
 import { startSandbox } from './sandbox.ts';
 
 const settings = z
@@ -37,7 +36,7 @@ const sandbox = await startSandbox({
   apiKey: env.ASAAS_API_KEY,
   webhookUrl: env.SANDBOX_WEBHOOK_URL,
   webhookToken: env.ASAAS_WEBHOOK_TOKEN,
-  webhookEvents: new Set([...ASAAS_WEBHOOK_EVENTS, ...INVOICE_EVENTS]),
+  webhookEvents: ASAAS_WEBHOOK_EVENTS,
   webhookRetryScale: env.SANDBOX_WEBHOOK_RETRY_SCALE,
   invoiceDelayMs: env.SANDBOX_INVOICE_DELAY_MS,
 });
