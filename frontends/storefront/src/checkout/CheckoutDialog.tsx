@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, SelectField } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
 import { Dialog, DialogContent, Tabs, TabsContent, TabsList, TabsTrigger } from '@ticketing/shared/primitives';
-import { PAYMENT_WINDOWS, type CreateOrder } from '@ticketing/proto';
+import { DEFAULT_INSTALLMENT_TERMS, PAYMENT_WINDOWS, type CreateOrder } from '@ticketing/proto';
 import { isSoldOut } from '../events/availability.ts';
 import { closedTypesLabel } from '../events/ticket-types.ts';
 import { companyFormSchema, noCompany } from './company-form.ts';
@@ -59,8 +59,10 @@ export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }
 
   const lines = summaryLines(event, tickets.tickets);
   const discount = coupon.applied ? discountCents(coupon.applied, lines) : 0;
-  // The count chosen stays while the total allows it; otherwise the card is charged at once.
-  const installmentChoices = installmentOptions(totalCents(lines, promo, discount), event.installments);
+  // The count chosen stays while the total allows it; otherwise the card is charged at once. A catalog deployed before
+  // installments sends no terms: at once too.
+  const terms = event.installments ?? DEFAULT_INSTALLMENT_TERMS;
+  const installmentChoices = installmentOptions(totalCents(lines, promo, discount), terms);
   const installmentCount = installmentChoices.some(({ count }) => count === installments) ? installments : 1;
 
   function close() {
