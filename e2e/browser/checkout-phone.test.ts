@@ -17,10 +17,10 @@ const PHONE = { width: 390, height: 844 };
 const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** The inline message of the field labelled `label`. */
-const fieldError = (scope: Locator, label: string) =>
-  scope
+const fieldError = (page: Page, label: string) =>
+  page
     .locator('.field')
-    .filter({ has: scope.getByLabel(label, { exact: true }) })
+    .filter({ has: page.getByLabel(label, { exact: true }) })
     .locator('.field__error');
 
 /** What a finger could miss: visible controls (a checkbox by its label) less than 44px high or wide. */
@@ -74,17 +74,18 @@ test('on a phone: Comprar como empresa asks for the company, the CNPJ masked and
   const cnpj = dialog.getByLabel('CNPJ', { exact: true });
   await cnpj.pressSequentially('12abc34501de36');
   expect(await cnpj.inputValue()).toBe('12.ABC.345/01DE-36');
+  // Said as soon as the field is left.
   await dialog.getByLabel('Razão social', { exact: true }).fill('Farmácia Modelo Ltda');
-  await fieldError(dialog, 'CNPJ').getByText(companyMessages.cnpjInvalid, { exact: true }).waitFor();
+  await fieldError(page, 'CNPJ').getByText(companyMessages.cnpjInvalid, { exact: true }).waitFor();
   await dialog.getByLabel('E-mail do financeiro', { exact: true }).fill('financeiro');
   await dialog.getByRole('button', { name: 'Confirmar compra' }).click();
-  await fieldError(dialog, 'E-mail do financeiro').getByText(companyMessages.emailInvalid).waitFor();
+  await fieldError(page, 'E-mail do financeiro').getByText(companyMessages.emailInvalid).waitFor();
   expect((await stack.system.call('GET', '/api/orders?page=1', { token: buyer.token })).body.orders).toEqual([]);
 
   await cnpj.fill('');
   await cnpj.pressSequentially('12abc34501de35');
   await dialog.getByLabel('E-mail do financeiro', { exact: true }).fill('Financeiro@Modelo.com.br');
-  await fieldError(dialog, 'CNPJ').waitFor({ state: 'detached' });
+  await fieldError(page, 'CNPJ').waitFor({ state: 'detached' });
   await dialog.getByLabel('Pedido de compra (opcional)', { exact: true }).fill('PC-2026-118');
 
   // A coupon the server refuses: its own message, at the field.
@@ -95,7 +96,7 @@ test('on a phone: Comprar como empresa asks for the company, the CNPJ masked and
   await dialog.getByLabel('Cupom', { exact: true }).fill('naoexiste');
   expect(await dialog.getByLabel('Cupom', { exact: true }).inputValue()).toBe('NAOEXISTE');
   await dialog.getByRole('button', { name: 'Aplicar' }).click();
-  await fieldError(dialog, 'Cupom').getByText(refusal.body.message, { exact: true }).waitFor();
+  await fieldError(page, 'Cupom').getByText(refusal.body.message, { exact: true }).waitFor();
 
   // Everything fits the phone and takes a finger.
   expect(await scrollsSideways(page, dialog)).toBe(false);
