@@ -12,7 +12,7 @@ export {
   UNSYNCED_READINGS_DB,
 } from './device-data.ts';
 export { formatBRL, formatDate, formatDateTime, formatDayMonth, formatShortDate, formatTime } from './format.ts';
-export { birthDateMask, cpfMask, phoneMask, type Mask } from './masks.ts';
+export { birthDateMask, cnpjMask, cpfMask, phoneMask, type Mask } from './masks.ts';
 export { orderStatusOf, paymentLabel, paymentMethodOf, statusOf } from './order-labels.ts';
 export {
   bearer,

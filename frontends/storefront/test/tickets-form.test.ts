@@ -1,5 +1,12 @@
-import { orderItemMessages, type EventView, type TicketTypeView } from '@ticketing/proto';
-import { newTicket, promoEvent, summaryLines, ticketsFormSchema, totalCents } from '../src/checkout/tickets-form.ts';
+import { orderItemMessages, type CouponQuote, type EventView, type TicketTypeView } from '@ticketing/proto';
+import {
+  discountCents,
+  newTicket,
+  promoEvent,
+  summaryLines,
+  ticketsFormSchema,
+  totalCents,
+} from '../src/checkout/tickets-form.ts';
 
 const type = (id: string, name: string, price: string, fields: Partial<TicketTypeView> = {}): TicketTypeView => ({
   id,
@@ -73,8 +80,8 @@ test('the summary has a line per type chosen, in the organiser’s order, and a 
     newTicket(professional.id),
   ]);
   expect(lines).toEqual([
-    { name: 'Profissional', lotName: '1º lote', count: 2, price: '390.00' },
-    { name: 'Estudante', lotName: null, count: 1, price: '190.00' },
+    { ticketTypeId: professional.id, name: 'Profissional', lotName: '1º lote', count: 2, price: '390.00' },
+    { ticketTypeId: student.id, name: 'Estudante', lotName: null, count: 1, price: '190.00' },
   ]);
   expect(totalCents(lines, null)).toBe(98_500);
   // A promotional code's price replaces each ticket's.
@@ -83,8 +90,37 @@ test('the summary has a line per type chosen, in the organiser’s order, and a 
 
 test('an event whose types are not listed sells one ticket at its price', () => {
   const lines = summaryLines({ price: '150.00', ticketTypes: [] }, []);
-  expect(lines).toEqual([{ name: 'Ingresso', lotName: null, count: 1, price: '150.00' }]);
+  expect(lines).toEqual([{ ticketTypeId: null, name: 'Ingresso', lotName: null, count: 1, price: '150.00' }]);
   expect(totalCents(lines, null)).toBe(15_500);
+});
+
+test('a coupon takes its share off the tickets it covers, never off the fees, and the total follows', () => {
+  const event = { price: '390.00', ticketTypes: [professional, student] };
+  const lines = summaryLines(event, [
+    newTicket(professional.id, true),
+    newTicket(professional.id),
+    newTicket(student.id),
+  ]);
+  const coupon = (fields: Partial<CouponQuote>): CouponQuote => ({
+    couponId: '0b7d1c2e-3f4a-4b5c-8d6e-7f8091a2b3c4',
+    code: 'CUPOM20',
+    percentOff: null,
+    amountOff: null,
+    ticketTypeIds: [],
+    ...fields,
+  });
+  // 20% of R$ 970,00 of tickets; the three fees stay.
+  expect(discountCents(coupon({ percentOff: 20 }), lines)).toBe(19_400);
+  expect(totalCents(lines, null, 19_400)).toBe(98_500 - 19_400);
+  // Only the student's ticket: 20% of R$ 190,00.
+  expect(discountCents(coupon({ percentOff: 20, ticketTypeIds: [student.id] }), lines)).toBe(3_800);
+  // An amount never exceeds the tickets it covers.
+  expect(discountCents(coupon({ amountOff: '500.00', ticketTypeIds: [student.id] }), lines)).toBe(19_000);
+  expect(discountCents(coupon({ amountOff: '25.80' }), lines)).toBe(2_580);
+  // The ticket of an event without listed types: only a coupon of every type covers it.
+  const plain = summaryLines({ price: '129.00', ticketTypes: [] }, []);
+  expect(discountCents(coupon({ percentOff: 20 }), plain)).toBe(2_580);
+  expect(discountCents(coupon({ percentOff: 20, ticketTypeIds: [student.id] }), plain)).toBe(0);
 });
 
 test('a promotional code whose link names a type sells that type alone, a hidden one at the code’s price', () => {

@@ -2,7 +2,9 @@ import { useId } from 'react';
 import type { OrderView } from '@ticketing/proto';
 import { Badge, formatBRL, formatDateTime, orderStatusOf, paymentMethodOf } from '@ticketing/shared';
 import { EventFacts } from './EventFacts.tsx';
+import { OrderBilling } from './OrderBilling.tsx';
 import { OrderItems } from './OrderItems.tsx';
+import { installmentsLabel } from './order-labels.ts';
 import { OrderPayment } from './OrderPayment.tsx';
 import { OrderRefund, WithdrawalInReview } from './OrderRefund.tsx';
 import { OrderTicket } from './OrderTicket.tsx';
@@ -31,9 +33,10 @@ export function OrderCard({ order, isAdmin }: { order: OrderView; isAdmin: boole
         </div>
         <div>
           <dt>Pagamento</dt>
-          <dd>{paymentMethodOf(order)}</dd>
+          <dd>{installmentsLabel(order) ?? paymentMethodOf(order)}</dd>
         </div>
       </dl>
+      <OrderBilling order={order} />
       {order.items.length > 0 && <OrderItems order={order} />}
       {order.payment && (
         <div className="order-card__pending">

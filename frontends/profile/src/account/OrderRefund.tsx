@@ -1,5 +1,5 @@
-import type { OrderRefundReason, OrderRefundView, OrderView } from '@ticketing/proto';
-import { formatBRL, formatDateTime } from '@ticketing/shared';
+import { refundMessages, type OrderRefundReason, type OrderRefundView, type OrderView } from '@ticketing/proto';
+import { buttonClass, formatBRL, formatDateTime } from '@ticketing/shared';
 
 /** Why the order's money went back, as the buyer reads it. */
 const WHY: Record<OrderRefundReason, string> = {
@@ -25,16 +25,49 @@ export function WithdrawalInReview({ order, requestedAt }: { order: OrderView; r
   );
 }
 
-/** Where the order's money is: on its way back (since the request), or back. */
+/**
+ * Where the order's money is: on its way back (since the request), waiting for the bank account a boleto's refund
+ * goes to, refused by the provider (the organisers were told and take it up), or back.
+ */
 export function OrderRefund({ order, refund }: { order: OrderView; refund: OrderRefundView }) {
   const amount = formatBRL(order.amount);
   if (!refund.pending) {
+    const back = Number(order.amount) > 0;
     return (
-      <p className="order-refund" role="status">
-        {Number(order.amount) > 0
-          ? `${WHY[refund.reason]}: o valor de ${amount} foi devolvido para a mesma forma de pagamento.`
-          : `${WHY[refund.reason]}.`}
+      <div className="order-refund" role="status">
+        {back && <p className="order-refund__title">Reembolso concluído</p>}
+        <p>
+          {back
+            ? `${WHY[refund.reason]}: o valor de ${amount} foi devolvido para a mesma forma de pagamento.`
+            : `${WHY[refund.reason]}.`}
+        </p>
+      </div>
+    );
+  }
+  if (refund.status === 'refused') {
+    return (
+      <p className="order-refund order-refund--refused" role="status">
+        <strong>Reembolso recusado pelo provedor: a organização foi avisada</strong> e vai cuidar da devolução de{' '}
+        {amount}.
       </p>
+    );
+  }
+  if (refund.status === 'awaiting_bank_details' && refund.bankDetailsUrl) {
+    return (
+      <div className="order-refund order-refund--pending stack" role="status">
+        <p>
+          <strong>Reembolso em andamento:</strong> o pagamento foi feito com boleto, então o valor de {amount} volta por
+          transferência para a conta bancária que você informar.
+        </p>
+        <a
+          className={buttonClass('accent', 'md')}
+          href={refund.bankDetailsUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          {refundMessages.refundBankDetails}
+        </a>
+      </div>
     );
   }
   return (

@@ -7,7 +7,7 @@ export interface TextFieldProps extends InputHTMLAttributes<HTMLInputElement> {
   /** The validation message (react-hook-form's `errors.field?.message`). */
   error?: string;
   hint?: string;
-  /** Reformats the value on every keystroke (CPF, phone, birth date). */
+  /** Reformats the value on every keystroke (CPF, CNPJ, phone, birth date). */
   mask?: Mask;
   ref?: Ref<HTMLInputElement>;
 }
@@ -20,7 +20,7 @@ export function TextField({ label, error, hint, mask, id, className, onChange, .
         <input
           className="field__input"
           maxLength={mask?.maxLength}
-          inputMode={mask ? 'numeric' : undefined}
+          inputMode={mask ? (mask.inputMode ?? 'numeric') : undefined}
           {...input}
           {...control}
           onChange={(event) => {

@@ -1,16 +1,22 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button } from '@ticketing/shared';
+import { Button, SelectField } from '@ticketing/shared';
+import { useZodForm } from '@ticketing/shared/forms';
 import { Dialog, DialogContent, Tabs, TabsContent, TabsList, TabsTrigger } from '@ticketing/shared/primitives';
-import { PAYMENT_WINDOWS } from '@ticketing/proto';
+import { DEFAULT_INSTALLMENT_TERMS, PAYMENT_WINDOWS, type CreateOrder } from '@ticketing/proto';
 import { isSoldOut } from '../events/availability.ts';
 import { closedTypesLabel } from '../events/ticket-types.ts';
+import { companyFormSchema, noCompany } from './company-form.ts';
+import { CompanyFields } from './CompanyFields.tsx';
+import { CouponField } from './CouponField.tsx';
 import { HolderFields } from './HolderFields.tsx';
+import { installmentOptions } from './installments.ts';
 import { OrderSummary } from './OrderSummary.tsx';
 import { PaymentDetails } from './PaymentDetails.tsx';
 import { TicketQuantities } from './TicketQuantities.tsx';
-import { summaryLines } from './tickets-form.ts';
+import { discountCents, summaryLines, totalCents } from './tickets-form.ts';
 import type { CheckoutProps, PaymentMethod } from './types.ts';
+import { useCoupon } from './useCoupon.ts';
 import { useCreateOrder } from './useCreateOrder.ts';
 import { useTicketsForm } from './useTicketsForm.ts';
 import './checkout.css';
@@ -35,17 +41,29 @@ const METHODS: { value: PaymentMethod; label: string; text: string }[] = [
 ];
 
 /**
- * Choose the tickets (how many of each type, and whom each is for), how to pay (PIX by default), create the order,
- * then show how to pay it. An event whose types the catalog does not list sells one ticket, the buyer's.
+ * Choose the tickets (how many of each type, and whom each is for), whether a company buys them, a coupon, how to pay
+ * (PIX by default; a card in installments where the event allows), create the order, then show how to pay it. An
+ * event whose types the catalog does not list sells one ticket, the buyer's.
  */
 export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }: CheckoutProps) {
   const queryClient = useQueryClient();
   const [method, setMethod] = useState<PaymentMethod>('pix');
+  const [installments, setInstallments] = useState(1);
   const createOrder = useCreateOrder(event.id, promo?.code);
   const answer = createOrder.data;
   const tickets = useTicketsForm(event);
+  const company = useZodForm(companyFormSchema, { defaultValues: noCompany, mode: 'onTouched' });
+  const coupon = useCoupon(event.id);
   const listsTypes = event.ticketTypes.length > 0;
   const typeOf = (id: string) => event.ticketTypes.find((type) => type.id === id);
+
+  const lines = summaryLines(event, tickets.tickets);
+  const discount = coupon.applied ? discountCents(coupon.applied, lines) : 0;
+  // The count chosen stays while the total allows it; otherwise the card is charged at once. A catalog deployed before
+  // installments sends no terms: at once too.
+  const terms = event.installments ?? DEFAULT_INSTALLMENT_TERMS;
+  const installmentChoices = installmentOptions(totalCents(lines, promo, discount), terms);
+  const installmentCount = installmentChoices.some(({ count }) => count === installments) ? installments : 1;
 
   function close() {
     // An order now exists: lists that show orders or spots are out of date.
@@ -63,12 +81,24 @@ export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }
     if (closed) onOpenChange(false);
   }, [closed, onOpenChange]);
 
-  const order = tickets.form.handleSubmit(({ items }) => createOrder.mutate({ method, items }));
-  function submit(formEvent: FormEvent) {
-    if (createOrder.isPending) return formEvent.preventDefault();
-    if (listsTypes) return void order(formEvent);
+  /** Both parts of the form show their messages at once; the order goes only when both pass. */
+  async function submit(formEvent: FormEvent) {
     formEvent.preventDefault();
-    createOrder.mutate({ method });
+    if (createOrder.isPending) return;
+    let valid = true;
+    const invalid = () => void (valid = false);
+    let items: CreateOrder['items'];
+    if (listsTypes) await tickets.form.handleSubmit((form) => void (items = form.items), invalid)();
+    let buyer: Pick<CreateOrder, 'company'> = {};
+    await company.handleSubmit((form) => void (buyer = form), invalid)();
+    if (!valid) return;
+    createOrder.mutate({
+      method,
+      items,
+      ...buyer,
+      installments: method === 'credit_card' ? installmentCount : undefined,
+      couponCode: coupon.applied?.code,
+    });
   }
 
   return (
@@ -103,7 +133,15 @@ export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }
                 ))}
               </>
             )}
-            <OrderSummary event={event} lines={summaryLines(event, tickets.tickets)} promo={promo} />
+            <CompanyFields form={company} />
+            {/* A promotional price and a coupon are not taken together. */}
+            {!promo && <CouponField coupon={coupon} discountCents={discount} />}
+            <OrderSummary
+              event={event}
+              lines={lines}
+              promo={promo}
+              discount={coupon.applied && { code: coupon.applied.code, cents: discount }}
+            />
             <Tabs value={method} onValueChange={(value) => setMethod(value as PaymentMethod)}>
               <TabsList aria-label="Forma de pagamento" className="checkout__methods">
                 {METHODS.map(({ value, label }) => (
@@ -113,8 +151,23 @@ export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }
                 ))}
               </TabsList>
               {METHODS.map(({ value, text }) => (
-                <TabsContent key={value} value={value} className="checkout__method-text">
-                  {text}
+                <TabsContent key={value} value={value} className="checkout__method">
+                  <p className="checkout__method-text">{text}</p>
+                  {value === 'credit_card' && installmentChoices.length > 1 && (
+                    <SelectField
+                      label="Parcelas"
+                      className="checkout__installments"
+                      value={installmentCount}
+                      onChange={(change) => setInstallments(Number(change.target.value))}
+                      disabled={createOrder.isPending}
+                    >
+                      {installmentChoices.map(({ count, label }) => (
+                        <option key={count} value={count}>
+                          {label}
+                        </option>
+                      ))}
+                    </SelectField>
+                  )}
                 </TabsContent>
               ))}
             </Tabs>

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { fromCents, installmentCents, toCents, type OrderView } from '@ticketing/proto';
 import { Button, buttonClass, copyText, formatBRL, formatShortDate, formatTime, toast } from '@ticketing/shared';
 import type { OrderAnswer, PaymentMethod } from './types.ts';
 
@@ -17,6 +18,12 @@ export function PaymentDetails({ answer, chosen, onDone }: PaymentDetailsProps) 
       <p className="payment__order numeric">
         Pedido <strong>{order.orderNumber}</strong> · Total <strong>{formatBRL(order.amount)}</strong>
       </p>
+      {order.company && (
+        <p className="payment__hint">
+          Cobrança em nome de {order.company.name} (CNPJ {order.company.cnpj}), enviada também para{' '}
+          {order.company.email}.
+        </p>
+      )}
       {order.paymentMethod !== chosen && (
         <p className="payment__notice" role="note">
           Você já tinha um pedido aguardando pagamento para este evento: estes são os dados para pagá-lo.
@@ -26,7 +33,9 @@ export function PaymentDetails({ answer, chosen, onDone }: PaymentDetailsProps) 
         <PixPayment qrCode={payment.pixQrCode} payload={payment.pixPayload} expiresAt={payment.expiresAt} />
       )}
       {order.paymentMethod === 'boleto' && <BoletoPayment url={payment.boletoUrl} dueAt={payment.expiresAt} />}
-      {order.paymentMethod === 'credit_card' && <CardPayment url={payment.invoiceUrl} expiresAt={payment.expiresAt} />}
+      {order.paymentMethod === 'credit_card' && (
+        <CardPayment order={order} url={payment.invoiceUrl} expiresAt={payment.expiresAt} />
+      )}
       <Button variant="primary" size="lg" block onClick={onDone}>
         Concluir
       </Button>
@@ -109,10 +118,25 @@ function BoletoPayment({ url, dueAt }: { url: string | null; dueAt: string }) {
   );
 }
 
-function CardPayment({ url, expiresAt }: { url: string | null; expiresAt: string }) {
+interface CardPaymentProps {
+  order: OrderView;
+  url: string | null;
+  expiresAt: string;
+}
+
+function CardPayment({ order, url, expiresAt }: CardPaymentProps) {
   return (
     <div className="payment__method">
-      <p>Enviamos o link de pagamento com cartão de crédito para o seu e-mail.</p>
+      <p>
+        Enviamos o link de pagamento com cartão de crédito para o{' '}
+        {order.company ? 'e-mail do financeiro' : 'seu e-mail'}.
+      </p>
+      {order.installments > 1 && (
+        <p className="numeric">
+          Em {order.installments}x de{' '}
+          {formatBRL(fromCents(installmentCents(toCents(order.amount), order.installments)))} no cartão.
+        </p>
+      )}
       <p className="payment__hint">
         O pedido fica reservado até{' '}
         <time className="numeric" dateTime={expiresAt}>

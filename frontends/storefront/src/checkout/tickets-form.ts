@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import {
   CONVENIENCE_FEE_CENTS,
+  couponDiscountCents,
   DEFAULT_TYPE_NAME,
   holderSchema,
   MAX_TICKETS_PER_ORDER,
   orderItemMessages,
   toCents,
+  type CouponQuote,
   type EventView,
   type OrderItemInput,
   type TicketTypeView,
@@ -106,6 +108,8 @@ export function promoEvent(event: EventView, promo: Promo | null): EventView {
 
 /** One line of the order's summary: the tickets of one type, at its current price. */
 export interface SummaryLine {
+  /** Null for an event whose types the catalog does not list. */
+  ticketTypeId: string | null;
   name: string;
   lotName: string | null;
   count: number;
@@ -118,9 +122,12 @@ export interface SummaryLine {
  * not list sells one ticket at the event's price.
  */
 export function summaryLines(event: Pick<EventView, 'price' | 'ticketTypes'>, tickets: readonly TicketChoice[]) {
-  if (event.ticketTypes.length === 0) return [{ name: DEFAULT_TYPE_NAME, lotName: null, count: 1, price: event.price }];
+  if (event.ticketTypes.length === 0) {
+    return [{ ticketTypeId: null, name: DEFAULT_TYPE_NAME, lotName: null, count: 1, price: event.price }];
+  }
   return event.ticketTypes
     .map((type) => ({
+      ticketTypeId: type.id,
       name: type.name,
       lotName: type.currentLot?.name ?? null,
       count: tickets.filter((ticket) => ticket.ticketTypeId === type.id).length,
@@ -129,12 +136,27 @@ export function summaryLines(event: Pick<EventView, 'price' | 'ticketTypes'>, ti
     .filter((line) => line.count > 0);
 }
 
-/** What the buyer pays, in cents: each ticket's price (the promotional one when a code applies, to the order's one ticket) plus the fee each. */
-export function totalCents(lines: readonly SummaryLine[], promo: Promo | null): number {
-  return lines.reduce(
+/**
+ * What the buyer pays, in cents: each ticket's price (the promotional one when a code applies, to the order's one
+ * ticket) plus the fee each, less a coupon's discount.
+ */
+export function totalCents(lines: readonly SummaryLine[], promo: Promo | null, discount = 0): number {
+  const full = lines.reduce(
     (total, line) => total + line.count * (toCents(promo?.price ?? line.price) + CONVENIENCE_FEE_CENTS),
     0,
   );
+  return full - discount;
+}
+
+/**
+ * What a coupon takes off the tickets chosen, in cents (`couponDiscountCents`, as the server reckons it). The ticket
+ * of an event without listed types counts only for a coupon of every type.
+ */
+export function discountCents(coupon: CouponQuote, lines: readonly SummaryLine[]): number {
+  const tickets = lines.flatMap((line) =>
+    Array.from({ length: line.count }, () => ({ ticketTypeId: line.ticketTypeId ?? '', price: line.price })),
+  );
+  return couponDiscountCents(coupon, tickets);
 }
 
 export const ticketCount = (lines: readonly SummaryLine[]) => lines.reduce((count, line) => count + line.count, 0);

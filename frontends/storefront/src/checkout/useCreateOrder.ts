@@ -1,14 +1,17 @@
 import { useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { OrderItemInput } from '@ticketing/proto';
+import type { CreateOrder } from '@ticketing/proto';
 import { api, errorTitles, isApiError, toast, toastError } from '@ticketing/shared';
 import type { OrderAnswer, PaymentMethod } from './types.ts';
 
-/** What the buyer confirms: how to pay, and the tickets (none for an event whose types the catalog does not list). */
-export interface OrderRequest {
-  method: PaymentMethod;
-  items?: OrderItemInput[];
-}
+/**
+ * What the buyer confirms: how to pay, the tickets (none for an event whose types the catalog does not list), and, when
+ * chosen, the company, the card's installments and the coupon.
+ */
+export type OrderRequest = { method: PaymentMethod } & Pick<
+  CreateOrder,
+  'items' | 'company' | 'installments' | 'couponCode'
+>;
 
 /** A key the server accepts ([\w.:-], up to 100), random even where `crypto.randomUUID` is unavailable (http). */
 function newIdempotencyKey(): string {
@@ -33,17 +36,15 @@ export function useCreateOrder(eventId: string, promoCode: string | undefined) {
   }
 
   return useMutation({
-    mutationFn: (request: OrderRequest) =>
-      api<OrderAnswer>('/orders', {
+    mutationFn: (request: OrderRequest) => {
+      const { method, ...order } = request;
+      return api<OrderAnswer>('/orders', {
         method: 'POST',
-        body: {
-          eventId,
-          paymentMethod: request.method,
-          ...(request.items ? { items: request.items } : {}),
-          ...(promoCode ? { promoCode } : {}),
-        },
+        // What was not chosen is left out (JSON drops the undefined).
+        body: { eventId, paymentMethod: method, ...order, promoCode },
         headers: { 'Idempotency-Key': keyFor(request) },
-      }),
+      });
+    },
     onSuccess: () =>
       toast({ title: 'Pedido criado!', description: 'Complete o pagamento para confirmar seu ingresso.' }),
     onError: (error, request) => {
