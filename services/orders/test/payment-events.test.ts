@@ -76,6 +76,8 @@ test('payment.confirmed turns a pending order paid and writes order.paid with th
           holder: { name: 'Carlos Eduardo Lima', email: who.email, cpf: who.cpf },
         },
       ],
+      installments: 1,
+      discountAmount: '0.00',
     },
   ]);
   expect(h.lines('order paid')).toContainEqual(expect.objectContaining({ orderId: order.id, late: false }));
