@@ -43,7 +43,7 @@ test('webhooks delivered three times each and out of order still make one paid o
   expect(await system.orders.db('outbox').where({ topic: 'order.paid', key: orderId })).toHaveLength(1);
 });
 
-test('a boleto paid after its order expired, with the spot sold meanwhile, is refunded and the buyer is told', async () => {
+test('a boleto paid after its order expired, with the spot sold meanwhile, is refunded to the account the payer gives, and the buyer is told', async () => {
   const { eventId } = await adminEvent(system, { maxAttendees: 1 });
   const [late, onTime] = [await verifiedBuyer(system), await verifiedBuyer(system)];
   const bought = await system.call('POST', '/api/orders', {
@@ -65,9 +65,15 @@ test('a boleto paid after its order expired, with the spot sold meanwhile, is re
   // The bank pays the boleto anyway: no spot is left, so the money goes back.
   system.sandbox.confirm(asaasPaymentId);
   await waitFor(async () => (await orderOf(late.token, orderId)).status === 'refunded');
+  // A boleto goes back to the bank account the payer gives on the provider's page: the e-mail and the order link it.
+  const { refund: waiting } = await waitFor(async () => {
+    const order = await orderOf(late.token, orderId);
+    return order.refund?.status === 'awaiting_bank_details' && order;
+  });
   const refund = await system.mailTo(late.email, 'Seu pagamento foi estornado');
   expect(refund.text).toContain('R$\u00a0155,00');
-  await waitFor(() => system.sandbox.payments.get(asaasPaymentId)?.status === 'REFUNDED');
+  expect(refund.text).toContain(waiting.bankDetailsUrl);
+  expect(system.sandbox.payments.get(asaasPaymentId)?.status).toBe('RECEIVED');
   expect((await system.call('GET', `/api/events/${eventId}`)).body).toMatchObject({
     currentAttendees: 1,
     remaining: 0,
