@@ -126,7 +126,7 @@ describe('an order’s nota fiscal', () => {
     expect(receivedBy(payload.recipient.email)).toHaveLength(1);
   });
 
-  test('sends nothing while scheduled, on an error, when cancelled, or authorized without its PDF yet', async () => {
+  test('sends nothing while scheduled, on an error, when cancelled, or authorized without its PDF or a recipient', async () => {
     const recipient = { name: 'Rafael Moreira Lima', email: address('rafael') };
     const orderId = randomUUID();
     const statuses = ['scheduled', 'error', 'cancelling', 'cancelled'] as const;
@@ -136,8 +136,14 @@ describe('an order’s nota fiscal', () => {
     }
     sent.push(
       await setup.harness.publish('invoice.changed', invoice('authorized', { orderId, recipient, pdfUrl: null })),
+      // A charge made before payments kept whom it was made out to.
+      await setup.harness.publish(
+        'invoice.changed',
+        invoice('authorized', { orderId, recipient: { name: '', email: '' } }),
+      ),
     );
-    for (const { id } of sent) await inboxHas(id);
+    // Each handled as nothing to send, none given up on as a dead letter.
+    for (const { id } of sent) expect(await inboxHas(id)).toMatchObject({ outcome: 'handled' });
     expect(await setup.harness.rows({ order_id: orderId })).toEqual([]);
     expect(receivedBy(recipient.email)).toEqual([]);
   });

@@ -233,7 +233,8 @@ function paymentEmails(payload: CreatedOrder, { publicUrl }: EventContext): Emai
 
 /** The nota fiscal's PDF, once the city authorizes it, to whom the charge was made out; one e-mail per invoice. */
 function invoiceEmail(payload: EventPayload<'invoice.changed'>): EmailRequest[] {
-  if (payload.status !== 'authorized' || !payload.pdfUrl) return [];
+  // A charge made before payments kept whom it was made out to names nobody: the buyer's profile still links the PDF.
+  if (payload.status !== 'authorized' || !payload.pdfUrl || !payload.recipient.email) return [];
   return [
     {
       template: 'invoice-authorized',
