@@ -9,6 +9,7 @@ import {
   updateCharge,
 } from '../data/charges-repository.ts';
 import { STATE_RANK, type Charge, type PaymentsDeps } from './charge.ts';
+import { workThroughClaims } from './claimed-work.ts';
 import { applyProviderView, providerStatusOf } from './provider-view.ts';
 
 /**
@@ -35,35 +36,23 @@ export async function requestChargeDeletion(
   return false;
 }
 
-const BATCH = 20;
-
 /**
  * One round of the deletion job: every charge whose deletion is due is deleted at the provider (once: the charge is
  * then closed as cancelled, which the provider's PAYMENT_DELETED does not re-announce). A deletion that fails is
  * tried again in the next round; one whose worker vanished, once its claim runs out.
  */
 export function deletionRound(deps: PaymentsDeps) {
-  return async (signal: AbortSignal) => {
-    const failed: string[] = [];
-    try {
-      for (;;) {
-        const due = await claimDeletions(deps.db, deps.asaas.longestOperationMs, BATCH);
-        for (const charge of due) {
-          if (signal.aborted) return;
-          try {
-            await deleteAtProvider(deps, charge);
-          } catch (error) {
-            const log = { err: error, orderId: charge.orderId, paymentId: charge.paymentId };
-            deps.logger.warn(log, 'charge deletion failed; it is tried again later');
-            failed.push(charge.orderId);
-          }
-        }
-        if (due.length < BATCH) return;
-      }
-    } finally {
-      await releaseDeletions(deps.db, failed);
-    }
-  };
+  return (signal: AbortSignal) =>
+    workThroughClaims(signal, {
+      claim: (batch) => claimDeletions(deps.db, deps.asaas.longestOperationMs, batch),
+      work: (charge) => deleteAtProvider(deps, charge),
+      failed: (charge, error) =>
+        deps.logger.warn(
+          { err: error, orderId: charge.orderId, paymentId: charge.paymentId },
+          'charge deletion failed; it is tried again later',
+        ),
+      release: (orderIds) => releaseDeletions(deps.db, orderIds),
+    });
 }
 
 async function deleteAtProvider(deps: PaymentsDeps, charge: Charge): Promise<void> {

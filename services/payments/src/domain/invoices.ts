@@ -16,6 +16,7 @@ import {
   type InvoiceWork,
 } from '../data/invoices-repository.ts';
 import type { Charge, PaymentsDeps } from './charge.ts';
+import { workThroughClaims } from './claimed-work.ts';
 
 /**
  * Where a nota fiscal stands. It only moves forward: scheduled → authorized or error → cancelling → cancelled, so a
@@ -148,8 +149,6 @@ function invoiceRequest(charge: Charge, invoice: Invoice, settings: StoredFiscal
   };
 }
 
-const BATCH = 20;
-
 /**
  * One round of the invoice job: notes to schedule are asked of the provider (looked up by the order before being
  * created again), then notes whose order's money went back are cancelled. No transaction is open while the provider
@@ -158,25 +157,17 @@ const BATCH = 20;
 export function invoiceRound(deps: PaymentsDeps) {
   return async (signal: AbortSignal) => {
     for (const work of ['schedule', 'cancel'] as InvoiceWork[]) {
-      const failed: string[] = [];
-      try {
-        for (;;) {
-          const due = await claimInvoiceWork(deps.db, work, deps.asaas.longestOperationMs, BATCH);
-          for (const invoice of due) {
-            if (signal.aborted) return;
-            try {
-              await (work === 'schedule' ? schedule(deps, invoice) : cancel(deps, invoice));
-            } catch (error) {
-              const log = { err: error, orderId: invoice.orderId, work };
-              deps.logger.warn(log, 'nota fiscal work failed; it is tried again later');
-              failed.push(invoice.orderId);
-            }
-          }
-          if (due.length < BATCH) break;
-        }
-      } finally {
-        await releaseInvoices(deps.db, failed);
-      }
+      if (signal.aborted) return;
+      await workThroughClaims(signal, {
+        claim: (batch) => claimInvoiceWork(deps.db, work, deps.asaas.longestOperationMs, batch),
+        work: (invoice) => (work === 'schedule' ? schedule(deps, invoice) : cancel(deps, invoice)),
+        failed: (invoice, error) =>
+          deps.logger.warn(
+            { err: error, orderId: invoice.orderId, work },
+            'nota fiscal work failed; it is tried again later',
+          ),
+        release: (orderIds) => releaseInvoices(deps.db, orderIds),
+      });
     }
   };
 }
