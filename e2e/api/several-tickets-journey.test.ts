@@ -152,9 +152,9 @@ test('a holder change reissues the ticket to the new holder and the old QR answe
   expect(withdrawn.status).toBe(202);
   const refunded = await waitFor(async () => {
     const listed = (await orderOf(system, buyer, order.id)) as OrderView;
-    return listed.status === 'refunded' && listed;
+    return listed.status === 'refunded' && listed.refund?.pending === false && listed;
   });
-  expect(refunded.refund).toMatchObject({ reason: 'withdrawal' });
+  expect(refunded.refund).toMatchObject({ reason: 'withdrawal', status: 'refunded' });
   expect(system.sandbox.payments.get(order.asaasPaymentId!)).toMatchObject({ status: 'REFUNDED' });
   const current = [qrTextOfItem(order.items[0]!), reissued, qrTextOfItem(order.items[2]!)];
   for (const qrText of current) {
