@@ -11,8 +11,11 @@ const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.
 export type RemoteName = Exclude<FrontendName, 'shell'>;
 export const REMOTES = FRONTENDS.filter((name): name is RemoteName => name !== 'shell');
 
-/** Where the shell finds a remote unless `runtime-config.json` is changed at deploy time. */
-export const manifestUrl = (remote: RemoteName) => `/${remote}/mf-manifest.json`;
+/**
+ * Where the shell finds a remote unless `runtime-config.json` is changed at deploy time: its entry, which the
+ * federation runtime loads without reading the manifest first (the browser's runtime is built without manifests).
+ */
+export const remoteEntryUrl = (remote: RemoteName) => `/${remote}/remoteEntry.js`;
 
 /**
  * One instance of each in the page, whoever loads first (the shell): hooks, the router's context, the query

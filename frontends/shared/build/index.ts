@@ -1,7 +1,9 @@
+import { createRequire } from 'node:module';
 import { relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack, type Compiler, type Configuration, type RspackPluginInstance } from '@rspack/core';
-import { manifestUrl, REMOTES, sharedSingletons, type RemoteName } from './federation.ts';
+import { remoteEntryUrl, REMOTES, sharedSingletons, type RemoteName } from './federation.ts';
 import { PrecompressPlugin } from './precompress.ts';
 
 /** Every build lands here; the gateway serves this folder (STATIC_DIR). */
@@ -34,6 +36,21 @@ export const typescriptRule = {
 /** React Router's package points every import at its development build (warnings, checks): builds take its own. */
 const REACT_ROUTER_PRODUCTION = resolve(import.meta.dirname, '../../../node_modules/react-router/dist/production');
 
+/**
+ * The federation runtime by its ES modules. Rspack's plugin and the runtime's own files `require` the CommonJS
+ * builds, which are bundled whole: the ES modules let the unused parts (snapshots, Node loading) drop out.
+ */
+const requireFromHere = createRequire(import.meta.url);
+const federationRuntimeAsModules = Object.fromEntries(
+  ['webpack-bundler-runtime', 'runtime', 'runtime-core', 'sdk', 'error-codes'].flatMap((name) => {
+    const asModule = fileURLToPath(import.meta.resolve(`@module-federation/${name}`));
+    return [
+      [`@module-federation/${name}$`, asModule],
+      [requireFromHere.resolve(`@module-federation/${name}`), asModule],
+    ];
+  }),
+);
+
 export const sourceResolution = {
   extensions: ['.ts', '.tsx', '.js'],
   alias: {
@@ -41,6 +58,7 @@ export const sourceResolution = {
     'react-style-singleton$': resolve(import.meta.dirname, '../src/style-singleton.ts'),
     'react-router$': `${REACT_ROUTER_PRODUCTION}/index.mjs`,
     'react-router/dom$': `${REACT_ROUTER_PRODUCTION}/dom-export.mjs`,
+    ...federationRuntimeAsModules,
   },
 };
 
@@ -59,12 +77,12 @@ interface RemoteOptions extends CommonOptions {
   exposes: Record<string, string>;
 }
 
-/** `/runtime-config.json`: where each remote's manifest is, read by the shell when the page starts. */
+/** `/runtime-config.json`: where each remote's entry is, read by the shell when the page starts. */
 class RuntimeConfigPlugin implements RspackPluginInstance {
   apply(compiler: Compiler) {
     compiler.hooks.thisCompilation.tap('RuntimeConfigPlugin', (compilation) => {
       compilation.hooks.processAssets.tap({ name: 'RuntimeConfigPlugin', stage: 0 }, () => {
-        const remotes = Object.fromEntries(REMOTES.map((remote) => [remote, manifestUrl(remote)]));
+        const remotes = Object.fromEntries(REMOTES.map((remote) => [remote, remoteEntryUrl(remote)]));
         const json = `${JSON.stringify({ remotes }, null, 2)}\n`;
         compilation.emitAsset('runtime-config.json', new compiler.webpack.sources.RawSource(json));
       });
@@ -108,8 +126,12 @@ export function frontendConfig(options: ShellOptions | RemoteOptions): Configura
         shareStrategy: 'loaded-first',
         manifest: !isShell,
         dts: false,
-        // The shell hands its federation runtime to the remotes, which only ever run inside it.
-        experiments: isShell ? { provideExternalRuntime: true } : { externalRuntime: true },
+        experiments: {
+          // The shell hands its federation runtime to the remotes, which only ever run inside it.
+          ...(isShell ? { provideExternalRuntime: true } : { externalRuntime: true }),
+          // Remotes are registered by their entry: the browser needs no manifest (snapshot) code, nor Node's loader.
+          optimization: { disableSnapshot: true, target: 'web' },
+        },
       }),
       ...(isShell
         ? [

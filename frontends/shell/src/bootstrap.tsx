@@ -6,7 +6,7 @@ import { App } from './App.tsx';
 import { readPageData } from './page-data.ts';
 import { registerRemotesOnce } from './remote/runtime-config.ts';
 
-// The remotes' manifest list loads while the layout renders; pages wait for it.
+// The remotes' addresses load while the layout renders; pages wait for them.
 void registerRemotesOnce().catch(() => {});
 // Nobody signed in: what a previous session kept on this device (a door phone's data) goes.
 void forgetIfSignedOut(hasSession()).catch(() => {});

@@ -1,7 +1,7 @@
 import { registerRemotes } from '@module-federation/enhanced/runtime';
 import { readPageData } from '../page-data.ts';
 
-/** `/runtime-config.json`: each remote's manifest URL, set per deployment (never built into the shell). */
+/** `/runtime-config.json`: each remote's entry URL, set per deployment (never built into the shell). */
 export interface RuntimeConfig {
   remotes: Record<string, string>;
 }

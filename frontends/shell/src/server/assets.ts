@@ -5,8 +5,6 @@ import type { RemotePageId } from '../routes.ts';
 export interface PageAssets {
   /** `runtime-config.json`, handed over in the page instead of fetched. */
   runtimeConfig: RuntimeConfig;
-  /** The remote's manifest, which the federation runtime reads first. */
-  fetches: string[];
   /** The remote's entry and the page's own chunks. */
   scripts: string[];
   /** The page's styles: linked, so the server HTML is styled before any script runs. */
@@ -19,8 +17,8 @@ interface Manifest {
 }
 
 /**
- * The files of a remote's page, read from the build: `runtime-config.json` says where the remote's manifest is, and
- * the manifest lists the page's chunks. A remote served from another origin is left for the browser to find.
+ * The files of a remote's page, read from the build: `runtime-config.json` says where the remote's entry is, and the
+ * manifest beside it lists the page's chunks. A remote served from another origin is left for the browser to find.
  */
 export async function pageAssets(
   page: RemotePageId,
@@ -28,16 +26,15 @@ export async function pageAssets(
 ): Promise<PageAssets> {
   const [remote, name] = page.split('/') as [string, string];
   const runtimeConfig = JSON.parse(await readBuildFile('runtime-config.json')) as RuntimeConfig;
-  const manifestUrl = runtimeConfig.remotes[remote];
-  if (!manifestUrl?.startsWith('/')) return { runtimeConfig, fetches: [], scripts: [], styles: [] };
+  const entryUrl = runtimeConfig.remotes[remote];
+  if (!entryUrl?.startsWith('/')) return { runtimeConfig, scripts: [], styles: [] };
 
-  const manifest = JSON.parse(await readBuildFile(manifestUrl.slice(1))) as Manifest;
-  const base = manifestUrl.slice(0, manifestUrl.lastIndexOf('/') + 1);
+  const base = entryUrl.slice(0, entryUrl.lastIndexOf('/') + 1);
+  const manifest = JSON.parse(await readBuildFile(`${base.slice(1)}mf-manifest.json`)) as Manifest;
   const entry = manifest.metaData.remoteEntry;
   const assets = manifest.exposes.find((expose) => expose.name === name)?.assets;
   return {
     runtimeConfig,
-    fetches: [manifestUrl],
     scripts: [
       `${base}${entry.path ? `${entry.path}/` : ''}${entry.name}`,
       ...(assets?.js.sync ?? []).map((file) => base + file),

@@ -49,7 +49,6 @@ function headTags(head: PageHead, origin: string): string {
 function assetTags(assets: PageAssets): string {
   return [
     ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
-    ...assets.fetches.map((href) => `<link rel="preload" as="fetch" crossorigin href="${escapeHtml(href)}">`),
     ...assets.scripts.map((href) => `<link rel="preload" as="script" href="${escapeHtml(href)}">`),
   ].join('');
 }
