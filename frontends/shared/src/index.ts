@@ -49,4 +49,3 @@ export { preloadToaster, Toaster } from './ui/Toaster.tsx';
 export { useDebounced } from './useDebounced.ts';
 export { useFailureToast } from './useFailureToast.ts';
 export { useResetTicket } from './useResetTicket.ts';
-export { useHydrated } from './useHydrated.ts';

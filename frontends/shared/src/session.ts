@@ -1,14 +1,10 @@
 import { forgetDeviceData } from './device-data.ts';
+import { clearToken, getToken, setToken } from './token.ts';
 
-/** The session token, as the API issued it, kept across visits. */
-const TOKEN_KEY = 'token';
+export { clearToken, getToken, hasSession, setToken } from './token.ts';
+
 /** A courtesy code opened while logged out, redeemed after login. */
 const PENDING_COURTESY_KEY = 'pendingCourtesyCode';
-
-export const getToken = () => localStorage.getItem(TOKEN_KEY);
-export const hasSession = () => getToken() !== null;
-export const setToken = (token: string) => localStorage.setItem(TOKEN_KEY, token);
-export const clearToken = () => localStorage.removeItem(TOKEN_KEY);
 
 /** The session (`sid`) and generation (`gen`) a token names: read, not verified, only to order tokens of one session. */
 function placeInSession(token: string): { sid?: unknown; gen?: unknown } {

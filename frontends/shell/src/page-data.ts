@@ -4,6 +4,8 @@ export const PAGE_DATA = {
   state: 'server-state',
   /** `runtime-config.json`, so the browser need not fetch it. */
   runtimeConfig: 'runtime-config',
+  /** The remote's page that renders it (`storefront/Home`). */
+  page: 'remote-page',
 } as const;
 
 /** The block's JSON, if the server rendered this page. */

@@ -2,11 +2,11 @@ import { orderItemMessages, type CouponQuote, type EventView, type TicketTypeVie
 import {
   discountCents,
   newTicket,
-  promoEvent,
   summaryLines,
   ticketsFormSchema,
   totalCents,
 } from '../src/checkout/tickets-form.ts';
+import { promoEvent } from '../src/events/ticket-types.ts';
 
 const type = (id: string, name: string, price: string, fields: Partial<TicketTypeView> = {}): TicketTypeView => ({
   id,

@@ -1,25 +1,28 @@
-import * as RadixAccordion from '@radix-ui/react-accordion';
-import type { ReactNode } from 'react';
+import { createContext, useContext, useId, type ReactNode } from 'react';
 
-/** One item open at a time; the open one can be closed again. */
+/** The name the items of one accordion share: the browser opens one `<details>` of a name at a time. */
+const AccordionName = createContext<string | undefined>(undefined);
+
+/**
+ * One item open at a time; the open one can be closed again. The browser's own disclosure, so it works before the
+ * page's code has arrived.
+ */
 export function Accordion({ children, className }: { children: ReactNode; className?: string }) {
   return (
-    <RadixAccordion.Root type="single" collapsible className={className}>
-      {children}
-    </RadixAccordion.Root>
+    <div className={className}>
+      <AccordionName value={useId()}>{children}</AccordionName>
+    </div>
   );
 }
 
-export function AccordionItem({ value, title, children }: { value: string; title: ReactNode; children: ReactNode }) {
+export function AccordionItem({ title, children }: { title: ReactNode; children: ReactNode }) {
   return (
-    <RadixAccordion.Item value={value} className="accordion__item">
-      <RadixAccordion.Header className="accordion__header">
-        <RadixAccordion.Trigger className="accordion__trigger">
-          {title}
-          <span className="accordion__chevron" aria-hidden="true" />
-        </RadixAccordion.Trigger>
-      </RadixAccordion.Header>
-      <RadixAccordion.Content className="accordion__content">{children}</RadixAccordion.Content>
-    </RadixAccordion.Item>
+    <details name={useContext(AccordionName)} className="accordion__item">
+      <summary className="accordion__trigger">
+        {title}
+        <span className="accordion__chevron" aria-hidden="true" />
+      </summary>
+      <div className="accordion__content">{children}</div>
+    </details>
   );
 }

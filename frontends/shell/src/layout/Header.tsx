@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { brand } from '@ticketing/proto/brand';
 import { Badge, initials, useAuth } from '@ticketing/shared';
-import { SearchIcon } from './icons.tsx';
+import { HeaderSearch } from './HeaderSearch.tsx';
 import { MobileMenu } from './MobileMenu.tsx';
 import { adminBarLinks, mainLinks } from './nav-links.ts';
 
@@ -27,9 +27,7 @@ export function Header() {
           ))}
         </nav>
         <div className="header__actions">
-          <Link to="/eventos" className="header__icon" aria-label="Buscar eventos" title="Buscar eventos">
-            <SearchIcon />
-          </Link>
+          <HeaderSearch />
           {auth.user && (
             <Suspense
               fallback={

@@ -1,30 +1,46 @@
-import { lazy, Suspense, useState } from 'react';
+import { useRef } from 'react';
+import { NavLink } from 'react-router-dom';
 import type { Auth } from '@ticketing/shared';
 import { MenuIcon } from './icons.tsx';
+import { mainLinks } from './nav-links.ts';
 
-// The sheet (and its dialog code) downloads on the first tap, not with every page.
-const MobileSheet = lazy(() => import('./MobileSheet.tsx').then(({ MobileSheet }) => ({ default: MobileSheet })));
+const MENU_ID = 'menu-movel';
 
-/** Small screens: the main links in a side sheet, closed again once a link is chosen. */
+/**
+ * Small screens: the main links in a side sheet, closed again once a link is chosen. The browser itself opens it
+ * (a popover), so the first tap answers before the page's code has arrived.
+ */
 export function MobileMenu({ auth }: { auth: Auth }) {
-  const [open, setOpen] = useState(false);
+  const sheet = useRef<HTMLElement>(null);
   return (
     <>
       <button
         type="button"
         className="header__icon header__menu-button"
         aria-label="Abrir menu"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        onClick={() => setOpen(true)}
+        popoverTarget={MENU_ID}
       >
         <MenuIcon />
       </button>
-      {open && (
-        <Suspense fallback={null}>
-          <MobileSheet auth={auth} onClose={() => setOpen(false)} />
-        </Suspense>
-      )}
+      <nav id={MENU_ID} ref={sheet} popover="auto" className="mobile-sheet" aria-label="Menu">
+        <div className="mobile-sheet__top">
+          <p className="mobile-sheet__title">Menu</p>
+          <button
+            type="button"
+            className="dialog__close"
+            aria-label="Fechar"
+            popoverTarget={MENU_ID}
+            popoverTargetAction="hide"
+          >
+            ×
+          </button>
+        </div>
+        {mainLinks(auth).map(({ to, label }) => (
+          <NavLink key={to} to={to} className="mobile-nav__link" onClick={() => sheet.current?.hidePopover()}>
+            {label}
+          </NavLink>
+        ))}
+      </nav>
     </>
   );
 }

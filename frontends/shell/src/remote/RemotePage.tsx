@@ -1,8 +1,7 @@
 import { lazy, Suspense, useMemo, useState, type ComponentType } from 'react';
-import { loadRemote } from '@module-federation/enhanced/runtime';
 import type { RemotePageId } from '../routes.ts';
 import { PageLoading } from '../pages/PageLoading.tsx';
-import { registerRemotesOnce } from './runtime-config.ts';
+import { loadPage, type PageModule } from './load-page.ts';
 import { RemoteErrorBoundary } from './RemoteErrorBoundary.tsx';
 
 /** Pages already downloaded render at once when visited again, without suspending. */
@@ -16,10 +15,8 @@ export function provideServerPages(pages: Partial<Record<RemotePageId, Component
   for (const [page, component] of Object.entries(pages)) loaded.set(page as RemotePageId, component);
 }
 
-async function loadPage(page: RemotePageId): Promise<{ default: ComponentType }> {
-  await registerRemotesOnce();
-  const module = await loadRemote<{ default: ComponentType }>(page);
-  if (!module) throw new Error(`${page} did not load`);
+async function loadAndKeep(page: RemotePageId): Promise<PageModule> {
+  const module = await loadPage(page);
   loaded.set(page, module.default);
   return module;
 }
@@ -28,7 +25,7 @@ async function loadPage(page: RemotePageId): Promise<{ default: ComponentType }>
 export function RemotePage({ page }: { page: RemotePageId }) {
   const [attempt, setAttempt] = useState(0);
   // React.lazy keeps a failed import for good: each visit and each retry gets a lazy component of its own.
-  const Page = useMemo(() => loaded.get(page) ?? lazy(() => loadPage(page)), [page, attempt]);
+  const Page = useMemo(() => loaded.get(page) ?? lazy(() => loadAndKeep(page)), [page, attempt]);
   return (
     <RemoteErrorBoundary key={attempt} onRetry={() => setAttempt(attempt + 1)}>
       <Suspense fallback={<PageLoading />}>

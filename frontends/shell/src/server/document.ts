@@ -1,6 +1,7 @@
 import { brand } from '@ticketing/proto/brand';
 import type { PageHead } from '@ticketing/shared';
 import { PAGE_DATA } from '../page-data.ts';
+import type { RemotePageId } from '../routes.ts';
 import type { PageAssets } from './assets.ts';
 
 const escapeHtml = (text: string) =>
@@ -46,12 +47,11 @@ function headTags(head: PageHead, origin: string): string {
   return tags.filter(Boolean).join('');
 }
 
-function assetTags(assets: PageAssets): string {
-  return [
-    ...assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
-    ...assets.scripts.map((href) => `<link rel="preload" as="script" href="${escapeHtml(href)}">`),
-  ].join('');
-}
+const styleTags = (assets: PageAssets) =>
+  assets.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('');
+
+const dataBlock = (id: string, value: unknown) =>
+  `<script type="application/json" id="${id}">${scriptJson(value)}</script>`;
 
 export interface DocumentParts {
   /** The shell's built `index.html`. */
@@ -60,13 +60,15 @@ export interface DocumentParts {
   html: string;
   head: PageHead;
   origin: string;
+  /** The remote's page the route renders, which the browser loads to take the page over. */
+  page: RemotePageId;
   assets: PageAssets;
   /** react-query's dehydrated cache: the data the page was rendered with. */
   state: unknown;
 }
 
 /** The shell's `index.html` with the page's head, its assets, the rendered application and its data. */
-export function composeDocument({ template, html, head, origin, assets, state }: DocumentParts): string {
+export function composeDocument({ template, html, head, origin, page, assets, state }: DocumentParts): string {
   const replaced = (text: string, pattern: RegExp, replacement: string) => {
     if (!pattern.test(text)) throw new Error(`index.html has no ${pattern}`);
     return text.replace(pattern, () => replacement);
@@ -77,12 +79,13 @@ export function composeDocument({ template, html, head, origin, assets, state }:
     /<meta name="description" content="[^"]*">/,
     meta('name', 'description', head.description),
   );
-  document = replaced(document, /<\/head>/, `${headTags(head, origin)}${assetTags(assets)}</head>`);
+  document = replaced(document, /<\/head>/, `${headTags(head, origin)}${styleTags(assets)}</head>`);
   return replaced(
     document,
     /<div id="root"><\/div>/,
     `<div id="root">${html}</div>` +
-      `<script type="application/json" id="${PAGE_DATA.state}">${scriptJson(state)}</script>` +
-      `<script type="application/json" id="${PAGE_DATA.runtimeConfig}">${scriptJson(assets.runtimeConfig)}</script>`,
+      dataBlock(PAGE_DATA.state, state) +
+      dataBlock(PAGE_DATA.runtimeConfig, assets.runtimeConfig) +
+      dataBlock(PAGE_DATA.page, page),
   );
 }

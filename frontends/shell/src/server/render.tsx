@@ -87,6 +87,7 @@ async function renderPage(request: PageRequest): Promise<RenderedPage | null> {
       html,
       head: serverPage.head(address, data),
       origin: request.origin,
+      page: match.route.page,
       assets,
       state: dehydrate(data),
     }),

@@ -1,6 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useDeferredValue, useEffect, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, SelectField } from '@ticketing/shared';
+import { Button, SelectField, Spinner } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';
 import { Dialog, DialogContent, Tabs, TabsContent, TabsList, TabsTrigger } from '@ticketing/shared/primitives';
 import { DEFAULT_INSTALLMENT_TERMS, PAYMENT_WINDOWS, type CreateOrder } from '@ticketing/proto';
@@ -47,6 +47,8 @@ const METHODS: { value: PaymentMethod; label: string; text: string }[] = [
  */
 export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }: CheckoutProps) {
   const queryClient = useQueryClient();
+  // The dialog answers the tap at once; its form, the heavier part, renders right after, without holding it up.
+  const formReady = useDeferredValue(true, false);
   const [method, setMethod] = useState<PaymentMethod>('pix');
   const [installments, setInstallments] = useState(1);
   const createOrder = useCreateOrder(event.id, promo?.code);
@@ -117,6 +119,8 @@ export default function CheckoutDialog({ event, promo, onOpenChange, onSuccess }
               onSuccess();
             }}
           />
+        ) : !formReady ? (
+          <Spinner label="Carregando..." />
         ) : (
           <form onSubmit={submit} className="checkout__form" noValidate>
             {listsTypes && (

@@ -85,27 +85,6 @@ export function ticketsFormSchema(types: readonly TicketTypeView[]) {
     }));
 }
 
-/**
- * The event as a promotional code sells it: the type its link names alone (a hidden one, which the event does not
- * list, at the code's price), or every type for a link that names none.
- */
-export function promoEvent(event: EventView, promo: Promo | null): EventView {
-  if (!promo?.ticketType) return event;
-  const named = promo.ticketType;
-  const listed = event.ticketTypes.find((type) => type.id === named.id);
-  const hidden: TicketTypeView = {
-    ...named,
-    price: promo.price,
-    remaining: null,
-    requiresDocument: false,
-    onSale: true,
-    salesStartAt: null,
-    salesEndAt: null,
-    currentLot: null,
-  };
-  return { ...event, ticketTypes: [listed ?? hidden] };
-}
-
 /** One line of the order's summary: the tickets of one type, at its current price. */
 export interface SummaryLine {
   /** Null for an event whose types the catalog does not list. */

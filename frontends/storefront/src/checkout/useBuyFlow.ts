@@ -1,26 +1,18 @@
-import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { hasSession, toast } from '@ticketing/shared';
+import { useState, type MouseEvent } from 'react';
+import { hasSession } from '@ticketing/shared';
 
 /**
- * The buy button: visitors are sent to log in first; a session opens the checkout (the server checks the rest). The
- * stored session is read at the click: while a server-rendered page hydrates, the rendered state still says nobody
- * is logged in, and a buyer quick to press would be sent to log in again.
+ * The buy button: a visitor gets the login prompt the button opens by itself; a session opens the checkout instead
+ * (the server checks the rest). The stored session is read at the click: while a server-rendered page hydrates, the
+ * rendered state still says nobody is logged in, and a buyer quick to press would be asked to log in again.
  */
 export function useBuyFlow() {
-  const navigate = useNavigate();
   const [open, setOpen] = useState(false);
 
-  function start() {
-    if (!hasSession()) {
-      toast({
-        title: 'Login necessário',
-        description: 'Faça login ou cadastre-se para comprar ingressos',
-        variant: 'destructive',
-      });
-      navigate('/login');
-      return;
-    }
+  function start(click: MouseEvent<HTMLButtonElement>) {
+    if (!hasSession()) return;
+    // The checkout instead of the prompt.
+    click.preventDefault();
     setOpen(true);
   }
 

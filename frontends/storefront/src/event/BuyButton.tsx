@@ -1,12 +1,14 @@
+import type { MouseEvent } from 'react';
 import type { EventView } from '@ticketing/proto';
-import { Button, useHydrated } from '@ticketing/shared';
+import { Button } from '@ticketing/shared';
 import { isSoldOut } from '../events/availability.ts';
 import { closedTypesLabel } from '../events/ticket-types.ts';
 import { preloadCheckout } from '../checkout/Checkout.tsx';
+import { LOGIN_PROMPT_ID, LoginPrompt } from './LoginPrompt.tsx';
 
 interface BuyButtonProps {
   event: EventView;
-  onBuy(): void;
+  onBuy(event: MouseEvent<HTMLButtonElement>): void;
   /** The price is not known yet (a promotional code is being checked). */
   waiting?: boolean;
   block?: boolean;
@@ -14,11 +16,10 @@ interface BuyButtonProps {
 
 /**
  * Buys tickets; disabled, and saying why, when the event is sold out or no longer on sale (the catalog's `onSale`),
- * or when none of its ticket types can be bought now.
- * A server-rendered page shows it disabled until its code has taken over: a click before then would do nothing.
+ * or when none of its ticket types can be bought now. By itself it opens the login prompt, which works before the
+ * page's code has arrived; `onBuy` opens the checkout instead for someone signed in.
  */
 export function BuyButton({ event, onBuy, waiting = false, block = true }: BuyButtonProps) {
-  const hydrated = useHydrated();
   if (isSoldOut(event)) {
     return (
       <Button variant="accent" size="lg" block={block} disabled>
@@ -42,17 +43,20 @@ export function BuyButton({ event, onBuy, waiting = false, block = true }: BuyBu
     );
   }
   return (
-    <Button
-      variant="accent"
-      size="lg"
-      block={block}
-      loading={waiting}
-      disabled={!hydrated}
-      onClick={onBuy}
-      onPointerEnter={preloadCheckout}
-      onFocus={preloadCheckout}
-    >
-      Comprar ingresso
-    </Button>
+    <>
+      <Button
+        variant="accent"
+        size="lg"
+        block={block}
+        loading={waiting}
+        popoverTarget={LOGIN_PROMPT_ID}
+        onClick={onBuy}
+        onPointerEnter={preloadCheckout}
+        onFocus={preloadCheckout}
+      >
+        Comprar ingresso
+      </Button>
+      <LoginPrompt />
+    </>
   );
 }

@@ -2,7 +2,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { EventView } from '@ticketing/proto';
 import { Page } from '@ticketing/shared';
 import { Checkout } from '../checkout/Checkout.tsx';
-import { promoEvent } from '../checkout/tickets-form.ts';
+import { promoEvent } from '../events/ticket-types.ts';
 import { useBuyFlow } from '../checkout/useBuyFlow.ts';
 import { EventImage } from '../events/EventImage.tsx';
 import { ArrowLeftIcon, CalendarIcon } from '../ui/icons.tsx';

@@ -17,6 +17,7 @@ export function SearchBox({ value, onChange }: SearchBoxProps) {
       <SearchIcon />
       <input
         id="busca-eventos"
+        name="q"
         {...searchInput}
         className="search-box__input"
         placeholder="Buscar por nome, local ou assunto"

@@ -1,4 +1,5 @@
 import type { EventView, TicketTypeView } from '@ticketing/proto';
+import type { Promo } from '../checkout/types.ts';
 // The formatters alone, without the UI: this module is read by the page and by plain unit tests.
 import { formatDayMonth } from '@ticketing/shared/format';
 
@@ -76,4 +77,25 @@ export function closedTypesLabel(event: Pick<EventView, 'ticketTypes'>, now = Da
     .filter((start): start is string => start !== null && Date.parse(start) > now)
     .sort((a, b) => Date.parse(a) - Date.parse(b))[0];
   return opening ? `Vendas a partir de ${formatDayMonth(opening)}` : 'Vendas encerradas';
+}
+
+/**
+ * The event as a promotional code sells it: the type its link names alone (a hidden one, which the event does not
+ * list, at the code's price), or every type for a link that names none.
+ */
+export function promoEvent(event: EventView, promo: Promo | null): EventView {
+  if (!promo?.ticketType) return event;
+  const named = promo.ticketType;
+  const listed = event.ticketTypes.find((type) => type.id === named.id);
+  const hidden: TicketTypeView = {
+    ...named,
+    price: promo.price,
+    remaining: null,
+    requiresDocument: false,
+    onSale: true,
+    salesStartAt: null,
+    salesEndAt: null,
+    currentLot: null,
+  };
+  return { ...event, ticketTypes: [listed ?? hidden] };
 }

@@ -38,7 +38,7 @@ export function Faq() {
       </div>
       <Accordion className="faq__list">
         {QUESTIONS.map(({ id, question, answer }) => (
-          <AccordionItem key={id} value={id} title={question}>
+          <AccordionItem key={id} title={question}>
             <p>{answer}</p>
           </AccordionItem>
         ))}

@@ -1,0 +1,151 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { adminEvent, verifiedBuyer } from '../../scripts/lib/system.ts';
+import { startBrowserStack, type BrowserStack } from './support.ts';
+
+/**
+ * The first tap on a phone, right after the page has loaded: a mid-range phone's CPU (Chromium's 4× slowdown) on a
+ * 390×844 screen. Each answer must be on screen within 200 ms of the tap, with code the page already had.
+ */
+let stack: BrowserStack;
+let eventId: string;
+beforeAll(async () => {
+  stack = await startBrowserStack();
+  ({ eventId } = await adminEvent(stack.system, { title: 'Workshop de Boas Práticas de Distribuição' }));
+}, 180_000);
+afterAll(() => stack?.stop());
+
+const ANSWER_MS = 200;
+
+interface Recorded {
+  /** When the pointer went down, and when each answer was first on screen (the frame after it), in page time. */
+  down?: number;
+  answers: Record<string, number>;
+}
+
+/** What the recorder uses of the page's window. */
+interface RecorderWindow {
+  taps: Recorded;
+  document: { querySelector(selector: string): unknown };
+  addEventListener(
+    type: string,
+    listener: (event: { timeStamp: number; newState?: string; target: { id: string; name?: string } }) => void,
+    capture: boolean,
+  ): void;
+  requestAnimationFrame(callback: () => void): void;
+  MutationObserver: new (callback: () => void) => { observe(target: unknown, options: object): void };
+}
+
+/** Installed before the page's own scripts: notes the tap and the frame in which each answer showed. */
+function recordTaps() {
+  const page = globalThis as unknown as RecorderWindow;
+  page.taps = { answers: {} };
+  const shown = (answer: string) =>
+    page.requestAnimationFrame(() => {
+      page.taps.answers[answer] ??= performance.now();
+    });
+  page.addEventListener('pointerdown', (event) => (page.taps.down ??= event.timeStamp), true);
+  // A popover the browser opened; a field that took the focus; a dialog the page's code rendered.
+  page.addEventListener('toggle', (event) => event.newState === 'open' && shown(`#${event.target.id}`), true);
+  page.addEventListener('focusin', (event) => shown(`focus:${event.target.name}`), true);
+  new page.MutationObserver(() => {
+    if (page.document.querySelector('[role="dialog"].dialog__content')) shown('dialog');
+  }).observe(page.document, { childList: true, subtree: true });
+}
+
+interface Answer {
+  /** From the tap to the frame that showed the answer, in ms. */
+  took: number;
+  /** Scripts the page started to fetch between the tap and the answer. */
+  fetched: string[];
+}
+
+interface Phone {
+  page: Page;
+  /** Taps `target` and waits for its `answer` to show. */
+  tap(target: ReturnType<Page['getByRole']>, answer: string): Promise<Answer>;
+}
+
+/**
+ * A slowed phone at `path`, loaded. With `refuseLateScripts`, every script asked for after the tap is refused, so an
+ * answer that needed one never shows.
+ */
+async function phoneAt(context: BrowserContext, path: string, { refuseLateScripts = false } = {}): Promise<Phone> {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await page.addInitScript(recordTaps);
+  let tapped = false;
+  if (refuseLateScripts) await page.route('**/*.js', (route) => (tapped ? route.abort() : route.continue()));
+  await page.goto(path, { waitUntil: 'load' });
+  return {
+    page,
+    async tap(target, answer) {
+      tapped = true;
+      await target.click();
+      const answered = await page.waitForFunction((key) => {
+        const { down, answers } = (globalThis as unknown as RecorderWindow).taps;
+        const shown = answers[key];
+        if (down === undefined || shown === undefined) return false;
+        const fetched = performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.name.endsWith('.js') && entry.startTime > down && entry.startTime < shown)
+          .map((entry) => new URL(entry.name).pathname);
+        return { took: shown - down, fetched };
+      }, answer);
+      return (await answered.jsonValue()) as Answer;
+    },
+  };
+}
+
+test("a visitor's 'Comprar ingresso' asks to log in at once, with no code fetched for it", async () => {
+  const phone = await phoneAt(await stack.newContext(), `/event/${eventId}`, { refuseLateScripts: true });
+  const buy = phone.page.getByRole('main').getByRole('button', { name: 'Comprar ingresso' });
+  const answer = await phone.tap(buy, '#entrar-para-comprar');
+
+  const prompt = phone.page.getByRole('dialog', { name: 'Login necessário' });
+  await prompt.getByText('Faça login ou cadastre-se para comprar ingressos').waitFor();
+  expect(await prompt.getByRole('link', { name: 'Entrar' }).getAttribute('href')).toBe('/login');
+  expect(answer).toEqual({ took: expect.any(Number), fetched: [] });
+  expect(answer.took).toBeLessThanOrEqual(ANSWER_MS);
+});
+
+test("a visitor's search opens a field ready for typing at once and takes the words to the events list", async () => {
+  const phone = await phoneAt(await stack.newContext(), '/', { refuseLateScripts: true });
+  const search = phone.page.getByRole('banner').getByRole('button', { name: 'Buscar eventos' });
+  const answer = await phone.tap(search, 'focus:q');
+
+  const field = phone.page.getByRole('banner').getByRole('searchbox', { name: 'Buscar eventos' });
+  expect(await field.evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
+  expect(answer).toEqual({ took: expect.any(Number), fetched: [] });
+  expect(answer.took).toBeLessThanOrEqual(ANSWER_MS);
+  // The page's code was refused: the browser sends the search itself, and the list comes rendered.
+  await field.fill('distribuição');
+  await field.press('Enter');
+  await phone.page.waitForURL('**/eventos?q=distribui%C3%A7%C3%A3o');
+  await phone.page.getByRole('main').getByText('Workshop de Boas Práticas de Distribuição').waitFor();
+});
+
+test("a visitor's menu opens at once with its links", async () => {
+  const phone = await phoneAt(await stack.newContext(), '/', { refuseLateScripts: true });
+  const menu = phone.page.getByRole('banner').getByRole('button', { name: 'Abrir menu' });
+  const answer = await phone.tap(menu, '#menu-movel');
+
+  const sheet = phone.page.getByRole('navigation', { name: 'Menu' });
+  expect(await sheet.getByRole('link').allInnerTexts()).toEqual(['Eventos', 'Resgate de cortesia', 'Área de acesso']);
+  expect(answer).toEqual({ took: expect.any(Number), fetched: [] });
+  expect(answer.took).toBeLessThanOrEqual(ANSWER_MS);
+});
+
+test("a buyer's 'Comprar ingresso' opens the checkout with the code the page already fetched", async () => {
+  const buyer = await verifiedBuyer(stack.system);
+  const phone = await phoneAt(await stack.newContext({ token: buyer.token }), `/event/${eventId}`);
+  const buy = phone.page.getByRole('main').getByRole('button', { name: 'Comprar ingresso' });
+  const answer = await phone.tap(buy, 'dialog');
+
+  await phone.page.getByRole('dialog', { name: 'Comprar ingresso' }).waitFor();
+  expect(await phone.page.getByRole('dialog', { name: 'Login necessário' }).isVisible()).toBe(false);
+  // How long the checkout takes depends on how far React has got with the page at the tap: what is asserted is that
+  // its code was already there.
+  expect(answer.fetched).toEqual([]);
+});

@@ -1,0 +1,58 @@
+import { useRef, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { SearchIcon } from './icons.tsx';
+
+const SEARCH_ID = 'busca-rapida';
+
+/**
+ * The header's search: the icon opens a search field that goes to the events list with the words typed. The browser
+ * itself opens it (a popover) and sends it (a plain form), so it answers before the page's code has arrived.
+ */
+export function HeaderSearch() {
+  const navigate = useNavigate();
+  const form = useRef<HTMLFormElement>(null);
+
+  function search(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const words = String(new FormData(event.currentTarget).get('q') ?? '').trim();
+    form.current?.hidePopover();
+    navigate(words ? `/eventos?q=${encodeURIComponent(words)}` : '/eventos');
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        className="header__icon"
+        aria-label="Buscar eventos"
+        title="Buscar eventos"
+        popoverTarget={SEARCH_ID}
+      >
+        <SearchIcon />
+      </button>
+      <form
+        id={SEARCH_ID}
+        ref={form}
+        popover="auto"
+        role="search"
+        action="/eventos"
+        className="header-search"
+        onSubmit={search}
+      >
+        <input
+          name="q"
+          type="search"
+          maxLength={100}
+          autoComplete="off"
+          autoFocus
+          aria-label="Buscar eventos"
+          placeholder="Buscar por nome, local ou assunto"
+          className="header-search__input"
+        />
+        <button type="submit" className="btn btn--primary btn--md">
+          Buscar
+        </button>
+      </form>
+    </>
+  );
+}
