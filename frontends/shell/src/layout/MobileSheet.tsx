@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router-dom';
+import { NavLink } from '@ticketing/shared/router';
 import type { Auth } from '@ticketing/shared';
 import { Dialog, DialogContent } from '@ticketing/shared/primitives';
 import { mainLinks } from './nav-links.ts';

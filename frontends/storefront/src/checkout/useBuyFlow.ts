@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '@ticketing/shared/router';
 import { hasSession, toast } from '@ticketing/shared';
 
 /**
