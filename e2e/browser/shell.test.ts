@@ -9,14 +9,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => stack?.stop());
 
-const SINGLETONS = [
-  'react',
-  'react/jsx-runtime',
-  'react-dom',
-  'react-router',
-  'react-router-dom',
-  '@tanstack/react-query',
-];
+const SINGLETONS = ['react', 'react/jsx-runtime', 'react-dom', '@tanstack/react-query', '@ticketing/shared/router'];
 
 /** Opens a page that records the paths it requests and the script errors it throws. */
 async function open(context: BrowserContext) {
@@ -104,6 +97,38 @@ test('React, the router and react-query exist once: the remotes use the shell’
     '/profile/remoteEntry.js',
     '/storefront/remoteEntry.js',
   ]);
+  expect(errors).toEqual([]);
+});
+
+interface BrowserWindow {
+  scrollY: number;
+  scrollTo(x: number, y: number): void;
+  document: { documentElement: { scrollHeight: number } };
+}
+
+test('a new page opens at its top; going back returns to where the page was left', async () => {
+  const { page, errors } = await open(await stack.newContext());
+  // A phone's screen: both pages are taller than it.
+  await page.setViewportSize({ width: 390, height: 500 });
+  await page.goto('/');
+  await heading(page).waitFor();
+  const scrolled = () => page.evaluate(() => (globalThis as unknown as BrowserWindow).scrollY);
+  await page.evaluate(() => {
+    const browser = globalThis as unknown as BrowserWindow;
+    browser.scrollTo(0, browser.document.documentElement.scrollHeight);
+  });
+  const place = await scrolled();
+  expect(place).toBeGreaterThan(0);
+
+  // Followed where it is, without scrolling to it first as a pointer click would.
+  await page.getByRole('link', { name: 'Buscar eventos' }).dispatchEvent('click');
+  await heading(page, 'Todos os eventos').waitFor();
+  expect(await scrolled()).toBe(0);
+
+  await page.goBack();
+  await page.waitForURL((url) => url.pathname === '/');
+  await heading(page).waitFor();
+  expect(await scrolled()).toBe(place);
   expect(errors).toEqual([]);
 });
 

@@ -27,10 +27,10 @@ const SINGLETONS: Record<string, string> = {
   react: manifest.dependencies.react!,
   'react/jsx-runtime': manifest.dependencies.react!,
   'react-dom': manifest.dependencies['react-dom']!,
-  'react-router': manifest.dependencies['react-router']!,
-  'react-router-dom': manifest.dependencies['react-router-dom']!,
   '@tanstack/react-query': manifest.dependencies['@tanstack/react-query']!,
   '@ticketing/shared': `^${manifest.version}`,
+  // The router by the shared package's module, which re-exports only what the apps use of React Router.
+  '@ticketing/shared/router': `^${manifest.version}`,
   // Forms (react-hook-form, the resolver) apart: pages without a form never download them.
   '@ticketing/shared/forms': `^${manifest.version}`,
 };

@@ -57,7 +57,6 @@ export const sourceResolution = {
     // Radix's scroll lock would add an inline `<style>` tag, which the site's CSP refuses.
     'react-style-singleton$': resolve(import.meta.dirname, '../src/style-singleton.ts'),
     'react-router$': `${REACT_ROUTER_PRODUCTION}/index.mjs`,
-    'react-router/dom$': `${REACT_ROUTER_PRODUCTION}/dom-export.mjs`,
     ...federationRuntimeAsModules,
   },
 };

@@ -1,13 +1,13 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { routeTree } from './route-tree.tsx';
-
-const router = createBrowserRouter(routeTree());
+import { BrowserRouter } from '@ticketing/shared/router';
+import { SiteRoutes } from './route-tree.tsx';
 
 export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <SiteRoutes />
+      </BrowserRouter>
     </QueryClientProvider>
   );
 }

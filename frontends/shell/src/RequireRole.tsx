@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '@ticketing/shared/router';
 import { toast, useAuth } from '@ticketing/shared';
 import { PageLoading } from './pages/PageLoading.tsx';
 import { mayOpen, refusalOf, type Access } from './routes.ts';

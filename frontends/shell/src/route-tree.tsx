@@ -1,4 +1,4 @@
-import type { RouteObject } from 'react-router-dom';
+import { useRoutes, type RouteObject } from '@ticketing/shared/router';
 import { Layout } from './layout/Layout.tsx';
 import { NotFound } from './pages/NotFound.tsx';
 import { RemotePage } from './remote/RemotePage.tsx';
@@ -6,7 +6,7 @@ import { RequireRole } from './RequireRole.tsx';
 import { PAGE_ROUTES } from './routes.ts';
 
 /** The site's routes, the same in the browser and on the server, so a server-rendered page hydrates as it is. */
-export const routeTree = (): RouteObject[] => [
+const routeTree: RouteObject[] = [
   {
     element: <Layout />,
     children: [
@@ -25,3 +25,8 @@ export const routeTree = (): RouteObject[] => [
     ],
   },
 ];
+
+/** The page at the router's location: the browser's `BrowserRouter` or the server's `StaticRouter`. */
+export function SiteRoutes() {
+  return useRoutes(routeTree);
+}

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import type { CourtesyLinkView } from '@ticketing/proto';
 import { buttonClass, cx, formatShortDate } from '@ticketing/shared';
 import { CopyField } from './CopyField.tsx';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '@ticketing/shared/router';
 import type { AdminEventView } from '@ticketing/proto';
 import { api, Button, toast, toastError } from '@ticketing/shared';
 import { storeAdminEvent } from './queries.ts';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from '@ticketing/shared/router';
 import type { AdminCreateEvent, AdminEventView } from '@ticketing/proto';
 import {
   Button,

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import type { AdminEventView } from '@ticketing/proto';
 import { Badge, buttonClass, formatDateTime } from '@ticketing/shared';
 import { CancelEvent } from './CancelEvent.tsx';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import type { AdminEventPage, AdminEventView } from '@ticketing/proto';
 import { Badge, buttonClass, formatBRL, formatDateTime } from '@ticketing/shared';
 import type { SearchedList } from '../lib/SearchedTable.tsx';

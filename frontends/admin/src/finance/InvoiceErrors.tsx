@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import type { InvoiceListAnswer, InvoiceRow } from '@ticketing/proto';
 import { formatBRL, formatDateTime, useFailureToast } from '@ticketing/shared';
 import { CardTable, CardTableSkeleton } from '../lib/CardTable.tsx';

@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router-dom';
+import { NavLink } from '@ticketing/shared/router';
 
 const SECTIONS = [
   { to: '/admin/eventos', label: 'Eventos' },

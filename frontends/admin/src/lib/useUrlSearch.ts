@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '@ticketing/shared/router';
 
 /**
  * A list's search kept in the address, so going back to the list finds it as it was: `params` (the page included)

@@ -1,4 +1,4 @@
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation } from '@ticketing/shared/router';
 import type { OrderSearchAnswer, OrderSearchRow } from '@ticketing/proto';
 import { Badge, formatBRL, formatDateTime, paymentMethodOf, statusOf } from '@ticketing/shared';
 import type { SearchedList } from '../lib/SearchedTable.tsx';

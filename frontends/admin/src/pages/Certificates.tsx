@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams } from '@ticketing/shared/router';
 import type { AdminCertificateView, CertificateSettingsView, IssueCertificatesAnswer } from '@ticketing/proto';
 import { api, Button, buttonClass, formatDateTime, Page, Skeleton, toast, toastError } from '@ticketing/shared';
 import { IssuedList } from '../certificates/IssuedList.tsx';

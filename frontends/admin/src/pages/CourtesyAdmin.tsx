@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import { buttonClass, Page } from '@ticketing/shared';
 import { CreateLinkCard } from '../courtesy-links/CreateLinkCard.tsx';
 import { LinkList } from '../courtesy-links/LinkList.tsx';

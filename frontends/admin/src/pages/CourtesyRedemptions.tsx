@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams } from '@ticketing/shared/router';
 import type { CourtesyRedemptionsView } from '@ticketing/proto';
 import { Button, buttonClass, Page, Pager, queryPath, Skeleton, useFailureToast } from '@ticketing/shared';
 import { RedeemedLink } from '../courtesy-redemptions/RedeemedLink.tsx';

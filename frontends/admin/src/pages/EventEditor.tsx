@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams } from '@ticketing/shared/router';
 import type { AdminEventView } from '@ticketing/proto';
 import { buttonClass, isApiError, Page, Skeleton, useFailureToast } from '@ticketing/shared';
 import { DoorStaff } from '../door-staff/DoorStaff.tsx';

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import { EVENT_STATUSES, type AdminEventPage, type EventStatus } from '@ticketing/proto';
 import { buttonClass, Page, useFailureToast } from '@ticketing/shared';
 import { EventFilters, type EventFilter } from '../events/EventFilters.tsx';

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from '@ticketing/shared/router';
 import type { MassSendJobView } from '@ticketing/proto';
 import { buttonClass, Page } from '@ticketing/shared';
 import { CsvGuide } from '../mass-send/CsvGuide.tsx';

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router-dom';
+import { useParams } from '@ticketing/shared/router';
 import { Page } from '@ticketing/shared';
 import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';
 import { OrderDetail } from '../orders/OrderDetail.tsx';

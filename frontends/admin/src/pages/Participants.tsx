@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams } from '@ticketing/shared/router';
 import { sessionLabel, type AdminEventView } from '@ticketing/proto';
 import { Button, buttonClass, formatDateTime, Page, toastError, useDebounced } from '@ticketing/shared';
 import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '@ticketing/shared/router';
 import type { SalesView } from '@ticketing/proto';
 import { Page, useFailureToast } from '@ticketing/shared';
 import { BackOfficeNav } from '../lib/BackOfficeNav.tsx';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import type { SalesEventRow } from '@ticketing/proto';
 import { formatBRL, formatDateTime } from '@ticketing/shared';
 import { CardTable } from '../lib/CardTable.tsx';

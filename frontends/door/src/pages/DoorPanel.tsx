@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '@ticketing/shared/router';
 import { Page, Skeleton, useFailureToast } from '@ticketing/shared';
 import { doorSessionOf, eventSessions } from '../door/door-session.ts';
 import { useDoorEvents } from '../door/events.ts';

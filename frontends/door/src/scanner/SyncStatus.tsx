@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import type { EventSession } from '@ticketing/proto';
 import { sessionLabels } from '../door/door-session.ts';
 import type { DoorStatus } from '../door/sync.ts';

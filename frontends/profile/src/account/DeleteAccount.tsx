@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '@ticketing/shared/router';
 import { deleteAccountSchema } from '@ticketing/proto';
 import { api, Button, clearToken, errorTitles, meQueryKey, toast, toastError } from '@ticketing/shared';
 import { ConfirmActions, Dialog, DialogContent, DialogTrigger } from '@ticketing/shared/primitives';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import { buttonClass, errorTitles, Pager, SkeletonLines, toastError } from '@ticketing/shared';
 import { ListFailed } from './ListFailed.tsx';
 import { OrderCard } from './OrderCard.tsx';

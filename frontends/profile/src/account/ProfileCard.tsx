@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import type { UserView } from '@ticketing/proto';
 import { api, Badge, errorTitles, initials } from '@ticketing/shared';
 import { verifyEmailPath } from '../auth/after-login.ts';

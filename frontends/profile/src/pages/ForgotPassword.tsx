@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import { emailOnlySchema } from '@ticketing/proto';
 import { Button, errorTitles, TextField, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from '@ticketing/shared/router';
 import { loginSchema, type UserView } from '@ticketing/proto';
 import {
   Button,

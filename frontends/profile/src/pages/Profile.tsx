@@ -1,4 +1,4 @@
-import { Navigate } from 'react-router-dom';
+import { Navigate } from '@ticketing/shared/router';
 import { Page, Skeleton, useAuth } from '@ticketing/shared';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@ticketing/shared/primitives';
 import { CertificatesTab } from '../account/CertificatesTab.tsx';

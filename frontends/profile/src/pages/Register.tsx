@@ -1,4 +1,4 @@
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from '@ticketing/shared/router';
 import { registerFormSchema } from '@ticketing/proto';
 import {
   birthDateMask,

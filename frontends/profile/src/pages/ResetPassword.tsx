@@ -1,4 +1,4 @@
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from '@ticketing/shared/router';
 import { resetPasswordSchema } from '@ticketing/proto';
 import { Button, buttonClass, errorTitles, toast, toastError } from '@ticketing/shared';
 import { useZodForm } from '@ticketing/shared/forms';

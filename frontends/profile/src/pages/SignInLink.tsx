@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from '@ticketing/shared/router';
 import type { UserView } from '@ticketing/proto';
 import { Button, buttonClass, errorTitles, startSession, toastError } from '@ticketing/shared';
 import { AuthLayout } from '../auth/AuthLayout.tsx';

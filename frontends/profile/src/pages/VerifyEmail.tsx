@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from '@ticketing/shared/router';
 import { verifyCodeSchema } from '@ticketing/proto';
 import {
   Button,

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import type { UserView } from '@ticketing/proto';
 import { initials, signOut } from '@ticketing/shared';
 import { Menu, MenuContent, MenuItem, MenuLabel, MenuSeparator, MenuTrigger } from '@ticketing/shared/primitives';

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Link, NavLink } from 'react-router-dom';
+import { Link, NavLink } from '@ticketing/shared/router';
 import { brand } from '@ticketing/proto/brand';
 import { Badge, initials, useAuth } from '@ticketing/shared';
 import { HeaderSearch } from './HeaderSearch.tsx';

@@ -1,5 +1,5 @@
 import { useRef, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate } from '@ticketing/shared/router';
 import { SearchIcon } from './icons.tsx';
 
 const SEARCH_ID = 'busca-rapida';

@@ -1,7 +1,8 @@
-import { Outlet, ScrollRestoration } from 'react-router-dom';
+import { Outlet } from '@ticketing/shared/router';
 import { Toaster } from '@ticketing/shared';
 import { Footer } from './Footer.tsx';
 import { Header } from './Header.tsx';
+import { ScrollToTop } from './ScrollToTop.tsx';
 
 export function Layout() {
   return (
@@ -15,7 +16,7 @@ export function Layout() {
       </main>
       <Footer />
       <Toaster />
-      <ScrollRestoration />
+      <ScrollToTop />
     </div>
   );
 }

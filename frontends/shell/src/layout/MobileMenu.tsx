@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { NavLink } from 'react-router-dom';
+import { NavLink } from '@ticketing/shared/router';
 import type { Auth } from '@ticketing/shared';
 import { MenuIcon } from './icons.tsx';
 import { mainLinks } from './nav-links.ts';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import { buttonClass, Page } from '@ticketing/shared';
 
 export function NotFound() {

@@ -7,12 +7,13 @@ import { createHash } from 'node:crypto';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { dehydrate, QueryClientProvider } from '@tanstack/react-query';
-import { createStaticHandler, createStaticRouter, matchRoutes, StaticRouterProvider } from 'react-router';
+// The same module the apps' router (`@ticketing/shared/router`) re-exports: one router context in the bundle.
+import { matchRoutes, StaticRouter } from 'react-router';
 import type { PageRenderer, PageRequest, RenderedPage } from '@ticketing/proto/page-render';
 import { createQueryClient, queryPath, type PageAddress, type ServerPage } from '@ticketing/shared';
 import { serverPages } from '@ticketing/storefront/server';
 import { provideServerPages } from '../remote/RemotePage.tsx';
-import { routeTree } from '../route-tree.tsx';
+import { SiteRoutes } from '../route-tree.tsx';
 import { PAGE_ROUTES, type RemotePageId } from '../routes.ts';
 import { pageAssets } from './assets.ts';
 import { composeDocument } from './document.ts';
@@ -20,9 +21,6 @@ import { composeDocument } from './document.ts';
 const SERVER_PAGES: Partial<Record<RemotePageId, ServerPage>> = serverPages;
 
 provideServerPages(Object.fromEntries(Object.entries(serverPages).map(([id, page]) => [id, page.Page])));
-
-const routes = routeTree();
-const handler = createStaticHandler(routes);
 
 /** React writes attribute values with these five escaped; CSP hashes the value the browser reads. */
 const ATTRIBUTE_ENTITIES: Record<string, string> = {
@@ -62,16 +60,12 @@ async function renderPage(request: PageRequest): Promise<RenderedPage | null> {
     }),
   );
 
-  const context = await handler.query(new Request(url));
-  if (context instanceof Response) return null;
   const html = renderToString(
     <StrictMode>
       <QueryClientProvider client={data}>
-        <StaticRouterProvider
-          router={createStaticRouter(handler.dataRoutes, context)}
-          context={context}
-          hydrate={false}
-        />
+        <StaticRouter location={url.pathname + url.search}>
+          <SiteRoutes />
+        </StaticRouter>
       </QueryClientProvider>
     </StrictMode>,
   );

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from '@ticketing/shared/router';
 import { Button, buttonClass, TextField, toast } from '@ticketing/shared';
 import { CourtesyFrame } from './CourtesyFrame.tsx';
 

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import { buttonClass } from '@ticketing/shared';
 import { CourtesyFrame } from './CourtesyFrame.tsx';
 import { useFocusOnMount } from './useFocusOnMount.ts';

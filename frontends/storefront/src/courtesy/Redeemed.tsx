@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import { buttonClass } from '@ticketing/shared';
 import { CheckIcon } from '../ui/icons.tsx';
 import { CourtesyFrame } from './CourtesyFrame.tsx';

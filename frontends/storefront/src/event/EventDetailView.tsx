@@ -1,4 +1,4 @@
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from '@ticketing/shared/router';
 import type { EventView } from '@ticketing/proto';
 import { Page } from '@ticketing/shared';
 import { Checkout } from '../checkout/Checkout.tsx';

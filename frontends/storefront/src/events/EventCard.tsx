@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import type { EventView } from '@ticketing/proto';
 import { Badge, formatBRL, Skeleton, SkeletonLines } from '@ticketing/shared';
 import { ClockIcon, PinIcon } from '../ui/icons.tsx';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import type { EventView } from '@ticketing/proto';
 import { formatBRL, toast } from '@ticketing/shared';
 import { Checkout } from '../checkout/Checkout.tsx';

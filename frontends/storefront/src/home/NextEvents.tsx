@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom';
+import { Link } from '@ticketing/shared/router';
 import type { EventView } from '@ticketing/proto';
 import { buttonClass } from '@ticketing/shared';
 import { EventCard } from '../events/EventCard.tsx';

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router-dom';
+import { useParams } from '@ticketing/shared/router';
 import { isApiError, Page, Skeleton } from '@ticketing/shared';
 import { CertificateFacts } from '../certificates/CertificateFacts.tsx';
 import { useCertificate } from '../certificates/queries.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from '@ticketing/shared/router';
 import type { UserView } from '@ticketing/proto';
 import {
   isApiError,

@@ -1,4 +1,4 @@
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from '@ticketing/shared/router';
 import { buttonClass, isApiError, Page } from '@ticketing/shared';
 import { BackLink, EventDetailView } from '../event/EventDetailView.tsx';
 import { EventDetailSkeleton } from '../event/EventDetailSkeleton.tsx';

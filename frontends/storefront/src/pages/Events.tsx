@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from '@ticketing/shared/router';
 import { Page, useDebounced } from '@ticketing/shared';
 import { EventGrid, EventGridSkeleton } from '../events/EventGrid.tsx';
 import { EventsAnswer } from '../events/EventsAnswer.tsx';
