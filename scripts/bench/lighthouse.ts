@@ -1,195 +1,41 @@
 /**
- * `npm run web:lighthouse`: Lighthouse on the storefront of a running product (`npm start`), the home page and the
- * first event's page, each several times: performance and accessibility with Lighthouse's default mobile settings
- * (a mid-range phone on slow 4G, simulated). Prints every run and the medians; the script bytes and the request count
- * come from the median run as Lighthouse picks it.
+ * `npm run web:lighthouse`: Lighthouse on the storefront of a running product (`npm start`) — the home page, the
+ * events list and the first event's page — each several times: performance and accessibility with Lighthouse's
+ * default mobile settings (a mid-range phone on slow 4G, simulated). Prints every run with the host's CPU benchmark
+ * index and the medians; the script bytes and the request count come from the median run as Lighthouse picks it.
  *
  * `--url <base>` (or SITE_URL, default http://localhost:8080), `--runs N` (default 3), `--json <path>` writes the
  * medians. Chromium is Debian's, started fresh for every run.
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { launch } from 'chrome-launcher';
-import lighthouse, { type Result } from 'lighthouse';
-import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../lib/browser.ts';
-import { kb } from '../lib/page-weight.ts';
-
-// chrome-launcher starts a full browser: headless here, with the browser tests' settings.
-const CHROMIUM_FLAGS = ['--headless', ...CHROMIUM_ARGS];
+import { LIGHTHOUSE_RUNS, lighthousePage, storefrontPaths } from '../lib/lighthouse.ts';
 
 const { values: args } = parseArgs({
-  options: { url: { type: 'string' }, runs: { type: 'string', default: '3' }, json: { type: 'string' } },
+  options: {
+    url: { type: 'string' },
+    runs: { type: 'string', default: String(LIGHTHOUSE_RUNS) },
+    json: { type: 'string' },
+  },
 });
 const base = (args.url ?? process.env.SITE_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
 const runs = Number(args.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${args.runs}`);
 
-interface Figures {
-  performance: number | null;
-  lcpS: number | null;
-  tbtMs: number | null;
-  cls: number | null;
-  fcpS: number | null;
-  speedIndexS: number | null;
-  accessibility: number | null;
-  /** Lighthouse's measure of this machine's CPU (higher is faster): a low one means a busy host, not a slow page. */
-  hostCpu: number;
+let paths: string[];
+try {
+  paths = await storefrontPaths(base);
+} catch (error) {
+  console.error(`No product answers at ${base} (${(error as Error).message}).`);
+  console.error('Start it with `npm start` in another terminal (or pass --url <base>), then run this again.');
+  process.exit(1);
 }
-
-interface Weight {
-  scriptBytes: number | null;
-  requests: number | null;
-}
-
-interface Metric {
-  audit: string;
-  scale: number;
-  digits: number;
-}
-
-const METRICS = {
-  lcpS: { audit: 'largest-contentful-paint', scale: 1 / 1000, digits: 3 },
-  tbtMs: { audit: 'total-blocking-time', scale: 1, digits: 0 },
-  cls: { audit: 'cumulative-layout-shift', scale: 1, digits: 4 },
-  fcpS: { audit: 'first-contentful-paint', scale: 1 / 1000, digits: 3 },
-  speedIndexS: { audit: 'speed-index', scale: 1 / 1000, digits: 3 },
-} satisfies Record<string, Metric>;
-
-/** The events list, whose first event gets measured; a clear exit when no product answers at `base`. */
-async function firstEventId(): Promise<string | undefined> {
-  let events: { id: string }[];
-  try {
-    const response = await fetch(`${base}/api/events`, { signal: AbortSignal.timeout(10_000) });
-    if (!response.ok) throw new Error(`GET /api/events answered ${response.status}`);
-    events = (await response.json()) as { id: string }[];
-  } catch (error) {
-    console.error(`No product answers at ${base} (${(error as Error).message}).`);
-    console.error('Start it with `npm start` in another terminal (or pass --url <base>), then run this again.');
-    process.exit(1);
-  }
-  return events[0]?.id;
-}
-
-/** One Lighthouse run in a fresh Chromium; audits that failed are named, and their figures left empty. */
-async function audit(url: string): Promise<{ lhr: Result; failedAudits: string[] }> {
-  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS, logLevel: 'silent' });
-  try {
-    const result = await lighthouse(url, {
-      port: chrome.port,
-      onlyCategories: ['performance', 'accessibility'],
-      logLevel: 'error',
-    });
-    if (!result) throw new Error('Lighthouse returned no result');
-    const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
-    const failedAudits = Object.values(lhr.audits)
-      .filter((auditResult) => auditResult.scoreDisplayMode === 'error')
-      .map((auditResult) => `${auditResult.id}: ${auditResult.errorMessage ?? 'error'}`);
-    return { lhr, failedAudits };
-  } finally {
-    chrome.kill();
-  }
-}
-
-function figures(lhr: Result): Figures {
-  const metric = ({ audit: id, scale, digits }: Metric) => {
-    const value = lhr.audits[id]?.numericValue;
-    return value === undefined ? null : Number((value * scale).toFixed(digits));
-  };
-  return {
-    performance: lhr.categories.performance?.score ?? null,
-    lcpS: metric(METRICS.lcpS),
-    tbtMs: metric(METRICS.tbtMs),
-    cls: metric(METRICS.cls),
-    fcpS: metric(METRICS.fcpS),
-    speedIndexS: metric(METRICS.speedIndexS),
-    accessibility: lhr.categories.accessibility?.score ?? null,
-    hostCpu: Math.round(lhr.environment.benchmarkIndex),
-  };
-}
-
-/** Bytes of script on the wire and requests, from Lighthouse's resource summary. */
-function weight(lhr: Result): Weight {
-  const details = lhr.audits['resource-summary']?.details;
-  const items = (details?.type === 'table' ? details.items : []) as {
-    resourceType: string;
-    requestCount: number;
-    transferSize: number;
-  }[];
-  return {
-    scriptBytes: items.find((item) => item.resourceType === 'script')?.transferSize ?? null,
-    requests: items.find((item) => item.resourceType === 'total')?.requestCount ?? null,
-  };
-}
-
-function median(values: (number | null)[]): number | null {
-  const sorted = values.filter((value) => value !== null).sort((a, b) => a - b);
-  if (sorted.length === 0) return null;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : Number(((sorted[middle - 1]! + sorted[middle]!) / 2).toFixed(4));
-}
-
-const fixed = (value: number | null, digits: number) => (value === null ? '—' : value.toFixed(digits));
-
-function row(measured: Figures, { scriptBytes, requests }: Weight) {
-  return {
-    perf: fixed(measured.performance, 2),
-    'LCP s': fixed(measured.lcpS, 2),
-    'TBT ms': fixed(measured.tbtMs, 0),
-    CLS: fixed(measured.cls, 3),
-    'FCP s': fixed(measured.fcpS, 2),
-    'SI s': fixed(measured.speedIndexS, 2),
-    a11y: fixed(measured.accessibility, 2),
-    'JS (wire)': scriptBytes === null ? '—' : kb(scriptBytes),
-    requests: requests ?? '—',
-    'host CPU': fixed(measured.hostCpu, 0),
-  };
-}
-
-/** Runs one page `runs` times; a failed run is reported and the others still count. */
-async function measurePage(path: string) {
-  const url = `${base}${path}`;
-  const done: Result[] = [];
-  const table: Record<string, ReturnType<typeof row>> = {};
-  for (let run = 1; run <= runs; run++) {
-    try {
-      const { lhr, failedAudits } = await audit(url);
-      for (const failure of failedAudits) console.error(`${path} run ${run}: audit failed, ${failure}`);
-      for (const warning of lhr.runWarnings) console.error(`${path} run ${run}: ${warning}`);
-      done.push(lhr);
-      table[`run ${run}`] = row(figures(lhr), weight(lhr));
-    } catch (error) {
-      console.error(`${path} run ${run} failed: ${(error as Error).message}`);
-    }
-  }
-  console.log(`\n${url} — ${done.length} of ${runs} runs`);
-  if (done.length === 0) return { path, url, runs: 0, median: null };
-
-  const all = done.map(figures);
-  const medianFigures = Object.fromEntries(
-    (Object.keys(all[0]!) as (keyof Figures)[]).map((key) => [key, median(all.map((run) => run[key]))]),
-  ) as unknown as Figures;
-  const valid = filterToValidRuns(done);
-  const medianRun = valid.length > 0 ? computeMedianRun(valid) : undefined;
-  const medianWeight = medianRun ? weight(medianRun) : { scriptBytes: null, requests: null };
-  table[medianRun ? `median (JS, requests of run ${done.indexOf(medianRun) + 1})` : 'median'] = row(
-    medianFigures,
-    medianWeight,
-  );
-
-  console.table(table);
-  return { path, url, runs: done.length, median: { ...medianFigures, ...medianWeight } };
-}
-
-const eventId = await firstEventId();
-const paths = ['/'];
-if (eventId) paths.push(`/event/${eventId}`);
-else console.error(`${base}/api/events lists no event: only / is measured.`);
+if (!paths.some((path) => path.startsWith('/event/')))
+  console.error(`${base}/api/events lists no event: no event page is measured.`);
 
 console.log(`Lighthouse, mobile (simulated slow 4G), ${runs} runs per page against ${base}`);
 const pages = [];
-for (const path of paths) pages.push(await measurePage(path));
+for (const path of paths) pages.push(await lighthousePage(base, path, runs));
 
 if (args.json) {
   await writeFile(
