@@ -205,8 +205,11 @@ test('the door scans the real ticket: the holder is let in once, the next readin
 
     // Leaving the page lets the camera go.
     await page.getByRole('alert').waitFor({ state: 'detached' });
-    await page.getByRole('banner').getByRole('link', { name: 'Buscar eventos' }).click();
-    await page.waitForURL('**/eventos');
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: /^Educação Farma/ })
+      .click();
+    await page.waitForURL((url) => url.pathname === '/');
     await page.waitForFunction(camerasReleased);
   } finally {
     await camera.close();

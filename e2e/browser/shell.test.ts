@@ -60,7 +60,14 @@ test('the home page shows the shell around the storefront page', async () => {
   const nav = header(page).getByRole('navigation', { name: 'Principal' });
   expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Eventos', 'Resgate de cortesia', 'Área de acesso']);
   expect(await nav.getByRole('link', { name: 'Área de acesso' }).getAttribute('href')).toBe('/login');
-  expect(await header(page).getByRole('link', { name: 'Buscar eventos' }).getAttribute('href')).toBe('/eventos');
+  // The search icon opens a field that sends the words to the events list.
+  await header(page).getByRole('button', { name: 'Buscar eventos' }).click();
+  const search = header(page).getByRole('search');
+  await search.getByRole('searchbox', { name: 'Buscar eventos' }).fill('farmácia');
+  await search.getByRole('button', { name: 'Buscar' }).click();
+  await page.waitForURL('**/eventos?q=farm%C3%A1cia');
+  await search.waitFor({ state: 'hidden' });
+  await page.goBack();
   await page.getByRole('contentinfo').getByRole('link', { name: 'contato@educacaofarma.com.br' }).waitFor();
   // The server-rendered page carries the remotes' addresses; a page rendered in the browser asks for them.
   expect(requested).toContain('/storefront/remoteEntry.js');
@@ -103,15 +110,25 @@ test('React, the router and react-query exist once: the remotes use the shell’
 interface BrowserWindow {
   scrollY: number;
   scrollTo(x: number, y: number): void;
-  document: { documentElement: { scrollHeight: number } };
+  document: {
+    documentElement: { scrollHeight: number };
+    querySelector(selector: string): Record<string, unknown> | null;
+  };
 }
+
+/** Until React has taken the server's page over: a visitor's page runs its code once it has loaded. */
+const hydrated = (page: Page) =>
+  page.waitForFunction(() => {
+    const heading = (globalThis as unknown as BrowserWindow).document.querySelector('#root h1');
+    return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
+  });
 
 test('a new page opens at its top; going back returns to where the page was left', async () => {
   const { page, errors } = await open(await stack.newContext());
   // A phone's screen: both pages are taller than it.
   await page.setViewportSize({ width: 390, height: 500 });
   await page.goto('/');
-  await heading(page).waitFor();
+  await hydrated(page);
   const scrolled = () => page.evaluate(() => (globalThis as unknown as BrowserWindow).scrollY);
   await page.evaluate(() => {
     const browser = globalThis as unknown as BrowserWindow;
@@ -121,7 +138,7 @@ test('a new page opens at its top; going back returns to where the page was left
   expect(place).toBeGreaterThan(0);
 
   // Followed where it is, without scrolling to it first as a pointer click would.
-  await page.getByRole('link', { name: 'Buscar eventos' }).dispatchEvent('click');
+  await page.getByRole('link', { name: 'Ver todos os eventos' }).dispatchEvent('click');
   await heading(page, 'Todos os eventos').waitFor();
   expect(await scrolled()).toBe(0);
 
@@ -323,11 +340,13 @@ test('on a phone the menu offers Eventos, Resgate de cortesia and the access are
   await page.goto('/');
 
   await header(page).getByRole('button', { name: 'Abrir menu' }).click();
-  const sheet = page.getByRole('dialog', { name: 'Menu' });
-  // The sheet's code downloads on the first tap.
+  const sheet = page.getByRole('navigation', { name: 'Menu' });
   await sheet.getByRole('link').first().waitFor();
   expect(await sheet.getByRole('link').allInnerTexts()).toEqual(['Eventos', 'Resgate de cortesia', 'Área de acesso']);
+  await sheet.getByRole('button', { name: 'Fechar' }).click();
+  await sheet.waitFor({ state: 'hidden' });
+  await header(page).getByRole('button', { name: 'Abrir menu' }).click();
   await sheet.getByRole('link', { name: 'Resgate de cortesia' }).click();
   await page.waitForURL('**/cortesia');
-  await sheet.waitFor({ state: 'detached' });
+  await sheet.waitFor({ state: 'hidden' });
 });

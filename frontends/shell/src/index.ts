@@ -21,7 +21,8 @@ function start() {
   // An async boundary: the shared modules (React, the router…) are negotiated with the remotes before any runs.
   void import('./bootstrap.tsx');
   const page = readPageData<RemotePageId>('page');
-  if (page) void loadPage(page).catch(() => {});
+  // In a task of its own: on a slow phone, one task doing both would hold up a tap for too long.
+  if (page) setTimeout(() => void loadPage(page).catch(() => {}));
 }
 
 /**
