@@ -137,8 +137,9 @@ test('a new page opens at its top; going back returns to where the page was left
   const place = await scrolled();
   expect(place).toBeGreaterThan(0);
 
-  // Followed where it is, without scrolling to it first as a pointer click would.
-  await page.getByRole('link', { name: 'Ver todos os eventos' }).dispatchEvent('click');
+  // The bar's link to the events (hidden on a phone), followed without scrolling to it as a pointer click would.
+  const events = header(page).getByRole('link', { name: 'Eventos', exact: true, includeHidden: true }).first();
+  await events.dispatchEvent('click');
   await heading(page, 'Todos os eventos').waitFor();
   expect(await scrolled()).toBe(0);
 

@@ -8,6 +8,7 @@ import type { Logger, Metrics } from '@ticketing/platform';
 import type { ApiAnswer, PageRenderer } from '@ticketing/proto/page-render';
 import { clientIp } from './client-ip.ts';
 import { findRoute, isApiPath, type Upstream, type UpstreamName } from './routes.ts';
+import { allowStyleAttributes } from './security.ts';
 
 export interface PageRenderOptions {
   /** The frontends' server-rendering module; without it every page renders in the browser. */
@@ -96,6 +97,10 @@ export function pageRender(options: PageRenderOptions): Middleware {
       ctx.status = page.status;
       ctx.type = 'html';
       ctx.set('Cache-Control', 'no-cache');
+      ctx.set(
+        'Content-Security-Policy',
+        allowStyleAttributes(ctx.response.get('Content-Security-Policy'), page.styleHashes),
+      );
       ctx.body = page.html;
     } catch (error) {
       renders.inc({ outcome: 'failed' });

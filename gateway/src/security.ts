@@ -55,3 +55,12 @@ export function securityHeaders(): Middleware {
     return next();
   };
 }
+
+/**
+ * A server-rendered page carries the `style` attributes its components render (CSS variables, `pointer-events`):
+ * its policy allows exactly those values by hash, and still no other inline style.
+ */
+export function allowStyleAttributes(policy: string, hashes: string[]): string {
+  if (hashes.length === 0) return policy;
+  return `${policy};style-src-attr 'unsafe-hashes' ${hashes.map((hash) => `'${hash}'`).join(' ')}`;
+}

@@ -25,6 +25,11 @@ export interface RenderedPage {
   /** 200, or 404 for an event that does not exist. */
   status: number;
   html: string;
+  /**
+   * CSP hashes (`sha256-…`) of the `style` attributes in the HTML (components that set CSS variables or
+   * `pointer-events` inline): the page's policy allows exactly these, and still no other inline style.
+   */
+  styleHashes: string[];
 }
 
 export interface PageRenderer {

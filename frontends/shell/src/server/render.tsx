@@ -3,6 +3,7 @@
  * the shell's layout around a remote's server page, with the data the page read, inside the shell's `index.html`.
  * Pages no remote renders on the server (anything behind a login) answer `null` and render in the browser.
  */
+import { createHash } from 'node:crypto';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { dehydrate, QueryClientProvider } from '@tanstack/react-query';
@@ -20,6 +21,23 @@ import { composeDocument } from './document.ts';
 const SERVER_PAGES: Partial<Record<RemotePageId, ServerPage>> = serverPages;
 
 provideServerPages(Object.fromEntries(Object.entries(serverPages).map(([id, page]) => [id, page.Page])));
+
+/** React writes attribute values with these five escaped; CSP hashes the value the browser reads. */
+const ATTRIBUTE_ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#x27;': "'",
+};
+
+function styleHashes(html: string): string[] {
+  const values = new Set([...html.matchAll(/ style="([^"]*)"/g)].map((match) => match[1]!));
+  return [...values].map((value) => {
+    const decoded = value.replace(/&(amp|lt|gt|quot|#x27);/g, (entity) => ATTRIBUTE_ENTITIES[entity]!);
+    return `sha256-${createHash('sha256').update(decoded).digest('base64')}`;
+  });
+}
 
 /** An API read that is not a 200 or a 404 (a service down, a timeout) leaves the page to the browser. */
 class UnreadableData extends Error {}
@@ -57,6 +75,7 @@ async function renderPage(request: PageRequest): Promise<RenderedPage | null> {
   ]);
   return {
     status,
+    styleHashes: styleHashes(html),
     html: composeDocument({
       template,
       html,
