@@ -15,6 +15,8 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 const ANSWER_MS = 200;
+/** A page loaded with the CPU slowed 4× on a machine busy with other suites takes a while before the tap. */
+const SLOWED_TEST_MS = 90_000;
 
 interface Recorded {
   /** When the pointer went down, and when each answer was first on screen (the frame after it), in page time. */
@@ -98,54 +100,70 @@ async function phoneAt(context: BrowserContext, path: string, { refuseLateScript
   };
 }
 
-test("a visitor's 'Comprar ingresso' asks to log in at once, with no code fetched for it", async () => {
-  const phone = await phoneAt(await stack.newContext(), `/event/${eventId}`, { refuseLateScripts: true });
-  const buy = phone.page.getByRole('main').getByRole('button', { name: 'Comprar ingresso' });
-  const answer = await phone.tap(buy, '#entrar-para-comprar');
+test(
+  "a visitor's 'Comprar ingresso' asks to log in at once, with no code fetched for it",
+  async () => {
+    const phone = await phoneAt(await stack.newContext(), `/event/${eventId}`, { refuseLateScripts: true });
+    const buy = phone.page.getByRole('main').getByRole('button', { name: 'Comprar ingresso' });
+    const answer = await phone.tap(buy, '#entrar-para-comprar');
 
-  const prompt = phone.page.getByRole('dialog', { name: 'Login necessário' });
-  await prompt.getByText('Faça login ou cadastre-se para comprar ingressos').waitFor();
-  expect(await prompt.getByRole('link', { name: 'Entrar' }).getAttribute('href')).toBe('/login');
-  expect(answer).toEqual({ took: expect.any(Number), fetched: [] });
-  expect(answer.took).toBeLessThanOrEqual(ANSWER_MS);
-});
+    const prompt = phone.page.getByRole('dialog', { name: 'Login necessário' });
+    await prompt.getByText('Faça login ou cadastre-se para comprar ingressos').waitFor();
+    expect(await prompt.getByRole('link', { name: 'Entrar' }).getAttribute('href')).toBe('/login');
+    expect(answer).toEqual({ took: expect.any(Number), fetched: [] });
+    expect(answer.took).toBeLessThanOrEqual(ANSWER_MS);
+  },
+  SLOWED_TEST_MS,
+);
 
-test("a visitor's search opens a field ready for typing at once and takes the words to the events list", async () => {
-  const phone = await phoneAt(await stack.newContext(), '/', { refuseLateScripts: true });
-  const search = phone.page.getByRole('banner').getByRole('button', { name: 'Buscar eventos' });
-  const answer = await phone.tap(search, 'focus:q');
+test(
+  "a visitor's search opens a field ready for typing at once and takes the words to the events list",
+  async () => {
+    const phone = await phoneAt(await stack.newContext(), '/', { refuseLateScripts: true });
+    const search = phone.page.getByRole('banner').getByRole('button', { name: 'Buscar eventos' });
+    const answer = await phone.tap(search, 'focus:q');
 
-  const field = phone.page.getByRole('banner').getByRole('searchbox', { name: 'Buscar eventos' });
-  expect(await field.evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
-  expect(answer).toEqual({ took: expect.any(Number), fetched: [] });
-  expect(answer.took).toBeLessThanOrEqual(ANSWER_MS);
-  // The page's code was refused: the browser sends the search itself, and the list comes rendered.
-  await field.fill('distribuição');
-  await field.press('Enter');
-  await phone.page.waitForURL('**/eventos?q=distribui%C3%A7%C3%A3o');
-  await phone.page.getByRole('main').getByText('Workshop de Boas Práticas de Distribuição').waitFor();
-});
+    const field = phone.page.getByRole('banner').getByRole('searchbox', { name: 'Buscar eventos' });
+    expect(await field.evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
+    expect(answer).toEqual({ took: expect.any(Number), fetched: [] });
+    expect(answer.took).toBeLessThanOrEqual(ANSWER_MS);
+    // The page's code was refused: the browser sends the search itself, and the list comes rendered.
+    await field.fill('distribuição');
+    await field.press('Enter');
+    await phone.page.waitForURL('**/eventos?q=distribui%C3%A7%C3%A3o');
+    await phone.page.getByRole('main').getByText('Workshop de Boas Práticas de Distribuição').waitFor();
+  },
+  SLOWED_TEST_MS,
+);
 
-test("a visitor's menu opens at once with its links", async () => {
-  const phone = await phoneAt(await stack.newContext(), '/', { refuseLateScripts: true });
-  const menu = phone.page.getByRole('banner').getByRole('button', { name: 'Abrir menu' });
-  const answer = await phone.tap(menu, '#menu-movel');
+test(
+  "a visitor's menu opens at once with its links",
+  async () => {
+    const phone = await phoneAt(await stack.newContext(), '/', { refuseLateScripts: true });
+    const menu = phone.page.getByRole('banner').getByRole('button', { name: 'Abrir menu' });
+    const answer = await phone.tap(menu, '#menu-movel');
 
-  const sheet = phone.page.getByRole('navigation', { name: 'Menu' });
-  expect(await sheet.getByRole('link').allInnerTexts()).toEqual(['Eventos', 'Resgate de cortesia', 'Área de acesso']);
-  expect(answer).toEqual({ took: expect.any(Number), fetched: [] });
-  expect(answer.took).toBeLessThanOrEqual(ANSWER_MS);
-});
+    const sheet = phone.page.getByRole('navigation', { name: 'Menu' });
+    expect(await sheet.getByRole('link').allInnerTexts()).toEqual(['Eventos', 'Resgate de cortesia', 'Área de acesso']);
+    expect(answer).toEqual({ took: expect.any(Number), fetched: [] });
+    expect(answer.took).toBeLessThanOrEqual(ANSWER_MS);
+  },
+  SLOWED_TEST_MS,
+);
 
-test("a buyer's 'Comprar ingresso' opens the checkout with the code the page already fetched", async () => {
-  const buyer = await verifiedBuyer(stack.system);
-  const phone = await phoneAt(await stack.newContext({ token: buyer.token }), `/event/${eventId}`);
-  const buy = phone.page.getByRole('main').getByRole('button', { name: 'Comprar ingresso' });
-  const answer = await phone.tap(buy, 'dialog');
+test(
+  "a buyer's 'Comprar ingresso' opens the checkout with the code the page already fetched",
+  async () => {
+    const buyer = await verifiedBuyer(stack.system);
+    const phone = await phoneAt(await stack.newContext({ token: buyer.token }), `/event/${eventId}`);
+    const buy = phone.page.getByRole('main').getByRole('button', { name: 'Comprar ingresso' });
+    const answer = await phone.tap(buy, 'dialog');
 
-  await phone.page.getByRole('dialog', { name: 'Comprar ingresso' }).waitFor();
-  expect(await phone.page.getByRole('dialog', { name: 'Login necessário' }).isVisible()).toBe(false);
-  // How long the checkout takes depends on how far React has got with the page at the tap: what is asserted is that
-  // its code was already there.
-  expect(answer.fetched).toEqual([]);
-});
+    await phone.page.getByRole('dialog', { name: 'Comprar ingresso' }).waitFor();
+    expect(await phone.page.getByRole('dialog', { name: 'Login necessário' }).isVisible()).toBe(false);
+    // How long the checkout takes depends on how far React has got with the page at the tap: what is asserted is that
+    // its code was already there.
+    expect(answer.fetched).toEqual([]);
+  },
+  SLOWED_TEST_MS,
+);
