@@ -6,8 +6,14 @@ import { ListFailed } from './ListFailed.tsx';
 import { OrderCard } from './OrderCard.tsx';
 import { ordersQueryKey, type OrdersPage } from './order-labels.ts';
 
-/** How often the list is read again while a withdrawal waits for its ticket to be cancelled. */
+/**
+ * How often the list is read again while a withdrawal waits for its ticket to be cancelled, or a refund for the
+ * provider to give the money back (not one waiting for the buyer's bank details, or refused: those wait on people).
+ */
 const WITHDRAWAL_POLL_MS = 3000;
+
+const isUnderWay = (order: OrdersPage['orders'][number]) =>
+  order.withdrawalRequestedAt !== null || order.refund?.status === 'requested';
 
 /** 'Meus Ingressos': the buyer's orders, newest first, ten per page. */
 export function OrdersTab({ isAdmin }: { isAdmin: boolean }) {
@@ -16,8 +22,7 @@ export function OrdersTab({ isAdmin }: { isAdmin: boolean }) {
   const orders = useQuery<OrdersPage>({
     queryKey: [...ordersQueryKey, { page }],
     placeholderData: keepPreviousData,
-    refetchInterval: (query) =>
-      query.state.data?.orders.some((order) => order.withdrawalRequestedAt) ? WITHDRAWAL_POLL_MS : false,
+    refetchInterval: (query) => (query.state.data?.orders.some(isUnderWay) ? WITHDRAWAL_POLL_MS : false),
   });
 
   useEffect(() => {
