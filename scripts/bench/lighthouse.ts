@@ -30,8 +30,9 @@ try {
   console.error('Start it with `npm start` in another terminal (or pass --url <base>), then run this again.');
   process.exit(1);
 }
-if (!paths.some((path) => path.startsWith('/event/')))
-  console.error(`${base}/api/events lists no event: no event page is measured.`);
+// The event page is one of the three it is run for: without one the run says so and fails, after measuring the rest.
+const eventPageMissing = !paths.some((path) => path.startsWith('/event/'));
+if (eventPageMissing) console.error(`${base}/api/events lists no event: no event page is measured.`);
 
 console.log(`Lighthouse, mobile (simulated slow 4G), ${runs} runs per page against ${base}`);
 const pages = [];
@@ -44,4 +45,4 @@ if (args.json) {
   );
   console.log(`\nmedians written to ${args.json}`);
 }
-process.exitCode = pages.every((page) => page.runs > 0) ? 0 : 1;
+process.exitCode = !eventPageMissing && pages.every((page) => page.runs > 0) ? 0 : 1;

@@ -1,4 +1,5 @@
-import { useRef, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
+import { searchInput } from '@ticketing/shared';
 import { useNavigate } from '@ticketing/shared/router';
 import { SearchIcon } from './icons.tsx';
 
@@ -10,12 +11,12 @@ const SEARCH_ID = 'busca-rapida';
  */
 export function HeaderSearch() {
   const navigate = useNavigate();
-  const form = useRef<HTMLFormElement>(null);
 
   function search(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const words = String(new FormData(event.currentTarget).get('q') ?? '').trim();
-    form.current?.hidePopover();
+    const form = event.currentTarget;
+    const words = String(new FormData(form).get('q') ?? '').trim();
+    form.hidePopover();
     navigate(words ? `/eventos?q=${encodeURIComponent(words)}` : '/eventos');
   }
 
@@ -30,20 +31,10 @@ export function HeaderSearch() {
       >
         <SearchIcon />
       </button>
-      <form
-        id={SEARCH_ID}
-        ref={form}
-        popover="auto"
-        role="search"
-        action="/eventos"
-        className="header-search"
-        onSubmit={search}
-      >
+      <form id={SEARCH_ID} popover="auto" role="search" action="/eventos" className="header-search" onSubmit={search}>
         <input
           name="q"
-          type="search"
-          maxLength={100}
-          autoComplete="off"
+          {...searchInput}
           autoFocus
           aria-label="Buscar eventos"
           placeholder="Buscar por nome, local ou assunto"
