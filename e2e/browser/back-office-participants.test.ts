@@ -233,6 +233,7 @@ test('participants of a congress of two days: each day’s entrance, filtered by
   const page = await participantsPage(congress.eventId);
   const holder = row(page, person.name);
   // A column per day, with when the holder came in to it; the count of each day above.
+  await page.getByRole('columnheader', { name: `Entrada — ${day1.label}`, exact: true }).waitFor();
   const columns = await page.getByRole('columnheader').allTextContents();
   expect(columns).toEqual(expect.arrayContaining([`Entrada — ${day1.label}`, `Entrada — ${day2.label}`]));
   expect(columns).not.toContain('Entrada');
