@@ -688,6 +688,39 @@ test('the ticket list of an event the door no longer checks in is deleted when t
   }
 }, 90_000);
 
+test('the door worker of a new release deletes what an older one kept, and keeps the door in its own cache', async () => {
+  const page = await phone.browser.newPage(adminToken);
+  try {
+    await page.goto('/');
+    // The test code is typed without the DOM: the little of it used here.
+    type Window = {
+      caches: {
+        keys(): Promise<string[]>;
+        open(
+          name: string,
+        ): Promise<{ put(url: string, answer: unknown): Promise<void>; match(url: string): Promise<unknown> }>;
+      };
+      navigator: { serviceWorker: { controller: unknown } };
+      Response: new (body: string) => unknown;
+    };
+    await page.evaluate(async () => {
+      const window = globalThis as unknown as Window;
+      const older = await window.caches.open('porta-v0');
+      await older.put('/verificar', new window.Response('<!doctype html><title>porta antiga</title>'));
+    });
+    await page.goto('/verificar');
+    await page.getByRole('heading', { name: 'Verificar Ingresso' }).waitFor({ timeout: 30_000 });
+    await page.waitForFunction(async () => {
+      const window = globalThis as unknown as Window;
+      const kept = await (await window.caches.open('porta-v1')).match('/verificar');
+      return window.navigator.serviceWorker.controller !== null && Boolean(kept);
+    });
+    expect(await page.evaluate(() => (globalThis as unknown as Window).caches.keys())).toEqual(['porta-v1']);
+  } finally {
+    await page.context().close();
+  }
+}, 90_000);
+
 // Last: it stops the whole system.
 test('with the server stopped, a reload still opens the door with its event, its list and its queue', async () => {
   const [ticket] = tickets.slice(22, 23) as [Ticket];

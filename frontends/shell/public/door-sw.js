@@ -12,7 +12,13 @@ const HASHED_FILE = /\.[0-9a-f]{10}\.(js|css)$/;
 const KEPT_API = [PROFILE, '/api/door/events'];
 
 self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('activate', (event) => event.waitUntil(deleteOlderCaches().then(() => self.clients.claim())));
+
+/** What an older release of this worker kept under another name would otherwise stay on the phone for good. */
+async function deleteOlderCaches() {
+  const older = (await caches.keys()).filter((name) => name.startsWith('porta-') && name !== CACHE);
+  await Promise.all(older.map((name) => caches.delete(name)));
+}
 
 function isKept(request) {
   if (request.method !== 'GET') return false;

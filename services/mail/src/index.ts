@@ -12,6 +12,5 @@ export {
   certificatePdfUrl,
 } from './consumers/email-events.ts';
 export { linkHeadersFor } from './delivery/link-headers.ts';
-export { retryDelayMs } from './delivery/backoff.ts';
 export { isPermanent, describeError } from './delivery/errors.ts';
 export { templates, renderEmail, type TemplateName, type TemplateData, type RenderedEmail } from './templates/index.ts';

@@ -8,7 +8,6 @@ import {
   mailService,
   renderEmail,
   resetPasswordUrl,
-  retryDelayMs,
   templates,
 } from '../src/index.ts';
 import { duration, greeting, html, safeUrl } from '../src/templates/index.ts';
@@ -356,21 +355,6 @@ describe('events to e-mails', () => {
 });
 
 describe('delivery policy', () => {
-  test('retry delays grow exponentially with jitter in the upper half, up to the cap', () => {
-    expect([1, 2, 3, 4].map((attempt) => retryDelayMs(attempt, 2000, 1_800_000, () => 0))).toEqual([
-      1000, 2000, 4000, 8000,
-    ]);
-    expect([1, 2, 3, 4].map((attempt) => retryDelayMs(attempt, 2000, 1_800_000, () => 1))).toEqual([
-      2000, 4000, 8000, 16000,
-    ]);
-    expect(retryDelayMs(30, 2000, 1_800_000, () => 0.5)).toBe(1_350_000);
-    for (let i = 0; i < 100; i++) {
-      const delay = retryDelayMs(3, 2000, 1_800_000);
-      expect(delay).toBeGreaterThanOrEqual(4000);
-      expect(delay).toBeLessThanOrEqual(8000);
-    }
-  });
-
   test('only refusals of the recipient or the message are permanent', () => {
     expect(isPermanent({ code: 'EENVELOPE', responseCode: 550 })).toBe(true);
     expect(isPermanent({ code: 'EMESSAGE', responseCode: 554 })).toBe(true);

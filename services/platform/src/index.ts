@@ -9,6 +9,7 @@ export {
   type ProductionCheck,
 } from './config.ts';
 export { trace, type TraceContext } from './context.ts';
+export { backoffDelayMs } from './backoff.ts';
 export { createLogger, type Logger } from './logger.ts';
 export { addressGroup } from './address-group.ts';
 export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests } from './errors.ts';

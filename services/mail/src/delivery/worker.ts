@@ -1,4 +1,4 @@
-import { type Knex, type Logger, type Outbox, startWakeableLoop, trace } from '@ticketing/platform';
+import { backoffDelayMs, type Knex, type Logger, type Outbox, startWakeableLoop, trace } from '@ticketing/platform';
 import {
   claimDue,
   failExhausted,
@@ -9,7 +9,6 @@ import {
   type ClaimedEmail,
 } from '../data/email-queue.ts';
 import type { MailMetrics } from '../metrics.ts';
-import { retryDelayMs } from './backoff.ts';
 import { describeError, isPermanent } from './errors.ts';
 import type { Sender } from './smtp.ts';
 
@@ -63,7 +62,7 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
         refused ? 'e-mail refused by the SMTP server; not retrying' : 'e-mail delivery failed; no attempts left',
       );
     } else {
-      const delay = retryDelayMs(row.attempts, retryBaseMs, retryMaxMs);
+      const delay = backoffDelayMs(row.attempts, retryBaseMs, retryMaxMs);
       await markRetry(db, row.id, row.attempts, delay, reason);
       metrics.retried.inc({ template: row.template });
       logger.warn({ ...fields, error: reason, retryInMs: delay }, 'e-mail delivery failed; will retry');
@@ -142,7 +141,7 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     } catch (error) {
       failures++;
       logger.warn({ err: error }, 'e-mail queue unavailable; retrying');
-      await sleep(Math.min(100 * 2 ** failures, Math.max(pollMs, 5000)));
+      await sleep(backoffDelayMs(failures, 200, Math.max(pollMs, 5000)));
     }
   });
 }

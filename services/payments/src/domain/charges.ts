@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { AppError, conflict, notFound } from '@ticketing/platform';
+import { AppError, backoffDelayMs, conflict, notFound } from '@ticketing/platform';
 import { installmentMessages, type ChargeRefundView, type ChargeRequest } from '@ticketing/proto';
 import { ProviderRefusal, type ProviderCharge } from '../asaas/adapter.ts';
 import {
@@ -44,7 +44,7 @@ export async function createCharge(deps: PaymentsDeps, orderId: string, request:
       const charge = await createAtProvider(deps, orderId, request, creation);
       if (charge) return charge;
     } else {
-      await delay(Math.min(20 * 2 ** round, 500));
+      await delay(backoffDelayMs(round + 1, 20, 500));
     }
   }
 }

@@ -8,7 +8,8 @@ import type { ServiceKeys } from '../service-keys.ts';
 import { recordDeadLetter, registerUnreplayedGauge } from './dead-letters.ts';
 import type { EventRegistry, Outbox } from './outbox.ts';
 import { refusal, type PublishRule } from './signatures.ts';
-import { STUCK_AFTER_MS, TRANSIENT_BASE_MS, TRANSIENT_CAP_MS, backoffDelayMs, isTransient } from './retry-policy.ts';
+import { backoffDelayMs } from '../backoff.ts';
+import { STUCK_AFTER_MS, TRANSIENT_BASE_MS, TRANSIENT_CAP_MS, isTransient } from './retry-policy.ts';
 import { RetryLater, type Delivery, type Subscription, type Transport } from './transport.ts';
 
 export interface HandlerContext {
@@ -61,7 +62,7 @@ const MAX_TRACKED = 10_000;
 export async function startConsumers(options: ConsumerOptions): Promise<Subscription> {
   const { group, handlers, schemas, transport, keys, mayPublish, db, outbox, logger, metrics } = options;
   const maxAttempts = options.maxAttempts ?? 5;
-  const retryDelayMs = options.retryDelayMs ?? ((attempt: number) => Math.min(200 * 2 ** attempt, 10_000));
+  const retryDelayMs = options.retryDelayMs ?? ((attempt: number) => backoffDelayMs(attempt + 1, 200, 10_000));
   const transientDelayMs =
     options.transientDelayMs ?? ((attempt: number) => backoffDelayMs(attempt, TRANSIENT_BASE_MS, TRANSIENT_CAP_MS));
   const tracked = new Map<string, Failures>();

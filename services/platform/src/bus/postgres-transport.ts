@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { crc32 } from 'node:zlib';
 import pg from 'pg';
+import { backoffDelayMs } from '../backoff.ts';
 import type { Logger } from '../logger.ts';
 import {
   RetryLater,
@@ -163,7 +164,7 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
           await listen();
           return waker.wake();
         } catch {
-          await delay(Math.min(100 * 2 ** attempt, 5000), undefined, { signal: closing.signal }).catch(() => {});
+          await delay(backoffDelayMs(attempt, 200, 5000), undefined, { signal: closing.signal }).catch(() => {});
         }
       }
     };
@@ -256,7 +257,7 @@ export function createPostgresTransport(options: PostgresTransportOptions): Tran
         } catch (error) {
           failures++;
           logger.warn({ err: error, group }, 'bus delivery failed; retrying');
-          await waker.sleep(Math.min(100 * 2 ** failures, 5000));
+          await waker.sleep(backoffDelayMs(failures, 200, 5000));
           continue;
         }
         // A full batch may have more behind it; otherwise what was published meanwhile has notified, and the sleep

@@ -1,5 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Envelope } from '@ticketing/proto';
+import { backoffDelayMs } from '../backoff.ts';
 import type { Knex } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
@@ -101,7 +102,7 @@ export function startRelay(options: RelayOptions): Relay {
     } catch (error) {
       failures++;
       logger.warn({ err: error }, 'outbox relay failed; retrying');
-      await sleep(Math.min(100 * 2 ** failures, 5000));
+      await sleep(backoffDelayMs(failures, 200, 5000));
     }
   });
 }

@@ -27,15 +27,6 @@ export function isTransient(error: unknown): boolean {
 }
 
 /**
- * The wait after failure number `attempt` (1, 2, …): base × 2^(attempt−1), capped, with "equal jitter" (a random
- * point in the upper half), so the members that failed together in one outage do not all knock again at once.
- */
-export function backoffDelayMs(attempt: number, baseMs: number, capMs: number, random: () => number = Math.random) {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(ceiling / 2 + random() * (ceiling / 2));
-}
-
-/**
  * Transient failures: 1 s doubling to a 5 min cap (reached at the 10th failure, ~6 min in), then every 2.5–5 min
  * for as long as it takes: about 20 tries in the first hour, and never a dead letter for an outage.
  */

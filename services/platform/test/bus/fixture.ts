@@ -4,7 +4,7 @@ import { mayPublish } from '@ticketing/proto';
 import { createDb, migrate, type Knex } from '../../src/db.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createMetrics, type Metrics } from '../../src/metrics.ts';
-import { backoffDelayMs } from '../../src/bus/retry-policy.ts';
+import { backoffDelayMs } from '../../src/backoff.ts';
 import { generateKeyRing, keyRing } from '../../src/service-keys.ts';
 import { createKafkaTransport } from '../../src/bus/kafka-transport.ts';
 import {

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../../src/db.ts';
-import { backoffDelayMs, isTransient } from '../../src/bus/retry-policy.ts';
+import { backoffDelayMs } from '../../src/backoff.ts';
+import { isTransient } from '../../src/bus/retry-policy.ts';
 import { CollaboratorError } from '../../src/http/json-client.ts';
 
 test('a collaborator that is down, failing, throttling or breaking its contract is transient; its refusals and plain errors are not', () => {
