@@ -182,7 +182,10 @@ test('Vendas: the event’s revenue, orders, tickets and sales per day add up to
     ([day, cents]) => `${day}${cents.length}${money(fromCents(cents.reduce((a, b) => a + b)))}`,
   );
   const chart = main(page).getByRole('table', { name: 'Vendas por dia' });
-  await chart.locator('tbody tr').nth(expectedDays.length - 1).waitFor();
+  await chart
+    .locator('tbody tr')
+    .nth(expectedDays.length - 1)
+    .waitFor();
   expect(await chart.locator('tbody tr').allTextContents()).toEqual(expectedDays);
 
   // Back to every event through the picker.

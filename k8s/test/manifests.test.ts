@@ -138,8 +138,9 @@ function kustomizeBuild(dir: string): Obj[] {
     output = execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 });
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { stderr?: string };
-    if (failure.code === 'ENOENT') throw new Error(`${command} not found: the manifest tests need kustomize or kubectl`);
-    throw new Error(`${command} ${args.join(' ')} failed: ${failure.stderr ?? failure.message}`);
+    if (failure.code === 'ENOENT')
+      throw new Error(`${command} not found: the manifest tests need kustomize or kubectl`, { cause: error });
+    throw new Error(`${command} ${args.join(' ')} failed: ${failure.stderr ?? failure.message}`, { cause: error });
   }
   return parseDocs(output, `kustomize build ${rel(dir)}`);
 }

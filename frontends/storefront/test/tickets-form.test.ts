@@ -1,11 +1,5 @@
 import { orderItemMessages, type CouponQuote, type EventView, type TicketTypeView } from '@ticketing/proto';
-import {
-  discountCents,
-  newTicket,
-  summaryLines,
-  ticketsFormSchema,
-  totalCents,
-} from '../src/checkout/tickets-form.ts';
+import { discountCents, newTicket, summaryLines, ticketsFormSchema, totalCents } from '../src/checkout/tickets-form.ts';
 import { promoEvent } from '../src/events/ticket-types.ts';
 
 const type = (id: string, name: string, price: string, fields: Partial<TicketTypeView> = {}): TicketTypeView => ({

@@ -293,5 +293,7 @@ test('counts, look-up and participants follow each session', async () => {
   expect(bruno_).toMatch(/;Válido;;\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
 
   const metrics = await (await fetch(`${tickets.verifier.url}/metrics`)).text();
-  expect(metrics).toMatch(new RegExp(`^door_session_readings_total\\{session="${day2}",outcome="admitted"[^}]*\\} 2$`, 'm'));
+  expect(metrics).toMatch(
+    new RegExp(`^door_session_readings_total\\{session="${day2}",outcome="admitted"[^}]*\\} 2$`, 'm'),
+  );
 });

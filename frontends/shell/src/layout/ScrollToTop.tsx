@@ -11,6 +11,7 @@ export function ScrollToTop() {
   useLayoutEffect(() => {
     if (navigationType !== NavigationType.Pop && !hash) window.scrollTo(0, 0);
     // Only a new pathname is a new page: the type and hash are read as they are when it changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [pathname]);
   return null;
 }

@@ -25,6 +25,7 @@ async function loadAndKeep(page: RemotePageId): Promise<PageModule> {
 export function RemotePage({ page }: { page: RemotePageId }) {
   const [attempt, setAttempt] = useState(0);
   // React.lazy keeps a failed import for good: each visit and each retry gets a lazy component of its own.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `attempt` is what asks for a new one
   const Page = useMemo(() => loaded.get(page) ?? lazy(() => loadAndKeep(page)), [page, attempt]);
   return (
     <RemoteErrorBoundary key={attempt} onRetry={() => setAttempt(attempt + 1)}>

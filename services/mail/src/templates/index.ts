@@ -42,11 +42,13 @@ export const templates = {
   'event-cancelled': eventCancelled,
   'courtesy-invitation': courtesyInvitation,
   certificate,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each template has data of its own
 } satisfies Record<string, EmailTemplate<any, any>>;
 
 export type TemplateName = keyof typeof templates;
 /** The data a template is queued with (before its schema's defaults). */
 export type TemplateData<N extends TemplateName> =
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- whatever the rendered data, only the input is read
   (typeof templates)[N] extends EmailTemplate<any, infer I> ? I : never;
 
 export interface RenderedEmail {

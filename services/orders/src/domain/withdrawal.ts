@@ -117,7 +117,7 @@ export async function withdrawalDecided(
     return;
   }
   const request = { reason: 'withdrawal' as const, by: order.userId, note: null };
-  (await oweRequestedRefund(trx, order.id, request)) ?? changedUnderLock(order);
+  if (!(await oweRequestedRefund(trx, order.id, request))) changedUnderLock(order);
   deps.logger.info(fields, 'refund requested');
   trx.executionPromise.then(
     () => sendOwedRefundsOf(deps, [order.id]),

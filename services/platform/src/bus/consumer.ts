@@ -18,6 +18,7 @@ export interface HandlerContext {
 }
 
 /** A handler's writes share one transaction with the inbox row that marks the event handled. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a map of handlers holds each event's own payload
 export type EventHandler<P = any> = (payload: P, context: HandlerContext) => Promise<void>;
 export type EventHandlers = Record<string, EventHandler>;
 
