@@ -1,6 +1,6 @@
 /**
  * The database `npm run backup` and `npm run restore` work on, as `npm start` and compose find theirs:
- *   --compose      compose's `postgres` service (programs run inside its container, as POSTGRES_USER)
+ *   --compose      compose's `postgres` service (programs run inside its container, as its owner `ticketing`)
  *   DATABASE_URL   that database
  *   otherwise      `npm start`'s embedded PostgreSQL: the running one, else started here on its data under .data/
  */
@@ -29,8 +29,9 @@ async function reachable(url: string): Promise<boolean> {
 
 export async function openTarget({ compose, root }: { compose: boolean; root: string }): Promise<BackupTarget> {
   if (compose) {
+    // docker-compose.yml's POSTGRES_USER and POSTGRES_DB.
     return {
-      client: await composeClient(process.env.POSTGRES_USER ?? 'ticketing'),
+      client: await composeClient('ticketing'),
       database: 'ticketing',
       close: async () => {},
     };

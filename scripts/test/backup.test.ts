@@ -61,6 +61,8 @@ const databasesLike = async (prefix: string) =>
   (await admin(`select datname from pg_database where datname like '${prefix}%' order by 1`)).map((row) => row.datname);
 
 let made: { id: string; status: string; amount: string }[] = [];
+/** A role the last test makes and drops. */
+const role = uniqueName('gone');
 
 beforeAll(async () => {
   await admin(`create database ${database}`);
@@ -87,6 +89,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const name of await databasesLike(database))
     await admin(`drop database ${pg.escapeIdentifier(name)} with (force)`);
+  await admin(`drop role if exists ${role}`);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -139,7 +142,6 @@ test('a database with data is replaced only with --force, and is then kept under
 
 test('a restore that fails halfway leaves the database as it was, and says what is missing', async () => {
   // A table owned by a role the server will no longer have when the archive comes back.
-  const role = uniqueName('gone');
   await admin(`create role ${role}`);
   await query(
     scratch,
