@@ -18,7 +18,7 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
 try {
   const { values } = parseArgs({ options: { compose: { type: 'boolean', default: false }, out: { type: 'string' } } });
-  const target = await openTarget({ compose: values.compose, root });
+  const target = await openTarget({ compose: values.compose, root, create: false });
   try {
     const file =
       values.out ?? join(root, 'backups', `${target.database}-${new Date().toISOString().replace(/[:.]/g, '-')}.dump`);

@@ -25,7 +25,7 @@ try {
   const [file] = positionals;
   if (!file || positionals.length > 1) throw new Refusal('Uso: npm run restore -- <arquivo> [--compose] [--force]');
   if (!existsSync(file)) throw new Refusal(`Arquivo não encontrado: ${file}`);
-  const target = await openTarget({ compose: values.compose, root });
+  const target = await openTarget({ compose: values.compose, root, create: true });
   try {
     const result = await restoreDatabase(target.client, target.database, file, { force: values.force });
     console.log(`Restaurado ${file} em ${target.database} (${target.client.where}):

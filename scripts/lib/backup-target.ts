@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { composeClient, localClient, type PgClient } from './pg-client.ts';
+import { Refusal, composeClient, localClient, type PgClient } from './pg-client.ts';
 
 export interface BackupTarget {
   client: PgClient;
@@ -27,7 +27,16 @@ async function reachable(url: string): Promise<boolean> {
   }
 }
 
-export async function openTarget({ compose, root }: { compose: boolean; root: string }): Promise<BackupTarget> {
+/** `create`: an `npm start` database that does not exist yet is made (to restore into). */
+export async function openTarget({
+  compose,
+  root,
+  create,
+}: {
+  compose: boolean;
+  root: string;
+  create: boolean;
+}): Promise<BackupTarget> {
   if (compose) {
     // docker-compose.yml's POSTGRES_USER and POSTGRES_DB.
     return {
@@ -47,7 +56,11 @@ export async function openTarget({ compose, root }: { compose: boolean; root: st
   if (await reachable(running))
     return { client: await localClient(running), database: DATABASE, close: async () => {} };
   const dataDir = process.env.STACK_DATA_DIR ?? join(root, '.data');
-  if (!existsSync(join(dataDir, 'postgres'))) console.log(`Nenhum banco em ${dataDir}: um novo é criado.`);
+  if (!existsSync(join(dataDir, 'postgres'))) {
+    if (!create)
+      throw new Refusal(`Nenhum banco do npm start em ${dataDir}, e DATABASE_URL não foi dado: nada a copiar.`);
+    console.log(`Nenhum banco em ${dataDir}: um novo é criado para a restauração.`);
+  }
   const server = await ensurePostgres(dataDir, { own: true });
   try {
     return { client: await localClient(server.url), database: DATABASE, close: server.stop };
