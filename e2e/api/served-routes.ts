@@ -43,8 +43,9 @@ export async function publicRoutesServed(): Promise<{ routes: ServedRoute[]; sto
   const running: TestService<unknown>[] = [];
   const routes: ServedRoute[] = [];
   try {
-    for (const { name } of SERVICES) {
+    for (const { name, routes: paths } of SERVICES) {
       const definition = DEFINITIONS[name];
+      if (!definition && paths.length > 0) throw new Error(`${name} serves /api paths: add its definition here`);
       if (!definition) continue;
       let router: Router | undefined;
       const watched: ServiceDefinition = {
