@@ -35,14 +35,14 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (char) => ENTITIES[cha
 /** Inline code in the descriptions (`Authorization: Bearer <token>`), the only markup they use. */
 const prose = (text: string) => escape(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 
-type Schemas = Record<string, unknown>;
+const REF_PREFIX = '#/components/schemas/';
 
-/** A schema as the reader needs it: a reference to a shared one (`{ message }`) shown as what it names. */
-const schemaBlock = (schema: unknown, shared: Schemas) => {
-  const ref = (schema as { $ref?: string }).$ref?.replace('#/components/schemas/', '');
-  const shown = ref !== undefined && shared[ref] ? shared[ref] : schema;
-  return `<pre><code>${escape(JSON.stringify(shown, null, 2))}</code></pre>`;
-};
+// Focusable: a keyboard reaches the whole of a schema taller or wider than its box.
+const schemaBlock = (schema: unknown) =>
+  `<pre tabindex="0"><code>${escape(JSON.stringify(schema, null, 2))}</code></pre>`;
+
+/** A shared schema (the `{ message }` of every refusal) is shown once, and named where it is used. */
+const sharedAnchor = (name: string) => `esquema-${name}`;
 
 function typeOf(schema: unknown): string {
   const { type, format, enum: values } = (schema ?? {}) as { type?: string; format?: string; enum?: unknown[] };
@@ -64,22 +64,24 @@ function parametersTable(parameters: Parameter[]): string {
   );
 }
 
-function contentBlocks(content: Record<string, Media> | undefined, label: string, shared: Schemas): string {
+function contentBlocks(content: Record<string, Media> | undefined, label: string): string {
   return Object.entries(content ?? {})
-    .map(([type, media]) =>
-      media.schema
-        ? `<details><summary>${label} (<code>${escape(type)}</code>)</summary>${schemaBlock(media.schema, shared)}</details>`
-        : `<p>${label}: <code>${escape(type)}</code></p>`,
-    )
+    .map(([type, media]) => {
+      const ref = (media.schema as { $ref?: string } | undefined)?.$ref?.replace(REF_PREFIX, '');
+      if (ref)
+        return `<p>${label}: <a href="#${sharedAnchor(ref)}">${escape(ref)}</a> (<code>${escape(type)}</code>)</p>`;
+      if (!media.schema) return `<p>Formato: <code>${escape(type)}</code></p>`;
+      return `<details><summary>${label} (<code>${escape(type)}</code>)</summary>${schemaBlock(media.schema)}</details>`;
+    })
     .join('');
 }
 
-function operationSection(method: string, path: string, operation: Operation, shared: Schemas): string {
+function operationSection(method: string, path: string, operation: Operation): string {
   const responses = Object.entries(operation.responses)
     .map(
       ([status, response]) =>
         `<li><strong>${escape(status)}</strong> — ${escape(response.description)}` +
-        `${contentBlocks(response.content, 'Esquema da resposta', shared)}</li>`,
+        `${contentBlocks(response.content, 'Esquema da resposta')}</li>`,
     )
     .join('');
   return [
@@ -91,7 +93,7 @@ function operationSection(method: string, path: string, operation: Operation, sh
       ? `<p class="access">${prose(operation.description)}</p>`
       : '<p class="access">Acesso livre.</p>',
     operation.parameters?.length ? parametersTable(operation.parameters) : '',
-    operation.requestBody ? contentBlocks(operation.requestBody.content, 'Corpo do pedido', shared) : '',
+    operation.requestBody ? contentBlocks(operation.requestBody.content, 'Corpo do pedido') : '',
     `<h4>Respostas</h4><ul class="responses">${responses}</ul>`,
     '</section>',
   ].join('');
@@ -102,12 +104,11 @@ function operationSection(method: string, path: string, operation: Operation, sh
  * policy (scripts and styles from its own files only) holds, and it reads the same with any browser or screen reader.
  */
 export function apiDocsPage(document: Document, documentUrl: string, stylesheetUrl: string): string {
-  const shared = (document.components?.schemas ?? {}) as Schemas;
   const byTag = new Map<string, string[]>((document.tags ?? []).map((tag) => [tag.name, []]));
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation = (item as Record<string, Operation | undefined>)[method];
-      if (operation) byTag.get(operation.tags[0]!)?.push(operationSection(method, path, operation, shared));
+      if (operation) byTag.get(operation.tags[0]!)?.push(operationSection(method, path, operation));
     }
   }
   const tags = (document.tags ?? []).filter((tag) => byTag.get(tag.name)?.length);
@@ -133,6 +134,12 @@ export function apiDocsPage(document: Document, documentUrl: string, stylesheetU
 <ul>${tags.map((tag) => `<li><a href="#${escape(tag.name)}">${escape(tag.description ?? tag.name)}</a></li>`).join('')}</ul>
 </nav>
 <main id="conteudo">
+<section aria-labelledby="esquemas-title">
+<h2 id="esquemas-title">Esquemas comuns</h2>
+${Object.entries(document.components?.schemas ?? {})
+  .map(([name, schema]) => `<h3 id="${sharedAnchor(name)}">${escape(name)}</h3>${schemaBlock(schema)}`)
+  .join('\n')}
+</section>
 ${tags
   .map(
     (tag) =>
