@@ -7,6 +7,11 @@ import { CHROMIUM, CHROMIUM_ARGS, failOnCspViolations, takeCspViolations } from 
 // Evaluated through the debugging protocol: the page's policy refuses inline scripts.
 const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** The page's window, as the code evaluated in it sees it (the project's types have no DOM). */
+interface BrowserWindow {
+  getComputedStyle(element: unknown): { backgroundColor: string };
+}
+
 let browser: Browser;
 let gatewayUrl: string;
 let close: () => Promise<void>;
@@ -46,7 +51,9 @@ test('a partner reads the API reference at /api/docs, styled under the site’s 
   await orders.getByText('Corpo do pedido').click();
   await expect(orders.locator('pre').first().textContent()).resolves.toContain('"paymentMethod"');
   // The stylesheet from the site's own origin applies: the method is a coloured badge.
-  const badge = await orders.locator('.method').evaluate((element) => getComputedStyle(element).backgroundColor);
+  const badge = await orders
+    .locator('.method')
+    .evaluate((element) => (globalThis as unknown as BrowserWindow).getComputedStyle(element).backgroundColor);
   expect(badge).toBe('rgb(15, 118, 110)');
   expect(await seriousViolations(page)).toEqual([]);
 
