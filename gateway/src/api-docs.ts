@@ -11,8 +11,13 @@ export const API_DOCS_STYLESHEET = '/api-docs.css';
 /** The description changes only with a deploy: browsers and caches keep it a while and then revalidate it. */
 export const API_DOCS_CACHE_CONTROL = 'public, max-age=300, must-revalidate';
 
-/** The gateway answers these itself, with the site's pages, instead of sending them to a service. */
-export const isApiDocsPath = (path: string) => path === API_DOCS_PATH || path.startsWith(`${API_DOCS_PATH}/`);
+const DOCS_PATHS: ReadonlySet<string> = new Set([API_DOCS_PATH, API_DOCUMENT_PATH]);
+
+/**
+ * The gateway answers these itself, with the site's pages, instead of sending them to a service; any other path
+ * below stays an API path (a 404 `{ message }`, never the site's index).
+ */
+export const isApiDocsPath = (path: string) => DOCS_PATHS.has(path);
 
 const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 

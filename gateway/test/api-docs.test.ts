@@ -29,6 +29,10 @@ test('GET /api/docs/openapi.json answers the OpenAPI 3.1 document, valid and cac
   const again = await request(`${gateway.url}/api/docs/openapi.json`, { headers: { 'if-none-match': etag } });
   expect(again.statusCode).toBe(304);
   expect(await again.body.text()).toBe('');
+  // Any other path below is an API path nothing serves.
+  const unknown = await fetch(`${gateway.url}/api/docs/nao-existe`);
+  expect(unknown.status).toBe(404);
+  expect(await unknown.json()).toEqual({ message: expect.any(String) });
   // Nothing under /api/docs is sent to a service.
   expect(catalog.hits.filter((hit) => hit.url.startsWith('/api/docs'))).toEqual([]);
 });
