@@ -20,6 +20,7 @@ import type { GatewayConfig } from './config.ts';
 import { opsEndpoints, readiness } from './health.ts';
 import { pageRender } from './page-render.ts';
 import { apiExchange } from './api.ts';
+import { apiDocsRoutes, isApiDocsPath } from './api-docs.ts';
 import { NOT_FOUND_MESSAGE } from './proxy.ts';
 import { authBudget, clientRateLimits, courtesyCodeBudget } from './rate-limit.ts';
 import { configuredUpstreams, isApiPath } from './routes.ts';
@@ -74,7 +75,7 @@ const portOf = (server: Server) => (server.address() as AddressInfo).port;
 
 /**
  * Starts the gateway: `/api` routing, rate limits and proxy answered on their own (`apiExchange`); the site behind
- * request ids, logs and metrics, security headers and compression, readiness; and, on the ops port, health and
+ * request ids, logs and metrics, security headers and compression, readiness, the API's description; and, on the ops port, health and
  * metrics.
  */
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
@@ -133,6 +134,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       ],
     }),
   });
+  app.use(apiDocsRoutes().routes());
   app.use(
     pageRender({
       modulePath: config.RENDER_MODULE,
@@ -160,7 +162,11 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     const site = app.callback();
     servers.push(
       await serve(
-        (req, res) => (isApiPath(parseurl(req)?.pathname ?? '') ? api : site)(req, res),
+        (req, res) => {
+          const path = parseurl(req)?.pathname ?? '';
+          // The API's own description is a page of the site, with its headers; every other `/api` call is forwarded.
+          (isApiPath(path) && !isApiDocsPath(path) ? api : site)(req, res);
+        },
         config.PORT,
         config.HOST,
       ),
