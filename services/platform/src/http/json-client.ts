@@ -4,6 +4,7 @@ import { trace } from '../context.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import type { ServiceAuth } from '../service-auth.ts';
+import { injectTrace, inSpan, SpanKind, type Span, type Tracer } from '../tracing.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
 /**
@@ -45,11 +46,13 @@ export interface JsonClient {
   call<S extends z.ZodType>(method: string, path: string, answer: S, body?: unknown): Promise<z.output<S>>;
 }
 
-/** What a service calls others with: its token for their `/internal` routes, its logs and its metrics. */
+/** What a service calls others with: its token for their `/internal` routes, its logs, metrics and tracer. */
 export interface Caller {
   serviceAuth: ServiceAuth;
   logger: Logger;
   metrics: Metrics;
+  /** Each call gets a client span, whose context the collaborator continues. */
+  tracer?: Tracer;
 }
 
 /** The socket's code (ECONNREFUSED…); a deadline or undici timeout is ETIMEDOUT, undici's other failures a reset. */
@@ -67,11 +70,26 @@ function networkCode(error: unknown): string {
  */
 export function jsonClient(service: string, baseUrl: string, timeoutMs: number, caller: Caller): JsonClient {
   const base = baseUrl.replace(/\/+$/, '');
-  const { serviceAuth, logger, metrics } = caller;
+  const { serviceAuth, logger, metrics, tracer } = caller;
   const failed = (reason: 'unreachable' | 'invalid_answer') =>
     metrics.collaboratorFailures.inc({ collaborator: service, reason });
   return {
-    async call<S extends z.ZodType>(method: string, path: string, answer: S, body?: unknown): Promise<z.output<S>> {
+    call<S extends z.ZodType>(method: string, path: string, answer: S, body?: unknown): Promise<z.output<S>> {
+      if (!tracer) return send(method, path, answer, body);
+      const attributes = { 'http.request.method': method, 'url.full': base + path, 'peer.service': service };
+      return inSpan(tracer, `${method} ${service}`, { kind: SpanKind.CLIENT, attributes }, (span) =>
+        send(method, path, answer, body, span),
+      );
+    },
+  };
+
+  async function send<S extends z.ZodType>(
+    method: string,
+    path: string,
+    answer: S,
+    body: unknown,
+    span?: Span,
+  ): Promise<z.output<S>> {
       const headers: Record<string, string> = {
         accept: 'application/json',
         authorization: `Bearer ${await serviceAuth.token(service)}`,
@@ -79,6 +97,7 @@ export function jsonClient(service: string, baseUrl: string, timeoutMs: number, 
       const requestId = trace.current()?.requestId;
       if (requestId) headers[REQUEST_ID_HEADER] = requestId;
       if (body !== undefined) headers['content-type'] = 'application/json';
+      injectTrace(headers);
       let status: number;
       let text: string;
       try {
@@ -91,6 +110,7 @@ export function jsonClient(service: string, baseUrl: string, timeoutMs: number, 
           signal: AbortSignal.timeout(timeoutMs),
         });
         status = response.statusCode;
+        span?.setAttribute('http.response.status_code', status);
         text = await response.body.text();
       } catch (error) {
         const code = networkCode(error);
@@ -118,6 +138,5 @@ export function jsonClient(service: string, baseUrl: string, timeoutMs: number, 
       logger.warn({ collaborator: service, method, path, status, issues }, 'collaborator answer breaks its contract');
       const message = `${service} answered ${method} ${path} with a body its contract rejects`;
       throw new CollaboratorError(service, status, message, { issues });
-    },
-  };
+  }
 }
