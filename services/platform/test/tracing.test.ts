@@ -7,6 +7,7 @@ import { envelopeSchema } from '@ticketing/proto';
 import { z } from 'zod';
 import { createOutbox } from '../src/bus/outbox.ts';
 import { createHttpApp } from '../src/http/app.ts';
+import { monitorDependencies, type DependencyMonitor } from '../src/http/health.ts';
 import { jsonClient } from '../src/http/json-client.ts';
 import { createLogger } from '../src/logger.ts';
 import { createMetrics } from '../src/metrics.ts';
@@ -18,7 +19,9 @@ const CALLER_SPAN = 'b7ad6b7169203331';
 const traceparent = `00-${CALLER_TRACE}-${CALLER_SPAN}-01`;
 
 const servers: Server[] = [];
+const monitors: DependencyMonitor[] = [];
 afterAll(async () => {
+  for (const monitor of monitors) monitor.close();
   for (const server of servers) await new Promise((resolve) => server.close(resolve));
 });
 
@@ -57,7 +60,9 @@ async function service(tracer: Tracer, collaboratorUrl: string) {
   router.get('/fails', () => {
     throw new Error('boom');
   });
-  const app = createHttpApp({ logger, metrics, tracer, router, health: { readiness: {} } });
+  const dependencies = monitorDependencies({}, { logger, metrics, everyMs: 3_600_000 });
+  monitors.push(dependencies);
+  const app = createHttpApp({ logger, metrics, tracer, router, health: { readiness: {}, dependencies } });
   return { url: await serve(app.callback()), logs };
 }
 
