@@ -27,7 +27,12 @@ export const courtesyService = defineService({
       db,
       outbox,
       logger,
-      catalog: catalogClient(config.CATALOG_URL, config.COLLABORATOR_TIMEOUT_MS, { serviceAuth, logger, metrics, tracer }),
+      catalog: catalogClient(config.CATALOG_URL, config.COLLABORATOR_TIMEOUT_MS, {
+        serviceAuth,
+        logger,
+        metrics,
+        tracer,
+      }),
       siteUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
       codePrefix: config.COURTESY_CODE_PREFIX,
     };

@@ -98,29 +98,29 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     );
 
   async function attempt(row: ClaimedEmail) {
-      const fields = { emailId: row.id, template: row.template, attempt: row.attempts };
-      if (row.interrupted) logger.warn(fields, 'resuming an interrupted delivery; the e-mail may arrive twice');
-      let messageId: string;
-      try {
-        ({ messageId } = await sender.send(row));
-      } catch (error) {
-        const span = activeSpan();
-        if (span) failed(span, error);
-        await recordFailure(row, error, fields).catch((recordError: unknown) =>
-          logger.error(
-            { ...fields, err: recordError },
-            'could not record a failed attempt; retried when the claim lapses',
-          ),
-        );
-        return;
-      }
-      metrics.sent.inc({ template: row.template });
-      try {
-        await recordSent(row);
-        logger.info({ ...fields, messageId }, 'e-mail sent');
-      } catch (error) {
-        logger.error({ ...fields, err: error }, 'e-mail sent but not recorded; it is sent again when the claim lapses');
-      }
+    const fields = { emailId: row.id, template: row.template, attempt: row.attempts };
+    if (row.interrupted) logger.warn(fields, 'resuming an interrupted delivery; the e-mail may arrive twice');
+    let messageId: string;
+    try {
+      ({ messageId } = await sender.send(row));
+    } catch (error) {
+      const span = activeSpan();
+      if (span) failed(span, error);
+      await recordFailure(row, error, fields).catch((recordError: unknown) =>
+        logger.error(
+          { ...fields, err: recordError },
+          'could not record a failed attempt; retried when the claim lapses',
+        ),
+      );
+      return;
+    }
+    metrics.sent.inc({ template: row.template });
+    try {
+      await recordSent(row);
+      logger.info({ ...fields, messageId }, 'e-mail sent');
+    } catch (error) {
+      logger.error({ ...fields, err: error }, 'e-mail sent but not recorded; it is sent again when the claim lapses');
+    }
   }
 
   /** Marks the e-mail sent and, the first time, announces it when it is about an order. */

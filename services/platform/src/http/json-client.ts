@@ -90,53 +90,53 @@ export function jsonClient(service: string, baseUrl: string, timeoutMs: number, 
     body: unknown,
     span?: Span,
   ): Promise<z.output<S>> {
-      const headers: Record<string, string> = {
-        accept: 'application/json',
-        authorization: `Bearer ${await serviceAuth.token(service)}`,
-      };
-      const requestId = trace.current()?.requestId;
-      if (requestId) headers[REQUEST_ID_HEADER] = requestId;
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      injectTrace(headers);
-      let status: number;
-      let text: string;
-      try {
-        // undici's own request: what fetch adds (WHATWG streams, Request and Response objects) costs a service
-        // making several calls an order more CPU than the call itself.
-        const response = await request(base + path, {
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        status = response.statusCode;
-        span?.setAttribute('http.response.status_code', status);
-        text = await response.body.text();
-      } catch (error) {
-        const code = networkCode(error);
-        failed('unreachable');
-        throw new CollaboratorError(service, null, `${service} unreachable (${code})`, { code });
-      }
-      let parsed: unknown;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = text;
-      }
-      if (status < 200 || status > 299) {
-        const message = (parsed as { message?: unknown } | undefined)?.message;
-        throw new CollaboratorError(
-          service,
-          status,
-          typeof message === 'string' ? message : `${service} answered ${status}`,
-        );
-      }
-      const checked = answer.safeParse(parsed);
-      if (checked.success) return checked.data;
-      const { issues } = checked.error;
-      failed('invalid_answer');
-      logger.warn({ collaborator: service, method, path, status, issues }, 'collaborator answer breaks its contract');
-      const message = `${service} answered ${method} ${path} with a body its contract rejects`;
-      throw new CollaboratorError(service, status, message, { issues });
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${await serviceAuth.token(service)}`,
+    };
+    const requestId = trace.current()?.requestId;
+    if (requestId) headers[REQUEST_ID_HEADER] = requestId;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    injectTrace(headers);
+    let status: number;
+    let text: string;
+    try {
+      // undici's own request: what fetch adds (WHATWG streams, Request and Response objects) costs a service
+      // making several calls an order more CPU than the call itself.
+      const response = await request(base + path, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      status = response.statusCode;
+      span?.setAttribute('http.response.status_code', status);
+      text = await response.body.text();
+    } catch (error) {
+      const code = networkCode(error);
+      failed('unreachable');
+      throw new CollaboratorError(service, null, `${service} unreachable (${code})`, { code });
+    }
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    if (status < 200 || status > 299) {
+      const message = (parsed as { message?: unknown } | undefined)?.message;
+      throw new CollaboratorError(
+        service,
+        status,
+        typeof message === 'string' ? message : `${service} answered ${status}`,
+      );
+    }
+    const checked = answer.safeParse(parsed);
+    if (checked.success) return checked.data;
+    const { issues } = checked.error;
+    failed('invalid_answer');
+    logger.warn({ collaborator: service, method, path, status, issues }, 'collaborator answer breaks its contract');
+    const message = `${service} answered ${method} ${path} with a body its contract rejects`;
+    throw new CollaboratorError(service, status, message, { issues });
   }
 }
