@@ -76,7 +76,8 @@ export function jsonClient(service: string, baseUrl: string, timeoutMs: number, 
   return {
     call<S extends z.ZodType>(method: string, path: string, answer: S, body?: unknown): Promise<z.output<S>> {
       if (!tracer) return send(method, path, answer, body);
-      const attributes = { 'http.request.method': method, 'url.full': base + path, 'peer.service': service };
+      // Without the query, which may carry what logs and traces must not keep.
+      const attributes = { 'http.request.method': method, 'url.path': path.split('?')[0], 'peer.service': service };
       return inSpan(tracer, `${method} ${service}`, { kind: SpanKind.CLIENT, attributes }, (span) =>
         send(method, path, answer, body, span),
       );
