@@ -11,6 +11,8 @@ import {
   listen,
   observe,
   requestId,
+  serverSpans,
+  startTracing,
   type Metrics,
   type Redis,
   type RunningServer,
@@ -81,6 +83,7 @@ const portOf = (server: Server) => (server.address() as AddressInfo).port;
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const logger = createLogger('gateway', config.LOG_LEVEL, options.logStream);
   const metrics = createMetrics('gateway');
+  const tracing = startTracing('gateway', config);
   const upstreams = configuredUpstreams(config);
   const pools = createConnectionPools(upstreams, config.PROXY_TIMEOUT_MS);
   const redis = createRedis(config.REDIS_URL, config.REDIS_PREFIX);
@@ -102,6 +105,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
   const app = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
   app.silent = true;
   app.use(requestId());
+  app.use(serverSpans(tracing.tracer));
   app.use(observe(logger, metrics));
   app.use(securityHeaders());
   app.use(compression());
@@ -115,6 +119,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     timeoutMs: config.PROXY_TIMEOUT_MS,
     logger,
     metrics,
+    tracer: tracing.tracer,
     limits: clientRateLimits({
       redis,
       logger,
@@ -201,6 +206,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
         opsServer.closeAllConnections();
         await pools.destroy();
         await disconnect(redis);
+        await tracing.close();
       })();
       return closing;
     },

@@ -27,8 +27,8 @@ export const ordersService = defineService({
   name: 'orders',
   config: ordersConfig,
   migrations: ordersMigrations,
-  setup({ config, db, redis, logger, metrics, outbox, verifyToken, serviceAuth }) {
-    const caller = { serviceAuth, logger, metrics };
+  setup({ config, db, redis, logger, metrics, outbox, verifyToken, serviceAuth, tracer }) {
+    const caller = { serviceAuth, logger, metrics, tracer };
     const timeout = config.COLLABORATOR_TIMEOUT_MS;
     const deps: OrdersDeps = {
       db,

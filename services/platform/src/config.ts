@@ -47,6 +47,10 @@ export const baseConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.url().default('http://localhost:8080'),
   DEV_TOOLS: flag.default(false),
+  /** A collector's OTLP/HTTP address (Tempo, Jaeger, an OpenTelemetry Collector): spans are exported only when set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** How long spans wait to be sent in one batch, in ms. */
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(0).default(5000),
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

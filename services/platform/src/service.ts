@@ -41,6 +41,7 @@ import { createMetrics, type Metrics } from './metrics.ts';
 import { createRedis, type Redis } from './redis.ts';
 import { createServiceAuth, type ServiceAuth } from './service-auth.ts';
 import { developmentKeyRing, isDevelopmentKey, serviceKeys, type ServiceKeys } from './service-keys.ts';
+import { startTracing, type Tracer } from './tracing.ts';
 
 /** What a service's `setup` receives: its configuration and the shared runtime, already connected. */
 export interface ServiceDeps<C> {
@@ -49,6 +50,8 @@ export interface ServiceDeps<C> {
   redis: Redis;
   logger: Logger;
   metrics: Metrics;
+  /** Spans of this service's own work beyond requests and events (a provider call, a delivery). */
+  tracer: Tracer;
   outbox: Outbox;
   verifyToken: TokenVerifier;
   /** Signs this service's calls to others' `/internal` routes and guards its own. */
@@ -151,6 +154,8 @@ export async function startService<S extends z.ZodRawShape>(
   const schema = config.DB_SCHEMA ?? definition.name.replaceAll('-', '_');
   const logger = createLogger(definition.name, config.LOG_LEVEL, options.logStream);
   const metrics = createMetrics(definition.name);
+  const tracing = startTracing(definition.name, config);
+  const { tracer } = tracing;
   const db = createDb(config.DATABASE_URL, schema, config.DB_POOL_MAX);
   const redis = createRedis(config.REDIS_URL, config.REDIS_PREFIX);
   // An outage is reported once by the dependency monitor, not at every failed reconnect.
@@ -158,6 +163,8 @@ export async function startService<S extends z.ZodRawShape>(
   const opened: { close(): Promise<unknown> }[] = [
     { close: () => db.destroy() },
     { close: () => redis.quit().catch(() => redis.disconnect()) },
+    // Last: the spans of everything closed before it are sent.
+    { close: () => tracing.close() },
   ];
   try {
     // The migration lock is a session advisory lock: it needs PostgreSQL itself, not a transaction-mode pooler.
@@ -176,6 +183,7 @@ export async function startService<S extends z.ZodRawShape>(
       schemas: options.eventSchemas,
       mayPublish: options.mayPublish,
       maxAttempts: options.maxAttempts,
+      tracer,
     });
     opened.unshift({ close: () => bus.close() });
     const serviceAuth = createServiceAuth(keys);
@@ -183,6 +191,7 @@ export async function startService<S extends z.ZodRawShape>(
       serviceAuth,
       logger,
       metrics,
+      tracer,
     });
     const verifyToken =
       options.verifyToken ??
@@ -196,6 +205,7 @@ export async function startService<S extends z.ZodRawShape>(
       redis,
       logger,
       metrics,
+      tracer,
       outbox: bus.outbox,
       verifyToken,
       serviceAuth,
@@ -217,6 +227,7 @@ export async function startService<S extends z.ZodRawShape>(
     const app = createHttpApp({
       logger,
       metrics,
+      tracer,
       router: parts.router,
       jsonLimit: definition.jsonLimit,
       health: { readiness: { database }, dependencies },
