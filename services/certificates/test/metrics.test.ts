@@ -12,7 +12,7 @@ afterAll(() => harness.stop());
 
 async function scraped(name: string): Promise<number> {
   const text = await (await fetch(`${harness.service.url}/metrics`)).text();
-  const line = text.split("\n").find((entry) => entry.startsWith(`${name}{`) || entry.startsWith(`${name} `));
+  const line = text.split('\n').find((entry) => entry.startsWith(`${name}{`) || entry.startsWith(`${name} `));
   if (!line) throw new Error(`${name} is not on /metrics`);
   return Number(line.slice(line.lastIndexOf(' ') + 1));
 }

@@ -127,7 +127,9 @@ async function list(client: pg.Client, only: string | undefined): Promise<void> 
   const plural = letters.length === 1 ? '' : 's';
   console.log(`${letters.length} dead letter${plural} pendente${plural} em ${where}:\n`);
   console.log(table(['ID', 'SERVIÇO/GRUPO', 'TÓPICO', 'EVENTO', 'TENTATIVAS', 'IDADE', 'ERRO'], rows));
-  console.log('\nPara reenviar uma: o comando replay <ID> (npm run dead-letters -- replay <ID>, ou na imagem do serviço).');
+  console.log(
+    '\nPara reenviar uma: o comando replay <ID> (npm run dead-letters -- replay <ID>, ou na imagem do serviço).',
+  );
 }
 
 async function replay(client: pg.Client, url: string, letterId: string, only: string | undefined): Promise<void> {
