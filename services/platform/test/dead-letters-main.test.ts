@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -18,6 +19,8 @@ import {
 import { TEST_DATABASE_URL, dropSchemas, testKeyRing, uniqueName, waitFor } from '@ticketing/testkit';
 
 const CLI = fileURLToPath(new URL('../src/dead-letters-main.ts', import.meta.url));
+// Each run is a Node process of its own, and the owner's replay of an unknown id reads every schema of the database.
+jest.setTimeout(90_000);
 const schema = uniqueName('dead_letters_cli');
 const busSchema = uniqueName('bus');
 const group = 'ingressos-worker';
