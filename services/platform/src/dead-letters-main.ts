@@ -1,14 +1,14 @@
 /**
  * Dead letters: events a consumer gave up on, kept in its service's `dead_letters` table until replayed.
  *
- *   npm run dead-letters -- list [--schema orders]                              (a checkout)
+ *   npm run dead-letters -- list [--schema orders]                                  (a checkout)
  *   node services/platform/src/dead-letters-main.ts replay <id> [--schema orders]   (any service image)
  *
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) picks the schemas: the tool sees those whose
- * dead_letters table its role may read and change, so a service's own role (as the k8s/jobs/dead-letters CronJobs
- * run it) reaches its own schema and the database owner every one. A replay puts the event back in the outbox of the
- * service that gave up on it: its relay publishes it again with the same id and key, that service handles it, and
- * every other consumer skips it (its inbox has it).
+ * dead_letters table its role may read and change, so a service's own role (as the CronJobs of
+ * k8s/components/dead-letters run it) reaches its own schema and the database owner every one. A replay puts the
+ * event back in the outbox of the service that gave up on it: its relay publishes it again with the same id and key,
+ * that service handles it, and every other consumer skips it (its inbox has it).
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
