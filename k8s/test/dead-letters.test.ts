@@ -52,8 +52,13 @@ test.each(SERVICE_SCHEMAS.map((schema) => [schema]))(
     expect(container.command).toEqual(['node', 'services/platform/src/dead-letters-main.ts']);
     expect(existsSync(join(REPO_DIR, container.command[1]))).toBe(true);
     expect(container.args).toEqual(['list']);
+    // The service's own direct URL (PostgreSQL itself, as its migrations use), from the same Secret.
     const url = container.env.find((entry: Obj) => entry.name === 'DATABASE_URL').valueFrom.secretKeyRef;
-    expect(url.name).toBe('ticketing-secrets');
+    const service = find(objects, 'Deployment', owners[0]!).spec.template.spec.containers.find(
+      (entry: Obj) => entry.name === owners[0],
+    );
+    const own = service.env.find((entry: Obj) => entry.name === 'DATABASE_DIRECT_URL').valueFrom.secretKeyRef;
+    expect(url).toEqual(own);
     const direct = new URL(template.stringData[url.key]);
     expect([direct.username, direct.host]).toEqual([schema, 'postgres:5432']);
     expect(pod.spec.securityContext).toEqual(expect.objectContaining({ runAsNonRoot: true, runAsUser: 1000 }));
