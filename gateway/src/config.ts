@@ -26,7 +26,14 @@ const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).def
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const gatewayConfigSchema = baseConfigSchema
-  .pick({ HOST: true, REDIS_URL: true, REDIS_PREFIX: true, LOG_LEVEL: true, PUBLIC_URL: true })
+  .pick({
+    HOST: true,
+    REDIS_URL: true,
+    REDIS_PREFIX: true,
+    LOG_LEVEL: true,
+    PUBLIC_URL: true,
+    DRAIN_DELAY_MS: true,
+  })
   .extend({
     PORT: port(8080),
     /** `/healthz` and `/metrics`, for probes and Prometheus inside the cluster; the ingress only reaches PORT. */

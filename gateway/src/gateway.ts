@@ -6,13 +6,15 @@ import parseurl from 'parseurl';
 import {
   createLogger,
   createMetrics,
+  closeConnectionsWhile,
+  closeRedis,
+  connectRedis,
   createRedis,
   errorMiddleware,
   listen,
   observe,
   requestId,
   type Metrics,
-  type Redis,
   type RunningServer,
 } from '@ticketing/platform';
 import { compression } from './compression.ts';
@@ -43,19 +45,6 @@ export interface RunningGateway extends RunningServer {
 
 /** In-flight requests get this long to finish when the gateway stops. */
 const DRAIN_MS = 10_000;
-
-/** Closes the Redis connection, whether it is up or waiting to reconnect after an outage. */
-async function disconnect(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') {
-    await redis.quit().catch(() => redis.disconnect());
-    return;
-  }
-  // While ioredis waits to reconnect its socket is already closed, yet `disconnect()` would still arm a
-  // 2 s timer to force that socket shut, keeping the process alive for nothing. Drop the dead socket first.
-  const connector = (redis as unknown as { connector?: { stream?: { destroyed?: boolean } } }).connector;
-  if (connector?.stream?.destroyed) connector.stream = undefined;
-  redis.disconnect();
-}
 
 /**
  * How long an idle client connection is kept: longer than what stands in front of the gateway keeps its own
@@ -96,7 +85,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     redisDown = false;
   });
   // Starting without Redis is allowed: the limiter has an in-memory fallback.
-  await redis.connect().catch(() => {});
+  await connectRedis(redis);
 
   const app = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
   app.silent = true;
@@ -173,6 +162,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     throw error;
   }
   const [server, opsServer] = servers as [Server, Server];
+  closeConnectionsWhile(server, () => stopping);
   const [port, opsPort] = servers.map(portOf);
   logger.info({ port, opsPort, services: [...upstreams.keys()], staticDir: config.STATIC_DIR }, 'gateway listening');
 
@@ -183,6 +173,11 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     opsUrl: `http://127.0.0.1:${opsPort}`,
     logger,
     metrics,
+    async drain() {
+      // Out of rotation while still serving, each answer closing its connection, until the load balancer notices.
+      stopping = true;
+      await new Promise((resolve) => setTimeout(resolve, config.DRAIN_DELAY_MS));
+    },
     close() {
       closing ??= (async () => {
         // Refuse new work, let in-flight requests finish briefly, then release everything.
@@ -194,7 +189,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
         opsServer.close();
         opsServer.closeAllConnections();
         await pools.destroy();
-        await disconnect(redis);
+        await closeRedis(redis);
       })();
       return closing;
     },

@@ -13,7 +13,7 @@ export { createLogger, type Logger } from './logger.ts';
 export { addressGroup } from './address-group.ts';
 export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests } from './errors.ts';
 export { createHttpApp } from './http/app.ts';
-export { listen } from './http/listen.ts';
+export { closeConnectionsWhile, listen } from './http/listen.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './http/request-id.ts';
 export { createMetrics, serveMetrics, type Metrics } from './metrics.ts';
 export {
@@ -26,7 +26,7 @@ export {
   type Knex,
   type Migration,
 } from './db.ts';
-export { createRedis, type Redis } from './redis.ts';
+export { closeRedis, connectRedis, createRedis, type Redis } from './redis.ts';
 export {
   createTokenVerifier,
   cachedKeySet,
@@ -67,6 +67,7 @@ export * from './bus/index.ts';
 export {
   defineService,
   startService,
+  migrateService,
   runService,
   loadServiceConfig,
   type ServiceDefinition,
