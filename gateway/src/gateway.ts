@@ -43,9 +43,6 @@ export interface RunningGateway extends RunningServer {
   metrics: Metrics;
 }
 
-/** In-flight requests get this long to finish when the gateway stops. */
-const DRAIN_MS = 10_000;
-
 /**
  * How long an idle client connection is kept: longer than what stands in front of the gateway keeps its own
  * (ingress-nginx, 60 s), so a request sent on a kept connection never meets one the gateway is just closing.
@@ -184,7 +181,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
         stopping = true;
         const stopped = new Promise((resolve) => server.close(resolve));
         server.closeIdleConnections();
-        await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+        await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, config.DRAIN_TIMEOUT_MS).unref())]);
         server.closeAllConnections();
         opsServer.close();
         opsServer.closeAllConnections();
