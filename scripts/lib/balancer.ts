@@ -23,7 +23,7 @@ export async function startBalancer({ pollMs = 150 } = {}): Promise<Balancer> {
   let polling = true;
 
   const check = async (port: number) =>
-    fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+    fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(5000) }).then(
       async (response) => {
         await response.body?.cancel();
         return response.ok;
