@@ -6,6 +6,9 @@ import parseurl from 'parseurl';
 import {
   createLogger,
   createMetrics,
+  closeConnectionsWhile,
+  closeRedis,
+  connectRedis,
   createRedis,
   errorMiddleware,
   listen,
@@ -14,7 +17,6 @@ import {
   serverSpans,
   startTracing,
   type Metrics,
-  type Redis,
   type RunningServer,
 } from '@ticketing/platform';
 import { compression } from './compression.ts';
@@ -42,22 +44,6 @@ export interface RunningGateway extends RunningServer {
   /** Where `/healthz` and `/metrics` are served: a port of their own that no ingress routes to. */
   opsUrl: string;
   metrics: Metrics;
-}
-
-/** In-flight requests get this long to finish when the gateway stops. */
-const DRAIN_MS = 10_000;
-
-/** Closes the Redis connection, whether it is up or waiting to reconnect after an outage. */
-async function disconnect(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') {
-    await redis.quit().catch(() => redis.disconnect());
-    return;
-  }
-  // While ioredis waits to reconnect its socket is already closed, yet `disconnect()` would still arm a
-  // 2 s timer to force that socket shut, keeping the process alive for nothing. Drop the dead socket first.
-  const connector = (redis as unknown as { connector?: { stream?: { destroyed?: boolean } } }).connector;
-  if (connector?.stream?.destroyed) connector.stream = undefined;
-  redis.disconnect();
 }
 
 /**
@@ -100,7 +86,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     redisDown = false;
   });
   // Starting without Redis is allowed: the limiter has an in-memory fallback.
-  await redis.connect().catch(() => {});
+  await connectRedis(redis);
 
   const app = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
   app.silent = true;
@@ -184,6 +170,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     throw error;
   }
   const [server, opsServer] = servers as [Server, Server];
+  closeConnectionsWhile(server, () => stopping);
   const [port, opsPort] = servers.map(portOf);
   logger.info({ port, opsPort, services: [...upstreams.keys()], staticDir: config.STATIC_DIR }, 'gateway listening');
 
@@ -194,18 +181,23 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     opsUrl: `http://127.0.0.1:${opsPort}`,
     logger,
     metrics,
+    async drain() {
+      // Out of rotation while still serving, each answer closing its connection, until the load balancer notices.
+      stopping = true;
+      await new Promise((resolve) => setTimeout(resolve, config.DRAIN_DELAY_MS));
+    },
     close() {
       closing ??= (async () => {
         // Refuse new work, let in-flight requests finish briefly, then release everything.
         stopping = true;
         const stopped = new Promise((resolve) => server.close(resolve));
         server.closeIdleConnections();
-        await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+        await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, config.DRAIN_TIMEOUT_MS).unref())]);
         server.closeAllConnections();
         opsServer.close();
         opsServer.closeAllConnections();
         await pools.destroy();
-        await disconnect(redis);
+        await closeRedis(redis);
         await tracing.close();
       })();
       return closing;

@@ -17,7 +17,8 @@ import {
   eventSchemas,
   urlSetting,
 } from '@ticketing/proto';
-import { REDIS_USER_NAMES } from '@ticketing/platform';
+import { REDIS_USER_NAMES, baseConfigSchema, loadConfig } from '@ticketing/platform';
+import { gatewayConfigSchema } from '@ticketing/gateway';
 import { Ajv } from 'ajv';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
@@ -73,6 +74,11 @@ const STRIMZI_API = 'kafka.strimzi.io/v1';
 const CNPG_API = 'postgresql.cnpg.io/v1';
 const BARMAN_CLOUD_API = 'barmancloud.cnpg.io/v1';
 const BARMAN_CLOUD_PLUGIN = 'barman-cloud.cloudnative-pg.io';
+
+/** What a service's consumers get to finish the event in hand and the bus to close, when it stops. */
+const CONSUMERS_STOP_SECONDS = 5;
+/** How long Node keeps an idle connection (`server.keepAliveTimeout`): a drain this long sees every client leave. */
+const NODE_KEEP_ALIVE_SECONDS = 5;
 
 // ---------------------------------------------------------------------------------------
 // Loading and rendering
@@ -602,6 +608,43 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     expect(tmp).toBeDefined();
     expect(pod.volumes.find((volume: Obj) => volume.name === tmp.name)?.emptyDir).toBeDefined();
   });
+
+  test.each(APPS.map((app) => [app.name, app]))(
+    '%s migrates before it starts and stops within its grace period: pause, drain, requests in flight, consumers',
+    (_name, app) => {
+      const deployment = find(objects, 'Deployment', app.name);
+      const pod = deployment.spec.template.spec;
+      const container = mainContainer(deployment);
+      // The settings the process reads: the shared ConfigMap, then its own literal values.
+      const env = {
+        ...find(objects, 'ConfigMap', 'ticketing-config').data,
+        ...Object.fromEntries((container.env ?? []).filter((e: Obj) => 'value' in e).map((e: Obj) => [e.name, e.value])),
+      };
+      const isGateway = app.name === GATEWAY.name;
+      const settings = loadConfig(isGateway ? gatewayConfigSchema : baseConfigSchema, env);
+
+      const [sleep, seconds] = container.lifecycle?.preStop?.exec?.command ?? [];
+      expect(sleep).toBe('/bin/sleep');
+      // Endpoint removal takes a few seconds to reach every node; then the drain outlasts any kept connection.
+      expect(Number(seconds)).toBeGreaterThanOrEqual(3);
+      expect(settings.DRAIN_DELAY_MS / 1000).toBeGreaterThanOrEqual(NODE_KEEP_ALIVE_SECONDS);
+      const stopSeconds =
+        Number(seconds) +
+        (settings.DRAIN_DELAY_MS + settings.DRAIN_TIMEOUT_MS) / 1000 +
+        (isGateway ? 0 : CONSUMERS_STOP_SECONDS);
+      expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(stopSeconds);
+
+      if (isGateway) return;
+      // Migrated once per release by an init container of the same image, never within the startup probe.
+      expect('MIGRATE_ON_START' in settings && settings.MIGRATE_ON_START).toBe(false);
+      const [migrate] = pod.initContainers ?? [];
+      expect(migrate.image).toBe(container.image);
+      expect(migrate.args).toEqual(['node', app.entry, 'migrate']);
+      expect(migrate.startupProbe ?? migrate.readinessProbe ?? migrate.livenessProbe).toBeUndefined();
+      expect(migrate.securityContext).toEqual(container.securityContext);
+      for (const name of ['DATABASE_DIRECT_URL', 'DB_SCHEMA']) expect(envValue(migrate, name)).toEqual(envValue(container, name));
+    },
+  );
 
   test.each(APPS.map((app) => [app.name, app]))('%s has a Service that reaches its pods', (_name, app) => {
     const service = find(objects, 'Service', app.name);

@@ -30,7 +30,7 @@ export {
 export { addressGroup } from './address-group.ts';
 export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests } from './errors.ts';
 export { createHttpApp } from './http/app.ts';
-export { listen } from './http/listen.ts';
+export { closeConnectionsWhile, listen } from './http/listen.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './http/request-id.ts';
 export { answered, serverSpan, serverSpans } from './http/server-span.ts';
 export { createMetrics, serveMetrics, type Metrics } from './metrics.ts';
@@ -44,7 +44,7 @@ export {
   type Knex,
   type Migration,
 } from './db.ts';
-export { createRedis, type Redis } from './redis.ts';
+export { closeRedis, connectRedis, createRedis, type Redis } from './redis.ts';
 export {
   createTokenVerifier,
   cachedKeySet,
@@ -85,6 +85,7 @@ export * from './bus/index.ts';
 export {
   defineService,
   startService,
+  migrateService,
   runService,
   loadServiceConfig,
   type ServiceDefinition,
