@@ -60,7 +60,7 @@ test.each(SERVICE_SCHEMAS.map((schema) => [schema]))(
     const own = service.env.find((entry: Obj) => entry.name === 'DATABASE_DIRECT_URL').valueFrom.secretKeyRef;
     expect(url).toEqual(own);
     const direct = new URL(template.stringData[url.key]);
-    expect([direct.username, direct.host]).toEqual([schema, 'postgres:5432']);
+    expect([direct.username, direct.host]).toEqual([schema, 'postgres-rw:5432']);
     expect(pod.spec.securityContext).toEqual(expect.objectContaining({ runAsNonRoot: true, runAsUser: 1000 }));
     expect(container.securityContext).toEqual(
       expect.objectContaining({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false }),

@@ -323,8 +323,8 @@ const catalog: ApiOperation[] = [
     body: createEventSchema,
     answer: json(201, 'Evento criado', eventViewSchema),
   },
-  {
-    method: 'put',
+  ...(['put', 'patch'] as const).map((method): ApiOperation => ({
+    method,
     path: '/api/events/:id',
     tag: 'catalog',
     summary: 'Editar evento (os campos enviados)',
@@ -332,17 +332,7 @@ const catalog: ApiOperation[] = [
     params: eventParamsSchema,
     body: updateEventSchema,
     answer: json(200, 'Evento editado', eventViewSchema),
-  },
-  {
-    method: 'patch',
-    path: '/api/events/:id',
-    tag: 'catalog',
-    summary: 'Editar evento (os campos enviados)',
-    access: 'admin',
-    params: eventParamsSchema,
-    body: updateEventSchema,
-    answer: json(200, 'Evento editado', eventViewSchema),
-  },
+  })),
   {
     method: 'delete',
     path: '/api/events/:id',
