@@ -39,7 +39,7 @@ const envText = (values: Record<string, string>) =>
     .map(([name, value]) => `${name}=${value}\n`)
     .join('');
 
-function readEnv(file: string): Record<string, string> {
+function readEnv(file: string): Record<string, string | undefined> {
   return existsSync(file) ? parseEnv(readFileSync(file, 'utf8')) : {};
 }
 
@@ -51,14 +51,14 @@ function url(scheme: string, host: string, user: string, password: string, path 
 }
 
 /** The relay's address with its credentials in it. */
-function smtpUrl(provided: Record<string, string>): string {
+function smtpUrl(provided: Record<string, string | undefined>): string {
   const match = /^(smtps?):\/\/([^/@]+)\/?$/.exec(provided.SMTP_SERVER!.trim());
   if (!match) throw new Error(`SMTP_SERVER must be smtp://host:port or smtps://host:port, not ${provided.SMTP_SERVER}`);
   return url(match[1]!, match[2]!, provided.SMTP_USERNAME!, provided.SMTP_PASSWORD!);
 }
 
 /** The values made once: kept as they are, the missing ones made now. */
-function generatedValues(kept: Record<string, string>): Record<string, string> {
+function generatedValues(kept: Record<string, string | undefined>): Record<string, string> {
   const passwords = [
     'POSTGRES_PASSWORD',
     ...DATABASE_ROLES.map((role) => `${variable(role)}_DATABASE_PASSWORD`),
@@ -71,15 +71,21 @@ function generatedValues(kept: Record<string, string>): Record<string, string> {
   ];
   const newKeys = generateKeyRing(PRODUCERS.filter((name) => !kept[`${variable(name)}_SERVICE_KEY`]));
   return {
-    ...Object.fromEntries(passwords.map((name) => [name, kept[name] ?? randomSecret()])),
+    ...Object.fromEntries(passwords.map((name) => [name, kept[name] || randomSecret()])),
     ...Object.fromEntries(
-      PRODUCERS.map((name) => [`${variable(name)}_SERVICE_KEY`, kept[`${variable(name)}_SERVICE_KEY`] ?? newKeys.privateKeys[name]]),
+      PRODUCERS.map((name) => [
+        `${variable(name)}_SERVICE_KEY`,
+        kept[`${variable(name)}_SERVICE_KEY`] || newKeys.privateKeys[name],
+      ]),
     ),
   };
 }
 
 /** Each Secret's file (and the public keys' ConfigMap's), by file name. */
-function secretFiles(made: Record<string, string>, provided: Record<string, string>): Record<string, string> {
+function secretFiles(
+  made: Record<string, string>,
+  provided: Record<string, string | undefined>,
+): Record<string, string> {
   const ring = keyRing(Object.fromEntries(PRODUCERS.map((name) => [name, made[`${variable(name)}_SERVICE_KEY`]!])));
   const rolePassword = (role: string) => made[`${variable(role)}_DATABASE_PASSWORD`]!;
   const redisUrl = (user: string) => url('redis', REDIS_HOST, user, made[`${variable(user)}_REDIS_PASSWORD`]!);
@@ -109,7 +115,9 @@ function secretFiles(made: Record<string, string>, provided: Record<string, stri
   });
   files['userlist.txt'] = DATABASE_ROLES.map((role) => `"${role}" "${rolePassword(role)}"\n`).join('');
   files['redis-users.env'] = envText(
-    Object.fromEntries(REDIS_USER_NAMES.map((user) => [`${variable(user)}_REDIS_PASSWORD`, made[`${variable(user)}_REDIS_PASSWORD`]!])),
+    Object.fromEntries(
+      REDIS_USER_NAMES.map((user) => [`${variable(user)}_REDIS_PASSWORD`, made[`${variable(user)}_REDIS_PASSWORD`]!]),
+    ),
   );
   files['postgres-superuser.env'] = envText({ username: POSTGRES.owner, password: made.POSTGRES_PASSWORD! });
   files['backup-object-store.env'] = envText({
@@ -131,7 +139,7 @@ const write = (name: string, text: string) => writeFileSync(join(dir, name), tex
 const made = generatedValues(readEnv(join(dir, 'generated.env')));
 write(
   'generated.env',
-  '# Made by `npm run k8s:secrets`, once: the cluster\'s passwords and keys. Keep it; the Secrets are built from it.\n' +
+  "# Made by `npm run k8s:secrets`, once: the cluster's passwords and keys. Keep it; the Secrets are built from it.\n" +
     envText(made),
 );
 
@@ -141,6 +149,7 @@ if (!existsSync(providedFile)) {
   write(
     'provided.env',
     '# Filled by hand once: what cannot be generated. Then run `npm run k8s:secrets` again.\n' +
+      "# Put a value holding #, spaces or quotes in single quotes: NAME='value'.\n" +
       Object.entries(PROVIDED)
         .map(([name, about]) => `# ${about}\n${name}=\n`)
         .join(''),
@@ -152,5 +161,15 @@ if (missing.length > 0) {
   process.exit(1);
 }
 
-for (const [name, text] of Object.entries(secretFiles(made, provided))) write(name, text);
-console.log(`The Secrets' files are in ${dir}: kubectl apply -k on the overlay that uses them.`);
+let files: Record<string, string>;
+try {
+  files = secretFiles(made, provided);
+} catch (error) {
+  console.error(`${providedFile}: ${(error as Error).message}`);
+  process.exit(1);
+}
+for (const [name, text] of Object.entries(files)) write(name, text);
+console.log(
+  `The Secrets' files are in ${dir}. In generated.env: ASAAS_WEBHOOK_TOKEN, for the webhook's settings at Asaas, ` +
+    "and ADMIN_PASSWORD, the administrator's first password.",
+);
