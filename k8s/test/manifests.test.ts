@@ -18,9 +18,19 @@ import {
   GATEWAY,
   SERVICES as LISTED_SERVICES,
   eventSchemas,
+  type ServiceName,
   urlSetting,
 } from '@ticketing/proto';
-import { DATABASE_ROLES, REDIS_USER_NAMES, keyRing } from '@ticketing/platform';
+import { DATABASE_ROLES, REDIS_USER_NAMES, keyRing, loadConfig, loadServiceConfig, type ServiceDefinition } from '@ticketing/platform';
+import { catalogService } from '@ticketing/catalog';
+import { certificatesService } from '@ticketing/certificates';
+import { courtesyService } from '@ticketing/courtesy';
+import { gatewayConfigSchema } from '@ticketing/gateway';
+import { identityService } from '@ticketing/identity';
+import { mailService } from '@ticketing/mail';
+import { ordersService } from '@ticketing/orders';
+import { paymentsService } from '@ticketing/payments';
+import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
 import { Ajv } from 'ajv';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
@@ -103,6 +113,19 @@ interface App {
 /** The list of services (proto's system.ts) and the gateway: the manifests must deploy exactly these. */
 const SERVICES: App[] = LISTED_SERVICES.map(({ name, dir, entry, port }) => ({ name, dir, entry, port }));
 const APPS: App[] = [...SERVICES, GATEWAY];
+
+/** Each service's definition, to load its configuration as it does at boot. */
+const DEFINITIONS: Record<ServiceName, Pick<ServiceDefinition, 'name' | 'identity' | 'config' | 'secrets' | 'productionChecks'>> = {
+  identity: identityService,
+  catalog: catalogService,
+  orders: ordersService,
+  payments: paymentsService,
+  courtesy: courtesyService,
+  'tickets-verifier': ticketsVerifierService,
+  'tickets-worker': ticketsWorkerService,
+  mail: mailService,
+  certificates: certificatesService,
+};
 
 /** Whom each service calls on /internal: the callers the list names for each callee. */
 const CALLS: Record<string, string[]> = Object.fromEntries(
@@ -1145,6 +1168,26 @@ describe('the Secrets `npm run k8s:secrets` writes', () => {
     expect(new Set(made).size).toBe(made.length);
     for (const value of made) expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
+
+  test.each([...SERVICES, GATEWAY].map((app) => [app.name]))(
+    '%s boots in production with the settings its pod gets',
+    (appName) => {
+      const container = mainContainer(find(objects, 'Deployment', appName));
+      const env: Record<string, string> = {};
+      for (const source of container.envFrom ?? []) Object.assign(env, entriesOf(find(objects, 'ConfigMap', source.configMapRef.name)));
+      for (const entry of container.env ?? []) {
+        const ref = entry.valueFrom?.secretKeyRef ?? entry.valueFrom?.configMapKeyRef;
+        const kind = entry.valueFrom?.secretKeyRef ? 'Secret' : 'ConfigMap';
+        env[entry.name] = ref ? entriesOf(find(objects, kind, ref.name))[ref.key]! : entry.value;
+      }
+      expect(env.NODE_ENV).toBe('production');
+      // The operator's own address and administrator instead of the overlay's examples, which production refuses.
+      Object.assign(env, { PUBLIC_URL: 'https://ingressos.educacaofarma.com.br' });
+      if (appName === 'identity') env.ADMIN_EMAIL = 'ti@educacaofarma.com.br';
+      if (appName === GATEWAY.name) expect(loadConfig(gatewayConfigSchema, env)).toBeDefined();
+      else expect(loadServiceConfig(DEFINITIONS[appName as ServiceName], env).config.NODE_ENV).toBe('production');
+    },
+  );
 
   test('run again, the script keeps every value it made and writes the same files', () => {
     const dir = secretsDir();
