@@ -6,8 +6,9 @@
  * from it (a password and the URLs that carry it, PgBouncer's user list, the public keys), so a value is never typed
  * twice. What cannot be made up (the Asaas API key, the SMTP relay, the backup bucket's keys) the operator writes in
  * <dir>/provided.env, which the first run leaves blank, with a line on each entry (and, commented out, the optional
- * POSTGRES_HOST: the primary of a cluster restored under another name, docs/operations/backup-and-restore.md). Run again at will: a value already
- * made is kept, a missing one (a new service's) is made, and the Secrets' files are written again from both.
+ * POSTGRES_HOST: the primary of a cluster restored under another name, docs/operations/backup-and-restore.md). Run
+ * again at will: a value already made is kept, a missing one (a new service's) is made, and the Secrets' files are
+ * written again from both.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
