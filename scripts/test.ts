@@ -42,8 +42,7 @@ console.log('› Building the frontends (unless frontends/dist is up to date)');
 await ensureFrontendsBuilt();
 
 const postgres = await postgresForTests().catch(needs);
-if (postgres.embedded)
-  console.log(`› No PostgreSQL at ${new URL(postgres.url).host}: started an embedded one there for this run`);
+if (postgres.embedded) console.log(`› No PostgreSQL at ${new URL(postgres.url).host}: started one there for this run`);
 const redis = await redisForTests().catch(needs);
 if (redis.started) console.log(`› No Redis at ${new URL(redis.url).host}: started a redis-server there for this run`);
 

@@ -9,10 +9,13 @@ import {
   errorAnswer,
   requestIdOf,
   requestRecorder,
+  serverSpan,
+  answered,
   trace,
   type ErrorAnswer,
   type Logger,
   type Metrics,
+  type Tracer,
 } from '@ticketing/platform';
 import { clientIp } from './client-ip.ts';
 import { compressed, compressingStream, negotiatedEncoding, worthCompressing } from './compression.ts';
@@ -35,6 +38,7 @@ export interface ApiOptions {
   timeoutMs: number;
   logger: Logger;
   metrics: Metrics;
+  tracer: Tracer;
 }
 
 /** Statuses whose answer has no body, so no content headers either (as Koa sends them). */
@@ -51,9 +55,9 @@ function gatewayHeaders(requestId: string): OutgoingHttpHeaders {
  * deployment), the client's budgets (429), then the service's answer with the gateway's headers, compressed as the
  * site's answers are. Failures get `{ message }`; every request is logged and counted by service.
  */
-export function apiExchange({ app, upstreams, pools, limits, timeoutMs, logger, metrics }: ApiOptions) {
+export function apiExchange({ app, upstreams, pools, limits, timeoutMs, logger, metrics, tracer }: ApiOptions) {
   const record = requestRecorder(logger, metrics);
-  const forward = serviceForwarder({ pools, timeoutMs, logger });
+  const forward = serviceForwarder({ pools, timeoutMs, logger, tracer });
 
   /** Sends the service's answer on, with the gateway's headers; resolves once it is handed to the client. */
   async function respond(ctx: Context, answer: ServiceAnswer, requestId: string): Promise<void> {
@@ -134,15 +138,22 @@ export function apiExchange({ app, upstreams, pools, limits, timeoutMs, logger, 
     const requestId = requestIdOf(req.headers);
     const { method, path } = ctx;
     const labels: { route?: string } = {};
-    trace.run({ requestId, causationId: null }, () =>
-      exchange(ctx, requestId, labels)
-        .catch((error: unknown) => {
-          const answer = errorAnswer(error, logger, { method, path });
-          if (!res.headersSent) refuse(ctx, requestId, answer);
-          else res.destroy();
-          return answer.status;
-        })
-        .then((status) => record({ method, path, route: labels.route, status, started })),
+    serverSpan(tracer, req, (span) =>
+      trace.run({ requestId, causationId: null }, () =>
+        exchange(ctx, requestId, labels)
+          .catch((error: unknown) => {
+            const answer = errorAnswer(error, logger, { method, path });
+            if (!res.headersSent) refuse(ctx, requestId, answer);
+            else res.destroy();
+            return answer.status;
+          })
+          .then((status) => {
+            // Named by the service it reached: the path's ids would make every name unique.
+            if (labels.route) span.updateName(`${method} /api → ${labels.route}`);
+            answered(span, method, undefined, status);
+            record({ method, path, route: labels.route, status, started });
+          }),
+      ),
     );
   };
 }

@@ -26,7 +26,16 @@ const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).def
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const gatewayConfigSchema = baseConfigSchema
-  .pick({ HOST: true, REDIS_URL: true, REDIS_PREFIX: true, LOG_LEVEL: true, PUBLIC_URL: true })
+  .pick({
+    HOST: true,
+    REDIS_URL: true,
+    REDIS_PREFIX: true,
+    LOG_LEVEL: true,
+    PUBLIC_URL: true,
+    OTEL_EXPORTER_OTLP_ENDPOINT: true,
+    OTEL_BSP_SCHEDULE_DELAY: true,
+    DRAIN_DELAY_MS: true,
+  })
   .extend({
     PORT: port(8080),
     /** `/healthz` and `/metrics`, for probes and Prometheus inside the cluster; the ingress only reaches PORT. */
@@ -56,6 +65,8 @@ export const gatewayConfigSchema = baseConfigSchema
     COURTESY_RATE_LIMIT_POINTS: positiveInt(30),
     COURTESY_RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
     PROXY_TIMEOUT_MS: positiveInt(30_000),
+    /** In-flight requests get this long to finish when the gateway stops (an event stream is cut after it). */
+    DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
     /**
      * How many proxies in front of the gateway append a trusted X-Forwarded-For entry (0: the gateway
      * is the edge and the client is the socket address; 1: e.g. behind one ingress controller).

@@ -6,13 +6,17 @@ import parseurl from 'parseurl';
 import {
   createLogger,
   createMetrics,
+  closeConnectionsWhile,
+  closeRedis,
+  connectRedis,
   createRedis,
   errorMiddleware,
   listen,
   observe,
   requestId,
+  serverSpans,
+  startTracing,
   type Metrics,
-  type Redis,
   type RunningServer,
 } from '@ticketing/platform';
 import { compression } from './compression.ts';
@@ -20,6 +24,7 @@ import type { GatewayConfig } from './config.ts';
 import { opsEndpoints, readiness } from './health.ts';
 import { pageRender } from './page-render.ts';
 import { apiExchange } from './api.ts';
+import { apiDocsRoutes, isApiDocsPath } from './api-docs.ts';
 import { NOT_FOUND_MESSAGE } from './proxy.ts';
 import { authBudget, clientRateLimits, courtesyCodeBudget } from './rate-limit.ts';
 import { configuredUpstreams, isApiPath } from './routes.ts';
@@ -41,22 +46,6 @@ export interface RunningGateway extends RunningServer {
   metrics: Metrics;
 }
 
-/** In-flight requests get this long to finish when the gateway stops. */
-const DRAIN_MS = 10_000;
-
-/** Closes the Redis connection, whether it is up or waiting to reconnect after an outage. */
-async function disconnect(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') {
-    await redis.quit().catch(() => redis.disconnect());
-    return;
-  }
-  // While ioredis waits to reconnect its socket is already closed, yet `disconnect()` would still arm a
-  // 2 s timer to force that socket shut, keeping the process alive for nothing. Drop the dead socket first.
-  const connector = (redis as unknown as { connector?: { stream?: { destroyed?: boolean } } }).connector;
-  if (connector?.stream?.destroyed) connector.stream = undefined;
-  redis.disconnect();
-}
-
 /**
  * How long an idle client connection is kept: longer than what stands in front of the gateway keeps its own
  * (ingress-nginx, 60 s), so a request sent on a kept connection never meets one the gateway is just closing.
@@ -74,12 +63,13 @@ const portOf = (server: Server) => (server.address() as AddressInfo).port;
 
 /**
  * Starts the gateway: `/api` routing, rate limits and proxy answered on their own (`apiExchange`); the site behind
- * request ids, logs and metrics, security headers and compression, readiness; and, on the ops port, health and
+ * request ids, logs and metrics, security headers and compression, readiness, the API's description; and, on the ops port, health and
  * metrics.
  */
 export async function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Promise<RunningGateway> {
   const logger = createLogger('gateway', config.LOG_LEVEL, options.logStream);
   const metrics = createMetrics('gateway');
+  const tracing = startTracing('gateway', config);
   const upstreams = configuredUpstreams(config);
   const pools = createConnectionPools(upstreams, config.PROXY_TIMEOUT_MS);
   const redis = createRedis(config.REDIS_URL, config.REDIS_PREFIX);
@@ -96,11 +86,12 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     redisDown = false;
   });
   // Starting without Redis is allowed: the limiter has an in-memory fallback.
-  await redis.connect().catch(() => {});
+  await connectRedis(redis);
 
   const app = new Koa({ proxy: config.TRUST_PROXY > 0, maxIpsCount: config.TRUST_PROXY });
   app.silent = true;
   app.use(requestId());
+  app.use(serverSpans(tracing.tracer));
   app.use(observe(logger, metrics));
   app.use(securityHeaders());
   app.use(compression());
@@ -114,6 +105,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     timeoutMs: config.PROXY_TIMEOUT_MS,
     logger,
     metrics,
+    tracer: tracing.tracer,
     limits: clientRateLimits({
       redis,
       logger,
@@ -133,6 +125,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
       ],
     }),
   });
+  app.use(apiDocsRoutes().routes());
   app.use(
     pageRender({
       modulePath: config.RENDER_MODULE,
@@ -160,7 +153,11 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     const site = app.callback();
     servers.push(
       await serve(
-        (req, res) => (isApiPath(parseurl(req)?.pathname ?? '') ? api : site)(req, res),
+        (req, res) => {
+          const path = parseurl(req)?.pathname ?? '';
+          // The API's own description is a page of the site, with its headers; every other `/api` call is forwarded.
+          (isApiPath(path) && !isApiDocsPath(path) ? api : site)(req, res);
+        },
         config.PORT,
         config.HOST,
       ),
@@ -173,6 +170,7 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     throw error;
   }
   const [server, opsServer] = servers as [Server, Server];
+  closeConnectionsWhile(server, () => stopping);
   const [port, opsPort] = servers.map(portOf);
   logger.info({ port, opsPort, services: [...upstreams.keys()], staticDir: config.STATIC_DIR }, 'gateway listening');
 
@@ -183,18 +181,24 @@ export async function createGateway(config: GatewayConfig, options: GatewayOptio
     opsUrl: `http://127.0.0.1:${opsPort}`,
     logger,
     metrics,
+    async drain() {
+      // Out of rotation while still serving, each answer closing its connection, until the load balancer notices.
+      stopping = true;
+      await new Promise((resolve) => setTimeout(resolve, config.DRAIN_DELAY_MS));
+    },
     close() {
       closing ??= (async () => {
         // Refuse new work, let in-flight requests finish briefly, then release everything.
         stopping = true;
         const stopped = new Promise((resolve) => server.close(resolve));
         server.closeIdleConnections();
-        await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+        await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, config.DRAIN_TIMEOUT_MS).unref())]);
         server.closeAllConnections();
         opsServer.close();
         opsServer.closeAllConnections();
         await pools.destroy();
-        await disconnect(redis);
+        await closeRedis(redis);
+        await tracing.close();
       })();
       return closing;
     },

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import type { Dispatcher } from 'undici';
-import { AppError, type Logger } from '@ticketing/platform';
+import { AppError, injectTrace, inSpan, SpanKind, type Logger, type Tracer } from '@ticketing/platform';
 import { clientIp } from './client-ip.ts';
 import type { Upstream } from './routes.ts';
 import { ServiceCall, type ConnectionPools, type ServiceAnswer } from './upstream.ts';
@@ -62,8 +62,9 @@ export const HOP_BY_HOP = new Set([
 ]);
 
 /**
- * Headers the gateway writes itself: a client could send the forwarding ones to pose as someone else, and the
- * request id is the one `requestId` kept or made.
+ * Headers the gateway writes itself: a client could send the forwarding ones to pose as someone else, the request
+ * id is the one `requestId` kept or made, and the trace context names the gateway's span (which continues the
+ * client's).
  */
 const GATEWAY_HEADERS = new Set([
   'forwarded',
@@ -72,6 +73,8 @@ const GATEWAY_HEADERS = new Set([
   'x-forwarded-proto',
   'x-real-ip',
   'x-request-id',
+  'traceparent',
+  'tracestate',
 ]);
 
 /** `Connection` values that name no header: the common case, with nothing more to strip. */
@@ -108,6 +111,9 @@ function forwardedHeaders(ctx: Context, requestId: string): string[] {
     'x-forwarded-host',
     ctx.host,
   );
+  const trace: Record<string, string> = {};
+  injectTrace(trace);
+  for (const name in trace) forwarded.push(name, trace[name]!);
   return forwarded;
 }
 
@@ -123,6 +129,7 @@ export interface ForwarderOptions {
   pools: ConnectionPools;
   timeoutMs: number;
   logger: Logger;
+  tracer: Tracer;
 }
 
 /**
@@ -130,14 +137,24 @@ export interface ForwarderOptions {
  * undefined when the client went away first (which aborts the request to the service). A service that does not
  * answer (refused, reset, timed out) gives 502. The timeout bounds the wait for the answer and every silence within
  * it, except in an event stream the client asked for: there it would cut the door's live counts between two events.
+ * Each forwarding is a client span, until the service's answer starts.
  */
-export function serviceForwarder({ pools, timeoutMs, logger }: ForwarderOptions) {
+export function serviceForwarder({ pools, timeoutMs, logger, tracer }: ForwarderOptions) {
   /** The service's answer, or undefined when the client went away first. */
-  return function forward(
+  function forward(ctx: Context, upstream: Upstream, requestId: string, again = false) {
+    const attributes = { 'http.request.method': ctx.method, 'peer.service': upstream.name };
+    return inSpan(tracer, `${ctx.method} ${upstream.name}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const answer = await send(ctx, upstream, requestId, again);
+      if (answer) span.setAttribute('http.response.status_code', answer.status);
+      return answer;
+    });
+  }
+
+  function send(
     ctx: Context,
     upstream: Upstream,
     requestId: string,
-    again = false,
+    again: boolean,
   ): Promise<ServiceAnswer | undefined> {
     const { req, res } = ctx;
     const body = hasBody(req) ? req : null;
@@ -179,5 +196,7 @@ export function serviceForwarder({ pools, timeoutMs, logger }: ForwarderOptions)
         throw new AppError(502, UNAVAILABLE_MESSAGE);
       },
     );
-  };
+  }
+
+  return forward;
 }

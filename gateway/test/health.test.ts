@@ -112,3 +112,24 @@ test('the public port, which the ingress routes to, serves neither the health re
     expect(body).not.toContain('"services"');
   }
 });
+
+test('draining: readyz 503 at once while the site and the API still answer, each closing its connection', async () => {
+  const draining = await startGateway({ ...upstreamEnv(services), REDIS_PREFIX: prefix, DRAIN_DELAY_MS: '1000' });
+  try {
+    const drained = draining.drain!();
+    const ready = await fetch(`${draining.url}/readyz`);
+    expect(ready.status).toBe(503);
+    for (const path of ['/', '/api/events']) {
+      const response = await fetch(draining.url + path);
+      await response.arrayBuffer();
+      expect({ path, status: response.status, connection: response.headers.get('connection') }).toEqual({
+        path,
+        status: 200,
+        connection: 'close',
+      });
+    }
+    await drained;
+  } finally {
+    await draining.close();
+  }
+});

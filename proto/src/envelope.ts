@@ -12,6 +12,11 @@ export const envelopeSchema = z.object({
   causationId: z.string().min(1).nullable(),
   key: z.string().min(1),
   payload: z.unknown(),
+  /**
+   * The W3C trace context of the producer's span, which the consumer's span continues. Optional (events from before
+   * it, or from a producer not tracing, have none) and never refused for its form: a malformed one starts a new trace.
+   */
+  traceparent: z.string().max(256).optional(),
 });
 
 export type Envelope<P = unknown> = Omit<z.infer<typeof envelopeSchema>, 'payload'> & { payload: P };

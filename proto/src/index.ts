@@ -21,6 +21,7 @@ export * from './api/coupons.ts';
 export * from './api/tickets.ts';
 export * from './api/door.ts';
 export * from './api/certificates.ts';
+export * from './api/operations.ts';
 export * from './scan-messages.ts';
 export * from './door/qr-text.ts';
 export * from './door/door-rule.ts';

@@ -1,4 +1,5 @@
-import { chmodSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,8 +34,9 @@ export async function ensurePostgres(
 
 /**
  * The PostgreSQL the tests use: the one at TEST_DATABASE_URL (its database created if missing) when it answers;
- * when nothing listens at the default address, an embedded one started there for the run, with throwaway data and
- * the machine's defaults (the user `postgres`, trusted from this host).
+ * when nothing listens at the default address, one started there for the run, with throwaway data and the machine's
+ * defaults (the user `postgres`, trusted from this host): the server installed on the machine, whose pg_dump and
+ * pg_restore match it (the backup test needs them), else the embedded one from npm.
  */
 export async function postgresForTests(): Promise<Postgres & { embedded: boolean }> {
   const url = new URL(process.env.TEST_DATABASE_URL ?? TEST_DATABASE_URL);
@@ -53,7 +55,9 @@ export async function postgresForTests(): Promise<Postgres & { embedded: boolean
     );
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'ticketing-test-postgres-'));
-  const server = await startEmbedded({ dataDir, port: Number(url.port), database, persistent: false, forTests: true });
+  const installed = installedServer();
+  const options = { dataDir, port: Number(url.port), database, persistent: false, forTests: true };
+  const server = installed ? await startInstalled(installed, options) : await startEmbedded(options);
   const stop = async () => {
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });
@@ -142,4 +146,58 @@ async function startEmbedded({ dataDir, port, database, persistent, forTests = f
       await server.start();
     },
   };
+}
+
+/** The newest PostgreSQL server installed on the machine: Debian's /usr/lib/postgresql/<N>/bin, PGDG's /usr/pgsql-<N>/bin. */
+function installedServer(): string | undefined {
+  const versions = (dir: string, pattern: RegExp) =>
+    existsSync(dir)
+      ? readdirSync(dir).flatMap((name) =>
+          pattern.exec(name) ? [[Number(pattern.exec(name)![1]), name] as const] : [],
+        )
+      : [];
+  const candidates = [
+    ...versions('/usr/lib/postgresql', /^(\d+)$/).map(
+      ([major, name]) => [major, join('/usr/lib/postgresql', name, 'bin')] as const,
+    ),
+    ...versions('/usr', /^pgsql-(\d+)$/).map(([major, name]) => [major, join('/usr', name, 'bin')] as const),
+  ];
+  return candidates
+    .filter(([, bin]) => ['postgres', 'initdb', 'pg_ctl'].every((program) => existsSync(join(bin, program))))
+    .sort(([a], [b]) => b - a)[0]?.[1];
+}
+
+/** Runs the server programs in `bin` on throwaway data; as root, as the machine's `postgres` user (it refuses root). */
+async function startInstalled(bin: string, { dataDir, port, database }: EmbeddedOptions) {
+  const owner = process.getuid?.() === 0 ? userIds('postgres') : undefined;
+  const databaseDir = join(dataDir, 'postgres');
+  if (owner) chownSync(dataDir, owner.uid, owner.gid);
+  const run = (program: string, args: string[]) => {
+    const result = spawnSync(join(bin, program), args, { ...owner, encoding: 'utf8', cwd: dataDir });
+    if (result.status !== 0) throw new Error(`${program} failed: ${result.stderr || result.error?.message}`);
+  };
+  run('initdb', ['-D', databaseDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
+  const settings = ['-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dataDir}`];
+  const fast = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      databaseDir,
+      '-l',
+      join(dataDir, 'log'),
+      '-w',
+      '-o',
+      [...settings, ...fast].join(' '),
+      'start',
+    ]);
+  const stop = async () => run('pg_ctl', ['-D', databaseDir, '-m', 'fast', '-w', 'stop']);
+  start();
+  const url = new URL(`postgres://postgres@127.0.0.1:${port}/${database}`);
+  await createDatabase(url, database);
+  return { url: url.href, stop, restart: async () => (await stop(), start()) };
+}
+
+function userIds(name: string) {
+  const id = (flag: string) => Number(spawnSync('id', [flag, name], { encoding: 'utf8' }).stdout.trim());
+  return { uid: id('-u'), gid: id('-g') };
 }

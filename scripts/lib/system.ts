@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { DestinationStream } from 'pino';
 import type { ZodRawShape } from 'zod';
 import { loadConfig, type ServiceDefinition } from '@ticketing/platform';
 import {
@@ -54,12 +55,18 @@ export async function startSystem({
   gatewayEnv = {},
   identityEnv = {},
   ordersEnv = {},
+  env = {},
+  logStream,
 }: {
   mail?: boolean;
   redisUrl?: string;
   gatewayEnv?: Record<string, string>;
   identityEnv?: Record<string, string>;
   ordersEnv?: Record<string, string>;
+  /** Settings of every process (services and gateway), e.g. where traces go. */
+  env?: Record<string, string>;
+  /** Where every process writes its logs (each line names its `service`); none unless given. */
+  logStream?: DestinationStream;
 } = {}) {
   const busSchema = uniqueName('bus');
   const redisPrefix = `${uniqueName('sys')}:`;
@@ -71,7 +78,12 @@ export async function startSystem({
     webhookRetryScale: 0.001,
   });
   const ticketsSchema = uniqueName('tickets');
-  const shared = { busSchema, redisPrefix, env: { PUBLIC_URL, DEV_TOOLS: 'true', REDIS_URL: redisUrl } };
+  const shared = {
+    busSchema,
+    redisPrefix,
+    logStream,
+    env: { PUBLIC_URL, DEV_TOOLS: 'true', REDIS_URL: redisUrl, ...env },
+  };
   const running: Partial<Record<ServiceName, TestService<unknown>>> = {};
   /**
    * The addresses of the services `name` calls, as the list of services says: every service checks tokens against
@@ -134,8 +146,10 @@ export async function startSystem({
       REDIS_PREFIX: redisPrefix,
       LOG_LEVEL: 'silent',
       ...Object.fromEntries(Object.entries(running).map(([name, service]) => [urlSetting(name), service.url])),
+      ...env,
       ...gatewayEnv,
     }),
+    { logStream },
   );
   sandbox.webhook.url = `${gateway.url}/api/payments/webhook`;
   // Stopped in the reverse order of their start: whoever calls a service stops before it.

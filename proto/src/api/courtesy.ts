@@ -230,6 +230,11 @@ export type PromoUseRelease = z.infer<typeof promoUseReleaseSchema>;
 
 /** `DELETE /api/courtesy-links/:id`: the link to deactivate. */
 export const courtesyLinkParamsSchema = z.object({ id: uuidParam(courtesyMessages.linkNotFound) });
+/** `GET /api/courtesy-links/:code`: the code a guest opened. */
+export const courtesyLinkCodeParamsSchema = z.object(
+  { code: courtesyCodeField },
+  { error: courtesyMessages.invalidCode },
+);
 
 /** `GET /api/courtesy/mass-send/:jobId`: the job whose progress is shown. */
 export const massSendJobParamsSchema = z.object({ jobId: uuidParam(courtesyMessages.jobNotFound) });

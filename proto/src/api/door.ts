@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { searchText } from './params.ts';
+import { searchText, uuidParam } from './params.ts';
+import { QR_TEXT_MAX_LENGTH } from '../door/qr-text.ts';
+import { scanMessages } from '../scan-messages.ts';
 import type { ScanCode, TicketHolder } from './tickets.ts';
 import type { EventSession } from '../door/sessions.ts';
 
@@ -206,3 +208,56 @@ export const doorAdmitInput = z.object(
 export interface DoorSearchView {
   tickets: DoorSearchHit[];
 }
+
+/** pt-BR texts of a reading's and a reset's inputs. */
+export const readingInputMessages = {
+  qrRequired: 'Informe o conteúdo do QR Code (qrCodeData)',
+  qrTooLong: 'QR Code inválido: conteúdo grande demais',
+  eventIdInvalid: 'Identificador do evento inválido',
+  ticketIdInvalid: 'Identificador do ingresso inválido',
+  scanBodyInvalid: 'Dados da leitura inválidos',
+} as const;
+
+/**
+ * `POST /api/verify-ticket`: the text of the QR code and, optionally, the event the door checks in and the device
+ * that read it.
+ */
+export const verifyTicketInput = z.object(
+  {
+    qrCodeData: z
+      .string({ error: readingInputMessages.qrRequired })
+      .trim()
+      .min(1, readingInputMessages.qrRequired)
+      .max(QR_TEXT_MAX_LENGTH, readingInputMessages.qrTooLong),
+    eventId: z.uuid({ error: readingInputMessages.eventIdInvalid }).optional(),
+    /** The session of that event; without it, the one whose door is open. */
+    sessionId: sessionIdInput.optional(),
+    deviceId: deviceId.optional(),
+  },
+  { error: readingInputMessages.scanBodyInvalid },
+);
+
+/** An event named in a door path. */
+export const doorEventIdParam = z.uuid({ error: readingInputMessages.eventIdInvalid });
+
+/** A ticket named in a door path. */
+export const doorTicketIdParam = z.uuid({ error: readingInputMessages.ticketIdInvalid });
+
+/** The door paths that name an event, and a ticket of it. */
+export const doorEventParams = z.object({ eventId: doorEventIdParam });
+export const doorTicketParams = doorEventParams.extend({ ticketId: doorTicketIdParam });
+
+/** `POST /api/reset-ticket/:orderId`: the order whose ticket an administrator lets through once more. */
+export const resetTicketParams = z.object({ orderId: uuidParam(scanMessages.notFound) });
+
+/**
+ * The session whose admission to undo (without it, every session's), and which ticket of the order (without it, its
+ * first: orders of one ticket need not say).
+ */
+export const resetTicketInput = z.object(
+  {
+    sessionId: sessionIdInput.optional(),
+    ticketId: z.uuid({ error: readingInputMessages.ticketIdInvalid }).optional(),
+  },
+  { error: readingInputMessages.scanBodyInvalid },
+);

@@ -216,3 +216,31 @@ export interface InvoiceRow {
 export interface InvoiceListAnswer {
   invoices: InvoiceRow[];
 }
+
+const INVALID_WEBHOOK = 'Notificação de pagamento inválida';
+
+/**
+ * `POST /api/payments/webhook`: the provider's notification of a payment or a nota fiscal (Asaas's webhook body; fields
+ * beyond these are kept as sent).
+ */
+export const paymentWebhookSchema = z.looseObject({
+  id: z.string({ error: INVALID_WEBHOOK }).min(1, INVALID_WEBHOOK).max(200, INVALID_WEBHOOK),
+  event: z.string({ error: INVALID_WEBHOOK }).min(1, INVALID_WEBHOOK).max(100, INVALID_WEBHOOK),
+  dateCreated: z.string().max(40).optional(),
+  payment: z
+    .looseObject({
+      id: z.string({ error: INVALID_WEBHOOK }).min(1, INVALID_WEBHOOK).max(100, INVALID_WEBHOOK),
+      status: z.string().max(60).optional(),
+      value: z.number().optional(),
+      externalReference: z.string().max(200).nullish(),
+      deleted: z.boolean().optional(),
+    })
+    .optional(),
+  invoice: z
+    .looseObject({
+      id: z.string({ error: INVALID_WEBHOOK }).min(1, INVALID_WEBHOOK).max(100, INVALID_WEBHOOK),
+      status: z.string().max(60).optional(),
+      externalReference: z.string().max(200).nullish(),
+    })
+    .optional(),
+});

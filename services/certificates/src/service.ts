@@ -8,6 +8,7 @@ import { autoReleaseRound } from './domain/release.ts';
 import { certificateRoutes } from './http/certificate-routes.ts';
 import { eventRoutes } from './http/event-routes.ts';
 import { internalRoutes } from './http/internal-routes.ts';
+import { createCertificatesMetrics } from './metrics.ts';
 
 /**
  * Certificates of attendance: each event's settings, the certificates its holders earn by the sessions they were
@@ -17,8 +18,9 @@ export const certificatesService = defineService({
   name: 'certificates',
   config: certificatesConfig,
   migrations: certificatesMigrations,
-  setup({ config, db, redis, logger, outbox, verifyToken, serviceAuth }) {
+  setup({ config, db, redis, logger, metrics, outbox, verifyToken, serviceAuth }) {
     const deps: CertificatesDeps = { db, outbox, logger, siteUrl: config.PUBLIC_URL.replace(/\/+$/, '') };
+    createCertificatesMetrics(metrics.registry, deps);
     const autoRelease = startPeriodicJob(
       'auto-release',
       config.AUTO_RELEASE_POLL_MS,

@@ -22,12 +22,17 @@ export const courtesyService = defineService({
   name: 'courtesy',
   config: courtesyConfig,
   migrations: courtesyMigrations,
-  setup({ config, db, redis, logger, metrics, outbox, verifyToken, serviceAuth }) {
+  setup({ config, db, redis, logger, metrics, outbox, verifyToken, serviceAuth, tracer }) {
     const deps: CourtesyDeps = {
       db,
       outbox,
       logger,
-      catalog: catalogClient(config.CATALOG_URL, config.COLLABORATOR_TIMEOUT_MS, { serviceAuth, logger, metrics }),
+      catalog: catalogClient(config.CATALOG_URL, config.COLLABORATOR_TIMEOUT_MS, {
+        serviceAuth,
+        logger,
+        metrics,
+        tracer,
+      }),
       siteUrl: config.PUBLIC_URL.replace(/\/+$/, ''),
       codePrefix: config.COURTESY_CODE_PREFIX,
     };

@@ -20,7 +20,7 @@ export const mailService = defineService({
   config: mailConfig,
   productionChecks: mailProductionChecks,
   migrations: mailMigrations,
-  setup({ config, db, logger, metrics, outbox, serviceAuth }) {
+  setup({ config, db, logger, metrics, tracer, outbox, serviceAuth }) {
     const sender = createSmtpSender({
       url: config.SMTP_URL,
       from: config.MAIL_FROM,
@@ -33,6 +33,7 @@ export const mailService = defineService({
       outbox,
       sender,
       logger,
+      tracer,
       metrics: createMailMetrics(metrics.registry, db),
       maxAttempts: config.MAIL_MAX_ATTEMPTS,
       retryBaseMs: config.MAIL_RETRY_BASE_MS,

@@ -13,6 +13,7 @@ import { placeLatePayments } from './domain/payment-events.ts';
 import { believedMemory } from './domain/believed.ts';
 import { adminOrderRoutes, adminRefundRoutes, adminSalesRoutes } from './http/admin-routes.ts';
 import { orderRoutes } from './http/orders-routes.ts';
+import { createOrdersMetrics } from './metrics.ts';
 
 /** How long an event's first type is believed without asking the catalog again (purchases that name no type). */
 const FIRST_TYPE_BELIEVED_MS = 5_000;
@@ -27,8 +28,8 @@ export const ordersService = defineService({
   name: 'orders',
   config: ordersConfig,
   migrations: ordersMigrations,
-  setup({ config, db, redis, logger, metrics, outbox, verifyToken, serviceAuth }) {
-    const caller = { serviceAuth, logger, metrics };
+  setup({ config, db, redis, logger, metrics, outbox, verifyToken, serviceAuth, tracer }) {
+    const caller = { serviceAuth, logger, metrics, tracer };
     const timeout = config.COLLABORATOR_TIMEOUT_MS;
     const deps: OrdersDeps = {
       db,
@@ -45,6 +46,7 @@ export const ordersService = defineService({
       soldOut: believedMemory<true>(config.SOLD_OUT_BELIEVED_MS),
       firstTypes: believedMemory<string>(FIRST_TYPE_BELIEVED_MS),
     };
+    createOrdersMetrics(metrics.registry, db);
     const router = new Router();
     const purchaseLimit = rateLimit({
       redis,

@@ -28,7 +28,7 @@ export const paymentsService = defineService({
   migrations: paymentsMigrations,
   secrets: ['ASAAS_API_KEY', 'ASAAS_WEBHOOK_TOKEN'],
   productionChecks: paymentsProductionChecks,
-  setup({ config, db, outbox, logger, metrics, serviceAuth, verifyToken }) {
+  setup({ config, db, outbox, logger, metrics, tracer, serviceAuth, verifyToken }) {
     if (!isLocal(config.ASAAS_BASE_URL)) {
       if (config.ASAAS_API_KEY === DEVELOPMENT_API_KEY) logger.warn('ASAAS_API_KEY is the development default');
       if (config.ASAAS_WEBHOOK_TOKEN === DEVELOPMENT_WEBHOOK_TOKEN) {
@@ -43,6 +43,7 @@ export const paymentsService = defineService({
       retryDelayMs: config.ASAAS_RETRY_DELAY_MS,
       concurrentCharges: config.ASAAS_CONCURRENT_CHARGES,
       logger,
+      tracer,
     });
     // The invoice job needs the deps it is woken from: it is started right after them.
     const invoiceWork = { wake: () => invoices.wake() };
@@ -52,6 +53,7 @@ export const paymentsService = defineService({
       logger,
       metrics: createPaymentsMetrics(metrics.registry),
       asaas,
+      tracer,
       invoiceWork,
     };
     const invoices = startPeriodicJob('invoices', config.INVOICE_SWEEP_MS, invoiceRound(deps), logger);

@@ -21,6 +21,12 @@ export const baseConfigSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]*$/)
     .optional(),
   DB_POOL_MAX: z.coerce.number().int().min(2).default(10),
+  /**
+   * Whether the process applies its schema's migrations as it boots. Where a release migrates before its pods (the
+   * `migrate` entry in an init container), the pods only check the schema is at their version and never migrate
+   * within a startup probe.
+   */
+  MIGRATE_ON_START: flag.default(true),
   REDIS_URL: z.url().default('redis://127.0.0.1:6379'),
   REDIS_PREFIX: z.string().default(''),
   BUS: z.enum(['kafka', 'postgres']).default('postgres'),
@@ -47,6 +53,18 @@ export const baseConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.url().default('http://localhost:8080'),
   DEV_TOOLS: flag.default(false),
+  /** A collector's OTLP/HTTP address (Tempo, Jaeger, an OpenTelemetry Collector): spans are exported only when set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** How long spans wait to be sent in one batch, in ms. */
+  OTEL_BSP_SCHEDULE_DELAY: z.coerce.number().int().min(0).default(5000),
+  /**
+   * After SIGTERM, how long the process keeps serving, new requests included, with `/readyz` at 503 and every answer
+   * closing its connection: the time a load balancer takes to stop sending it new connections and its clients take to
+   * leave their kept ones (at least the server's 5 s keep-alive). 0 where no load balancer reads `/readyz`.
+   */
+  DRAIN_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  /** Then, how long requests still in flight get to finish before their connections are cut. */
+  DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

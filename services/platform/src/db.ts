@@ -139,18 +139,23 @@ const UNDEFINED_TABLE = '42P01';
 async function awaitOwnerMigrations(db: Knex, schema: string, migrations: Migration[]): Promise<void> {
   const deadline = Date.now() + OWNER_MIGRATIONS_WAIT_MS;
   for (;;) {
-    const applied = await db
-      .withSchema(schema)
-      .from('knex_migrations')
-      .pluck('name')
-      .catch((error: { code?: string }) => {
-        if (error.code === UNDEFINED_TABLE) return [] as string[];
-        throw error;
-      });
-    const missing = migrations.filter((migration) => !applied.includes(migration.name));
+    const missing = await pendingMigrations(db, schema, migrations);
     if (missing.length === 0) return;
     if (Date.now() > deadline)
       throw new Error(`schema ${schema}: its owner has not applied ${missing.map((m) => m.name).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+}
+
+/** The migrations of `migrations` the schema has not applied yet. */
+export async function pendingMigrations(db: Knex, schema: string, migrations: Migration[]): Promise<Migration[]> {
+  const applied = await db
+    .withSchema(schema)
+    .from('knex_migrations')
+    .pluck('name')
+    .catch((error: { code?: string }) => {
+      if (error.code === UNDEFINED_TABLE) return [] as string[];
+      throw error;
+    });
+  return migrations.filter((migration) => !applied.includes(migration.name));
 }

@@ -11,11 +11,28 @@ export {
 export { trace, type TraceContext } from './context.ts';
 export { backoffDelayMs } from './backoff.ts';
 export { createLogger, type Logger } from './logger.ts';
+export {
+  startTracing,
+  injectTrace,
+  extractTrace,
+  currentTraceparent,
+  activeTraceIds,
+  activeSpan,
+  inSpan,
+  continueTrace,
+  failed,
+  SpanKind,
+  type Span,
+  type Tracer,
+  type Tracing,
+  type TracingConfig,
+} from './tracing.ts';
 export { addressGroup } from './address-group.ts';
 export { AppError, badRequest, unauthorized, forbidden, notFound, conflict, tooManyRequests } from './errors.ts';
 export { createHttpApp } from './http/app.ts';
-export { listen } from './http/listen.ts';
+export { closeConnectionsWhile, listen } from './http/listen.ts';
 export { REQUEST_ID_HEADER, requestId, requestIdOf } from './http/request-id.ts';
+export { answered, serverSpan, serverSpans } from './http/server-span.ts';
 export { createMetrics, serveMetrics, type Metrics } from './metrics.ts';
 export {
   alterTableMigration,
@@ -27,7 +44,7 @@ export {
   type Knex,
   type Migration,
 } from './db.ts';
-export { createRedis, type Redis } from './redis.ts';
+export { closeRedis, connectRedis, createRedis, type Redis } from './redis.ts';
 export {
   createTokenVerifier,
   cachedKeySet,
@@ -68,6 +85,7 @@ export * from './bus/index.ts';
 export {
   defineService,
   startService,
+  migrateService,
   runService,
   loadServiceConfig,
   type ServiceDefinition,

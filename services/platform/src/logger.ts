@@ -1,9 +1,13 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { trace } from './context.ts';
+import { activeTraceIds } from './tracing.ts';
 
 export type { Logger };
 
-/** JSON logs; every line written inside a request or a consumed event carries its request id. */
+/**
+ * JSON logs; every line written inside a request or a consumed event carries its request id, and inside a span its
+ * trace and span ids.
+ */
 export function createLogger(name: string, level: string, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -13,7 +17,9 @@ export function createLogger(name: string, level: string, destination?: Destinat
       timestamp: pino.stdTimeFunctions.isoTime,
       mixin: () => {
         const context = trace.current();
-        return context ? { requestId: context.requestId } : {};
+        const ids = activeTraceIds();
+        if (!context) return ids ?? {};
+        return ids ? { requestId: context.requestId, ...ids } : { requestId: context.requestId };
       },
     },
     destination,

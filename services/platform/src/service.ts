@@ -30,17 +30,18 @@ import {
   loadConfig,
   type BaseConfig,
 } from './config.ts';
-import { createDb, migrate, type Knex, type Migration } from './db.ts';
+import { createDb, migrate, pendingMigrations, type Knex, type Migration } from './db.ts';
 import { createHttpApp } from './http/app.ts';
 import { databaseCheck, monitorDependencies } from './http/health.ts';
 import { jsonClient } from './http/json-client.ts';
-import { listen } from './http/listen.ts';
-import { runProcess, type RunningServer } from './run-process.ts';
+import { closeConnectionsWhile, listen } from './http/listen.ts';
+import { runProcess, runTask, type RunningServer } from './run-process.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
-import { createRedis, type Redis } from './redis.ts';
+import { closeRedis, connectRedis, createRedis, type Redis } from './redis.ts';
 import { createServiceAuth, type ServiceAuth } from './service-auth.ts';
 import { developmentKeyRing, isDevelopmentKey, serviceKeys, type ServiceKeys } from './service-keys.ts';
+import { startTracing, type Tracer } from './tracing.ts';
 
 /** What a service's `setup` receives: its configuration and the shared runtime, already connected. */
 export interface ServiceDeps<C> {
@@ -49,6 +50,8 @@ export interface ServiceDeps<C> {
   redis: Redis;
   logger: Logger;
   metrics: Metrics;
+  /** Spans of this service's own work beyond requests and events (a provider call, a delivery). */
+  tracer: Tracer;
   outbox: Outbox;
   verifyToken: TokenVerifier;
   /** Signs this service's calls to others' `/internal` routes and guards its own. */
@@ -141,6 +144,44 @@ export function loadServiceConfig<S extends z.ZodRawShape>(
   }
 }
 
+/** Every migration of a service's schema: the bus's tables, then its own. */
+const schemaMigrations = (definition: Pick<ServiceDefinition, 'migrations'>) => [
+  ...busMigrations,
+  ...definition.migrations,
+];
+
+/** Applies the schema's pending migrations; replicas migrating at once wait for each other on an advisory lock. */
+async function migrateSchema(config: BaseConfig, schema: string, migrations: Migration[]): Promise<void> {
+  // The migration lock is a session advisory lock: it needs PostgreSQL itself, not a transaction-mode pooler.
+  const migrator = createDb(directDatabaseUrl(config), schema, 2);
+  await migrate(migrator, schema, migrations).finally(() => migrator.destroy());
+}
+
+/** Where the release migrates before its pods: refuses to serve a schema older than this code. */
+async function assertMigrated(db: Knex, schema: string, migrations: Migration[]): Promise<void> {
+  const missing = await pendingMigrations(db, schema, migrations);
+  if (missing.length > 0) {
+    throw new Error(
+      `schema ${schema} lacks the migrations ${missing.map((m) => m.name).join(', ')}: run the entry with "migrate" first`,
+    );
+  }
+}
+
+/**
+ * The `migrate` entry (`node <entry> migrate`): applies the service's migrations and ends, run once per release before
+ * its pods start (an init container). Reads only the database settings: it serves nothing and signs nothing.
+ */
+export async function migrateService(
+  definition: Pick<ServiceDefinition, 'name' | 'migrations'>,
+  env: Record<string, string | undefined>,
+): Promise<void> {
+  const config = loadConfig(baseConfigSchema, env);
+  const schema = config.DB_SCHEMA ?? definition.name.replaceAll('-', '_');
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  await migrateSchema(config, schema, schemaMigrations(definition));
+  logger.info({ schema }, 'schema migrated');
+}
+
 /** Boots a service: config, database + migrations, Redis, bus (relay and consumers), then HTTP. */
 export async function startService<S extends z.ZodRawShape>(
   definition: ServiceDefinition<S>,
@@ -151,19 +192,24 @@ export async function startService<S extends z.ZodRawShape>(
   const schema = config.DB_SCHEMA ?? definition.name.replaceAll('-', '_');
   const logger = createLogger(definition.name, config.LOG_LEVEL, options.logStream);
   const metrics = createMetrics(definition.name);
+  const tracing = startTracing(definition.name, config);
+  const { tracer } = tracing;
   const db = createDb(config.DATABASE_URL, schema, config.DB_POOL_MAX);
   const redis = createRedis(config.REDIS_URL, config.REDIS_PREFIX);
   // An outage is reported once by the dependency monitor, not at every failed reconnect.
   redis.on('error', () => {});
   const opened: { close(): Promise<unknown> }[] = [
     { close: () => db.destroy() },
-    { close: () => redis.quit().catch(() => redis.disconnect()) },
+    { close: () => closeRedis(redis) },
+    // Last: the spans of everything closed before it are sent.
+    { close: () => tracing.close() },
   ];
   try {
-    // The migration lock is a session advisory lock: it needs PostgreSQL itself, not a transaction-mode pooler.
-    const migrator = createDb(directDatabaseUrl(config), schema, 2);
-    await migrate(migrator, schema, [...busMigrations, ...definition.migrations]).finally(() => migrator.destroy());
-    await redis.connect();
+    const migrations = schemaMigrations(definition);
+    if (config.MIGRATE_ON_START) await migrateSchema(config, schema, migrations);
+    else await assertMigrated(db, schema, migrations);
+    // Redis may be restarting: the process serves without it (its users degrade) and /healthz says so.
+    await connectRedis(redis);
     const transport = await createTransport(config, definition.name, logger);
     const bus = createBus({
       group: definition.name,
@@ -176,6 +222,7 @@ export async function startService<S extends z.ZodRawShape>(
       schemas: options.eventSchemas,
       mayPublish: options.mayPublish,
       maxAttempts: options.maxAttempts,
+      tracer,
     });
     opened.unshift({ close: () => bus.close() });
     const serviceAuth = createServiceAuth(keys);
@@ -183,6 +230,7 @@ export async function startService<S extends z.ZodRawShape>(
       serviceAuth,
       logger,
       metrics,
+      tracer,
     });
     const verifyToken =
       options.verifyToken ??
@@ -196,6 +244,7 @@ export async function startService<S extends z.ZodRawShape>(
       redis,
       logger,
       metrics,
+      tracer,
       outbox: bus.outbox,
       verifyToken,
       serviceAuth,
@@ -207,6 +256,11 @@ export async function startService<S extends z.ZodRawShape>(
     if (undeclared) throw new Error(undeclared);
 
     const database = databaseCheck(db);
+    let draining = false;
+    // Out of rotation as soon as it drains: the load balancer sends its new connections elsewhere.
+    const accepting = async () => {
+      if (draining) throw new Error('draining');
+    };
     // Without its database the process serves nothing; without Redis or the bus it still serves, degraded.
     const dependencies = monitorDependencies(
       { database, redis: () => redis.ping(), bus: () => bus.ping() },
@@ -217,11 +271,13 @@ export async function startService<S extends z.ZodRawShape>(
     const app = createHttpApp({
       logger,
       metrics,
+      tracer,
       router: parts.router,
       jsonLimit: definition.jsonLimit,
-      health: { readiness: { database }, dependencies },
+      health: { readiness: { database, accepting }, dependencies },
     });
     const server = await listen(app, config.PORT, config.HOST);
+    closeConnectionsWhile(server, () => draining);
     const { port } = server.address() as AddressInfo;
     logger.info({ port }, 'service listening');
     // Requests are served while the consumers join their group: on Kafka a restarted replica's join waits for the
@@ -239,11 +295,18 @@ export async function startService<S extends z.ZodRawShape>(
       schema,
       bus,
       server,
+      async drain() {
+        draining = true;
+        logger.info({ delayMs: config.DRAIN_DELAY_MS }, 'draining');
+        await new Promise((resolve) => setTimeout(resolve, config.DRAIN_DELAY_MS));
+      },
       async close() {
-        // Stop taking requests, let in-flight ones finish briefly, then release everything in reverse order.
+        // Stop taking requests, let in-flight ones finish briefly, then release everything in reverse order (the
+        // consumers finish the event in hand first).
+        draining = true;
         const stopped = new Promise((resolve) => server.close(resolve));
         server.closeIdleConnections();
-        await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+        await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, config.DRAIN_TIMEOUT_MS).unref())]);
         server.closeAllConnections();
         for (const part of opened) await part.close().catch((error) => logger.warn({ err: error }, 'close failed'));
       },
@@ -254,7 +317,8 @@ export async function startService<S extends z.ZodRawShape>(
   }
 }
 
-/** The entry point of a service process: see `runProcess`. */
+/** The entry point of a service process (see `runProcess`), or with the argument `migrate`, of its migrations. */
 export function runService<S extends z.ZodRawShape>(definition: ServiceDefinition<S>): Promise<void> {
+  if (process.argv[2] === 'migrate') return runTask(definition.name, () => migrateService(definition, process.env));
   return runProcess(definition.name, () => startService(definition, process.env));
 }

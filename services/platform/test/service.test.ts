@@ -81,7 +81,7 @@ test('health, readiness and metrics answer', async () => {
   });
   const ready = await fetch(`${service.url}/readyz`);
   expect(ready.status).toBe(200);
-  expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok' } });
+  expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', accepting: 'ok' } });
   const metrics = await (await fetch(`${service.url}/metrics`)).text();
   expect(metrics).toContain('http_request_duration_seconds');
   expect(metrics).toContain('bus_outbox_pending');

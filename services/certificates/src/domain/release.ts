@@ -40,11 +40,7 @@ export async function releaseCertificates(
  */
 export async function autoReleaseRound(deps: CertificatesDeps, now = new Date()): Promise<number> {
   let released = 0;
-  for (const settings of await pendingAutoReleases(deps.db)) {
-    const event = await knownEvent(deps, settings.event_id).catch(() => undefined);
-    if (!event) continue;
-    const due = lastEnd(countedSessions(event, settings)).getTime() + settings.auto_release_hours! * HOUR_MS;
-    if (now.getTime() < due) continue;
+  for (const { event, settings } of await dueAutoReleases(deps, now)) {
     await deps.db.transaction(async (trx) => {
       if (!(await claimAutoRelease(trx, event.id))) return;
       const { issued } = await issueDue(deps, trx, event, settings);
@@ -53,6 +49,21 @@ export async function autoReleaseRound(deps: CertificatesDeps, now = new Date())
     });
   }
   return released;
+}
+
+/** The events whose automatic release is due by `now` and has not run (the job releases them on its next round). */
+export async function dueAutoReleases(
+  deps: Pick<CertificatesDeps, 'db'>,
+  now: Date,
+): Promise<{ event: EventRow; settings: SettingsRow }[]> {
+  const due: { event: EventRow; settings: SettingsRow }[] = [];
+  for (const settings of await pendingAutoReleases(deps.db)) {
+    const event = await knownEvent(deps, settings.event_id).catch(() => undefined);
+    if (!event) continue;
+    const dueAt = lastEnd(countedSessions(event, settings)).getTime() + settings.auto_release_hours! * HOUR_MS;
+    if (now.getTime() >= dueAt) due.push({ event, settings });
+  }
+  return due;
 }
 
 async function issueDue(

@@ -1,18 +1,14 @@
 import { Router } from '@koa/router';
 import { parseInput, parseParams, requireRole, type AuthUser, type TokenVerifier } from '@ticketing/platform';
 import {
-  courtesyCodeField,
+  courtesyLinkCodeParamsSchema,
   courtesyLinkParamsSchema,
   createCourtesyLinkSchema,
   pageQuerySchema,
 } from '@ticketing/proto';
-import { z } from 'zod';
 import type { CourtesyDeps } from '../domain/deps.ts';
-import { messages } from '../domain/deps.ts';
 import { createLink, deactivateLink, listLinks, usableLink } from '../domain/links.ts';
 import { toLinkView, toPublicLinkView } from './views.ts';
-
-const codeParam = z.object({ code: courtesyCodeField }, { error: messages.invalidCode });
 
 /** Courtesy links: courtesy managers create, list and deactivate them; anyone may look a code up (the gateway limits the rate). */
 export function linkRoutes(deps: CourtesyDeps, verifyToken: TokenVerifier): Router {
@@ -33,7 +29,7 @@ export function linkRoutes(deps: CourtesyDeps, verifyToken: TokenVerifier): Rout
   });
 
   router.get('/:code', async (ctx) => {
-    const { code } = parseInput(codeParam, ctx.params);
+    const { code } = parseInput(courtesyLinkCodeParamsSchema, ctx.params);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = toPublicLinkView(await usableLink(deps, code));
   });

@@ -11,6 +11,8 @@ export interface NewEmailRow {
   /** The order the e-mail is about, if any. */
   order_id: string | null;
   correlation_id: string | null;
+  /** The W3C trace context the e-mail was queued in, if any. */
+  traceparent: string | null;
   to: string;
   subject: string;
   html: string;
@@ -21,7 +23,7 @@ export interface NewEmailRow {
 /** A row the worker has claimed: what it needs to send it and to record the outcome. */
 export type ClaimedEmail = Pick<
   NewEmailRow,
-  'template' | 'order_id' | 'correlation_id' | 'to' | 'subject' | 'html' | 'text' | 'attachments'
+  'template' | 'order_id' | 'correlation_id' | 'traceparent' | 'to' | 'subject' | 'html' | 'text' | 'attachments'
 > & {
   id: string;
   /** Counting this one. */
@@ -62,7 +64,7 @@ export async function claimDue(
      update email_queue q
      set status = 'sending', attempts = q.attempts + 1, next_attempt_at = now() + ? * interval '1 millisecond'
      from due where q.id = due.id
-     returning q.id, q.template, q.order_id, q.correlation_id, q."to", q.subject, q.html, q.text, q.attachments, q.attempts,
+     returning q.id, q.template, q.order_id, q.correlation_id, q.traceparent, q."to", q.subject, q.html, q.text, q.attachments, q.attempts,
        due.was = 'sending' as interrupted`,
     [maxAttempts, limit, leaseMs],
   );

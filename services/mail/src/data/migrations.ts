@@ -40,4 +40,8 @@ export const mailMigrations: Migration[] = [
   alterTableMigration('0002_email_order', 'email_queue', (t) => {
     t.uuid('order_id').nullable();
   }),
+  // The trace of the event that asked for the e-mail: its delivery, later, continues it.
+  alterTableMigration('0003_email_trace', 'email_queue', (t) => {
+    t.text('traceparent').nullable();
+  }),
 ];

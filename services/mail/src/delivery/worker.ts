@@ -1,4 +1,17 @@
-import { backoffDelayMs, type Knex, type Logger, type Outbox, startWakeableLoop, trace } from '@ticketing/platform';
+import {
+  activeSpan,
+  backoffDelayMs,
+  extractTrace,
+  failed,
+  inSpan,
+  SpanKind,
+  startWakeableLoop,
+  trace,
+  type Knex,
+  type Logger,
+  type Outbox,
+  type Tracer,
+} from '@ticketing/platform';
 import {
   claimDue,
   failExhausted,
@@ -19,6 +32,8 @@ export interface WorkerOptions {
   sender: Sender;
   logger: Logger;
   metrics: MailMetrics;
+  /** Each delivery is a span continuing the trace the e-mail was queued in. */
+  tracer: Tracer;
   maxAttempts: number;
   retryBaseMs: number;
   retryMaxMs: number;
@@ -48,8 +63,8 @@ const MIN_WAIT_MS = 25;
  * again. Both copies carry the same Message-ID.
  */
 export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
-  const { db, outbox, sender, logger, metrics, maxAttempts, retryBaseMs, retryMaxMs, pollMs, batchSize, leaseMs } =
-    options;
+  const { db, outbox, sender, logger, metrics, tracer } = options;
+  const { maxAttempts, retryBaseMs, retryMaxMs, pollMs, batchSize, leaseMs } = options;
 
   async function recordFailure(row: ClaimedEmail, error: unknown, fields: Record<string, unknown>) {
     const reason = describeError(error);
@@ -69,31 +84,44 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     }
   }
 
-  /** Sends one claimed e-mail and records what happened; never throws. */
+  /** Sends one claimed e-mail and records what happened, in the trace it was queued in; never throws. */
   const deliver = (row: ClaimedEmail) =>
-    trace.run({ requestId: row.correlation_id ?? row.id, causationId: row.id }, async () => {
-      const fields = { emailId: row.id, template: row.template, attempt: row.attempts };
-      if (row.interrupted) logger.warn(fields, 'resuming an interrupted delivery; the e-mail may arrive twice');
-      let messageId: string;
-      try {
-        ({ messageId } = await sender.send(row));
-      } catch (error) {
-        await recordFailure(row, error, fields).catch((recordError: unknown) =>
-          logger.error(
-            { ...fields, err: recordError },
-            'could not record a failed attempt; retried when the claim lapses',
-          ),
-        );
-        return;
-      }
-      metrics.sent.inc({ template: row.template });
-      try {
-        await recordSent(row);
-        logger.info({ ...fields, messageId }, 'e-mail sent');
-      } catch (error) {
-        logger.error({ ...fields, err: error }, 'e-mail sent but not recorded; it is sent again when the claim lapses');
-      }
-    });
+    inSpan(
+      tracer,
+      'smtp send',
+      {
+        kind: SpanKind.CLIENT,
+        parent: extractTrace(row.traceparent),
+        attributes: { 'email.id': row.id, 'email.template': row.template, 'email.attempt': row.attempts },
+      },
+      () => trace.run({ requestId: row.correlation_id ?? row.id, causationId: row.id }, () => attempt(row)),
+    );
+
+  async function attempt(row: ClaimedEmail) {
+    const fields = { emailId: row.id, template: row.template, attempt: row.attempts };
+    if (row.interrupted) logger.warn(fields, 'resuming an interrupted delivery; the e-mail may arrive twice');
+    let messageId: string;
+    try {
+      ({ messageId } = await sender.send(row));
+    } catch (error) {
+      const span = activeSpan();
+      if (span) failed(span, error);
+      await recordFailure(row, error, fields).catch((recordError: unknown) =>
+        logger.error(
+          { ...fields, err: recordError },
+          'could not record a failed attempt; retried when the claim lapses',
+        ),
+      );
+      return;
+    }
+    metrics.sent.inc({ template: row.template });
+    try {
+      await recordSent(row);
+      logger.info({ ...fields, messageId }, 'e-mail sent');
+    } catch (error) {
+      logger.error({ ...fields, err: error }, 'e-mail sent but not recorded; it is sent again when the claim lapses');
+    }
+  }
 
   /** Marks the e-mail sent and, the first time, announces it when it is about an order. */
   async function recordSent(row: ClaimedEmail) {

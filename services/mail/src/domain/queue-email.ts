@@ -1,4 +1,4 @@
-import { isForgottenUser, type Knex } from '@ticketing/platform';
+import { currentTraceparent, isForgottenUser, type Knex } from '@ticketing/platform';
 import { z } from 'zod';
 import { insertEmail } from '../data/email-queue.ts';
 import { renderEmail, type TemplateData, type TemplateName } from '../templates/index.ts';
@@ -48,6 +48,7 @@ export async function queueEmail(
     user_id: request.userId,
     order_id: source.orderId ?? null,
     correlation_id: source.correlationId ?? null,
+    traceparent: currentTraceparent() ?? null,
     to: recipient.parse(request.to.trim()),
     subject: rendered.subject,
     html: rendered.html,

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
-import { AppError, type Logger } from '@ticketing/platform';
+import { AppError, inSpan, SpanKind, type Logger, type Tracer } from '@ticketing/platform';
 import { paymentsMessages } from '@ticketing/proto';
 import type { AsaasErrorBody } from './types.ts';
 
@@ -13,6 +13,8 @@ export interface AsaasClientOptions {
   /** First back-off gap; it doubles on every attempt. */
   retryDelayMs: number;
   logger: Logger;
+  /** Each call to the provider is a client span (its answer's status, or the failure). */
+  tracer?: Tracer;
 }
 
 export const USER_AGENT = 'ticketing-payments/1.0';
@@ -64,9 +66,17 @@ export function toAppError(error: unknown): unknown {
 
 /** HTTP to the Asaas API v3: `access_token` key, JSON, a timeout per call and bounded back-off on 429/5xx. */
 export function createAsaasHttp(options: AsaasClientOptions): AsaasHttp {
-  const { baseUrl, apiKey, timeoutMs, maxAttempts, retryDelayMs, logger } = options;
+  const { baseUrl, apiKey, timeoutMs, maxAttempts, retryDelayMs, logger, tracer } = options;
 
-  async function once<T>(method: string, path: string, { query, body }: CallOptions): Promise<T> {
+  function once<T>(method: string, path: string, callOptions: CallOptions): Promise<T> {
+    if (!tracer) return send<T>(method, path, callOptions);
+    const attributes = { 'http.request.method': method, 'url.path': path, 'peer.service': 'asaas' };
+    return inSpan(tracer, `${method} asaas`, { kind: SpanKind.CLIENT, attributes }, () =>
+      send<T>(method, path, callOptions),
+    );
+  }
+
+  async function send<T>(method: string, path: string, { query, body }: CallOptions): Promise<T> {
     const url = new URL(baseUrl + path);
     for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { prepared, type Knex } from '@ticketing/platform';
+import { currentTraceparent, prepared, type Knex } from '@ticketing/platform';
 import type { ChargeMethod } from '../asaas/adapter.ts';
 import type { Charge, ChargeState, ReviewReason } from '../domain/charge.ts';
 
@@ -33,6 +33,7 @@ interface ChargeRow {
   installment_id: string | null;
   installment_count: number;
   refund_bank_details_url: string | null;
+  traceparent: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -63,6 +64,7 @@ const toCharge = (row: ChargeRow): Charge => ({
   installmentId: row.installment_id,
   installmentCount: row.installment_count,
   refundBankDetailsUrl: row.refund_bank_details_url,
+  traceparent: row.traceparent,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -135,14 +137,14 @@ export async function claimCreation(db: Knex, reservation: ChargeReservation, le
   const claimed = await db
     .raw(
       `insert into charges (order_id, method, value, due_date, customer_name, customer_email, order_number,
-                            installment_count, creation_id, creation_expires_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, now() + ? * interval '1 millisecond')
+                            installment_count, creation_id, creation_expires_at, traceparent)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, now() + ? * interval '1 millisecond', ?)
      on conflict (order_id) do update
        set method = excluded.method, value = excluded.value, due_date = excluded.due_date,
            customer_name = excluded.customer_name, customer_email = excluded.customer_email,
            order_number = excluded.order_number, installment_count = excluded.installment_count,
            creation_id = excluded.creation_id, creation_expires_at = excluded.creation_expires_at,
-           updated_at = now()
+           traceparent = excluded.traceparent, updated_at = now()
        where charges.payment_id is null and charges.creation_expires_at < now()
      returning (xmax = 0) as inserted`,
       [
@@ -156,6 +158,7 @@ export async function claimCreation(db: Knex, reservation: ChargeReservation, le
         reservation.installmentCount,
         creationId,
         leaseMs,
+        currentTraceparent() ?? null,
       ],
     )
     .options(prepared('payments.claim-creation'));

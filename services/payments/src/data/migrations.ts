@@ -1,4 +1,4 @@
-import { createTableMigration, type Migration } from '@ticketing/platform';
+import { alterTableMigration, createTableMigration, type Migration } from '@ticketing/platform';
 
 /** The payments service's tables: one provider charge per order, and every webhook notification received. */
 export const paymentsMigrations: Migration[] = [
@@ -115,5 +115,9 @@ export const paymentsMigrations: Migration[] = [
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
     t.check("status in ('scheduled', 'authorized', 'error', 'cancelling', 'cancelled')", [], 'invoices_status_known');
     t.index(['status', 'updated_at'], 'invoices_status_updated');
+  }),
+  // The trace of the sale that created the charge: the provider's later notices about it continue that trace.
+  alterTableMigration('0008_charge_trace', 'charges', (t) => {
+    t.text('traceparent').nullable();
   }),
 ];

@@ -1,4 +1,4 @@
-import type { Knex, Logger, Outbox } from '@ticketing/platform';
+import type { Knex, Logger, Outbox, Tracer } from '@ticketing/platform';
 import { paymentsMessages, type ChargeRefundView } from '@ticketing/proto';
 import type { Asaas, ChargeMethod } from '../asaas/adapter.ts';
 import type { PaymentsMetrics } from '../metrics.ts';
@@ -53,6 +53,8 @@ export interface Charge {
   installmentCount: number;
   /** A boleto's refund waits for the payer to give a bank account at this page. */
   refundBankDetailsUrl: string | null;
+  /** The W3C trace context of the sale that created the charge, if it was traced. */
+  traceparent: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -79,6 +81,7 @@ export interface PaymentsDeps {
   logger: Logger;
   metrics: PaymentsMetrics;
   asaas: Asaas;
+  tracer: Tracer;
   /** Wakes the nota fiscal job once a transaction that gave it work has committed. */
   invoiceWork: { wake(): void };
 }

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AppError, unauthorized, type Knex } from '@ticketing/platform';
+import { AppError, continueTrace, unauthorized, type Knex } from '@ticketing/platform';
 import { ASAAS_WEBHOOK_EVENTS, isUuid } from '@ticketing/proto';
 import type { AsaasInvoice, AsaasWebhook } from '../asaas/types.ts';
 import { findCharge, isBeingCreated, lockChargeOfPayment } from '../data/charges-repository.ts';
@@ -93,11 +93,14 @@ export async function receiveWebhook(deps: PaymentsDeps, notification: AsaasWebh
       }
       return 'unknown_payment';
     }
-    const { result } = await applyProviderView(deps, trx, charge, view, {
-      source: 'webhook',
-      at: providerInstant(notification.dateCreated),
-      eventId: notification.id,
-    });
+    // What the provider says about the charge belongs to the sale that made it: its events continue that trace.
+    const { result } = await continueTrace(deps.tracer, 'payment notice applied', charge.traceparent, () =>
+      applyProviderView(deps, trx, charge, view, {
+        source: 'webhook',
+        at: providerInstant(notification.dateCreated),
+        eventId: notification.id,
+      }),
+    );
     return result;
   }
 }

@@ -1,32 +1,8 @@
 import { Router } from '@koa/router';
 import { parseInput } from '@ticketing/platform';
-import { z } from 'zod';
+import { paymentWebhookSchema } from '@ticketing/proto';
 import type { PaymentsDeps } from '../domain/charge.ts';
 import { assertWebhookToken, receiveWebhook } from '../domain/webhooks.ts';
-
-const INVALID = 'Notificação de pagamento inválida';
-
-const webhookSchema = z.looseObject({
-  id: z.string({ error: INVALID }).min(1, INVALID).max(200, INVALID),
-  event: z.string({ error: INVALID }).min(1, INVALID).max(100, INVALID),
-  dateCreated: z.string().max(40).optional(),
-  payment: z
-    .looseObject({
-      id: z.string({ error: INVALID }).min(1, INVALID).max(100, INVALID),
-      status: z.string().max(60).optional(),
-      value: z.number().optional(),
-      externalReference: z.string().max(200).nullish(),
-      deleted: z.boolean().optional(),
-    })
-    .optional(),
-  invoice: z
-    .looseObject({
-      id: z.string({ error: INVALID }).min(1, INVALID).max(100, INVALID),
-      status: z.string().max(60).optional(),
-      externalReference: z.string().max(200).nullish(),
-    })
-    .optional(),
-});
 
 /**
  * The provider's notifications about payments and notas fiscais (routed by the gateway). 200 for every event stored,
@@ -42,7 +18,7 @@ export function webhookRoutes(deps: PaymentsDeps, webhookToken: string): Router 
       deps.logger.warn({ hasToken: Boolean(ctx.get('asaas-access-token')) }, 'webhook token rejected');
       throw error;
     }
-    const notification = parseInput(webhookSchema, ctx.request.body);
+    const notification = parseInput(paymentWebhookSchema, ctx.request.body);
     const outcome = await receiveWebhook(deps, notification);
     ctx.body = { received: true, outcome };
   });

@@ -5,6 +5,7 @@ import type { Knex } from '../db.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import type { ServiceKeys } from '../service-keys.ts';
+import { extractTrace, inSpan, noopTracer, SpanKind, type Tracer } from '../tracing.ts';
 import { recordDeadLetter, registerUnreplayedGauge } from './dead-letters.ts';
 import type { EventRegistry, Outbox } from './outbox.ts';
 import { refusal, type PublishRule } from './signatures.ts';
@@ -41,6 +42,8 @@ export interface ConsumerOptions {
   retryDelayMs?: (attempt: number) => number;
   /** The wait after transient failure number `attempt`, during which only the event's partition is held. */
   transientDelayMs?: (attempt: number) => number;
+  /** A consumer span per delivery, a child of the producer's span that the envelope names: one trace per request. */
+  tracer?: Tracer;
 }
 
 /** What one event has been through here so far, across its deliveries. */
@@ -62,6 +65,7 @@ const MAX_TRACKED = 10_000;
  */
 export async function startConsumers(options: ConsumerOptions): Promise<Subscription> {
   const { group, handlers, schemas, transport, keys, mayPublish, db, outbox, logger, metrics } = options;
+  const tracer = options.tracer ?? noopTracer;
   const maxAttempts = options.maxAttempts ?? 5;
   const retryDelayMs = options.retryDelayMs ?? ((attempt: number) => backoffDelayMs(attempt + 1, 200, 10_000));
   const transientDelayMs =
@@ -207,7 +211,16 @@ export async function startConsumers(options: ConsumerOptions): Promise<Subscrip
     };
     if (!event) return work();
     metrics.busLag.observe({ topic: delivery.topic }, Math.max(0, Date.now() - Date.parse(event.occurredAt)) / 1000);
-    await trace.run({ requestId: event.correlationId, causationId: event.id }, work);
+    const attributes = {
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': delivery.topic,
+      'messaging.consumer.group.name': group,
+      'messaging.message.id': event.id,
+    };
+    const parent = extractTrace(event.traceparent);
+    await inSpan(tracer, `process ${delivery.topic}`, { kind: SpanKind.CONSUMER, attributes, parent }, () =>
+      trace.run({ requestId: event.correlationId, causationId: event.id }, work),
+    );
   }
 
   const subscription = await transport.subscribe(group, Object.keys(handlers), handle);

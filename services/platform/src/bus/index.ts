@@ -2,6 +2,7 @@ import { eventSchemas, mayPublish as ownersAllow } from '@ticketing/proto';
 import { directDatabaseUrl, type BaseConfig } from '../config.ts';
 import type { Knex } from '../db.ts';
 import type { Logger } from '../logger.ts';
+import type { Tracer } from '../tracing.ts';
 import type { Metrics } from '../metrics.ts';
 import type { ServiceKeys } from '../service-keys.ts';
 import { startConsumers, type EventHandlers } from './consumer.ts';
@@ -67,6 +68,8 @@ export interface BusOptions {
   metrics: Metrics;
   schemas?: EventRegistry;
   maxAttempts?: number;
+  /** Producer spans for the events written, consumer spans for the events handled. */
+  tracer?: Tracer;
 }
 
 export interface Bus {
@@ -88,9 +91,10 @@ export function createBus(options: BusOptions): Bus {
     logger,
     metrics,
     schemas = eventSchemas,
+    tracer,
   } = options;
   let relay: Relay | undefined;
-  const outbox = createOutbox(schemas, () => relay?.wake());
+  const outbox = createOutbox(schemas, () => relay?.wake(), tracer);
   let subscription: Subscription | undefined;
   return {
     outbox,
@@ -108,6 +112,7 @@ export function createBus(options: BusOptions): Bus {
           outbox,
           logger,
           metrics,
+          tracer,
           maxAttempts: options.maxAttempts,
         });
       }

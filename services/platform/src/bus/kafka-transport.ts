@@ -77,9 +77,9 @@ export function createKafkaTransport(options: KafkaTransportOptions): Transport 
 
   async function publish(messages: BusMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    const byTopic = new Map<string, { key: string; value: string }[]>();
-    for (const { topic, key, value } of messages) {
-      byTopic.set(topic, [...(byTopic.get(topic) ?? []), { key, value }]);
+    const byTopic = new Map<string, { key: string; value: string; headers?: Record<string, string> }[]>();
+    for (const { topic, key, value, headers } of messages) {
+      byTopic.set(topic, [...(byTopic.get(topic) ?? []), { key, value, ...(headers ? { headers } : {}) }]);
     }
     const client = await getProducer();
     await client.sendBatch({

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { DEAD_LETTER_TOPIC, deadLetterSchema, type Envelope } from '@ticketing/proto';
 import { trace, type TraceContext } from '../context.ts';
 import type { Knex } from '../db.ts';
+import { noopTracer, producerSpan, type Tracer } from '../tracing.ts';
 
 export type EventRegistry = Record<string, z.ZodType>;
 
@@ -37,15 +38,25 @@ export interface PendingEvent<R extends EventRegistry = EventRegistry, T extends
 
 /**
  * `committed` runs after a transaction that added events commits: it wakes this process's relay at once. (A
- * NOTIFY per event would serialise every committing transaction on PostgreSQL's notification lock.)
+ * NOTIFY per event would serialise every committing transaction on PostgreSQL's notification lock.) Each event gets a
+ * producer span of `tracer`, which its envelope's `traceparent` names for the consumers.
  */
-export function createOutbox<R extends EventRegistry>(schemas: R, committed: () => void = () => {}): Outbox<R> {
+export function createOutbox<R extends EventRegistry>(
+  schemas: R,
+  committed: () => void = () => {},
+  tracer: Tracer = noopTracer,
+): Outbox<R> {
   // The platform itself produces dead letters, whatever the service's own registry says.
   const registry: EventRegistry = { ...schemas, [DEAD_LETTER_TOPIC]: deadLetterSchema };
   const envelopeOf = ({ type, key, payload, trace: context = trace.current() }: PendingEvent): Envelope => {
     const schema = registry[type];
     if (!schema) throw new Error(`unknown event type ${type}`);
     const id = randomUUID();
+    const traceparent = producerSpan(tracer, `publish ${type}`, {
+      'messaging.operation.type': 'create',
+      'messaging.destination.name': type,
+      'messaging.message.id': id,
+    });
     return {
       id,
       type,
@@ -54,6 +65,7 @@ export function createOutbox<R extends EventRegistry>(schemas: R, committed: () 
       causationId: context?.causationId ?? null,
       key,
       payload: schema.parse(payload),
+      ...(traceparent ? { traceparent } : {}),
     };
   };
   const outbox: Outbox<R> = {

@@ -76,6 +76,7 @@ export function startRelay(options: RelayOptions): Relay {
           topic: row.topic,
           key: row.key,
           value: JSON.stringify(signEnvelope(keys, row.envelope)),
+          ...(row.envelope.traceparent ? { headers: { traceparent: row.envelope.traceparent } } : {}),
         })),
       );
       return rows.length;

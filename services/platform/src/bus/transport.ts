@@ -3,6 +3,11 @@ export interface BusMessage {
   topic: string;
   key: string;
   value: string;
+  /**
+   * Message headers where the transport has them (Kafka): the envelope's `traceparent`, for tools that follow traces
+   * without reading the value. Consumers read the envelope's own, which every transport carries.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface Delivery extends BusMessage {

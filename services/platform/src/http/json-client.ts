@@ -4,6 +4,7 @@ import { trace } from '../context.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 import type { ServiceAuth } from '../service-auth.ts';
+import { injectTrace, inSpan, SpanKind, type Span, type Tracer } from '../tracing.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
 /**
@@ -45,11 +46,13 @@ export interface JsonClient {
   call<S extends z.ZodType>(method: string, path: string, answer: S, body?: unknown): Promise<z.output<S>>;
 }
 
-/** What a service calls others with: its token for their `/internal` routes, its logs and its metrics. */
+/** What a service calls others with: its token for their `/internal` routes, its logs, metrics and tracer. */
 export interface Caller {
   serviceAuth: ServiceAuth;
   logger: Logger;
   metrics: Metrics;
+  /** Each call gets a client span, whose context the collaborator continues. */
+  tracer?: Tracer;
 }
 
 /** The socket's code (ECONNREFUSED…); a deadline or undici timeout is ETIMEDOUT, undici's other failures a reset. */
@@ -67,57 +70,74 @@ function networkCode(error: unknown): string {
  */
 export function jsonClient(service: string, baseUrl: string, timeoutMs: number, caller: Caller): JsonClient {
   const base = baseUrl.replace(/\/+$/, '');
-  const { serviceAuth, logger, metrics } = caller;
+  const { serviceAuth, logger, metrics, tracer } = caller;
   const failed = (reason: 'unreachable' | 'invalid_answer') =>
     metrics.collaboratorFailures.inc({ collaborator: service, reason });
   return {
-    async call<S extends z.ZodType>(method: string, path: string, answer: S, body?: unknown): Promise<z.output<S>> {
-      const headers: Record<string, string> = {
-        accept: 'application/json',
-        authorization: `Bearer ${await serviceAuth.token(service)}`,
-      };
-      const requestId = trace.current()?.requestId;
-      if (requestId) headers[REQUEST_ID_HEADER] = requestId;
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      let status: number;
-      let text: string;
-      try {
-        // undici's own request: what fetch adds (WHATWG streams, Request and Response objects) costs a service
-        // making several calls an order more CPU than the call itself.
-        const response = await request(base + path, {
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        status = response.statusCode;
-        text = await response.body.text();
-      } catch (error) {
-        const code = networkCode(error);
-        failed('unreachable');
-        throw new CollaboratorError(service, null, `${service} unreachable (${code})`, { code });
-      }
-      let parsed: unknown;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        parsed = text;
-      }
-      if (status < 200 || status > 299) {
-        const message = (parsed as { message?: unknown } | undefined)?.message;
-        throw new CollaboratorError(
-          service,
-          status,
-          typeof message === 'string' ? message : `${service} answered ${status}`,
-        );
-      }
-      const checked = answer.safeParse(parsed);
-      if (checked.success) return checked.data;
-      const { issues } = checked.error;
-      failed('invalid_answer');
-      logger.warn({ collaborator: service, method, path, status, issues }, 'collaborator answer breaks its contract');
-      const message = `${service} answered ${method} ${path} with a body its contract rejects`;
-      throw new CollaboratorError(service, status, message, { issues });
+    call<S extends z.ZodType>(method: string, path: string, answer: S, body?: unknown): Promise<z.output<S>> {
+      if (!tracer) return send(method, path, answer, body);
+      // Without the query, which may carry what logs and traces must not keep.
+      const attributes = { 'http.request.method': method, 'url.path': path.split('?')[0], 'peer.service': service };
+      return inSpan(tracer, `${method} ${service}`, { kind: SpanKind.CLIENT, attributes }, (span) =>
+        send(method, path, answer, body, span),
+      );
     },
   };
+
+  async function send<S extends z.ZodType>(
+    method: string,
+    path: string,
+    answer: S,
+    body: unknown,
+    span?: Span,
+  ): Promise<z.output<S>> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${await serviceAuth.token(service)}`,
+    };
+    const requestId = trace.current()?.requestId;
+    if (requestId) headers[REQUEST_ID_HEADER] = requestId;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    injectTrace(headers);
+    let status: number;
+    let text: string;
+    try {
+      // undici's own request: what fetch adds (WHATWG streams, Request and Response objects) costs a service
+      // making several calls an order more CPU than the call itself.
+      const response = await request(base + path, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      status = response.statusCode;
+      span?.setAttribute('http.response.status_code', status);
+      text = await response.body.text();
+    } catch (error) {
+      const code = networkCode(error);
+      failed('unreachable');
+      throw new CollaboratorError(service, null, `${service} unreachable (${code})`, { code });
+    }
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    if (status < 200 || status > 299) {
+      const message = (parsed as { message?: unknown } | undefined)?.message;
+      throw new CollaboratorError(
+        service,
+        status,
+        typeof message === 'string' ? message : `${service} answered ${status}`,
+      );
+    }
+    const checked = answer.safeParse(parsed);
+    if (checked.success) return checked.data;
+    const { issues } = checked.error;
+    failed('invalid_answer');
+    logger.warn({ collaborator: service, method, path, status, issues }, 'collaborator answer breaks its contract');
+    const message = `${service} answered ${method} ${path} with a body its contract rejects`;
+    throw new CollaboratorError(service, status, message, { issues });
+  }
 }

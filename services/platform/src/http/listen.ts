@@ -16,3 +16,13 @@ export async function listen(app: Koa | RequestListener, port: number, host: str
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   return server;
 }
+
+/**
+ * Every answer closes its connection while the server drains: clients open their next one where the load balancer
+ * now sends them, instead of finding their kept one cut.
+ */
+export function closeConnectionsWhile(server: Server, draining: () => boolean): void {
+  server.prependListener('request', (_request, response) => {
+    if (draining()) response.setHeader('Connection', 'close');
+  });
+}

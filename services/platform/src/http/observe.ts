@@ -2,7 +2,8 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../metrics.ts';
 
-const QUIET = new Set(['/healthz', '/readyz', '/metrics']);
+/** Probes and scrapes: neither logged nor traced. */
+export const QUIET = new Set(['/healthz', '/readyz', '/metrics']);
 
 interface Recorders {
   duration: ReturnType<Metrics['httpDuration']['labels']>;

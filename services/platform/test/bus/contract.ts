@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { SpanKind } from '@opentelemetry/api';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { z } from 'zod';
 import { DEAD_LETTER_TOPIC, envelopeSchema, envelopeSigningBytes, type Envelope } from '@ticketing/proto';
 import { replayDeadLetter, signEnvelope, type Transport } from '../../src/bus/index.ts';
@@ -80,6 +82,23 @@ export function busContract(kind: FixtureSettings['kind']) {
     const [row] = await fixture.db('outbox').where({ id: ids[0] });
     expect(envelopeSchema.parse(row.envelope)).toMatchObject({ type: fixture.settings.topic, key: 'k0' });
     await waitFor(async () => (await fixture.db('outbox').whereNull('published_at')).length === 0);
+  });
+
+  test(`[${kind}] handling an event continues its producer's trace: the consumer span is the producer span's child`, async () => {
+    const exporter = new InMemorySpanExporter();
+    const tracer = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] }).getTracer('bus');
+    const traced = await openFixture(newSettings(kind), { tracer });
+    others.push(traced);
+    const transport = traced.transport();
+    await traced.consume(transport, group, 'a');
+    await traced.relay(transport);
+    const [id] = await traced.stage([{ key: 'k0', n: 1 }]);
+    const consumer = await waitFor(() => exporter.getFinishedSpans().find((span) => span.kind === SpanKind.CONSUMER));
+    const producer = exporter.getFinishedSpans().find((span) => span.kind === SpanKind.PRODUCER)!;
+    expect(producer.attributes['messaging.message.id']).toBe(id);
+    expect(consumer.attributes['messaging.message.id']).toBe(id);
+    expect(consumer.spanContext().traceId).toBe(producer.spanContext().traceId);
+    expect(consumer.parentSpanContext?.spanId).toBe(producer.spanContext().spanId);
   });
 
   test(`[${kind}] events of one key are handled in the order they were committed`, async () => {

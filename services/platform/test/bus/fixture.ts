@@ -17,6 +17,7 @@ import {
   type HandlerContext,
   type Transport,
 } from '../../src/bus/index.ts';
+import type { Tracer } from '../../src/tracing.ts';
 
 /** Everything one contract scenario needs, shared by the test process and the processes it kills. */
 export interface FixtureSettings {
@@ -66,8 +67,14 @@ const handledTable = {
   },
 };
 
-/** `sharesBus`: a second service on another fixture's bus, which leaves dropping the bus to that fixture. */
-export async function openFixture(settings: FixtureSettings, { sharesBus = false } = {}) {
+/**
+ * `sharesBus`: a second service on another fixture's bus, which leaves dropping the bus to that fixture. `tracer`
+ * records the producer and consumer spans.
+ */
+export async function openFixture(
+  settings: FixtureSettings,
+  { sharesBus = false, tracer }: { sharesBus?: boolean; tracer?: Tracer } = {},
+) {
   const logger = createLogger('contract', process.env.TEST_LOG_LEVEL ?? 'silent');
   const metrics = createMetrics('contract');
   const db = createDb(settings.databaseUrl, settings.schema, 8);
@@ -77,7 +84,7 @@ export async function openFixture(settings: FixtureSettings, { sharesBus = false
   const keys = ring.keys(PRODUCER);
   const publishRule = (producer: string, type: string) => producer === PRODUCER || mayPublish(producer, type);
   const relays: { wake(): void }[] = [];
-  const outbox = createOutbox(schemas, () => relays.forEach((relay) => relay.wake()));
+  const outbox = createOutbox(schemas, () => relays.forEach((relay) => relay.wake()), tracer);
   const closers: { close(): Promise<unknown> }[] = [];
 
   const transport = (clientId = 'contract'): Transport => {
@@ -154,6 +161,7 @@ export async function openFixture(settings: FixtureSettings, { sharesBus = false
         outbox,
         logger,
         metrics,
+        tracer,
         maxAttempts: 3,
         retryDelayMs: () => 20,
         transientDelayMs: options.transientDelayMs ?? ((attempt) => backoffDelayMs(attempt, 10, 40)),

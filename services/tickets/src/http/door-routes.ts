@@ -9,7 +9,14 @@ import {
   type AuthUser,
   type TokenVerifier,
 } from '@ticketing/platform';
-import { doorAdmitInput, doorMessages } from '@ticketing/proto';
+import {
+  doorAdmitInput,
+  doorMessages,
+  doorTicketIdParam,
+  resetTicketInput,
+  resetTicketParams,
+  verifyTicketInput,
+} from '@ticketing/proto';
 import type { TicketsDeps } from '../domain/deps.ts';
 import { assertMayWorkDoor } from '../domain/door-access.ts';
 import { admitFromLookUp } from '../domain/door-admit.ts';
@@ -17,7 +24,6 @@ import { resetTicket } from '../domain/reset-ticket.ts';
 import { doorSessionOf } from '../domain/door-sessions.ts';
 import type { Door } from '../domain/door.ts';
 import { doorEventOf } from './door-event.ts';
-import { resetInput, resetParams, ticketIdParam, verifyTicketInput } from './input.ts';
 import type { DoorLimits } from './staffer-limit.ts';
 import { toResetView, toScanView } from './views.ts';
 
@@ -65,7 +71,7 @@ export function doorRoutes(deps: TicketsDeps, door: Door, verifyToken: TokenVeri
   router.post('/door/events/:eventId/tickets/:ticketId/admit', doorStaff, limits.readings, async (ctx) => {
     const user = ctx.state.user as AuthUser;
     const eventId = await doorEventOf(deps, user, ctx.params.eventId);
-    const ticketId = parseInput(ticketIdParam, ctx.params.ticketId);
+    const ticketId = parseInput(doorTicketIdParam, ctx.params.ticketId);
     const { deviceId, sessionId } = parseInput(doorAdmitInput, ctx.request.body ?? {});
     if (sessionId) await doorSessionOf(deps, eventId, sessionId);
     const result = await admitFromLookUp(deps, door, {
@@ -82,8 +88,8 @@ export function doorRoutes(deps: TicketsDeps, door: Door, verifyToken: TokenVeri
 
   router.post('/reset-ticket/:orderId', requireAdmin(verifyToken), async (ctx) => {
     const user = ctx.state.user as AuthUser;
-    const { orderId } = parseParams(resetParams, ctx.params);
-    const { sessionId, ticketId } = parseInput(resetInput, ctx.request.body ?? {});
+    const { orderId } = parseParams(resetTicketParams, ctx.params);
+    const { sessionId, ticketId } = parseInput(resetTicketInput, ctx.request.body ?? {});
     ctx.body = toResetView(
       await resetTicket(deps, { orderId, ticketId, resetBy: user.id, sessionId: sessionId ?? null }),
     );

@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
+import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { z } from 'zod';
 import {
   busMigrations,
@@ -16,7 +18,9 @@ import {
 } from '@ticketing/platform';
 import { TEST_DATABASE_URL, dropSchemas, testKeyRing, uniqueName, waitFor } from '@ticketing/testkit';
 
-const CLI = fileURLToPath(new URL('../dead-letters.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../src/dead-letters-main.ts', import.meta.url));
+// Each run is a Node process of its own, and the owner's replay of an unknown id reads every schema of the database.
+jest.setTimeout(90_000);
 const schema = uniqueName('dead_letters_cli');
 const busSchema = uniqueName('bus');
 const group = 'ingressos-worker';
@@ -31,13 +35,17 @@ const handled: string[] = [];
 let broken = true;
 let db: Knex;
 
-/** Runs the command as an operator would, with the machine's test database as DATABASE_URL. */
+/** Runs the command as an operator would, with the machine's test database (or `url`) as DATABASE_URL. */
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return cliAs(TEST_DATABASE_URL, ...args);
+}
+
+function cliAs(url: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [CLI, ...args],
-      { env: { ...process.env, DATABASE_URL: TEST_DATABASE_URL } },
+      { env: { ...process.env, DATABASE_URL: url } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
@@ -113,7 +121,39 @@ test('list shows a dead letter; replay sends it again once; unknown or replayed 
   });
   await expect(cli('list', '--schema', `${schema}_none`)).resolves.toMatchObject({
     code: 1,
-    stderr: `O schema "${schema}_none" não tem a tabela dead_letters.\n`,
+    stderr: `O schema "${schema}_none" não tem a tabela dead_letters (ou este usuário não pode lê-la).\n`,
   });
   expect(handled).toEqual([event.id]);
+});
+
+test("a service's own role lists the dead letters of its schema and no other", async () => {
+  const role = uniqueName('dead_letters_role');
+  const other = uniqueName('dead_letters_other');
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  const [quotedRole, quotedSchema, quotedOther] = [role, schema, other].map(pg.escapeIdentifier);
+  try {
+    await admin.query(`create role ${quotedRole} login`);
+    await admin.query(`grant usage on schema ${quotedSchema} to ${quotedRole}`);
+    await admin.query(`grant select, update on ${quotedSchema}.dead_letters to ${quotedRole}`);
+    await admin.query(`create schema ${quotedOther}`);
+    await admin.query(`create table ${quotedOther}.dead_letters (like ${quotedSchema}.dead_letters)`);
+    const url = new URL(TEST_DATABASE_URL);
+    url.username = role;
+    url.password = '';
+
+    await expect(cliAs(url.toString(), 'list')).resolves.toMatchObject({
+      code: 0,
+      stdout: `Nenhuma dead letter pendente em 1 schema (${schema}).\n`,
+    });
+    await expect(cliAs(url.toString(), 'list', '--schema', other)).resolves.toMatchObject({
+      code: 1,
+      stderr: `O schema "${other}" não tem a tabela dead_letters (ou este usuário não pode lê-la).\n`,
+    });
+  } finally {
+    await admin.query(`drop schema if exists ${quotedOther} cascade`);
+    await admin.query(`drop owned by ${quotedRole} cascade`).catch(() => {});
+    await admin.query(`drop role if exists ${quotedRole}`);
+    await admin.end();
+  }
 });

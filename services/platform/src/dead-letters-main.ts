@@ -1,23 +1,28 @@
 /**
  * Dead letters: events a consumer gave up on, kept in its service's `dead_letters` table until replayed.
  *
- *   npm run dead-letters -- list [--schema orders]
- *   npm run dead-letters -- replay <id> [--schema orders]
+ *   npm run dead-letters -- list [--schema orders]                                  (a checkout)
+ *   node services/platform/src/dead-letters-main.ts replay <id> [--schema orders]   (any service image)
  *
- * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) must reach every service schema (the database
- * owner's role). A replay puts the event back in the outbox of the service that gave up on it: its relay publishes
- * it again with the same id and key, that service handles it, and every other consumer skips it (its inbox has it).
+ * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) picks the schemas: the tool sees those whose
+ * dead_letters table its role may read and change, so a service's own role (as the CronJobs of
+ * k8s/components/dead-letters run it) reaches its own schema and the database owner every one. A replay puts the
+ * event back in the outbox of the service that gave up on it: its relay publishes it again with the same id and key,
+ * that service handles it, and every other consumer skips it (its inbox has it).
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { z } from 'zod';
-import { createDb, replayDeadLetter } from '@ticketing/platform';
+import { replayDeadLetter } from './bus/dead-letters.ts';
+import { createDb } from './db.ts';
 
 const USAGE = `Uso:
   npm run dead-letters -- list [--schema <schema>]          lista as dead letters ainda não reenviadas
   npm run dead-letters -- replay <id> [--schema <schema>]   reenvia uma dead letter (o id vem do list)
 
-DATABASE_URL aponta o banco (padrão postgres://postgres@127.0.0.1:5432/postgres).`;
+Na imagem de um serviço: node services/platform/src/dead-letters-main.ts list | replay <id>.
+DATABASE_URL aponta o banco (padrão postgres://postgres@127.0.0.1:5432/postgres); o usuário vê os schemas
+cujas dead letters pode ler e alterar (o papel de um serviço, o seu; o dono do banco, todos).`;
 
 const DEFAULT_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 // A schema dropped between finding it and reading it (a service removed meanwhile) is simply not there any more.
@@ -45,19 +50,20 @@ interface Letter {
 
 const id = pg.escapeIdentifier;
 
-/** The schemas holding a dead_letters table, or just `only` when given. */
+/** The schemas holding a dead_letters table this role may read and replay, or just `only` when given. */
 async function schemasWithDeadLetters(client: pg.Client, only: string | undefined): Promise<string[]> {
   const { rows } = await client.query<{ schema: string }>(
     `select n.nspname as schema from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where c.relname = 'dead_letters' and c.relkind in ('r', 'p') and ($1::text is null or n.nspname = $1)
+        and has_schema_privilege(n.oid, 'USAGE') and has_table_privilege(c.oid, 'SELECT, UPDATE')
       order by 1`,
     [only ?? null],
   );
   if (rows.length > 0) return rows.map((row) => row.schema);
   throw new Refusal(
     only
-      ? `O schema "${only}" não tem a tabela dead_letters.`
-      : 'Nenhum schema deste banco tem a tabela dead_letters: confira DATABASE_URL.',
+      ? `O schema "${only}" não tem a tabela dead_letters (ou este usuário não pode lê-la).`
+      : 'Nenhum schema deste banco tem uma tabela dead_letters que este usuário possa ler: confira DATABASE_URL.',
   );
 }
 
@@ -121,7 +127,9 @@ async function list(client: pg.Client, only: string | undefined): Promise<void> 
   const plural = letters.length === 1 ? '' : 's';
   console.log(`${letters.length} dead letter${plural} pendente${plural} em ${where}:\n`);
   console.log(table(['ID', 'SERVIÇO/GRUPO', 'TÓPICO', 'EVENTO', 'TENTATIVAS', 'IDADE', 'ERRO'], rows));
-  console.log('\nPara reenviar uma: npm run dead-letters -- replay <ID>');
+  console.log(
+    '\nPara reenviar uma: o comando replay <ID> (npm run dead-letters -- replay <ID>, ou na imagem do serviço).',
+  );
 }
 
 async function replay(client: pg.Client, url: string, letterId: string, only: string | undefined): Promise<void> {
