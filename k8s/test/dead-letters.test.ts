@@ -3,19 +3,17 @@
  * kustomize: one suspended CronJob per service schema, running the tool from that service's image as its own role,
  * allowed to reach PostgreSQL and nothing else.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { SERVICES } from '@ticketing/proto';
 import { SERVICE_SCHEMAS } from '@ticketing/platform';
 import { CronJob } from 'kubernetes-models/batch/v1';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
-import { K8S_DIR, REPO_DIR, find, ofKind, opens, rendered, type Obj } from './render.ts';
+import { REPO_DIR, entriesOf, find, ofKind, opens, rendered, type Obj } from './render.ts';
 
 let production: Obj[] = [];
 let objects: Obj[] = [];
 let added: Obj[] = [];
-const template = parse(readFileSync(join(K8S_DIR, 'base', 'secret.template.yaml'), 'utf8')) as Obj;
 
 beforeAll(() => {
   production = rendered('overlays/production');
@@ -52,14 +50,14 @@ test.each(SERVICE_SCHEMAS.map((schema) => [schema]))(
     expect(container.command).toEqual(['node', 'services/platform/src/dead-letters-main.ts']);
     expect(existsSync(join(REPO_DIR, container.command[1]))).toBe(true);
     expect(container.args).toEqual(['list']);
-    // The service's own direct URL (PostgreSQL itself, as its migrations use), from the same Secret.
+    // The service's own direct URL (PostgreSQL itself, as its migrations use), from its generated Secret.
     const url = container.env.find((entry: Obj) => entry.name === 'DATABASE_URL').valueFrom.secretKeyRef;
     const service = find(objects, 'Deployment', owners[0]!).spec.template.spec.containers.find(
       (entry: Obj) => entry.name === owners[0],
     );
     const own = service.env.find((entry: Obj) => entry.name === 'DATABASE_DIRECT_URL').valueFrom.secretKeyRef;
     expect(url).toEqual(own);
-    const direct = new URL(template.stringData[url.key]);
+    const direct = new URL(entriesOf(find(objects, 'Secret', url.name))[url.key]!);
     expect([direct.username, direct.host]).toEqual([schema, 'postgres-rw:5432']);
     expect(pod.spec.securityContext).toEqual(expect.objectContaining({ runAsNonRoot: true, runAsUser: 1000 }));
     expect(container.securityContext).toEqual(
@@ -70,7 +68,8 @@ test.each(SERVICE_SCHEMAS.map((schema) => [schema]))(
     // It reaches PostgreSQL, which lets it in; PgBouncer, Redis and the internet stay out of reach.
     const labels = pod.metadata.labels;
     const policies = ofKind(objects, 'NetworkPolicy');
-    const postgres = find(objects, 'StatefulSet', 'postgres').spec.template.metadata.labels;
+    // CloudNativePG's instances carry the labels the Cluster hands down.
+    const postgres = find(objects, 'Cluster', 'postgres').spec.inheritedMetadata.labels;
     const isPod = (target: Record<string, string>) => (peer: Obj) =>
       peer.podSelector !== undefined &&
       peer.namespaceSelector === undefined &&

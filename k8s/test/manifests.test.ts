@@ -2,45 +2,84 @@
  * Offline checks of the deployment topology under k8s/. The base, each overlay and the Gateway API
  * component are rendered by the real kustomize, and every rendered object is validated: core kinds
  * against the OpenAPI schemas of `kubernetes-models`, the Strimzi, CloudNativePG, Barman Cloud and Gateway API
- * custom resources against their CRD schemas pinned in k8s/test/crds (with ajv; from-crd.ts converts a CRD).
+ * custom resources against their CRD schemas pinned in k8s/test/crds (with ajv; from-crd.ts converts a CRD). The
+ * overlays render with the Secrets' files `npm run k8s:secrets` writes, run for real into a copy of k8s/ as an
+ * operator runs it.
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse, parseAllDocuments } from 'yaml';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative } from 'node:path';
+import { parseEnv } from 'node:util';
+import { parse } from 'yaml';
 import {
   EVENT_CONSUMERS,
   EVENT_OWNERS,
   GATEWAY,
   SERVICES as LISTED_SERVICES,
   eventSchemas,
+  type ServiceName,
   urlSetting,
 } from '@ticketing/proto';
-import { REDIS_USER_NAMES, baseConfigSchema, loadConfig } from '@ticketing/platform';
+import {
+  DATABASE_ROLES,
+  REDIS_USER_NAMES,
+  SERVICE_SCHEMAS,
+  baseConfigSchema,
+  keyRing,
+  loadConfig,
+  loadServiceConfig,
+  type ServiceDefinition,
+} from '@ticketing/platform';
+import { catalogService } from '@ticketing/catalog';
+import { certificatesService } from '@ticketing/certificates';
+import { courtesyService } from '@ticketing/courtesy';
 import { gatewayConfigSchema } from '@ticketing/gateway';
+import { identityService } from '@ticketing/identity';
+import { mailService } from '@ticketing/mail';
+import { ordersService } from '@ticketing/orders';
+import { paymentsService } from '@ticketing/payments';
+import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
 import { Ajv } from 'ajv';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { Job } from 'kubernetes-models/batch/v1';
+import { CronJob, Job } from 'kubernetes-models/batch/v1';
+import {
+  K8S_DIR,
+  PROVIDED,
+  REPO_DIR,
+  SECRETS_COMPONENT,
+  entriesOf,
+  find,
+  kustomizeBuild,
+  matchesLabels,
+  ofKind,
+  operatorCopy,
+  runSecretsScript,
+  selects,
+  type Obj,
+} from './render.ts';
 
 // ---------------------------------------------------------------------------------------
 // Expectations
 // ---------------------------------------------------------------------------------------
 
-const K8S_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
-const REPO_DIR = dirname(K8S_DIR);
 const BASE_DIR = join(K8S_DIR, 'base');
 const OVERLAYS = ['production', 'event-day'] as const;
-/** Every kustomization the tests render, by name. `gateway-api` is production with components/gateway-api. */
-const KUSTOMIZATIONS: Record<string, string> = {
-  base: BASE_DIR,
-  production: join(K8S_DIR, 'overlays', 'production'),
-  'event-day': join(K8S_DIR, 'overlays', 'event-day'),
-  'gateway-api': join(K8S_DIR, 'test', 'gateway-api'),
+const secretsDir = () => join(operatorCopy(), SECRETS_COMPONENT);
+
+/**
+ * Every kustomization the tests render, by name. `gateway-api` is production with components/gateway-api,
+ * `dead-letters` production with components/dead-letters.
+ */
+const KUSTOMIZATIONS: Record<string, () => string> = {
+  base: () => BASE_DIR,
+  production: () => join(operatorCopy(), 'overlays', 'production'),
+  'event-day': () => join(operatorCopy(), 'overlays', 'event-day'),
+  'gateway-api': () => join(operatorCopy(), 'test', 'gateway-api'),
+  'dead-letters': () => join(operatorCopy(), 'test', 'dead-letters'),
 };
 
 interface App {
@@ -53,6 +92,19 @@ interface App {
 /** The list of services (proto's system.ts) and the gateway: the manifests must deploy exactly these. */
 const SERVICES: App[] = LISTED_SERVICES.map(({ name, dir, entry, port }) => ({ name, dir, entry, port }));
 const APPS: App[] = [...SERVICES, GATEWAY];
+
+/** Each service's definition, to load its configuration as it does at boot. */
+const DEFINITIONS: Record<ServiceName, Pick<ServiceDefinition, 'name' | 'identity' | 'config' | 'secrets' | 'productionChecks'>> = {
+  identity: identityService,
+  catalog: catalogService,
+  orders: ordersService,
+  payments: paymentsService,
+  courtesy: courtesyService,
+  'tickets-verifier': ticketsVerifierService,
+  'tickets-worker': ticketsWorkerService,
+  mail: mailService,
+  certificates: certificatesService,
+};
 
 /** Whom each service calls on /internal: the callers the list names for each callee. */
 const CALLS: Record<string, string[]> = Object.fromEntries(
@@ -84,9 +136,6 @@ const NODE_KEEP_ALIVE_SECONDS = 5;
 // Loading and rendering
 // ---------------------------------------------------------------------------------------
 
-// Parsed YAML: the shapes are checked by the assertions themselves.
-type Obj = Record<string, any>;
-
 interface Source {
   file: string;
   obj: Obj;
@@ -94,20 +143,6 @@ interface Source {
 
 function rel(file: string): string {
   return relative(REPO_DIR, file);
-}
-
-function parseDocs(text: string, where: string): Obj[] {
-  const out: Obj[] = [];
-  for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length > 0) throw new Error(`${where}: ${doc.errors.map((e) => e.message).join('; ')}`);
-    const value: unknown = doc.toJS();
-    if (value !== null && value !== undefined) out.push(value as Obj);
-  }
-  return out;
-}
-
-function readDocs(file: string): Obj[] {
-  return parseDocs(readFileSync(file, 'utf8'), rel(file));
 }
 
 function yamlFiles(dir: string): string[] {
@@ -135,25 +170,6 @@ function readKustomization(dir: string): Kustomization {
   return parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as Kustomization;
 }
 
-/**
- * The real kustomize: the binary named by KUSTOMIZE, else the one built into kubectl (on this machine kind's image).
- * The manifests render identically with kustomize 4.5 and 5.x.
- */
-function kustomizeBuild(dir: string): Obj[] {
-  const binary = process.env.KUSTOMIZE;
-  const [command, args] = binary ? [binary, ['build', dir]] : ['kubectl', ['kustomize', dir]];
-  let output: string;
-  try {
-    output = execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 });
-  } catch (error) {
-    const failure = error as NodeJS.ErrnoException & { stderr?: string };
-    if (failure.code === 'ENOENT')
-      throw new Error(`${command} not found: the manifest tests need kustomize or kubectl`, { cause: error });
-    throw new Error(`${command} ${args.join(' ')} failed: ${failure.stderr ?? failure.message}`, { cause: error });
-  }
-  return parseDocs(output, `kustomize build ${rel(dir)}`);
-}
-
 function objectId(obj: Obj): string {
   return `${obj.kind}/${obj.metadata?.name}`;
 }
@@ -163,8 +179,8 @@ function isPlainObject(value: unknown): value is Obj {
 }
 
 function podSpecs(obj: Obj): Obj[] {
-  const spec = obj.spec?.template?.spec;
-  return ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'].includes(obj.kind) && spec ? [spec] : [];
+  const spec = obj.kind === 'CronJob' ? obj.spec?.jobTemplate?.spec?.template?.spec : obj.spec?.template?.spec;
+  return ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob'].includes(obj.kind) && spec ? [spec] : [];
 }
 
 function containersOf(obj: Obj): Obj[] {
@@ -191,9 +207,14 @@ const CORE_VALIDATORS: Record<string, (obj: Obj) => void> = {
     }
   },
   'batch/v1/Job': (obj) => new Job(obj as never).validate(),
+  'batch/v1/CronJob': (obj) => new CronJob(obj as never).validate(),
   'v1/Service': (obj) => new Service(obj as never).validate(),
   'v1/ConfigMap': (obj) => new ConfigMap(obj as never).validate(),
-  'v1/Secret': (obj) => new Secret(obj as never).validate(),
+  // kustomize wraps long base64 values in lines, which the API server's decoder skips.
+  'v1/Secret': (obj) => {
+    const data = Object.entries(obj.data ?? {}).map(([key, value]) => [key, String(value).replace(/\n/g, '')]);
+    new Secret({ ...obj, data: Object.fromEntries(data) } as never).validate();
+  },
   'v1/Namespace': (obj) => new Namespace(obj as never).validate(),
   'v1/PersistentVolumeClaim': (obj) => new PersistentVolumeClaim(obj as never).validate(),
   'networking.k8s.io/v1/Ingress': (obj) => new Ingress(obj as never).validate(),
@@ -264,16 +285,6 @@ function validationErrors(sources: Source[]): string[] {
 // Queries on rendered objects
 // ---------------------------------------------------------------------------------------
 
-function find(objects: Obj[], kind: string, name: string): Obj {
-  const found = objects.filter((obj) => obj.kind === kind && obj.metadata?.name === name);
-  if (found.length !== 1) throw new Error(`expected exactly one ${kind}/${name}, found ${found.length}`);
-  return found[0];
-}
-
-function ofKind(objects: Obj[], kind: string): Obj[] {
-  return objects.filter((obj) => obj.kind === kind);
-}
-
 function mainContainer(deployment: Obj): Obj {
   const containers: Obj[] = deployment.spec.template.spec.containers;
   return containers.find((container) => container.name === deployment.metadata.name) ?? containers[0];
@@ -282,6 +293,54 @@ function mainContainer(deployment: Obj): Obj {
 function envValue(container: Obj, name: string): Obj | undefined {
   return (container.env ?? []).find((entry: Obj) => entry.name === name);
 }
+
+/** A generated object's name without the hash of its content kustomize appends. */
+const unhashed = (name: string) => name.replace(/-[a-z0-9]{10}$/, '');
+
+/** A secretKeyRef with its Secret's generated name as the manifests write it. */
+const unhashedRef = (ref: Obj | undefined) => ref && { ...ref, name: unhashed(ref.name) };
+
+/** The value a container's setting takes from its Secret. */
+function secretValue(objects: Obj[], container: Obj, setting: string): string {
+  const ref = envValue(container, setting)?.valueFrom?.secretKeyRef;
+  if (!ref) throw new Error(`${container.name} reads ${setting} from no Secret`);
+  return entriesOf(find(objects, 'Secret', ref.name))[ref.key]!;
+}
+
+/** The Secrets a CloudNativePG Cluster names: the superuser's login and the owner's (from scratch or a backup). */
+function clusterSecrets(cluster: Obj): string[] {
+  const { superuserSecret, bootstrap } = cluster.spec;
+  return [superuserSecret, bootstrap?.initdb?.secret, bootstrap?.recovery?.secret].flatMap((ref) => (ref?.name ? [ref.name] : []));
+}
+
+/** Every Secret a workload's pods read (settings, envFrom, volumes), or an operator's object names, by that name. */
+function secretsRead(workload: Obj): string[] {
+  const names: (string | undefined)[] = containersOf(workload).flatMap((container) => [
+    ...(container.env ?? []).map((entry: Obj) => entry.valueFrom?.secretKeyRef?.name),
+    ...(container.envFrom ?? []).map((source: Obj) => source.secretRef?.name),
+  ]);
+  for (const spec of podSpecs(workload)) names.push(...(spec.volumes ?? []).map((volume: Obj) => volume.secret?.secretName));
+  if (workload.kind === 'Cluster') names.push(...clusterSecrets(workload));
+  if (workload.kind === 'ObjectStore') names.push(...Object.values<Obj>(workload.spec.configuration.s3Credentials).map((ref) => ref.name));
+  return [...new Set(names.filter((entry) => entry !== undefined))].sort();
+}
+
+/** The service that owns a schema (tickets: the worker, not the door API, whose role has less). */
+const schemaOwner = (schema: string) => LISTED_SERVICES.find((service) => service.schema === schema && service.role === schema)!.name;
+
+/**
+ * The one Secret each workload's pods (init containers included, or each operator's object) may read: its own
+ * role's. A schema's dead-letter CronJob runs as the role that owns it, with that service's Secret.
+ */
+const OWN_SECRET: Record<string, string> = {
+  ...Object.fromEntries(APPS.map((app) => [`Deployment/${app.name}`, `${app.name}-secrets`])),
+  ...Object.fromEntries(SERVICE_SCHEMAS.map((schema) => [`CronJob/dead-letters-${schema}`, `${schemaOwner(schema)}-secrets`])),
+  'Job/database-roles': 'database-roles',
+  'Deployment/pgbouncer': 'pgbouncer-users',
+  'Deployment/redis': 'redis-users',
+  'Cluster/postgres': 'postgres-owner',
+  'ObjectStore/postgres-backups': 'backup-object-store',
+};
 
 /** Resolves a probe's or Service's named port against the container's ports. */
 function containerPortNumber(container: Obj, port: string | number): number | undefined {
@@ -315,24 +374,8 @@ function iniSection(text: string, section: string): Record<string, string> {
   return iniSettings(body.slice(section.length + 1));
 }
 
-function matchesLabels(selector: Obj | undefined, labels: Record<string, string>): boolean {
-  if (!selector) return false;
-  const expressionsHold = (selector.matchExpressions ?? []).every((expression: Obj) =>
-    expression.operator === 'In'
-      ? expression.values.includes(labels[expression.key])
-      : expression.operator === 'Exists'
-        ? expression.key in labels
-        : false,
-  );
-  return Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value) && expressionsHold;
-}
-
 type Labels = Record<string, string>;
 type Peer = (peer: Obj) => boolean;
-
-function selects(policy: Obj, labels: Labels): boolean {
-  return Object.keys(policy.spec.podSelector).length === 0 || matchesLabels(policy.spec.podSelector, labels);
-}
 
 /** TCP ports that `direction` rules of the policies selecting a pod open towards peers accepted by `peer` (Infinity: any). */
 function openPorts(policies: Obj[], labels: Labels, direction: 'ingress' | 'egress', peer: Peer): Set<number> {
@@ -444,7 +487,7 @@ const renderCache = new Map<string, Obj[]>();
 function rendered(name: string): Obj[] {
   let objects = renderCache.get(name);
   if (!objects) {
-    objects = kustomizeBuild(KUSTOMIZATIONS[name]);
+    objects = kustomizeBuild(KUSTOMIZATIONS[name]!());
     renderCache.set(name, objects);
   }
   return objects;
@@ -458,7 +501,7 @@ describe('kustomizations', () => {
     }
   });
 
-  test('every manifest file of the base is used (except the Secret template)', () => {
+  test('every manifest file of the base is used', () => {
     const listed = new Set<string>();
     const walk = (dir: string): void => {
       for (const resource of readKustomization(dir).resources ?? []) {
@@ -468,15 +511,20 @@ describe('kustomizations', () => {
       }
     };
     walk(BASE_DIR);
-    const unused = yamlFiles(BASE_DIR).filter(
-      (file) => !isKustomization(file) && !listed.has(file) && basename(file) !== 'secret.template.yaml',
-    );
+    const unused = yamlFiles(BASE_DIR).filter((file) => !isKustomization(file) && !listed.has(file));
     expect(unused.map(rel)).toEqual([]);
   });
 
-  test('overlays change the base without adding or losing objects', () => {
-    expect(rendered('production').length).toBe(rendered('base').length);
-    expect(rendered('event-day').length).toBe(rendered('base').length);
+  test('overlays change the base and add only the generated Secrets and public keys', () => {
+    const generated = (objects: Obj[]) =>
+      objects.filter((obj) => obj.kind === 'Secret' || (obj.kind === 'ConfigMap' && unhashed(obj.metadata.name) === 'service-public-keys'));
+    expect(generated(rendered('base'))).toEqual([]);
+    const component = parse(readFileSync(join(K8S_DIR, SECRETS_COMPONENT, 'kustomization.yaml'), 'utf8'));
+    const names = [...component.secretGenerator, ...component.configMapGenerator].map((entry: Obj) => entry.name);
+    for (const overlay of OVERLAYS) {
+      expect(generated(rendered(overlay)).map((obj) => unhashed(obj.metadata.name)).sort()).toEqual(names.sort());
+      expect(rendered(overlay).length).toBe(rendered('base').length + names.length);
+    }
     expect(rendered('production')).not.toEqual(rendered('base'));
     expect(rendered('event-day')).not.toEqual(rendered('production'));
   });
@@ -494,11 +542,6 @@ describe('schema validation', () => {
   test.each(Object.keys(KUSTOMIZATIONS).map((name) => [name]))('every object rendered from %s is valid', (name) => {
     const sources = rendered(name).map((obj) => ({ file: name, obj }));
     expect(validationErrors(sources)).toEqual([]);
-  });
-
-  test('the Secret template is a valid Secret', () => {
-    const [template] = readDocs(join(BASE_DIR, 'secret.template.yaml'));
-    expect(validationErrors([{ file: 'secret.template.yaml', obj: template }])).toEqual([]);
   });
 
   test('the core kinds are all present and checked by kubernetes-models, the custom ones by their CRD schemas', () => {
@@ -676,10 +719,9 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
       const container = mainContainer(find(objects, 'Deployment', app.name));
       const pooled = envValue(container, 'DATABASE_URL')?.valueFrom?.secretKeyRef;
       const direct = envValue(container, 'DATABASE_DIRECT_URL')?.valueFrom?.secretKeyRef;
-      expect(pooled?.name).toBe('ticketing-secrets');
-      expect(pooled.key).toMatch(/^[A-Z_]+_DATABASE_URL$/);
-      // The same role, once through PgBouncer and once straight to PostgreSQL.
-      expect(direct).toEqual({ name: 'ticketing-secrets', key: pooled.key.replace(/_URL$/, '_DIRECT_URL') });
+      // The same role, once through PgBouncer and once straight to PostgreSQL: both in the app's own Secret.
+      expect(unhashedRef(pooled)).toEqual({ name: `${app.name}-secrets`, key: 'DATABASE_URL' });
+      expect(direct).toEqual({ name: pooled.name, key: 'DATABASE_DIRECT_URL' });
       expect(Number(envValue(container, 'DB_POOL_MAX')?.value)).toBeGreaterThanOrEqual(2);
       // Each service it calls (the list names it among the callee's callers): in its own env, or the shared one.
       for (const callee of LISTED_SERVICES.filter((other) => (other.callers as readonly string[]).includes(app.name))) {
@@ -695,65 +737,75 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     expect(envValue(gateway, 'STATIC_DIR')?.value).toBeDefined();
     const payments = mainContainer(find(objects, 'Deployment', 'payments'));
     for (const secret of ['ASAAS_API_KEY', 'ASAAS_WEBHOOK_TOKEN']) {
-      expect(envValue(payments, secret)?.valueFrom?.secretKeyRef?.key).toBe(secret);
+      expect(unhashedRef(envValue(payments, secret)?.valueFrom?.secretKeyRef)).toEqual({ name: 'payments-secrets', key: secret });
     }
     expect(envValue(payments, 'ASAAS_BASE_URL')?.value).toMatch(/^https:\/\/api(-sandbox)?\.asaas\.com\/v3$/);
     const mail = mainContainer(find(objects, 'Deployment', 'mail'));
-    expect(envValue(mail, 'SMTP_URL')?.valueFrom?.secretKeyRef?.key).toBe('SMTP_URL');
+    expect(unhashedRef(envValue(mail, 'SMTP_URL')?.valueFrom?.secretKeyRef)).toEqual({ name: 'mail-secrets', key: 'SMTP_URL' });
     expect(envValue(mail, 'MAIL_FROM')?.value).toBeTruthy();
     const identity = mainContainer(find(objects, 'Deployment', 'identity'));
-    expect(envValue(identity, 'ADMIN_PASSWORD')?.valueFrom?.secretKeyRef?.key).toBe('ADMIN_PASSWORD');
+    expect(unhashedRef(envValue(identity, 'ADMIN_PASSWORD')?.valueFrom?.secretKeyRef)).toEqual({ name: 'identity-secrets', key: 'ADMIN_PASSWORD' });
   });
 
   test('each app logs in to Redis as its own user and to Kafka as its own KafkaUser', () => {
-    const template = readDocs(join(BASE_DIR, 'secret.template.yaml'))[0] as Obj;
-    const variable = (app: string) => app.toUpperCase().replaceAll('-', '_');
-    const redisPort = find(objects, 'Service', 'redis').spec.ports[0].port;
     for (const app of APPS) {
       const container = mainContainer(find(objects, 'Deployment', app.name));
-      expect(envValue(container, 'REDIS_URL')?.valueFrom?.secretKeyRef).toEqual({
-        name: 'ticketing-secrets',
-        key: `${variable(app.name)}_REDIS_URL`,
-      });
-      const url = new URL(template.stringData[`${variable(app.name)}_REDIS_URL`]);
-      expect([url.username, url.host]).toEqual([app.name, `redis:${redisPort}`]);
+      expect(unhashedRef(envValue(container, 'REDIS_URL')?.valueFrom?.secretKeyRef)).toEqual({ name: `${app.name}-secrets`, key: 'REDIS_URL' });
     }
     for (const app of SERVICES) {
       const container = mainContainer(find(objects, 'Deployment', app.name));
       const password = envValue(container, 'KAFKA_PASSWORD')?.valueFrom?.secretKeyRef;
       expect(envValue(container, 'KAFKA_USERNAME')?.value).toBe(app.name);
-      expect(password).toEqual({ name: 'ticketing-secrets', key: `${variable(app.name)}_KAFKA_PASSWORD` });
+      expect(unhashedRef(password)).toEqual({ name: `${app.name}-secrets`, key: 'KAFKA_PASSWORD' });
       // The User Operator sets the KafkaUser's password from the same key.
       expect(find(objects, 'KafkaUser', app.name).spec.authentication).toEqual({
         type: 'scram-sha-512',
         password: { valueFrom: { secretKeyRef: password } },
       });
     }
-    // The door API's own database role: the tickets tables without the signing keys' private halves.
-    const verifier = mainContainer(find(objects, 'Deployment', 'tickets-verifier'));
-    const role = new URL(template.stringData[envValue(verifier, 'DATABASE_URL')?.valueFrom.secretKeyRef.key]).username;
-    expect(role).toBe('tickets_verifier');
+    // Each database role's password, for the Job that makes the roles.
     const job = mainContainer(find(objects, 'Job', 'database-roles'));
-    expect(envValue(job, 'TICKETS_VERIFIER_DATABASE_PASSWORD')?.valueFrom?.secretKeyRef?.key).toBe('TICKETS_VERIFIER_DATABASE_PASSWORD');
+    const passwords = DATABASE_ROLES.map((role) => `${role.toUpperCase()}_DATABASE_PASSWORD`);
+    for (const setting of passwords) {
+      expect(unhashedRef(envValue(job, setting)?.valueFrom?.secretKeyRef)).toEqual({ name: 'database-roles', key: setting });
+    }
+  });
+
+  test("a pod reads only its own role's Secret", () => {
+    // In production, with the dead-letter CronJobs (the rest is production's, as dead-letters.test.ts checks).
+    const workloads = (name === 'production' ? rendered('dead-letters') : objects).filter(
+      (obj) => podSpecs(obj).length > 0 || ['Cluster', 'ObjectStore'].includes(obj.kind),
+    );
+    if (name === 'production') expect(ofKind(workloads, 'CronJob')).toHaveLength(SERVICE_SCHEMAS.length);
+    const problems: string[] = [];
+    for (const workload of workloads) {
+      const read = secretsRead(workload).map(unhashed);
+      const own = OWN_SECRET[objectId(workload)];
+      if (read.some((secret) => secret !== own)) problems.push(`${objectId(workload)} reads ${read.join(', ')} (its own: ${own})`);
+    }
+    expect(problems).toEqual([]);
+    // No two roles share a Secret: only the dead-letter CronJobs read their schema owner's.
+    const roles = Object.keys(OWN_SECRET).filter((workload) => !workload.startsWith('CronJob/dead-letters-'));
+    expect(new Set(Object.values(OWN_SECRET)).size).toBe(roles.length);
   });
 
   test('each service signs with its own private key, from an entry of its own, and reads every public key from one ConfigMap', () => {
-    const template = readDocs(join(BASE_DIR, 'secret.template.yaml'))[0] as Obj;
-    const publicKeys = find(objects, 'ConfigMap', 'service-public-keys');
-    expect(publicKeys.data.SERVICE_PUBLIC_KEYS).toBeDefined();
     // Both tickets processes share one schema and outbox, so one identity: `tickets`.
     const identity = (app: string) => (app.startsWith('tickets-') ? 'tickets' : app);
     for (const app of SERVICES) {
       const container = mainContainer(find(objects, 'Deployment', app.name));
-      const key = `${identity(app.name).toUpperCase()}_SERVICE_KEY`;
-      expect([app.name, envValue(container, 'SERVICE_KEY')?.valueFrom]).toEqual([
+      expect([app.name, unhashedRef(envValue(container, 'SERVICE_KEY')?.valueFrom?.secretKeyRef)]).toEqual([
         app.name,
-        { secretKeyRef: { name: 'ticketing-secrets', key } },
+        { name: `${app.name}-secrets`, key: 'SERVICE_KEY' },
       ]);
-      expect(template.stringData[key]).toBe('CHANGE_ME');
-      expect(envValue(container, 'SERVICE_PUBLIC_KEYS')?.valueFrom).toEqual({
-        configMapKeyRef: { name: 'service-public-keys', key: 'SERVICE_PUBLIC_KEYS' },
-      });
+      const publicKeys = envValue(container, 'SERVICE_PUBLIC_KEYS')?.valueFrom?.configMapKeyRef;
+      expect({ ...publicKeys, name: unhashed(publicKeys.name) }).toEqual({ name: 'service-public-keys', key: 'SERVICE_PUBLIC_KEYS' });
+      if (name !== 'base') {
+        // Its private key is the one the list's public key under its name (`tickets` for both processes) checks.
+        const ring = keyRing({ [identity(app.name)]: secretValue(objects, container, 'SERVICE_KEY') });
+        const list = entriesOf(find(objects, 'ConfigMap', publicKeys.name)).SERVICE_PUBLIC_KEYS!;
+        expect(list.split(',')).toContain(ring.publicKeys);
+      }
     }
     const gateway = mainContainer(find(objects, 'Deployment', 'gateway'));
     expect(envValue(gateway, 'SERVICE_KEY')).toBeUndefined();
@@ -806,44 +858,47 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('apps in %s', (name) 
     }
   });
 
-  test('every secret key and config map referenced exists', () => {
-    const template = readDocs(join(BASE_DIR, 'secret.template.yaml'))[0] as Obj;
-    const secretKeys = new Set(Object.keys(template.stringData));
-    const configMaps = new Set(ofKind(objects, 'ConfigMap').map((obj) => obj.metadata.name));
+  test('every Secret and ConfigMap key referenced is generated', () => {
+    // The base has no generated objects: its references are checked against the production overlay's, by name.
+    const generated = name === 'base' ? rendered('production') : objects;
+    const named = (kind: string, ref: string) =>
+      generated.find(
+        (obj) => obj.kind === kind && (obj.metadata.name === ref || (name === 'base' && unhashed(obj.metadata.name) === ref)),
+      );
     const problems: string[] = [];
-    // The Secret CloudNativePG writes for the database owner, and its keys.
-    const generated: Record<string, string[]> = { [`${find(objects, 'Cluster', 'postgres').metadata.name}-app`]: ['uri', 'password', 'username'] };
-    const exists = (ref: Obj) =>
-      ref.name === template.metadata.name ? secretKeys.has(ref.key) : (generated[ref.name] ?? []).includes(ref.key);
-    for (const workload of [...ofKind(objects, 'Deployment'), ...ofKind(objects, 'StatefulSet'), ...ofKind(objects, 'Job')]) {
+    const need = (where: string, kind: string, ref: string, key?: string) => {
+      const obj = named(kind, ref);
+      if (!obj || (key !== undefined && !(key in (obj.data ?? {})))) problems.push(`${where} -> ${kind} ${ref} ${key ?? ''}`);
+    };
+    for (const workload of objects.filter((obj) => podSpecs(obj).length > 0)) {
       for (const container of containersOf(workload)) {
+        const where = `${objectId(workload)} ${container.name}`;
         for (const entry of container.env ?? []) {
-          const ref = entry.valueFrom?.secretKeyRef;
-          if (ref && !exists(ref)) {
-            problems.push(`${objectId(workload)} ${entry.name} -> ${ref.name}/${ref.key}`);
-          }
+          const secret = entry.valueFrom?.secretKeyRef;
+          const configMap = entry.valueFrom?.configMapKeyRef;
+          if (secret) need(`${where} ${entry.name}`, 'Secret', secret.name, secret.key);
+          if (configMap) need(`${where} ${entry.name}`, 'ConfigMap', configMap.name, configMap.key);
         }
         for (const source of container.envFrom ?? []) {
-          if (source.configMapRef && !configMaps.has(source.configMapRef.name)) problems.push(`${objectId(workload)} envFrom ${source.configMapRef.name}`);
-          if (source.secretRef && source.secretRef.name !== template.metadata.name) problems.push(`${objectId(workload)} envFrom ${source.secretRef.name}`);
+          if (source.secretRef) need(where, 'Secret', source.secretRef.name);
+          if (source.configMapRef) need(where, 'ConfigMap', source.configMapRef.name);
         }
+      }
+      for (const volume of podSpecs(workload).flatMap((spec) => spec.volumes ?? [])) {
+        const where = `${objectId(workload)} volume ${volume.name}`;
+        if (volume.secret) for (const item of volume.secret.items ?? [{}]) need(where, 'Secret', volume.secret.secretName, item.key);
+        if (volume.configMap) for (const item of volume.configMap.items ?? [{}]) need(where, 'ConfigMap', volume.configMap.name, item.key);
       }
     }
-    for (const workload of ofKind(objects, 'Deployment')) {
-      for (const volume of workload.spec.template.spec.volumes ?? []) {
-        if (!volume.secret) continue;
-        for (const item of volume.secret.items ?? []) {
-          if (volume.secret.secretName !== template.metadata.name || !secretKeys.has(item.key)) {
-            problems.push(`${objectId(workload)} volume ${volume.name} -> ${volume.secret.secretName}/${item.key}`);
-          }
-        }
-      }
+    for (const user of ofKind(objects, 'KafkaUser')) {
+      const ref = user.spec.authentication.password.valueFrom.secretKeyRef;
+      need(objectId(user), 'Secret', ref.name, ref.key);
     }
     for (const store of ofKind(objects, 'ObjectStore')) {
-      const credentials: Obj = store.spec.configuration.s3Credentials;
-      for (const [name, ref] of Object.entries(credentials)) {
-        if (!exists(ref)) problems.push(`${objectId(store)} ${name} -> ${ref.name}/${ref.key}`);
-      }
+      for (const [field, ref] of Object.entries<Obj>(store.spec.configuration.s3Credentials)) need(`${objectId(store)} ${field}`, 'Secret', ref.name, ref.key);
+    }
+    for (const cluster of ofKind(objects, 'Cluster')) {
+      for (const secret of clusterSecrets(cluster)) need(objectId(cluster), 'Secret', secret);
     }
     expect(problems).toEqual([]);
   });
@@ -997,7 +1052,6 @@ describe.each(['production', 'event-day'].map((name) => [name]))('database conne
     expect(configMap).toMatch(/^pgbouncer-[a-z0-9]+$/);
     ini = find(objects, 'ConfigMap', configMap).data['pgbouncer.ini'];
   });
-  const template = readDocs(join(BASE_DIR, 'secret.template.yaml'))[0];
 
   test('PgBouncer pools transactions in front of PostgreSQL', () => {
     const pgbouncer = find(objects, 'Deployment', 'pgbouncer');
@@ -1014,25 +1068,31 @@ describe.each(['production', 'event-day'].map((name) => [name]))('database conne
     // It reads its users from the Secret, where it is mounted.
     const authDir = mainContainer(pgbouncer).volumeMounts.find((mount: Obj) => settings.auth_file.startsWith(`${mount.mountPath}/`));
     const volume = pgbouncer.spec.template.spec.volumes.find((entry: Obj) => entry.name === authDir?.name);
-    expect(volume.secret.items).toContainEqual({ key: 'PGBOUNCER_USERLIST', path: basename(settings.auth_file) });
+    expect(volume.secret.items).toContainEqual({ key: 'userlist.txt', path: basename(settings.auth_file) });
   });
 
-  test('each service reaches its role through PgBouncer, and PostgreSQL directly for sessions', () => {
-    const users = new Set(
-      String(template.stringData.PGBOUNCER_USERLIST)
+  test('each service reaches its role through PgBouncer, and PostgreSQL directly for sessions, with one password', () => {
+    const volumes: Obj[] = find(objects, 'Deployment', 'pgbouncer').spec.template.spec.volumes;
+    const userlist = entriesOf(find(objects, 'Secret', volumes.find((volume) => volume.secret)!.secret.secretName))['userlist.txt']!;
+    const users = Object.fromEntries(
+      userlist
         .trim()
         .split('\n')
-        .map((line) => /^"([^"]+)" "[^"]*"$/.exec(line)?.[1]),
+        .map((line) => /^"([^"]+)" "([^"]*)"$/.exec(line)!.slice(1)),
     );
-    for (const app of SERVICES) {
+    const job = mainContainer(find(objects, 'Job', 'database-roles'));
+    for (const app of LISTED_SERVICES) {
       const container = mainContainer(find(objects, 'Deployment', app.name));
-      const pooled = new URL(template.stringData[envValue(container, 'DATABASE_URL')?.valueFrom.secretKeyRef.key]);
-      const direct = new URL(template.stringData[envValue(container, 'DATABASE_DIRECT_URL')?.valueFrom.secretKeyRef.key]);
+      const pooled = new URL(secretValue(objects, container, 'DATABASE_URL'));
+      const direct = new URL(secretValue(objects, container, 'DATABASE_DIRECT_URL'));
       expect(pooled.host).toBe(`pgbouncer:${find(objects, 'Service', 'pgbouncer').spec.ports[0].port}`);
       expect(direct.host).toBe(`${find(objects, 'Cluster', 'postgres').metadata.name}-rw:5432`);
-      expect(direct.username).toBe(pooled.username);
-      expect(users).toContain(pooled.username);
+      expect([pooled.username, direct.username, pooled.pathname]).toEqual([app.role, app.role, '/ticketing']);
+      // The role's password, as the Job gives it to PostgreSQL and PgBouncer checks it.
+      const password = secretValue(objects, job, `${app.role.toUpperCase()}_DATABASE_PASSWORD`);
+      expect([app.name, pooled.password, direct.password, users[app.role]]).toEqual([app.name, password, password, password]);
     }
+    expect(Object.keys(users).sort()).toEqual([...DATABASE_ROLES].sort());
   });
 
   test('20 verifier pods and every other service stay within PgBouncer and PostgreSQL limits', () => {
@@ -1048,9 +1108,7 @@ describe.each(['production', 'event-day'].map((name) => [name]))('database conne
     const clients = services.reduce((sum, deployment) => sum + maxPods(deployment) * Number(envValue(mainContainer(deployment), 'DB_POOL_MAX')?.value), 0);
     expect(clients).toBeLessThanOrEqual(Number(settings.max_client_conn));
 
-    const roles = new Set(
-      services.map((deployment) => new URL(template.stringData[envValue(mainContainer(deployment), 'DATABASE_URL')?.valueFrom.secretKeyRef.key]).username),
-    );
+    const roles = new Set(services.map((deployment) => new URL(secretValue(objects, mainContainer(deployment), 'DATABASE_URL')).username));
     const pooled = Number(settings.default_pool_size) * roles.size;
     expect(Number(settings.max_db_connections)).toBeLessThanOrEqual(pooled);
     const serverSide = Math.min(pooled, Number(settings.max_db_connections)) * find(objects, 'Deployment', 'pgbouncer').spec.replicas;
@@ -1105,6 +1163,110 @@ describe.each(['base', ...OVERLAYS].map((name) => [name]))('PostgreSQL backups i
     const store = find(objects, 'ObjectStore', cluster.spec.plugins[0].parameters.barmanObjectName);
     const [, amount, unit] = /^(\d+)([dwm])$/.exec(store.spec.retentionPolicy)!;
     expect(Number(amount) * { d: 1, w: 7, m: 30 }[unit!]!).toBeGreaterThanOrEqual(RECOVERY_WINDOW_DAYS);
+  });
+});
+
+describe('the Secrets `npm run k8s:secrets` writes', () => {
+  let objects: Obj[] = [];
+  beforeAll(() => {
+    objects = rendered('production');
+  });
+
+  test('each app logs in to Redis as its own user, with the password Redis is given for it', () => {
+    const init = find(objects, 'Deployment', 'redis').spec.template.spec.initContainers[0];
+    for (const app of APPS) {
+      const url = new URL(secretValue(objects, mainContainer(find(objects, 'Deployment', app.name)), 'REDIS_URL'));
+      const password = secretValue(objects, init, `${app.name.toUpperCase().replaceAll('-', '_')}_REDIS_PASSWORD`);
+      expect([url.username, url.host, url.password]).toEqual([app.name, `redis:${find(objects, 'Service', 'redis').spec.ports[0].port}`, password]);
+    }
+  });
+
+  test("CloudNativePG sets the owner's password the database-roles Job logs in with; the superuser has none", () => {
+    const cluster = find(objects, 'Cluster', 'postgres');
+    const owner = new URL(secretValue(objects, mainContainer(find(objects, 'Job', 'database-roles')), 'DATABASE_URL'));
+    expect([owner.host, owner.pathname]).toEqual([`${cluster.metadata.name}-rw:5432`, `/${cluster.spec.bootstrap.initdb.database}`]);
+    const login = find(objects, 'Secret', cluster.spec.bootstrap.initdb.secret.name);
+    expect(login.type).toBe('kubernetes.io/basic-auth');
+    expect(entriesOf(login)).toEqual({ username: cluster.spec.bootstrap.initdb.owner, password: owner.password });
+    expect(owner.username).toBe(cluster.spec.bootstrap.initdb.owner);
+    expect([cluster.spec.enableSuperuserAccess, cluster.spec.superuserSecret]).toEqual([false, undefined]);
+  });
+
+  test("the operator's values go to their own role's Secret: Asaas to payments, the relay to mail, the bucket's keys to the backups", () => {
+    const payments = mainContainer(find(objects, 'Deployment', 'payments'));
+    expect(secretValue(objects, payments, 'ASAAS_API_KEY')).toBe(PROVIDED.ASAAS_API_KEY);
+    const smtp = new URL(secretValue(objects, mainContainer(find(objects, 'Deployment', 'mail')), 'SMTP_URL'));
+    expect([smtp.protocol, smtp.host, smtp.username, decodeURIComponent(smtp.password)]).toEqual([
+      'smtp:',
+      'smtp.relay.com.br:587',
+      PROVIDED.SMTP_USERNAME,
+      PROVIDED.SMTP_PASSWORD,
+    ]);
+    // The bucket's keys, as the ObjectStore reads them.
+    const { accessKeyId, secretAccessKey } = find(objects, 'ObjectStore', 'postgres-backups').spec.configuration.s3Credentials;
+    expect([accessKeyId, secretAccessKey].map((ref: Obj) => entriesOf(find(objects, 'Secret', ref.name))[ref.key])).toEqual([
+      PROVIDED.BACKUP_ACCESS_KEY_ID,
+      PROVIDED.BACKUP_ACCESS_SECRET_KEY,
+    ]);
+  });
+
+  test('no placeholder is left, and every generated value is long, random and made once', () => {
+    const rendering = JSON.stringify(objects.map((obj) => ({ ...obj, data: obj.data && entriesOf(obj) })));
+    expect(rendering).not.toMatch(/CHANGE_ME/);
+    for (const secret of ofKind(objects, 'Secret')) {
+      for (const [key, value] of Object.entries(entriesOf(secret))) expect([secret.metadata.name, key, value.trim()]).not.toContain('');
+    }
+    const made = Object.values(parseEnv(readFileSync(join(secretsDir(), 'generated.env'), 'utf8')));
+    expect(made.length).toBeGreaterThan(30);
+    expect(new Set(made).size).toBe(made.length);
+    for (const value of made) expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  test.each([...SERVICES, GATEWAY].map((app) => [app.name]))(
+    '%s boots in production with the settings its pod gets',
+    (appName) => {
+      const container = mainContainer(find(objects, 'Deployment', appName));
+      const env: Record<string, string> = {};
+      for (const source of container.envFrom ?? []) Object.assign(env, entriesOf(find(objects, 'ConfigMap', source.configMapRef.name)));
+      for (const entry of container.env ?? []) {
+        const ref = entry.valueFrom?.secretKeyRef ?? entry.valueFrom?.configMapKeyRef;
+        const kind = entry.valueFrom?.secretKeyRef ? 'Secret' : 'ConfigMap';
+        env[entry.name] = ref ? entriesOf(find(objects, kind, ref.name))[ref.key]! : entry.value;
+      }
+      expect(env.NODE_ENV).toBe('production');
+      // The operator's own address and administrator instead of the overlay's examples, which production refuses.
+      Object.assign(env, { PUBLIC_URL: 'https://ingressos.educacaofarma.com.br' });
+      if (appName === 'identity') env.ADMIN_EMAIL = 'ti@educacaofarma.com.br';
+      if (appName === GATEWAY.name) expect(loadConfig(gatewayConfigSchema, env)).toBeDefined();
+      else expect(loadServiceConfig(DEFINITIONS[appName as ServiceName], env).config.NODE_ENV).toBe('production');
+    },
+  );
+
+  test('run again, the script keeps every value it made and writes the same files', () => {
+    const dir = secretsDir();
+    const files = () => Object.fromEntries(readdirSync(dir).map((file) => [file, readFileSync(join(dir, file), 'utf8')]));
+    const before = files();
+    expect(runSecretsScript(dir).status).toBe(0);
+    expect(files()).toEqual(before);
+  });
+
+  test("with POSTGRES_HOST in provided.env (a restored cluster's primary), every direct URL and the owner's go there", () => {
+    const copy = mkdtempSync(join(tmpdir(), 'k8s-secrets-'));
+    try {
+      cpSync(secretsDir(), copy, { recursive: true });
+      writeFileSync(join(copy, 'provided.env'), `${readFileSync(join(copy, 'provided.env'), 'utf8')}POSTGRES_HOST=postgres-pitr-rw:5432\n`);
+      expect(runSecretsScript(copy).status).toBe(0);
+      const setting = (file: string, name: string) => new URL(parseEnv(readFileSync(join(copy, file), 'utf8'))[name]!);
+      for (const app of LISTED_SERVICES) {
+        expect([setting(`${app.name}-secrets.env`, 'DATABASE_DIRECT_URL').host, setting(`${app.name}-secrets.env`, 'DATABASE_URL').host]).toEqual([
+          'postgres-pitr-rw:5432',
+          'pgbouncer:6432',
+        ]);
+      }
+      expect(setting('database-roles.env', 'DATABASE_URL').host).toBe('postgres-pitr-rw:5432');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
 
