@@ -12,6 +12,7 @@ export default {
     '<rootDir>/frontends/*/test/**/*.test.ts',
   ],
   testPathIgnorePatterns: ['/node_modules/', '/.data/'],
-  testTimeout: 30000,
+  // Generous: a suite starting the whole system on a busy 2-core machine can take most of a minute in `beforeAll`.
+  testTimeout: 60000,
   maxWorkers: 2,
 };
