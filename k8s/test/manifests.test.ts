@@ -28,17 +28,8 @@ import {
   keyRing,
   loadConfig,
   loadServiceConfig,
-  type ServiceDefinition,
 } from '@ticketing/platform';
-import { catalogService } from '@ticketing/catalog';
-import { certificatesService } from '@ticketing/certificates';
-import { courtesyService } from '@ticketing/courtesy';
 import { gatewayConfigSchema } from '@ticketing/gateway';
-import { identityService } from '@ticketing/identity';
-import { mailService } from '@ticketing/mail';
-import { ordersService } from '@ticketing/orders';
-import { paymentsService } from '@ticketing/payments';
-import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
 import { Ajv } from 'ajv';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service } from 'kubernetes-models/v1';
@@ -61,6 +52,7 @@ import {
   selects,
   type Obj,
 } from './render.ts';
+import { SERVICE_DEFINITIONS as DEFINITIONS } from '../../scripts/lib/service-definitions.ts';
 
 // ---------------------------------------------------------------------------------------
 // Expectations
@@ -92,19 +84,6 @@ interface App {
 /** The list of services (proto's system.ts) and the gateway: the manifests must deploy exactly these. */
 const SERVICES: App[] = LISTED_SERVICES.map(({ name, dir, entry, port }) => ({ name, dir, entry, port }));
 const APPS: App[] = [...SERVICES, GATEWAY];
-
-/** Each service's definition, to load its configuration as it does at boot. */
-const DEFINITIONS: Record<ServiceName, Pick<ServiceDefinition, 'name' | 'identity' | 'config' | 'secrets' | 'productionChecks'>> = {
-  identity: identityService,
-  catalog: catalogService,
-  orders: ordersService,
-  payments: paymentsService,
-  courtesy: courtesyService,
-  'tickets-verifier': ticketsVerifierService,
-  'tickets-worker': ticketsWorkerService,
-  mail: mailService,
-  certificates: certificatesService,
-};
 
 /** Whom each service calls on /internal: the callers the list names for each callee. */
 const CALLS: Record<string, string[]> = Object.fromEntries(

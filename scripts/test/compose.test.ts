@@ -10,14 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
-import { catalogService } from '@ticketing/catalog';
-import { courtesyService } from '@ticketing/courtesy';
 import { gatewayConfigSchema } from '@ticketing/gateway';
-import { identityService } from '@ticketing/identity';
-import { mailService } from '@ticketing/mail';
-import { certificatesService } from '@ticketing/certificates';
-import { ordersService } from '@ticketing/orders';
-import { paymentsService } from '@ticketing/payments';
 import {
   baseConfigSchema,
   ConfigError,
@@ -28,7 +21,6 @@ import {
   DATABASE_ROLES,
   REDIS_USER_NAMES,
   type BaseConfig,
-  type ServiceDefinition,
 } from '@ticketing/platform';
 import {
   EVENT_CONSUMERS,
@@ -38,10 +30,9 @@ import {
   PRODUCERS,
   SERVICES as LISTED_SERVICES,
   eventSchemas,
-  type ServiceName,
   urlSetting,
 } from '@ticketing/proto';
-import { ticketsVerifierService, ticketsWorkerService } from '@ticketing/tickets';
+import { SERVICE_DEFINITIONS as DEFINITIONS, type ConfigDefinition } from '../lib/service-definitions.ts';
 
 // Parsed YAML: the shapes are checked by the assertions themselves.
 type Obj = Record<string, any>;
@@ -104,24 +95,10 @@ function environmentOf(service: Obj, env: Env): Env {
 }
 
 /** What a service's configuration comes from: its name, its own settings and its secrets. */
-type Definition = Pick<ServiceDefinition, 'name' | 'identity' | 'config' | 'secrets' | 'productionChecks'>;
 
 /** The configuration a service boots with, after the checks it runs at boot (production's, its keys'). */
-const serviceConfig = (definition: Definition, env: Env): BaseConfig & Record<string, unknown> =>
+const serviceConfig = (definition: ConfigDefinition, env: Env): BaseConfig & Record<string, unknown> =>
   loadServiceConfig(definition, env).config;
-
-/** Each service's definition, to boot its configuration as the service would. */
-const DEFINITIONS: Record<ServiceName, Definition> = {
-  identity: identityService,
-  catalog: catalogService,
-  orders: ordersService,
-  payments: paymentsService,
-  courtesy: courtesyService,
-  'tickets-verifier': ticketsVerifierService,
-  'tickets-worker': ticketsWorkerService,
-  mail: mailService,
-  certificates: certificatesService,
-};
 
 /** The list of services (proto's system.ts), which compose must follow. */
 const SERVICES = LISTED_SERVICES.map((service) => ({ ...service, definition: DEFINITIONS[service.name] }));
@@ -309,7 +286,7 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
     expect(sandbox.ports).toContain(`${port}:${port}`);
     expect(sandboxEnv.SANDBOX_PUBLIC_URL).toBe(`http://localhost:${port}`);
 
-    const payments = serviceConfig(paymentsService, environmentOf(services.payments, {}));
+    const payments = serviceConfig(DEFINITIONS.payments, environmentOf(services.payments, {}));
     expect(payments.ASAAS_BASE_URL).toBe(`http://asaas-sandbox:${port}/v3`);
     expect(payments.ASAAS_WEBHOOK_TOKEN).toBe(sandboxEnv.ASAAS_WEBHOOK_TOKEN);
     // The sandbox accepts any key when it is given none.
@@ -477,7 +454,7 @@ describe('docker-compose.yml on a laptop (no variables set)', () => {
     expect(services.redis.image).toMatch(/^redis:7/);
     expect(services.mailpit.image).toMatch(/^axllent\/mailpit:v\d/);
     expect(services.mailpit.ports).toContain('1080:8025');
-    expect(serviceConfig(mailService, environmentOf(services.mail, {})).SMTP_URL).toBe('smtp://mailpit:1025');
+    expect(serviceConfig(DEFINITIONS.mail, environmentOf(services.mail, {})).SMTP_URL).toBe('smtp://mailpit:1025');
     expect(services.mail.depends_on.mailpit).toEqual({ condition: 'service_healthy' });
   });
 });
@@ -538,7 +515,7 @@ describe('docker-compose.yml run with NODE_ENV=production', () => {
     for (const app of SERVICES) {
       expect(serviceConfig(app.definition, environmentOf(services[app.name], {})).NODE_ENV).toBe('production');
     }
-    const payments = serviceConfig(paymentsService, environmentOf(services.payments, {}));
+    const payments = serviceConfig(DEFINITIONS.payments, environmentOf(services.payments, {}));
     expect(payments).toMatchObject({
       ASAAS_BASE_URL: 'https://api.asaas.com/v3',
       ASAAS_API_KEY: secrets.ASAAS_API_KEY,
