@@ -1,3 +1,4 @@
+import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { adminEvent, verifiedBuyer } from '../../scripts/lib/system.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
@@ -8,13 +9,30 @@ import { startBrowserStack, type BrowserStack } from './support.ts';
  */
 let stack: BrowserStack;
 let eventId: string;
+/** Chromium's slowdown that makes this host's CPU that phone's. */
+let slowdown: number;
 beforeAll(async () => {
   stack = await startBrowserStack();
   ({ eventId } = await adminEvent(stack.system, { title: 'Workshop de Boas Práticas de Distribuição' }));
+  slowdown = await phoneSlowdown(await stack.newContext());
 }, 180_000);
 afterAll(() => stack?.stop());
 
 const ANSWER_MS = 200;
+/**
+ * The phone is 4× slower than the machine the budget was set on, whose CPU benchmark index (Lighthouse's) is 3,600.
+ * A host slowed by other work (a shared CI machine reads 1,100–1,500) is slowed less, as Lighthouse's own guidance
+ * scales its multiplier, so the test times the same phone whatever the host.
+ */
+const PHONE_SLOWDOWN = 4;
+const REFERENCE_BENCHMARK_INDEX = 3600;
+
+async function phoneSlowdown(context: BrowserContext): Promise<number> {
+  const page = await context.newPage();
+  const index = await page.evaluate(pageFunctions.computeBenchmarkIndex);
+  await context.close();
+  return Math.max(1, (PHONE_SLOWDOWN * index) / REFERENCE_BENCHMARK_INDEX);
+}
 /** A page loaded with the CPU slowed 4× on a machine busy with other suites takes a while before the tap. */
 const SLOWED_TEST_MS = 180_000;
 
@@ -75,7 +93,7 @@ async function phoneAt(context: BrowserContext, path: string, { refuseLateScript
   const page = await context.newPage();
   await page.setViewportSize({ width: 390, height: 844 });
   const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
   await page.addInitScript(recordTaps);
   let tapped = false;
   if (refuseLateScripts) await page.route('**/*.js', (route) => (tapped ? route.abort() : route.continue()));
