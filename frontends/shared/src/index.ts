@@ -11,7 +11,15 @@ export {
   forgetIfSignedOut,
   UNSYNCED_READINGS_DB,
 } from './device-data.ts';
-export { formatBRL, formatDate, formatDateTime, formatDayMonth, formatShortDate, formatTime } from './format.ts';
+export {
+  formatBRL,
+  formatDate,
+  formatDateTime,
+  formatDayMonth,
+  formatShortDate,
+  formatter,
+  formatTime,
+} from './format.ts';
 export { birthDateMask, cnpjMask, cpfMask, phoneMask, type Mask } from './masks.ts';
 export { orderStatusOf, paymentLabel, paymentMethodOf, statusOf } from './order-labels.ts';
 export {

@@ -1,7 +1,7 @@
 import type { EventSession } from '@ticketing/proto';
-import { formatDate, formatTime } from '@ticketing/shared';
+import { formatDate, formatter, formatTime } from '@ticketing/shared';
 
-const list = new Intl.ListFormat('pt-BR', { type: 'conjunction' });
+const list = formatter(() => new Intl.ListFormat('pt-BR', { type: 'conjunction' }));
 
 /**
  * The days an event happens on, in São Paulo: "15 de março de 2026"; "6 e 7 de dezembro de 2026" in one month;
@@ -12,9 +12,9 @@ export function eventDays(sessions: readonly EventSession[]): string {
   const days = dates.map((date) => /^(\d+) (.*)$/.exec(date)!);
   const [first] = days;
   if (first && days.every(([, , month]) => month === first[2])) {
-    return `${list.format(days.map(([, day]) => day!))} ${first[2]}`;
+    return `${list().format(days.map(([, day]) => day!))} ${first[2]}`;
   }
-  return list.format(dates);
+  return list().format(dates);
 }
 
 /** "08:00–18:00" */
