@@ -2,7 +2,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Middleware } from 'koa';
+import { Readable } from 'node:stream';
+import type { Context, Middleware } from 'koa';
 import serve from 'koa-static';
 import { AppError } from '@ticketing/platform';
 import { NOT_FOUND_MESSAGE } from './proxy.ts';
@@ -38,6 +39,16 @@ export function buildCacheControl(pathInBuilds: string): string {
 
 /** A source map, compressed or not (`main.js.map`, `main.js.map.br`). */
 const SOURCE_MAP = /\.map(\.(gz|br))?$/i;
+
+/**
+ * A revalidated file that has not changed since the browser's copy (`If-Modified-Since`) is answered 304 without
+ * its body: the remotes' entries are revalidated on every load, and a page fetches them ahead of using them.
+ */
+function answerUnchanged(ctx: Context) {
+  if (ctx.status !== 200 || !ctx.fresh) return;
+  if (ctx.body instanceof Readable) ctx.body.destroy();
+  ctx.status = 304;
+}
 
 export interface StaticOptions {
   staticDir: string;
@@ -76,7 +87,7 @@ export function staticSite({ staticDir, publicDir }: StaticOptions): Middleware 
     if (SOURCE_MAP.test(ctx.path)) return notFound();
 
     await builds(ctx, () => publicFiles(ctx, async () => {}));
-    if (ctx.body != null) return;
+    if (ctx.body != null) return answerUnchanged(ctx);
 
     // A missing file (`/assets/app.js`) is a 404; only page paths fall back to the index.
     if (extname(ctx.path) !== '') return notFound();

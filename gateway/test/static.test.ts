@@ -157,3 +157,22 @@ test('hashed build files are kept for a year; the files naming them are revalida
   const index = await fetch(`${built.url}/index.html`);
   expect(index.headers.get('cache-control')).toBe('no-cache');
 });
+
+test('a revalidated build file that has not changed is answered 304 without its body; a changed one in full', async () => {
+  const entry = `${perFrontend.url}/storefront/remoteEntry.js`;
+  const first = await fetch(entry);
+  const lastModified = first.headers.get('last-modified')!;
+  expect(lastModified).toBeTruthy();
+
+  // As a browser revalidates (fetch() would add `no-cache`, which asks for the whole file).
+  const revalidate = (since: string) =>
+    fetch(entry, { headers: { 'if-modified-since': since, 'cache-control': 'max-age=0' } });
+  const unchanged = await revalidate(lastModified);
+  expect(unchanged.status).toBe(304);
+  expect(await unchanged.text()).toBe('');
+
+  const older = new Date(Date.parse(lastModified) - 60_000).toUTCString();
+  const changed = await revalidate(older);
+  expect(changed.status).toBe(200);
+  expect(await changed.text()).toBe('var storefront = {}');
+});
