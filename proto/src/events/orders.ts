@@ -8,7 +8,6 @@ export const paymentMethod = z.enum(['pix', 'credit_card', 'boleto']);
 export const eventSnapshot = z.object({ title: z.string(), date: isoDateTime, location: z.string() });
 export const buyerSnapshot = z.object({ name: z.string(), email: z.string() });
 
-/** Who a ticket is for; `cpf` when its type asks for a document (the door checks it), else null. */
 /** The company an order is bought for: the charge's customer, and where its finance department reads e-mail. */
 export const orderCompany = z.object({
   cnpj: z.string(),
@@ -17,6 +16,7 @@ export const orderCompany = z.object({
   purchaseOrder: z.string().nullable(),
 });
 
+/** Who a ticket is for; `cpf` when its type asks for a document (the door checks it), else null. */
 export const holderSnapshot = z.object({ name: z.string(), email: z.string(), cpf: z.string().nullable() });
 
 /** One ticket of an order: its place, type, the price its lot gave, whether the door checks a document, its holder. */
