@@ -6,7 +6,8 @@
  * - First-load JavaScript, at most FIRST_LOAD_JS_BUDGET_BYTES (100 KB) brotli per page: the scripts whose requests
  *   started before the page's `load` event (by the page's resource timing) in a fresh, logged-out browser context,
  *   each compressed with brotli at quality 11 as the gateway serves the build's precompressed files. The scripts
- *   fetched after `load` until the network is idle are listed too, apart, and do not count.
+ *   fetched after `load` until the network is idle (fetched ahead of the visitor's first click, not run) are listed
+ *   too, apart, and do not count.
  * - Lighthouse's Total Blocking Time, at most TBT_BUDGET_MS (200 ms): the median of 3 runs with its default mobile
  *   settings (simulated throttling), printed with the performance score, LCP, CLS and the host's CPU benchmark index.
  */

@@ -10,6 +10,8 @@ import { kb } from './page-weight.ts';
 
 /** Runs per page: one run of a simulated phone varies too much to judge a page by. */
 export const LIGHTHOUSE_RUNS = 3;
+/** Runs Lighthouse could not record (it asks to be run again: NO_NAVSTART, NO_FCP) are, up to this many per page. */
+const RERUNS = 2;
 
 // chrome-launcher starts a full browser: headless here, with the browser tests' settings.
 const CHROMIUM_FLAGS = ['--headless', ...CHROMIUM_ARGS];
@@ -141,12 +143,17 @@ function row(measured: Figures, { scriptBytes, requests }: Weight) {
   };
 }
 
-/** Runs Lighthouse `runs` times on `base` + `path` and prints every run and the medians; a failed run is reported. */
+/**
+ * Runs Lighthouse `runs` times on `base` + `path` and prints every run and the medians; a failed run is reported and
+ * run again (up to RERUNS).
+ */
 export async function lighthousePage(base: string, path: string, runs: number): Promise<PageRun> {
   const url = `${base}${path}`;
   const done: Result[] = [];
   const table: Record<string, ReturnType<typeof row>> = {};
-  for (let run = 1; run <= runs; run++) {
+  let failed = 0;
+  while (done.length < runs && failed <= RERUNS) {
+    const run = done.length + failed + 1;
     try {
       const { lhr, failedAudits } = await audit(url);
       for (const failure of failedAudits) console.error(`${path} run ${run}: audit failed, ${failure}`);
@@ -154,6 +161,7 @@ export async function lighthousePage(base: string, path: string, runs: number): 
       done.push(lhr);
       table[`run ${run}`] = row(figures(lhr), weight(lhr));
     } catch (error) {
+      failed++;
       console.error(`${path} run ${run} failed: ${(error as Error).message}`);
     }
   }

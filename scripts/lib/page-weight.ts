@@ -39,7 +39,8 @@ export async function pageScripts(context: BrowserContext, path: string): Promis
   const page = await context.newPage();
   const bodies: Promise<{ url: string; body: Buffer }>[] = [];
   page.on('response', (response) => {
-    if (response.request().resourceType() !== 'script') return;
+    // A script fetched ahead of its use (`<link rel="prefetch">`) is a request of another type.
+    if (!new URL(response.url()).pathname.endsWith('.js')) return;
     bodies.push(response.body().then((body) => ({ url: response.url(), body })));
   });
   await page.goto(path, { waitUntil: 'networkidle' });
