@@ -204,3 +204,71 @@ test(
   },
   SLOWED_TEST_MS,
 );
+
+/** What the page's resource timing holds of one request. */
+interface ResourceEntry {
+  name: string;
+  initiatorType: string;
+  startTime: number;
+  responseEnd: number;
+  transferSize: number;
+  encodedBodySize: number;
+}
+
+/** A script the page asked for: by whom (`link` fetched ahead, `script` to run), when, and whether its body came. */
+interface ScriptRequest {
+  path: string;
+  initiator: string;
+  startTime: number;
+  fetched: boolean;
+}
+
+const scriptRequests = (page: Page) =>
+  page.evaluate(() =>
+    (performance.getEntriesByType('resource') as unknown as ResourceEntry[])
+      .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+      .map((entry) => ({
+        path: new URL(entry.name).pathname,
+        initiator: entry.initiatorType,
+        startTime: entry.startTime,
+        // A copy from the cache transfers nothing; a revalidated one (304) only its headers.
+        fetched: entry.transferSize > 0 && entry.transferSize >= entry.encodedBodySize,
+      })),
+  ) as Promise<ScriptRequest[]>;
+
+/** Whether React has taken the server's page over (run in the page). */
+function hydrated() {
+  const heading = (globalThis as unknown as RecorderWindow).document.querySelector('#root h1');
+  return heading !== null && Object.keys(heading as object).some((key) => key.startsWith('__reactFiber'));
+}
+
+test("a visitor's page fetches its code once loaded, runs none of it until the first tap, then runs it from what it fetched", async () => {
+  const page = await (await stack.newContext()).newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/event/${eventId}`, { waitUntil: 'load' });
+  const named = JSON.parse((await page.locator('#page-scripts').textContent())!) as string[];
+  expect(named).toEqual(expect.arrayContaining(['/storefront/remoteEntry.js']));
+  await page.waitForFunction(
+    (paths) =>
+      paths.every((path) =>
+        (performance.getEntriesByType('resource') as unknown as ResourceEntry[]).some(
+          (entry) => new URL(entry.name).pathname === path && entry.initiatorType === 'link' && entry.responseEnd > 0,
+        ),
+      ),
+    named,
+  );
+  // Fetched ahead, not run: only the shell's first script ran, and React has not taken the page over.
+  expect((await scriptRequests(page)).filter((script) => script.initiator === 'script')).toEqual([
+    expect.objectContaining({ path: expect.stringMatching(/^\/assets\/main\.\w+\.js$/) }),
+  ]);
+  expect(await page.evaluate(hydrated)).toBe(false);
+
+  const tappedAt = await page.evaluate(() => performance.now());
+  await page.getByRole('banner').getByRole('button', { name: 'Abrir menu' }).click();
+  await page.getByRole('navigation', { name: 'Menu' }).waitFor();
+  await page.waitForFunction(hydrated);
+
+  const ran = (await scriptRequests(page)).filter((script) => script.startTime > tappedAt);
+  expect(ran.length).toBeGreaterThan(0);
+  expect(ran.filter((script) => !named.includes(script.path) || script.fetched)).toEqual([]);
+});

@@ -84,6 +84,8 @@ test('React, the router and react-query exist once: the remotes use the shell’
   const storefront = remotePageLoaded(page, 'storefront');
   await page.goto('/');
   await storefront;
+  // The visitor's page runs the storefront's code (fetched ahead) at the first key.
+  await hydrated(page);
   const profile = remotePageLoaded(page, 'profile');
   await header(page).getByRole('link', { name: 'Área de acesso' }).click();
   await profile;
@@ -116,12 +118,14 @@ interface BrowserWindow {
   };
 }
 
-/** Until React has taken the server's page over: a visitor's page runs its code once it has loaded. */
-const hydrated = (page: Page) =>
-  page.waitForFunction(() => {
+/** Until React has taken the server's page over: a visitor's page runs its code at the first click or key. */
+const hydrated = async (page: Page) => {
+  await page.keyboard.press('Shift');
+  await page.waitForFunction(() => {
     const heading = (globalThis as unknown as BrowserWindow).document.querySelector('#root h1');
     return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
   });
+};
 
 test('a new page opens at its top; going back returns to where the page was left', async () => {
   const { page, errors } = await open(await stack.newContext());

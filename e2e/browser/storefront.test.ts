@@ -396,6 +396,18 @@ test('a promotional link shows its price with the original struck through, and t
   expect(errors).toEqual([]);
 });
 
+test('a visitor on a promotional link sees its price without touching the page, whose code runs at once', async () => {
+  const event = await createEvent(35, { title: 'Curso de Farmácia Clínica', price: '150.00' });
+  const code = await createLink(event.id, 5, 80);
+  const { page, errors } = await open(await stack.newContext());
+  await page.goto(`/event/${event.id}?promo=${code}`);
+
+  await main(page).getByText('Preço promocional').waitFor();
+  expect(await main(page).locator('del').textContent()).toBe(brl('Preço original: R$ 150,00'));
+  await main(page).getByText(brl('R$ 80,00')).waitFor();
+  expect(errors).toEqual([]);
+});
+
 test('the server’s refusals show in a toast: an unverified e-mail, a missing CPF, an event that sold out meanwhile', async () => {
   const event = await createEvent(27, { title: 'Simpósio de Farmácia Oncológica', maxAttendees: 1 });
 
@@ -663,9 +675,12 @@ test('pages come rendered: without JavaScript the event and the next events are 
       return browser.serverHeading != null && browser.serverHeading === browser.document.querySelector('#root h1');
     });
   };
+  // A visitor's page runs its code at the first click or key: a key that changes nothing.
   await page.goto('/');
+  await page.keyboard.press('Shift');
   expect(await hydratedAsServed()).toBe(true);
   await page.goto(`/event/${event.id}`);
+  await page.keyboard.press('Shift');
   expect(await hydratedAsServed()).toBe(true);
 
   const calendar = await main(page).getByRole('link', { name: 'Adicionar à agenda' }).getAttribute('href');

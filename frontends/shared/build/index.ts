@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack, type Compiler, type Configuration, type RspackPluginInstance } from '@rspack/core';
 import { remoteEntryUrl, REMOTES, sharedSingletons, type RemoteName } from './federation.ts';
+import { BootScriptsPlugin } from './boot-scripts.ts';
 import { PrecompressPlugin } from './precompress.ts';
 
 /** Every build lands here; the gateway serves this folder (STATIC_DIR). */
@@ -136,6 +137,7 @@ export function frontendConfig(options: ShellOptions | RemoteOptions): Configura
         ? [
             new rspack.HtmlRspackPlugin({ template: './src/index.html' }),
             new RuntimeConfigPlugin(),
+            new BootScriptsPlugin(),
             // Files browsers ask for by a fixed root path (favicon, icons, web app manifest), as they are.
             new rspack.CopyRspackPlugin({ patterns: [{ from: 'public' }] }),
           ]

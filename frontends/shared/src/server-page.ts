@@ -32,4 +32,9 @@ export interface ServerPage {
   Page: ComponentType;
   queries(address: PageAddress): QueryKey[];
   head(address: PageAddress, data: QueryClient): PageHead;
+  /**
+   * Whether the rendered page is not yet what the visitor should see, so its code runs as soon as it has loaded
+   * (a promotional code, checked in the browser). Otherwise it runs at the visitor's first click or key.
+   */
+  unfinished?(address: PageAddress): boolean;
 }

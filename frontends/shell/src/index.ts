@@ -1,6 +1,6 @@
 import { config } from 'zod';
 import { hasSession } from '@ticketing/shared/token';
-import { PAGE_DATA, readPageData } from './page-data.ts';
+import { readPageData } from './page-data.ts';
 import { loadPage } from './remote/load-page.ts';
 import type { RemotePageId } from './routes.ts';
 // The site's styles belong to the entry, so the page links them in its <head>: a page rendered on the server is
@@ -19,7 +19,8 @@ function start() {
   if (started) return;
   started = true;
   // An async boundary: the shared modules (React, the router…) are negotiated with the remotes before any runs.
-  void import('./bootstrap.tsx');
+  // Named, so the build lists its scripts for a server-rendered page to fetch ahead (`boot-scripts.json`).
+  void import(/* webpackChunkName: "bootstrap" */ './bootstrap.tsx');
   const page = readPageData<RemotePageId>('page');
   if (!page) return;
   const loadOwnPage = () => void loadPage(page).catch(() => {});
@@ -29,21 +30,44 @@ function start() {
   else loadOwnPage();
 }
 
+/** Runs `callback` once the browser is idle: after the frame it was drawing, with nothing else waiting. */
+const whenIdle = (callback: () => void) =>
+  'requestIdleCallback' in window ? requestIdleCallback(callback, { timeout: 2_000 }) : setTimeout(callback, 200);
+
+/** Runs `callback` once the browser has drawn what an event changed (in the frame after the next) and is idle. */
+const afterItsFrame = (callback: () => void) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => whenIdle(callback)));
+
 /**
- * A visitor's server-rendered page works before its code arrives: links, the menu, the search, the FAQ and
- * 'Comprar ingresso' are plain HTML. So its code waits until the page has loaded and the phone is idle, or until
- * the first touch or key, whichever comes first. A page rendered in the browser needs its code at once; so does
- * someone signed in, whose page differs from the server's (and whose browser usually has the code already).
+ * Fetches scripts into the browser's cache at its lowest priority, without running them: one per idle moment, as
+ * asking for each costs a phone a few milliseconds.
  */
-function startWhenIdle() {
-  const idle = () =>
-    'requestIdleCallback' in window ? requestIdleCallback(start, { timeout: 2_000 }) : setTimeout(start, 200);
-  if (document.readyState === 'complete') idle();
-  else addEventListener('load', idle, { once: true });
-  for (const type of ['pointerdown', 'keydown', 'focusin']) {
-    addEventListener(type, start, { once: true, capture: true, passive: true });
+function prefetch([script, ...others]: readonly string[]) {
+  if (!script) return;
+  const link = document.createElement('link');
+  link.rel = 'prefetch';
+  link.as = 'script';
+  link.href = script;
+  document.head.append(link);
+  whenIdle(() => prefetch(others));
+}
+
+/**
+ * A visitor's server-rendered page works before its code runs: links, the menu, the search, the FAQ and
+ * 'Comprar ingresso' are plain HTML. So once the page has loaded and the phone is idle, its code is only fetched;
+ * it runs after the visitor's first click, key or typing, once the browser has shown its own answer and is idle
+ * again, so that answer never waits for it, and someone who only reads never pays for it. A page rendered in the
+ * browser needs its code at once; so do a page the server could not finish (an unknown event, a promotional code to
+ * check) and someone signed in, whose page differs from the server's (and whose browser usually has the code).
+ */
+function startOnFirstUse() {
+  const fetchAhead = () => whenIdle(() => prefetch(readPageData<string[]>('scripts') ?? []));
+  if (document.readyState === 'complete') fetchAhead();
+  else addEventListener('load', fetchAhead, { once: true });
+  for (const type of ['click', 'keydown', 'input']) {
+    addEventListener(type, () => afterItsFrame(start), { once: true, capture: true, passive: true });
   }
 }
 
-if (document.getElementById(PAGE_DATA.state) && !hasSession()) startWhenIdle();
+if (readPageData<boolean>('finished') && !hasSession()) startOnFirstUse();
 else start();

@@ -6,6 +6,10 @@ export const PAGE_DATA = {
   runtimeConfig: 'runtime-config',
   /** The remote's page that renders it (`storefront/Home`). */
   page: 'remote-page',
+  /** Whether the page is what the visitor should see, so its code can wait for their first click or key. */
+  finished: 'page-finished',
+  /** The scripts that take the page over, which the browser fetches ahead once the page has loaded. */
+  scripts: 'page-scripts',
 } as const;
 
 /** The block's JSON, if the server rendered this page. */

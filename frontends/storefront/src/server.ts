@@ -31,6 +31,8 @@ export const serverPages = {
       const event = data.getQueryData<EventView>(eventQueryKey(params.id ?? ''));
       return event ? eventHead(event, origin) : missingEventHead();
     },
+    // The code's price is checked in the browser: until then the page shows the normal one.
+    unfinished: ({ search }) => search.has('promo'),
   },
   'storefront/Certificate': {
     Page: Certificate,

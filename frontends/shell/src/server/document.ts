@@ -62,13 +62,24 @@ export interface DocumentParts {
   origin: string;
   /** The remote's page the route renders, which the browser loads to take the page over. */
   page: RemotePageId;
+  /** The page is what the visitor should see: its code can wait for their first click or key. */
+  finished: boolean;
   assets: PageAssets;
   /** react-query's dehydrated cache: the data the page was rendered with. */
   state: unknown;
 }
 
 /** The shell's `index.html` with the page's head, its assets, the rendered application and its data. */
-export function composeDocument({ template, html, head, origin, page, assets, state }: DocumentParts): string {
+export function composeDocument({
+  template,
+  html,
+  head,
+  origin,
+  page,
+  finished,
+  assets,
+  state,
+}: DocumentParts): string {
   const replaced = (text: string, pattern: RegExp, replacement: string) => {
     if (!pattern.test(text)) throw new Error(`index.html has no ${pattern}`);
     return text.replace(pattern, () => replacement);
@@ -86,6 +97,8 @@ export function composeDocument({ template, html, head, origin, page, assets, st
     `<div id="root">${html}</div>` +
       dataBlock(PAGE_DATA.state, state) +
       dataBlock(PAGE_DATA.runtimeConfig, assets.runtimeConfig) +
-      dataBlock(PAGE_DATA.page, page),
+      dataBlock(PAGE_DATA.page, page) +
+      dataBlock(PAGE_DATA.finished, finished) +
+      dataBlock(PAGE_DATA.scripts, assets.scripts),
   );
 }

@@ -82,6 +82,8 @@ async function renderPage(request: PageRequest): Promise<RenderedPage | null> {
       head: serverPage.head(address, data),
       origin: request.origin,
       page: match.route.page,
+      // A page whose data is missing shows its skeleton until the browser says what is wrong.
+      finished: status === 200 && !serverPage.unfinished?.(address),
       assets,
       state: dehydrate(data),
     }),

@@ -1,3 +1,4 @@
+import { useEffect, useEffectEvent, useRef } from 'react';
 import { searchInput } from '@ticketing/shared';
 import { SearchIcon } from '../ui/icons.tsx';
 import './search.css';
@@ -9,6 +10,13 @@ interface SearchBoxProps {
 
 /** The events search: it searches as the visitor types; Enter only keeps the page where it is. */
 export function SearchBox({ value, onChange }: SearchBoxProps) {
+  const field = useRef<HTMLInputElement>(null);
+  // Words typed before the page's code ran are in the field but were not searched: they are, once it runs.
+  const searchTypedBefore = useEffectEvent(() => {
+    const typed = field.current?.value ?? value;
+    if (typed !== value) onChange(typed);
+  });
+  useEffect(() => searchTypedBefore(), []);
   return (
     <form role="search" className="search-box" onSubmit={(event) => event.preventDefault()}>
       <label htmlFor="busca-eventos" className="visually-hidden">
@@ -16,6 +24,7 @@ export function SearchBox({ value, onChange }: SearchBoxProps) {
       </label>
       <SearchIcon />
       <input
+        ref={field}
         id="busca-eventos"
         name="q"
         {...searchInput}
