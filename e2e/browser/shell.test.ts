@@ -101,7 +101,9 @@ test('React, the router and react-query exist once: the remotes use the shell’
   for (const path of remoteFiles) {
     expect(path).toMatch(/^\/\w+\/(mf-manifest\.json|remoteEntry\.js|assets\/[\w.-]+\.(js|css))$/);
   }
-  expect(remoteFiles.filter((path) => path.endsWith('remoteEntry.js')).sort()).toEqual([
+  // The storefront's is asked for twice: fetched ahead, then revalidated when it runs.
+  const entries = new Set(remoteFiles.filter((path) => path.endsWith('remoteEntry.js')));
+  expect([...entries].sort()).toEqual([
     '/admin/remoteEntry.js',
     '/profile/remoteEntry.js',
     '/storefront/remoteEntry.js',
