@@ -45,37 +45,58 @@ interface Recorded {
 /** What the recorder uses of the page's window. */
 interface RecorderWindow {
   taps: Recorded;
-  document: { querySelector(selector: string): unknown };
-  addEventListener(
-    type: string,
-    listener: (event: { timeStamp: number; newState?: string; target: { id: string; name?: string } }) => void,
-    capture: boolean,
-  ): void;
+  document: {
+    querySelector(selector: string): unknown;
+    querySelectorAll(selector: string): Iterable<{ id: string }>;
+    activeElement: { name?: string } | null;
+  };
+  addEventListener(type: string, listener: (event: { timeStamp: number }) => void, capture: boolean): void;
   requestAnimationFrame(callback: () => void): void;
-  MutationObserver: new (callback: () => void) => { observe(target: unknown, options: object): void };
 }
 
-/** Installed before the page's own scripts: notes the tap and the frame in which each answer showed. */
+/** What the page's resource timing holds of one request. */
+interface ResourceEntry {
+  name: string;
+  initiatorType: string;
+  startTime: number;
+  responseEnd: number;
+  transferSize: number;
+  encodedBodySize: number;
+}
+
+/**
+ * Installed before the page's own scripts: notes the tap, then looks at every frame from it on for what it shows (a
+ * popover the browser opened, a field that took the focus, a dialog the page's code rendered) and notes each answer
+ * at the frame after the first that drew it, when it is on screen.
+ */
 function recordTaps() {
   const page = globalThis as unknown as RecorderWindow;
   page.taps = { answers: {} };
-  const shown = (answer: string) =>
-    page.requestAnimationFrame(() => {
-      page.taps.answers[answer] ??= performance.now();
-    });
-  page.addEventListener('pointerdown', (event) => (page.taps.down ??= event.timeStamp), true);
-  // A popover the browser opened; a field that took the focus; a dialog the page's code rendered.
-  page.addEventListener('toggle', (event) => event.newState === 'open' && shown(`#${event.target.id}`), true);
-  page.addEventListener('focusin', (event) => shown(`focus:${event.target.name}`), true);
-  new page.MutationObserver(() => {
-    if (page.document.querySelector('[role="dialog"].dialog__content')) shown('dialog');
-  }).observe(page.document, { childList: true, subtree: true });
+  const drawn = new Set<string>();
+  const watch = () => {
+    const { answers } = page.taps;
+    for (const answer of drawn) answers[answer] ??= performance.now();
+    for (const open of page.document.querySelectorAll('[popover]:popover-open')) drawn.add(`#${open.id}`);
+    const focused = page.document.activeElement?.name;
+    if (focused) drawn.add(`focus:${focused}`);
+    if (page.document.querySelector('[role="dialog"].dialog__content')) drawn.add('dialog');
+    page.requestAnimationFrame(watch);
+  };
+  page.addEventListener(
+    'pointerdown',
+    (event) => {
+      if (page.taps.down !== undefined) return;
+      page.taps.down = event.timeStamp;
+      page.requestAnimationFrame(watch);
+    },
+    true,
+  );
 }
 
 interface Answer {
   /** From the tap to the frame that showed the answer, in ms. */
   took: number;
-  /** Scripts the page started to fetch between the tap and the answer. */
+  /** Scripts the page asked for to run between the tap and the answer. */
   fetched: string[];
 }
 
@@ -107,9 +128,15 @@ async function phoneAt(context: BrowserContext, path: string, { refuseLateScript
         const { down, answers } = (globalThis as unknown as RecorderWindow).taps;
         const shown = answers[key];
         if (down === undefined || shown === undefined) return false;
-        const fetched = performance
-          .getEntriesByType('resource')
-          .filter((entry) => entry.name.endsWith('.js') && entry.startTime > down && entry.startTime < shown)
+        // Scripts asked for to run: one the page was fetching ahead of its use (`link`) is not the tap's code.
+        const fetched = (performance.getEntriesByType('resource') as unknown as ResourceEntry[])
+          .filter(
+            (entry) =>
+              entry.name.endsWith('.js') &&
+              entry.initiatorType !== 'link' &&
+              entry.startTime > down &&
+              entry.startTime < shown,
+          )
           .map((entry) => new URL(entry.name).pathname);
         return { took: shown - down, fetched };
       }, answer);
@@ -204,16 +231,6 @@ test(
   },
   SLOWED_TEST_MS,
 );
-
-/** What the page's resource timing holds of one request. */
-interface ResourceEntry {
-  name: string;
-  initiatorType: string;
-  startTime: number;
-  responseEnd: number;
-  transferSize: number;
-  encodedBodySize: number;
-}
 
 /** A script the page asked for: by whom (`link` fetched ahead, `script` to run), when, and whether its body came. */
 interface ScriptRequest {

@@ -43,7 +43,8 @@ const afterItsFrame = (callback: () => void) =>
  * asking for each costs a phone a few milliseconds.
  */
 function prefetch([script, ...others]: readonly string[]) {
-  if (!script) return;
+  // Once the code runs, it asks for what it needs itself.
+  if (!script || started) return;
   const link = document.createElement('link');
   link.rel = 'prefetch';
   link.as = 'script';
