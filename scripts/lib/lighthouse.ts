@@ -151,6 +151,8 @@ export async function lighthousePage(base: string, path: string, runs: number): 
   const url = `${base}${path}`;
   const done: Result[] = [];
   const table: Record<string, ReturnType<typeof row>> = {};
+  /** The number each recorded run has in the table. */
+  const doneRuns: number[] = [];
   let failed = 0;
   while (done.length < runs && failed <= RERUNS) {
     const run = done.length + failed + 1;
@@ -159,6 +161,7 @@ export async function lighthousePage(base: string, path: string, runs: number): 
       for (const failure of failedAudits) console.error(`${path} run ${run}: audit failed, ${failure}`);
       for (const warning of lhr.runWarnings) console.error(`${path} run ${run}: ${warning}`);
       done.push(lhr);
+      doneRuns.push(run);
       table[`run ${run}`] = row(figures(lhr), weight(lhr));
     } catch (error) {
       failed++;
@@ -175,7 +178,7 @@ export async function lighthousePage(base: string, path: string, runs: number): 
   const valid = filterToValidRuns(done);
   const medianRun = valid.length > 0 ? computeMedianRun(valid) : undefined;
   const medianWeight = medianRun ? weight(medianRun) : { scriptBytes: null, requests: null };
-  table[medianRun ? `median (JS, requests of run ${done.indexOf(medianRun) + 1})` : 'median'] = row(
+  table[medianRun ? `median (JS, requests of run ${doneRuns[done.indexOf(medianRun)]})` : 'median'] = row(
     medianFigures,
     medianWeight,
   );
