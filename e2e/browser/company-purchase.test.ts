@@ -34,7 +34,7 @@ const fitsThePhone = (page: Page) =>
     return browser.document.documentElement.scrollWidth <= browser.innerWidth;
   });
 
-test('a company buys on a phone with a coupon, in 3x by card: the charge is the company’s, the finance e-mail gets it, the profile shows it', async () => {
+test('a company buys on a phone with a coupon, in 3x by card: the charge is the company’s, the finance e-mail gets it, the profile shows it and its nota fiscal', async () => {
   const { eventId, adminToken } = await adminEvent(stack.system, {
     title: TITLE,
     price: '1290.00',
@@ -46,6 +46,19 @@ test('a company buys on a phone with a coupon, in 3x by card: the charge is the 
     body: { code: 'EQUIPE10', eventId, percentOff: 10, maxUses: 5 },
   });
   expect(coupon.status).toBe(201);
+  const fiscal = await stack.system.call('PUT', '/api/payments/fiscal-settings', {
+    token: adminToken,
+    body: {
+      enabled: true,
+      serviceDescription: 'Curso de capacitação profissional para a indústria farmacêutica',
+      municipalServiceCode: '08.02',
+      municipalServiceName: 'Instrução, treinamento, orientação pedagógica',
+      issRate: 2,
+      deductions: '0.00',
+      retainIss: false,
+    },
+  });
+  expect(fiscal.status).toBe(200);
   const buyer = await verifiedBuyer(stack.system);
 
   const page = await (await stack.newContext({ token: buyer.token })).newPage();
@@ -140,5 +153,14 @@ test('a company buys on a phone with a coupon, in 3x by card: the charge is the 
   await card.getByText(brl('Cupom EQUIPE10: − R$ 129,00')).waitFor();
   await card.getByText(brl('Cartão em 3x de R$ 388,67')).waitFor();
   expect(await fitsThePhone(page)).toBe(true);
+
+  // Once the city authorized the nota fiscal, the order links its PDF.
+  const invoiced = await waitFor(async () => {
+    const now = (await orderOf(stack.system, buyer, order.id)) as OrderView;
+    return now.invoice?.status === 'authorized' && now;
+  });
+  await page.reload();
+  const note = card.getByRole('link', { name: 'Nota fiscal' });
+  expect(await note.getAttribute('href')).toBe(invoiced.invoice!.pdfUrl);
   expect(errors).toEqual([]);
 });
