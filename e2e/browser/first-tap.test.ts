@@ -18,6 +18,18 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => stack?.stop());
 
+/** The phones a test opened, closed after it: a page left open keeps drawing frames and slows the next test's. */
+const opened: BrowserContext[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((context) => context.close()));
+});
+
+async function phoneContext(options: { token?: string } = {}): Promise<BrowserContext> {
+  const context = await stack.newContext(options);
+  opened.push(context);
+  return context;
+}
+
 const ANSWER_MS = 200;
 /**
  * The phone is 4× slower than the machine the budget was set on, whose CPU benchmark index (Lighthouse's) is 3,600.
@@ -146,14 +158,15 @@ async function phoneAt(context: BrowserContext, path: string, { refuseLateScript
 }
 
 /**
- * A visitor's tap on a fresh phone at `path`, with every script asked for after it refused; tried again (up to three
- * phones) while the answer is over budget, as a host busy with other work can stall one run. Each try must have
- * fetched nothing: an answer that needed code would never show.
+ * A tap on a fresh phone at `path`, tried again (up to three phones) while the answer is over budget, as a host busy
+ * with other work can stall one run. Each try must have asked for no script between the tap and its answer. A
+ * visitor's phone (no `token`) also refuses every script asked for after the tap: an answer that needed code would
+ * never show.
  */
-async function visitorTap(path: string, target: (page: Page) => Locator, answer: string) {
+async function quickestTap(path: string, target: (page: Page) => Locator, answer: string, token?: string) {
   let quickest: { phone: Phone; answer: Answer } | undefined;
   for (let tries = 0; tries < 3 && !(quickest && quickest.answer.took <= ANSWER_MS); tries++) {
-    const phone = await phoneAt(await stack.newContext(), path, { refuseLateScripts: true });
+    const phone = await phoneAt(await phoneContext({ token }), path, { refuseLateScripts: token === undefined });
     const answered = await phone.tap(target(phone.page), answer);
     expect(answered).toEqual({ took: expect.any(Number), fetched: [] });
     if (!quickest || answered.took < quickest.answer.took) quickest = { phone, answer: answered };
@@ -164,7 +177,7 @@ async function visitorTap(path: string, target: (page: Page) => Locator, answer:
 test(
   "a visitor's 'Comprar ingresso' asks to log in at once, with no code fetched for it",
   async () => {
-    const { phone, answer } = await visitorTap(
+    const { phone, answer } = await quickestTap(
       `/event/${eventId}`,
       (page) => page.getByRole('main').getByRole('button', { name: 'Comprar ingresso' }),
       '#entrar-para-comprar',
@@ -181,7 +194,7 @@ test(
 test(
   "a visitor's search opens a field ready for typing at once and takes the words to the events list",
   async () => {
-    const { phone, answer } = await visitorTap(
+    const { phone, answer } = await quickestTap(
       '/',
       (page) => page.getByRole('banner').getByRole('button', { name: 'Buscar eventos' }),
       'focus:q',
@@ -202,7 +215,7 @@ test(
 test(
   "a visitor's menu opens at once with its links",
   async () => {
-    const { phone, answer } = await visitorTap(
+    const { phone, answer } = await quickestTap(
       '/',
       (page) => page.getByRole('banner').getByRole('button', { name: 'Abrir menu' }),
       '#menu-movel',
@@ -216,18 +229,19 @@ test(
 );
 
 test(
-  "a buyer's 'Comprar ingresso' opens the checkout with the code the page already fetched",
+  "a buyer's 'Comprar ingresso' opens the checkout at once, with the code the page already fetched",
   async () => {
     const buyer = await verifiedBuyer(stack.system);
-    const phone = await phoneAt(await stack.newContext({ token: buyer.token }), `/event/${eventId}`);
-    const buy = phone.page.getByRole('main').getByRole('button', { name: 'Comprar ingresso' });
-    const answer = await phone.tap(buy, 'dialog');
+    const { phone, answer } = await quickestTap(
+      `/event/${eventId}`,
+      (page) => page.getByRole('main').getByRole('button', { name: 'Comprar ingresso' }),
+      'dialog',
+      buyer.token,
+    );
 
     await phone.page.getByRole('dialog', { name: 'Comprar ingresso' }).waitFor();
     expect(await phone.page.getByRole('dialog', { name: 'Login necessário' }).isVisible()).toBe(false);
-    // How long the checkout takes depends on how far React has got with the page at the tap: what is asserted is that
-    // its code was already there.
-    expect(answer.fetched).toEqual([]);
+    expect(answer.took).toBeLessThanOrEqual(ANSWER_MS);
   },
   SLOWED_TEST_MS,
 );
@@ -260,7 +274,7 @@ function hydrated() {
 }
 
 test("a visitor's page fetches its code once loaded, runs none of it until the first tap, then runs it from what it fetched", async () => {
-  const page = await (await stack.newContext()).newPage();
+  const page = await (await phoneContext()).newPage();
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/event/${eventId}`, { waitUntil: 'load' });
   const named = JSON.parse((await page.locator('#page-scripts').textContent())!) as string[];
