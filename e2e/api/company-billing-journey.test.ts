@@ -7,7 +7,7 @@ import {
   type RefundAttentionAnswer,
 } from '@ticketing/proto';
 import { expireOverdueOrders } from '@ticketing/orders';
-import { adminEvent, orderOf, startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
+import { adminEvent, issueNotasFiscais, orderOf, startSystem, verifiedBuyer } from '../../scripts/lib/system.ts';
 
 let system: Awaited<ReturnType<typeof startSystem>>;
 beforeAll(async () => {
@@ -184,19 +184,7 @@ test('a coupon of 20 % with 2 uses: two orders take it, the third is refused, an
 
 test('a paid order gets an authorized nota fiscal whose PDF the profile links, and refunding the order cancels it', async () => {
   const { eventId, adminToken } = await adminEvent(system, { title: 'Curso de Boas Práticas de Fabricação' });
-  const settings = await system.call('PUT', '/api/payments/fiscal-settings', {
-    token: adminToken,
-    body: {
-      enabled: true,
-      serviceDescription: 'Curso de capacitação profissional para a indústria farmacêutica',
-      municipalServiceCode: '08.02',
-      municipalServiceName: 'Instrução, treinamento, orientação pedagógica',
-      issRate: 2,
-      deductions: '0.00',
-      retainIss: false,
-    },
-  });
-  expect(settings.status).toBe(200);
+  await issueNotasFiscais(system, adminToken);
   const buyer = await verifiedBuyer(system);
   const bought = await buy(buyer, { eventId, paymentMethod: 'pix' });
   const order = await paid(buyer, bought.body.order as OrderView);

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { couponMessages, type OrderView } from '@ticketing/proto';
 import { waitFor } from '@ticketing/testkit';
-import { adminEvent, orderOf, verifiedBuyer } from '../../scripts/lib/system.ts';
+import { adminEvent, issueNotasFiscais, orderOf, verifiedBuyer } from '../../scripts/lib/system.ts';
 import { startBrowserStack, type BrowserStack } from './support.ts';
 
 /** A company buys on a phone: its CNPJ, a coupon typed at checkout, the card in installments. */
@@ -46,19 +46,7 @@ test('a company buys on a phone with a coupon, in 3x by card: the charge is the 
     body: { code: 'EQUIPE10', eventId, percentOff: 10, maxUses: 5 },
   });
   expect(coupon.status).toBe(201);
-  const fiscal = await stack.system.call('PUT', '/api/payments/fiscal-settings', {
-    token: adminToken,
-    body: {
-      enabled: true,
-      serviceDescription: 'Curso de capacitação profissional para a indústria farmacêutica',
-      municipalServiceCode: '08.02',
-      municipalServiceName: 'Instrução, treinamento, orientação pedagógica',
-      issRate: 2,
-      deductions: '0.00',
-      retainIss: false,
-    },
-  });
-  expect(fiscal.status).toBe(200);
+  await issueNotasFiscais(stack.system, adminToken);
   const buyer = await verifiedBuyer(stack.system);
 
   const page = await (await stack.newContext({ token: buyer.token })).newPage();

@@ -322,6 +322,23 @@ export async function adminEvent(system: Awaited<ReturnType<typeof startSystem>>
 type System = Awaited<ReturnType<typeof startSystem>>;
 type Buyer = Awaited<ReturnType<typeof verifiedBuyer>>;
 
+/** Turns notas fiscais on, as an administrator fills in the fiscal settings: every paid order then gets one. */
+export async function issueNotasFiscais(system: System, adminToken: string) {
+  const settings = await system.call('PUT', '/api/payments/fiscal-settings', {
+    token: adminToken,
+    body: {
+      enabled: true,
+      serviceDescription: 'Curso de capacitação profissional para a indústria farmacêutica',
+      municipalServiceCode: '08.02',
+      municipalServiceName: 'Instrução, treinamento, orientação pedagógica',
+      issRate: 2,
+      deductions: '0.00',
+      retainIss: false,
+    },
+  });
+  if (settings.status !== 200) throw new Error(`fiscal settings not saved: ${JSON.stringify(settings.body)}`);
+}
+
 /** One of the buyer's orders as the profile lists it. */
 export async function orderOf(system: System, buyer: Buyer, orderId: string) {
   const { body } = await system.call('GET', '/api/orders?page=1', { token: buyer.token });
